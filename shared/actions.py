@@ -1,0 +1,141 @@
+"""The actions a player can take, and their text notation.
+
+The notation is what the terminal client accepts and what game records store:
+
+    place BARI-DUDA              play a BARI card, put a bridge on BARI-DUDA (the card is the
+                                 first island named)
+    remove HUNA-ELAI HUNA+ELAI   play two cards together to remove the opponent's bridge
+    remove HUNA-ELAI HUNA+HUNA rebuild
+                                 Variant 1: and put your own bridge there without another card
+    discard ELAI                 put an ELAI card face down under the discard pile
+    take COCO                    draw the face-up COCO card (ends the turn)
+    draw                         draw the top of the draw pile (ends the turn)
+    abstain                      do not draw (ends the turn)
+    end                          end a final turn (no drawing in the final turns)
+    handicap ALOA-BARI           handicap play: a free bridge before the first turn
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from shared.board import ISLANDS, LINES, BoardNameError, line_name, parse_island, parse_line
+
+
+@attrs.frozen
+class Place:
+    card: int
+    line: int
+
+    def __str__(self) -> str:
+        a, b = LINES[self.line]
+        other = b if a == self.card else a
+        return f"place {ISLANDS[self.card]}-{ISLANDS[other]}"
+
+
+@attrs.frozen
+class Remove:
+    line: int
+    cards: tuple[int, int]  # sorted
+    rebuild: bool = False
+
+    def __str__(self) -> str:
+        text = f"remove {line_name(self.line)} {ISLANDS[self.cards[0]]}+{ISLANDS[self.cards[1]]}"
+        return text + " rebuild" if self.rebuild else text
+
+
+@attrs.frozen
+class Discard:
+    card: int
+
+    def __str__(self) -> str:
+        return f"discard {ISLANDS[self.card]}"
+
+
+@attrs.frozen
+class Take:
+    card: int
+
+    def __str__(self) -> str:
+        return f"take {ISLANDS[self.card]}"
+
+
+@attrs.frozen
+class Draw:
+    def __str__(self) -> str:
+        return "draw"
+
+
+@attrs.frozen
+class Abstain:
+    def __str__(self) -> str:
+        return "abstain"
+
+
+@attrs.frozen
+class EndTurn:
+    def __str__(self) -> str:
+        return "end"
+
+
+@attrs.frozen
+class Handicap:
+    line: int
+
+    def __str__(self) -> str:
+        return f"handicap {line_name(self.line)}"
+
+
+Action = Place | Remove | Discard | Take | Draw | Abstain | EndTurn | Handicap
+
+DRAW = Draw()
+ABSTAIN = Abstain()
+END_TURN = EndTurn()
+
+VERBS = ("place", "remove", "discard", "take", "draw", "abstain", "end", "handicap")
+
+
+class NotationError(ValueError):
+    """Text that is not an action in the notation."""
+
+
+def parse_action(text: str) -> Action:
+    """Parse the notation (case-insensitive, extra spaces allowed) into an action."""
+    words = text.split()
+    if not words:
+        raise NotationError("empty command")
+    verb, args = words[0].lower(), words[1:]
+    try:
+        if verb in ("draw", "abstain", "end"):
+            if args:
+                raise NotationError(f"'{verb}' takes nothing after it")
+            return {"draw": DRAW, "abstain": ABSTAIN, "end": END_TURN}[verb]
+        if verb in ("discard", "take"):
+            if len(args) != 1:
+                raise NotationError(f"'{verb}' takes one island, like '{verb} ELAI'")
+            island = parse_island(args[0])
+            return Discard(island) if verb == "discard" else Take(island)
+        if verb == "place":
+            if len(args) != 1:
+                raise NotationError("'place' takes one line, like 'place BARI-DUDA'")
+            card_name = args[0].split("-")[0]
+            line = parse_line(args[0])
+            return Place(parse_island(card_name), line)
+        if verb == "handicap":
+            if len(args) != 1:
+                raise NotationError("'handicap' takes one line, like 'handicap ALOA-BARI'")
+            return Handicap(parse_line(args[0]))
+        if verb == "remove":
+            if len(args) not in (2, 3) or (len(args) == 3 and args[2].lower() != "rebuild"):
+                raise NotationError(
+                    "'remove' takes a line and two cards, like 'remove HUNA-ELAI HUNA+ELAI'"
+                )
+            line = parse_line(args[0])
+            names = args[1].split("+")
+            if len(names) != 2:
+                raise NotationError("name the two cards joined by '+', like HUNA+ELAI")
+            c1, c2 = sorted((parse_island(names[0]), parse_island(names[1])))
+            return Remove(line, (c1, c2), rebuild=len(args) == 3)
+    except BoardNameError as exc:
+        raise NotationError(str(exc)) from None
+    raise NotationError(f"unknown command {words[0]!r}; commands are: {', '.join(VERBS)}")

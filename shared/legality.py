@@ -1,0 +1,217 @@
+"""Which actions the player to move may take, decided from what that player can see.
+
+Everything here reads a TurnContext, which both the full game and a seat's own view can build,
+so the client validates a command with exactly the rules the server applies.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from shared.actions import (
+    ABSTAIN,
+    DRAW,
+    END_TURN,
+    Abstain,
+    Action,
+    Discard,
+    Draw,
+    EndTurn,
+    Handicap,
+    Place,
+    Remove,
+    Take,
+)
+from shared.board import (
+    BRIDGES_PER_PLAYER,
+    HAND_LIMIT,
+    ISLAND_LINES,
+    ISLAND_MASK,
+    ISLANDS,
+    LINE_ENDS_MASK,
+    LINES,
+    NEEDED,
+    NUM_ISLANDS,
+    NUM_LINES,
+    line_name,
+)
+from shared.types import GameOptions, Phase, Seat
+
+ALL_LINES = (1 << NUM_LINES) - 1
+
+
+class TurnContext(NamedTuple):
+    """What the player to move knows that matters for legality."""
+
+    options: GameOptions
+    phase: Phase
+    seat: Seat
+    bridges: tuple[int, int]  # line bit masks, by seat
+    tokens: tuple[int, int]  # island bit masks, by seat
+    hand: tuple[int, ...]  # the mover's card count per island, open cards included
+    face_up: tuple[int, ...]
+    pile_size: int
+    opponent_abstained: bool
+    handicap_left: int
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message says why."""
+
+    def __init__(self, reason: str, code: str = "illegal_action") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+def opponent_keeps_control_without(ctx: TurnContext, line: int) -> int:
+    """Island mask the opponent would still control at the ends of `line` after losing it."""
+    opp = 1 - ctx.seat
+    after = ctx.bridges[opp] & ~(1 << line)
+    kept = 0
+    for island in LINES[line]:
+        if (after & ISLAND_MASK[island]).bit_count() >= NEEDED[island]:
+            kept |= 1 << island
+    return kept
+
+
+def legal_actions(ctx: TurnContext) -> list[Action]:
+    """Every legal action of the player to move, and only those."""
+    phase = ctx.phase
+    if phase is Phase.OVER:
+        return []
+    me, opp = ctx.bridges[ctx.seat], ctx.bridges[1 - ctx.seat]
+    free = ALL_LINES & ~(me | opp)
+    if phase is Phase.HANDICAP:
+        return [Handicap(k) for k in range(NUM_LINES) if free >> k & 1]
+    out: list[Action] = []
+    hand = ctx.hand
+    variant1 = ctx.options.variant1
+    opp_tokens = ctx.tokens[1 - ctx.seat]
+    has_supply = me.bit_count() < BRIDGES_PER_PLAYER
+    if has_supply:
+        for island in range(NUM_ISLANDS):
+            if hand[island]:
+                for line in ISLAND_LINES[island]:
+                    if free >> line & 1 and not (variant1 and LINE_ENDS_MASK[line] & opp_tokens):
+                        out.append(Place(island, line))
+    if opp:
+        for line in range(NUM_LINES):
+            if not opp >> line & 1:
+                continue
+            a, b = LINES[line]
+            pairs = []
+            if hand[a] >= 2:
+                pairs.append((a, a))
+            if hand[a] and hand[b]:
+                pairs.append((a, b))
+            if hand[b] >= 2:
+                pairs.append((b, b))
+            if not pairs:
+                continue
+            rebuild = (
+                variant1
+                and has_supply
+                and not LINE_ENDS_MASK[line] & opponent_keeps_control_without(ctx, line)
+            )
+            for pair in pairs:
+                out.append(Remove(line, pair))
+                if rebuild:
+                    out.append(Remove(line, pair, True))
+    for island in range(NUM_ISLANDS):
+        if hand[island]:
+            out.append(Discard(island))
+    if phase is Phase.FINAL:
+        out.append(END_TURN)
+        return out
+    if sum(hand) < HAND_LIMIT:
+        seen = 0
+        for card in ctx.face_up:
+            if not seen >> card & 1:
+                seen |= 1 << card
+                out.append(Take(card))
+        if ctx.pile_size:
+            out.append(DRAW)
+    if not ctx.opponent_abstained:
+        out.append(ABSTAIN)
+    return out
+
+
+def why_illegal(ctx: TurnContext, action: Action) -> str | None:
+    """None if the action is legal now, else the reason in words."""
+    phase = ctx.phase
+    if phase is Phase.OVER:
+        return "the game is over"
+    me, opp = ctx.bridges[ctx.seat], ctx.bridges[1 - ctx.seat]
+    hand = ctx.hand
+    if phase is Phase.HANDICAP:
+        if not isinstance(action, Handicap):
+            return (
+                f"{ctx.seat.label} first places {ctx.handicap_left} more handicap"
+                " bridge(s), like 'handicap ALOA-BARI'"
+            )
+        if (me | opp) >> action.line & 1:
+            return f"{line_name(action.line)} already has a bridge"
+        return None
+    if isinstance(action, Handicap):
+        return "handicap bridges are placed only before the first turn"
+    if isinstance(action, Place):
+        card, line = action.card, action.line
+        if card not in LINES[line]:
+            return f"a {ISLANDS[card]} card places a bridge only on a line from {ISLANDS[card]}"
+        if not hand[card]:
+            return f"you have no {ISLANDS[card]} card"
+        if (me | opp) >> line & 1:
+            return f"{line_name(line)} already has a bridge"
+        if me.bit_count() >= BRIDGES_PER_PLAYER:
+            return "you have no bridges left to place"
+        if ctx.options.variant1 and LINE_ENDS_MASK[line] & ctx.tokens[1 - ctx.seat]:
+            return (
+                f"Variant 1: no bridge on {line_name(line)}, an island at its end"
+                " is under your opponent's control"
+            )
+        return None
+    if isinstance(action, Remove):
+        line, (c1, c2) = action.line, action.cards
+        ends = LINES[line]
+        if c1 not in ends or c2 not in ends:
+            return f"to remove {line_name(line)} both cards must show one of its two islands"
+        if not opp >> line & 1:
+            return f"there is no opponent's bridge on {line_name(line)}"
+        if hand[c1] < (2 if c1 == c2 else 1) or not hand[c2]:
+            return f"you do not hold {ISLANDS[c1]}+{ISLANDS[c2]}"
+        if action.rebuild:
+            if not ctx.options.variant1:
+                return "rebuilding without a card is Variant 1 only; play a third card instead"
+            if me.bit_count() >= BRIDGES_PER_PLAYER:
+                return "you have no bridges left to place"
+            if LINE_ENDS_MASK[line] & opponent_keeps_control_without(ctx, line):
+                return (
+                    f"Variant 1: no bridge on {line_name(line)}, an island at its end"
+                    " stays under your opponent's control"
+                )
+        return None
+    if isinstance(action, Discard):
+        return None if hand[action.card] else f"you have no {ISLANDS[action.card]} card"
+    if isinstance(action, EndTurn):
+        if phase is not Phase.FINAL:
+            return "a turn ends by drawing a card or abstaining ('draw', 'take X', 'abstain')"
+        return None
+    if phase is Phase.FINAL:
+        return "no drawing in the final turn; play your cards, then 'end'"
+    if isinstance(action, Abstain):
+        if ctx.opponent_abstained:
+            return "you may not abstain right after your opponent abstained; draw a card"
+        return None
+    if isinstance(action, Take | Draw):
+        if sum(hand) >= HAND_LIMIT:
+            if ctx.opponent_abstained:
+                return "five cards in hand: play or discard a card first, then draw"
+            return "five cards in hand: play or discard first, or abstain"
+        if isinstance(action, Take):
+            if action.card not in ctx.face_up:
+                return f"there is no face-up {ISLANDS[action.card]} card"
+        elif not ctx.pile_size:
+            return "the draw pile is empty; take a face-up card"
+        return None
+    return f"{action!r} is not an action"

@@ -1,0 +1,250 @@
+"""What each seat, and each spectator, may see: the only way game state leaves the engine.
+
+A seat sees its own hand; of the opponent only the hand size (and in Variant 2 the open cards);
+the face-up row, the draw pile's size, the cards played face up, and only the number of cards
+discarded face down. A spectator sees the same public part and no hand at all. Events pass
+through the same filter before they are sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from shared.board import ISLANDS, NUM_ISLANDS, iter_bits, line_name, parse_island, parse_line
+from shared.events import CardDiscarded, CardDrawn, Event, event_to_dict
+from shared.game import Game, Result
+from shared.legality import TurnContext
+from shared.types import GameOptions, Phase, Seat
+
+
+@attrs.frozen
+class PublicView:
+    options: GameOptions
+    phase: Phase
+    to_move: Seat
+    round: int
+    round_points: tuple[tuple[int, int], ...]
+    bridges: tuple[int, int]  # line bit masks, by seat
+    tokens: tuple[int, int]  # island bit masks, by seat
+    hand_sizes: tuple[int, int]
+    open_cards: tuple[tuple[int, ...], tuple[int, ...]]  # Variant 2: cards lying open
+    face_up: tuple[int, ...]
+    pile_size: int
+    played: tuple[int, ...]  # face up on the discard pile since the last reshuffle
+    face_down_count: int
+    opponent_abstained: bool  # the player to move's opponent abstained on the turn before
+    final_turns_left: int
+    handicap_left: int
+    result: Result | None
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return (sum(p[0] for p in self.round_points), sum(p[1] for p in self.round_points))
+
+
+@attrs.frozen
+class SeatView:
+    """One seat's view: the public part and its own hand."""
+
+    seat: Seat
+    public: PublicView
+    hand: tuple[int, ...]  # sorted, open cards included
+
+    def turn_context(self) -> TurnContext | None:
+        """Enough to decide the legality of this seat's action, when it is this seat's turn."""
+        pub = self.public
+        if pub.to_move is not self.seat:
+            return None
+        counts = [0] * NUM_ISLANDS
+        for card in self.hand:
+            counts[card] += 1
+        return TurnContext(
+            pub.options, pub.phase, self.seat, pub.bridges, pub.tokens, tuple(counts),
+            pub.face_up, pub.pile_size, pub.opponent_abstained, pub.handicap_left,
+        )  # fmt: skip
+
+
+def _public(game: Game) -> PublicView:
+    return PublicView(
+        options=game.options,
+        phase=game.phase,
+        to_move=game.to_move,
+        round=game.round,
+        round_points=tuple(game.round_points),
+        bridges=(game.bridges[0], game.bridges[1]),
+        tokens=(game.tokens[0], game.tokens[1]),
+        hand_sizes=(game.hand_size(Seat.WHITE), game.hand_size(Seat.BLACK)),
+        open_cards=(_cards(game.open[0]), _cards(game.open[1])),
+        face_up=tuple(game.face_up),
+        pile_size=len(game.pile),
+        played=tuple(game.played),
+        face_down_count=len(game.face_down),
+        opponent_abstained=game.opponent_abstained,
+        final_turns_left=game.final_turns_left,
+        handicap_left=game.handicap_left,
+        result=game.result,
+    )
+
+
+def _cards(counts: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(island for island, n in enumerate(counts) for _ in range(n))
+
+
+def seat_view(game: Game, seat: Seat) -> SeatView:
+    """What `seat` sees at the table."""
+    return SeatView(seat, _public(game), _cards(game.hand_counts(seat)))
+
+
+def spectator_view(game: Game) -> PublicView:
+    """What anyone watching sees: no hand, no deck."""
+    return _public(game)
+
+
+def seat_events(events: list[Event], seat: Seat) -> list[Event]:
+    """The events as `seat` saw them happen: other players' hidden cards blanked."""
+    return [_blank(e) if _hidden_from(e, seat) else e for e in events]
+
+
+def spectator_events(events: list[Event]) -> list[Event]:
+    return [_blank(e) if _hidden_from(e, None) else e for e in events]
+
+
+def _hidden_from(event: Event, viewer: Seat | None) -> bool:
+    if isinstance(event, CardDrawn):
+        return event.seat is not viewer
+    if isinstance(event, CardDiscarded):
+        return event.seat is not viewer and not event.open
+    return False
+
+
+def _blank(event: Event) -> Event:
+    return attrs.evolve(event, card=None)  # type: ignore[misc]
+
+
+# ----- wire form: plain dicts with island and line names, for msgpack ---------------------
+
+
+def _names(cards: tuple[int, ...]) -> list[str]:
+    return [ISLANDS[c] for c in cards]
+
+
+def _lines(mask: int) -> list[str]:
+    return [line_name(k) for k in iter_bits(mask)]
+
+
+def _islands(mask: int) -> list[str]:
+    return [ISLANDS[i] for i in iter_bits(mask)]
+
+
+def public_to_dict(view: PublicView) -> dict[str, Any]:
+    result = None
+    if view.result is not None:
+        winner = view.result.winner
+        result = {
+            "winner": None if winner is None else winner.name.lower(),
+            "reason": view.result.reason,
+        }
+    return {
+        "options": view.options.to_dict(),
+        "phase": view.phase.value,
+        "to_move": view.to_move.name.lower(),
+        "round": view.round,
+        "round_points": [list(p) for p in view.round_points],
+        "bridges": {"white": _lines(view.bridges[0]), "black": _lines(view.bridges[1])},
+        "tokens": {"white": _islands(view.tokens[0]), "black": _islands(view.tokens[1])},
+        "hand_sizes": {"white": view.hand_sizes[0], "black": view.hand_sizes[1]},
+        "open_cards": {"white": _names(view.open_cards[0]), "black": _names(view.open_cards[1])},
+        "face_up": _names(view.face_up),
+        "pile_size": view.pile_size,
+        "played": _names(view.played),
+        "face_down_count": view.face_down_count,
+        "opponent_abstained": view.opponent_abstained,
+        "final_turns_left": view.final_turns_left,
+        "handicap_left": view.handicap_left,
+        "result": result,
+    }
+
+
+def seat_view_to_dict(view: SeatView) -> dict[str, Any]:
+    return {
+        "seat": view.seat.name.lower(),
+        "public": public_to_dict(view.public),
+        "hand": _names(view.hand),
+    }
+
+
+def events_to_dicts(events: list[Event]) -> list[dict[str, Any]]:
+    return [event_to_dict(e) for e in events]
+
+
+class ViewFormatError(ValueError):
+    """A view on the wire that is not well formed."""
+
+
+def _seat_key(data: dict[str, Any], key: str) -> tuple[Any, Any]:
+    pair = data[key]
+    return pair["white"], pair["black"]
+
+
+def public_from_dict(data: dict[str, Any]) -> PublicView:
+    try:
+        bw, bb = _seat_key(data, "bridges")
+        tw, tb = _seat_key(data, "tokens")
+        hw, hb = _seat_key(data, "hand_sizes")
+        ow, ob = _seat_key(data, "open_cards")
+        raw_result = data["result"]
+        result = None
+        if raw_result is not None:
+            winner = raw_result["winner"]
+            result = Result(None if winner is None else Seat.parse(winner), raw_result["reason"])
+        return PublicView(
+            options=GameOptions.from_dict(data["options"]),
+            phase=Phase(data["phase"]),
+            to_move=Seat.parse(data["to_move"]),
+            round=int(data["round"]),
+            round_points=tuple((int(w), int(b)) for w, b in data["round_points"]),
+            bridges=(_line_mask(bw), _line_mask(bb)),
+            tokens=(_island_mask(tw), _island_mask(tb)),
+            hand_sizes=(int(hw), int(hb)),
+            open_cards=(_card_tuple(ow), _card_tuple(ob)),
+            face_up=_card_tuple(data["face_up"]),
+            pile_size=int(data["pile_size"]),
+            played=_card_tuple(data["played"]),
+            face_down_count=int(data["face_down_count"]),
+            opponent_abstained=bool(data["opponent_abstained"]),
+            final_turns_left=int(data["final_turns_left"]),
+            handicap_left=int(data["handicap_left"]),
+            result=result,
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ViewFormatError(f"malformed view: {exc!r}") from None
+
+
+def seat_view_from_dict(data: dict[str, Any]) -> SeatView:
+    try:
+        return SeatView(
+            Seat.parse(data["seat"]), public_from_dict(data["public"]), _card_tuple(data["hand"])
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ViewFormatError(f"malformed view: {exc!r}") from None
+
+
+def _line_mask(names: list[str]) -> int:
+    mask = 0
+    for name in names:
+        mask |= 1 << parse_line(name)
+    return mask
+
+
+def _island_mask(names: list[str]) -> int:
+    mask = 0
+    for name in names:
+        mask |= 1 << parse_island(name)
+    return mask
+
+
+def _card_tuple(names: list[str]) -> tuple[int, ...]:
+    return tuple(parse_island(n) for n in names)
+
