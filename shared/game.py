@@ -84,6 +84,9 @@ class Game:
         self.deal: list[int] = []
         self.shuffles: list[list[int]] = []
         self.history: list[Action] = []
+        # For records: the history index of each action that caused a reshuffle.
+        self.shuffle_points: list[int] = []
+        self.start_position: Position | None = None
 
     # ----- creation -----------------------------------------------------------------------
 
@@ -122,6 +125,7 @@ class Game:
         other.face_down = list(self.face_down)
         other.round_points = list(self.round_points)
         other.shuffles = list(self.shuffles)
+        other.shuffle_points = list(self.shuffle_points)
         other.history = list(self.history)
         return other
 
@@ -292,6 +296,7 @@ class Game:
             self.played, self.face_down = [], []
             order = self.source.shuffled(cards)
             self.shuffles.append(list(order))
+            self.shuffle_points.append(len(self.history))
             self.face_up = order[:FACE_UP_SIZE]
             self.pile = order[FACE_UP_SIZE:]
             self.round += 1
@@ -345,6 +350,7 @@ class Game:
         """A game that starts from a set-up position instead of a fresh deal."""
         position.validate()
         game = cls(position.options, source)
+        game.start_position = position
         game.bridges = list(position.bridges)
         game.tokens = [majority_mask(b) for b in position.bridges]
         for seat in Seat:

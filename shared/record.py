@@ -1,0 +1,458 @@
+"""Game records: a line-based text format for whole games, and a command that replays them.
+
+    python -m shared.record replay FILE     print the final state and outcome as JSON
+
+The format is documented in docs/records.md. A record holds the options, the first player, the
+initial card order (or a set-up position), the order of each reshuffle and every action.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from shared.actions import Action, NotationError, parse_action
+from shared.board import ISLANDS, iter_bits, line_name, parse_island, parse_line
+from shared.game import FULL_DECK, Game, Position, PositionError
+from shared.legality import IllegalAction
+from shared.types import GameOptions, OptionsError, Phase, Seat
+
+MAGIC = "kahuna-record 1"
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed; names the line and the reason."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+# ----- writing ----------------------------------------------------------------------------
+
+
+def _names(cards: Sequence[int]) -> str:
+    return " ".join(ISLANDS[c] for c in cards)
+
+
+def _cards_of(counts: Sequence[int]) -> list[int]:
+    return [island for island, n in enumerate(counts) for _ in range(n)]
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _header(options: GameOptions) -> list[str]:
+    handicap = (
+        "none"
+        if options.handicap_seat is None
+        else f"{options.handicap_seat.name.lower()} {options.handicap_bridges}"
+    )
+    return [
+        MAGIC,
+        f"variant1 {_yes(options.variant1)}",
+        f"variant2 {_yes(options.variant2)}",
+        f"handicap {handicap}",
+    ]
+
+
+def position_lines(position: Position) -> list[str]:
+    lines = ["position"]
+    for seat in Seat:
+        name = seat.name.lower()
+        bridges = " ".join(line_name(k) for k in iter_bits(position.bridges[seat]))
+        lines.append(f"  bridges {name} {bridges}".rstrip())
+    for seat in Seat:
+        lines.append(f"  hand {seat.name.lower()} {_names(position.hands[seat])}".rstrip())
+    if position.options.variant2:
+        for seat in Seat:
+            open_cards = _names(position.open_cards[seat])
+            lines.append(f"  open {seat.name.lower()} {open_cards}".rstrip())
+    lines += [
+        f"  face-up {_names(position.face_up)}".rstrip(),
+        f"  pile {_names(position.pile)}".rstrip(),
+        f"  played {_names(position.played)}".rstrip(),
+        f"  face-down {_names(position.face_down)}".rstrip(),
+        f"  round {position.round}",
+        "  points " + " ".join(f"{w}:{b}" for w, b in position.round_points),
+        f"  to-move {position.to_move.name.lower()}",
+        f"  opponent-abstained {_yes(position.opponent_abstained)}",
+    ]
+    if position.phase is Phase.FINAL:
+        lines.append(f"  final-turns-left {position.final_turns_left}")
+    lines.append("end")
+    return [line.rstrip() for line in lines]
+
+
+def write_record(game: Game) -> str:
+    """The complete record of a game so far: it holds every hidden card, so only the host
+    (and the players once the game is over, if the host allows) should see it."""
+    lines = _header(game.options)
+    if game.start_position is not None:
+        lines += position_lines(game.start_position)
+    else:
+        lines.append(f"first {game.first_player.name.lower()}")
+        lines.append(f"deal {_names(game.deal)}")
+    replay = _Replayer(game)
+    shuffles = iter(game.shuffles)
+    points = list(game.shuffle_points)
+    for index, (seat, action) in enumerate(replay.seats_and_actions()):
+        lines.append(f"{seat.name.lower()} {action}")
+        while points and points[0] == index:
+            points.pop(0)
+            lines.append(f"shuffle {_names(next(shuffles))}")
+    if game.result is not None:
+        winner = game.result.winner
+        lines.append(f"# result: {'draw' if winner is None else winner.name.lower()}"
+                     f" ({game.result.reason}); points {game.scores[0]}:{game.scores[1]}")
+    return "\n".join(lines) + "\n"
+
+
+class _Replayer:
+    """Recovers who made each action of a finished or running game, for writing records."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def seats_and_actions(self) -> list[tuple[Seat, Action]]:
+        game = self.game
+        position = game.start_position
+        source = _QueueSource(game.shuffles)
+        if position is not None:
+            copy = Game.from_position(position, source)
+        else:
+            copy = Game.new(_QueueSource([game.deal]), game.first_player, game.options)
+            copy.source = source
+        out = []
+        for action in game.history:
+            out.append((copy.to_move, action))
+            copy.apply(action)
+        return out
+
+
+class _QueueSource:
+    def __init__(self, orders: Sequence[Sequence[int]]) -> None:
+        self._orders = [list(o) for o in orders]
+
+    def shuffled(self, cards: Sequence[int]) -> list[int]:
+        return self._orders.pop(0)
+
+
+# ----- reading ----------------------------------------------------------------------------
+
+
+@attrs.frozen
+class _Step:
+    line: int
+    kind: str  # "action" or "shuffle"
+    seat: Seat | None
+    action: Action | None
+    order: tuple[int, ...]
+
+
+class _PendingShuffle:
+    """Hands the game the shuffle written right after the action that triggers it."""
+
+    def __init__(self) -> None:
+        self.order: tuple[int, ...] | None = None
+        self.line = 0
+        self.error: str | None = None
+
+    def shuffled(self, cards: Sequence[int]) -> list[int]:
+        if self.order is None:
+            self.error = "this action reshuffles the discard pile; a 'shuffle' line must follow"
+            raise _ShuffleMissing
+        if Counter(self.order) != Counter(cards):
+            self.error = "the shuffle is not an order of the discard pile's cards"
+            raise _ShuffleMissing
+        order, self.order = self.order, None
+        return list(order)
+
+
+class _ShuffleMissing(Exception):
+    pass
+
+
+def _split(text: str) -> list[tuple[int, list[str]]]:
+    out = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            out.append((number, line.split()))
+    return out
+
+
+def _cards(number: int, words: Sequence[str]) -> tuple[int, ...]:
+    try:
+        return tuple(parse_island(w) for w in words)
+    except ValueError as exc:
+        raise RecordError(number, str(exc)) from None
+
+
+def _yes_no(number: int, word: str) -> bool:
+    if word not in ("yes", "no"):
+        raise RecordError(number, f"expected yes or no, not {word!r}")
+    return word == "yes"
+
+
+def _seat(number: int, word: str) -> Seat:
+    try:
+        return Seat.parse(word)
+    except ValueError as exc:
+        raise RecordError(number, str(exc)) from None
+
+
+def _parse_position(
+    number: int, body: list[tuple[int, list[str]]], options: GameOptions
+) -> Position:
+    fields: dict[str, Any] = {}
+    bridges = [0, 0]
+    hands: list[tuple[int, ...]] = [(), ()]
+    opened: list[tuple[int, ...]] = [(), ()]
+    seen: set[str] = set()
+    for line, words in body:
+        key, args = words[0], words[1:]
+        tag = key + (" " + args[0] if key in ("bridges", "hand", "open") and args else "")
+        if tag in seen:
+            raise RecordError(line, f"'{tag}' is given twice")
+        seen.add(tag)
+        if key in ("bridges", "hand", "open"):
+            if not args:
+                raise RecordError(line, f"'{key}' names a seat first")
+            seat = _seat(line, args[0])
+            if key == "bridges":
+                mask = 0
+                for word in args[1:]:
+                    try:
+                        k = parse_line(word)
+                    except ValueError as exc:
+                        raise RecordError(line, str(exc)) from None
+                    if mask >> k & 1:
+                        raise RecordError(line, f"{line_name(k)} is listed twice")
+                    mask |= 1 << k
+                bridges[seat] = mask
+            elif key == "hand":
+                hands[seat] = _cards(line, args[1:])
+            else:
+                opened[seat] = _cards(line, args[1:])
+        elif key in ("face-up", "pile", "played", "face-down"):
+            fields[key.replace("-", "_")] = _cards(line, args)
+        elif key == "round":
+            if len(args) != 1 or not args[0].isdigit():
+                raise RecordError(line, "'round' takes a number")
+            fields["round"] = int(args[0])
+        elif key == "points":
+            points = []
+            for word in args:
+                w, _, b = word.partition(":")
+                if not (w.isdigit() and b.isdigit()):
+                    raise RecordError(line, f"points are written white:black, not {word!r}")
+                points.append((int(w), int(b)))
+            fields["round_points"] = tuple(points)
+        elif key == "to-move":
+            fields["to_move"] = _seat(line, args[0] if args else "")
+        elif key == "opponent-abstained":
+            fields["opponent_abstained"] = _yes_no(line, args[0] if args else "")
+        elif key == "final-turns-left":
+            if len(args) != 1 or args[0] not in ("1", "2"):
+                raise RecordError(line, "'final-turns-left' is 1 or 2")
+            fields["final_turns_left"] = int(args[0])
+            fields["phase"] = Phase.FINAL
+        else:
+            raise RecordError(line, f"unknown position line {key!r}")
+    position = Position(
+        options=options,
+        bridges=(bridges[0], bridges[1]),
+        hands=(hands[0], hands[1]),
+        open_cards=(opened[0], opened[1]),
+        **fields,
+    )
+    try:
+        position.validate()
+    except PositionError as exc:
+        raise RecordError(number, f"impossible position: {exc}") from None
+    return position
+
+
+def read_record(text: str) -> tuple[Game, list[_Step]]:
+    """Parse a record into a starting game and the steps to replay on it."""
+    lines = _split(text)
+    if not lines or " ".join(lines[0][1]) != MAGIC:
+        first = lines[0][0] if lines else 1
+        raise RecordError(first, f"a record starts with '{MAGIC}'")
+    header: dict[str, tuple[int, list[str]]] = {}
+    index = 1
+    while index < len(lines) and lines[index][1][0] in ("variant1", "variant2", "handicap"):
+        number, words = lines[index]
+        if words[0] in header:
+            raise RecordError(number, f"'{words[0]}' is given twice")
+        header[words[0]] = (number, words[1:])
+        index += 1
+    options = _parse_options(header)
+    if index >= len(lines):
+        raise RecordError(lines[-1][0], "the record has no deal and no position")
+    number, words = lines[index]
+    source = _PendingShuffle()
+    if words[0] == "position":
+        end = index + 1
+        while end < len(lines) and lines[end][1][0] != "end":
+            end += 1
+        if end >= len(lines):
+            raise RecordError(number, "the position has no closing 'end' line")
+        position = _parse_position(number, lines[index + 1 : end], options)
+        game = Game.from_position(position, source)
+        index = end + 1
+    elif words[0] == "first":
+        first = _seat(number, words[1] if len(words) == 2 else "")
+        index += 1
+        if index >= len(lines) or lines[index][1][0] != "deal":
+            raise RecordError(number, "'first' is followed by a 'deal' line")
+        number, words = lines[index]
+        deal = _cards(number, words[1:])
+        if Counter(deal) != Counter(FULL_DECK):
+            raise RecordError(number, "the deal is not the 24 cards, two of each island")
+        game = Game.new(_QueueSource([deal]), first, options)
+        game.source = source
+        index += 1
+    else:
+        raise RecordError(number, "expected 'first' and 'deal', or 'position'")
+    steps = []
+    for number, words in lines[index:]:
+        if words[0] == "shuffle":
+            steps.append(_Step(number, "shuffle", None, None, _cards(number, words[1:])))
+            continue
+        seat = _seat(number, words[0])
+        try:
+            action = parse_action(" ".join(words[1:]))
+        except NotationError as exc:
+            raise RecordError(number, str(exc)) from None
+        steps.append(_Step(number, "action", seat, action, ()))
+    return game, steps
+
+
+def _parse_options(header: dict[str, tuple[int, list[str]]]) -> GameOptions:
+    values: dict[str, Any] = {}
+    for key in ("variant1", "variant2"):
+        if key in header:
+            number, args = header[key]
+            values[key] = _yes_no(number, args[0] if len(args) == 1 else "")
+    if "handicap" in header:
+        number, args = header["handicap"]
+        if args != ["none"]:
+            if len(args) != 2 or args[1] not in ("1", "2", "3"):
+                raise RecordError(number, "handicap is 'none' or a seat and 1-3 bridges")
+            values["handicap_seat"] = _seat(number, args[0])
+            values["handicap_bridges"] = int(args[1])
+    try:
+        return GameOptions(**values)
+    except OptionsError as exc:
+        raise RecordError(header["handicap"][0], str(exc)) from None
+
+
+def replay(text: str) -> Game:
+    """Replay a whole record; a broken record raises RecordError naming its line."""
+    game, steps = read_record(text)
+    source = game.source
+    assert isinstance(source, _PendingShuffle)
+    index = 0
+    while index < len(steps):
+        step = steps[index]
+        if step.kind == "shuffle":
+            raise RecordError(step.line, "no reshuffle happens here")
+        assert step.action is not None and step.seat is not None
+        if game.is_over:
+            raise RecordError(step.line, "the game is already over")
+        if step.seat is not game.to_move:
+            raise RecordError(step.line, f"it is {game.to_move.name.lower()}'s turn, not"
+                              f" {step.seat.name.lower()}'s")
+        following = steps[index + 1] if index + 1 < len(steps) else None
+        has_shuffle = following is not None and following.kind == "shuffle"
+        source.order = following.order if has_shuffle and following else None
+        try:
+            game.apply(step.action)
+        except IllegalAction as exc:
+            raise RecordError(step.line, f"illegal action '{step.action}': {exc.reason}") from None
+        except _ShuffleMissing:
+            raise RecordError(step.line, source.error or "bad shuffle") from None
+        index += 1
+        if has_shuffle:
+            if source.order is not None:
+                assert following is not None
+                raise RecordError(following.line, "no reshuffle happens here")
+            index += 1
+    return game
+
+
+# ----- the replay command -----------------------------------------------------------------
+
+
+def game_to_json(game: Game) -> dict[str, Any]:
+    """The whole state, hidden parts included: records hold them anyway."""
+    def seat_dict(seat: Seat) -> dict[str, Any]:
+        return {
+            "bridges": [line_name(k) for k in iter_bits(game.bridges[seat])],
+            "tokens": [ISLANDS[i] for i in iter_bits(game.tokens[seat])],
+            "hand": [ISLANDS[c] for c in _cards_of(game.hidden[seat])],
+            "open_cards": [ISLANDS[c] for c in _cards_of(game.open[seat])],
+            "points": game.scores[seat],
+        }
+
+    result = None
+    if game.result is not None:
+        winner = game.result.winner
+        result = {
+            "winner": None if winner is None else winner.name.lower(),
+            "reason": game.result.reason,
+        }
+    return {
+        "phase": game.phase.value,
+        "round": game.round,
+        "to_move": game.to_move.name.lower(),
+        "round_points": [list(p) for p in game.round_points],
+        "white": seat_dict(Seat.WHITE),
+        "black": seat_dict(Seat.BLACK),
+        "face_up": [ISLANDS[c] for c in game.face_up],
+        "pile": [ISLANDS[c] for c in game.pile],
+        "played": [ISLANDS[c] for c in game.played],
+        "face_down": [ISLANDS[c] for c in game.face_down],
+        "actions": len(game.history),
+        "result": result,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m shared.record", description="Work with Kahuna game records."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    replay_cmd = commands.add_parser(
+        "replay", help="replay a record and print the final state and outcome as JSON"
+    )
+    replay_cmd.add_argument("file", help="the record file ('-' for standard input)")
+    args = parser.parse_args(argv)
+    name = args.file
+    try:
+        text = sys.stdin.read() if name == "-" else open(name, encoding="utf-8").read()
+    except OSError as exc:
+        print(f"{name}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        game = replay(text)
+    except RecordError as exc:
+        print(f"{name}:{exc.line}: {exc.reason}", file=sys.stderr)
+        return 1
+    json.dump(game_to_json(game), sys.stdout, indent=2)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
