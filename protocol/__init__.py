@@ -1,0 +1,30 @@
+"""The Kahuna wire protocol: message classes, error codes and the msgpack codec.
+
+See docs/protocol.md for the full description.
+"""
+
+from protocol.codec import (
+    CLIENT_MAX_FRAME,
+    DEFAULT_MAX_FRAME,
+    decode,
+    decode_client,
+    decode_server,
+    encode,
+    to_wire,
+)
+from protocol.errors import MEANINGS, ErrorCode, ProtocolError
+from protocol.messages import PROTOCOL_VERSION
+
+__all__ = [
+    "CLIENT_MAX_FRAME",
+    "DEFAULT_MAX_FRAME",
+    "MEANINGS",
+    "PROTOCOL_VERSION",
+    "ErrorCode",
+    "ProtocolError",
+    "decode",
+    "decode_client",
+    "decode_server",
+    "encode",
+    "to_wire",
+]

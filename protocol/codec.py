@@ -1,0 +1,227 @@
+"""The one msgpack codec for every message.
+
+encode(msg) -> bytes. decode_client / decode_server / decode(data) -> message, or raise
+ProtocolError with a stable code; no other exception ever leaves the decoders. Decoding is strict:
+the frame must be binary, within the size limit, one msgpack map with a known "type" and exactly
+the message's fields, each of its declared type. Every field is required on the wire; "or nil"
+fields must be present and may be nil.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, Literal
+
+import attrs
+import msgpack
+
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import (
+    ALL_TYPES,
+    CLIENT_TYPES,
+    SERVER_TYPES,
+    ClientMessage,
+    Message,
+    ServerMessage,
+)
+
+DEFAULT_MAX_FRAME = 16 * 1024  # what a server accepts from a client: client messages are small
+CLIENT_MAX_FRAME = 4 * 1024 * 1024  # what a client should accept from a server
+
+Checker = Callable[[Any, str], Any]
+_SPECS: dict[type[Any], tuple[tuple[str, Checker], ...]] = {}
+
+
+def _bad(path: str, expected: str, value: Any) -> ProtocolError:
+    got = "nil" if value is None else type(value).__name__
+    return ProtocolError(ErrorCode.BAD_FIELD, f"{path} must be {expected}, not {got}")
+
+
+def _check_int(value: Any, path: str) -> int:
+    if type(value) is not int:
+        raise _bad(path, "an integer", value)
+    return value
+
+
+def _check_str(value: Any, path: str) -> str:
+    if type(value) is not str:
+        raise _bad(path, "a string", value)
+    return value
+
+
+def _check_bool(value: Any, path: str) -> bool:
+    if type(value) is not bool:
+        raise _bad(path, "true or false", value)
+    return value
+
+
+def _check_map(value: Any, path: str) -> dict[str, Any]:
+    if type(value) is not dict or not all(type(k) is str for k in value):
+        raise _bad(path, "a map with string keys", value)
+    return value
+
+
+def _checker(tp: Any) -> Checker:
+    """A function that checks (and for nested records, builds) a value of this type."""
+    if tp is int:
+        return _check_int
+    if tp is str:
+        return _check_str
+    if tp is bool:
+        return _check_bool
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is dict:
+        return _check_map
+    if origin is Literal:
+        allowed = args
+
+        def check_literal(value: Any, path: str) -> Any:
+            if type(value) is not str or value not in allowed:
+                choices = ", ".join(repr(a) for a in allowed)
+                raise ProtocolError(ErrorCode.BAD_FIELD, f"{path} must be one of {choices}")
+            return value
+
+        return check_literal
+    if origin in (typing.Union, types.UnionType):
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) != 1 or len(args) != 2:
+            raise TypeError(f"unsupported union {tp!r}")
+        inner = _checker(rest[0])
+
+        def check_optional(value: Any, path: str) -> Any:
+            return None if value is None else inner(value, path)
+
+        return check_optional
+    if origin is list:
+        item = _checker(args[0])
+
+        def check_list(value: Any, path: str) -> list[Any]:
+            if type(value) is not list:
+                raise _bad(path, "an array", value)
+            return [item(v, f"{path}[{i}]") for i, v in enumerate(value)]
+
+        return check_list
+    if isinstance(tp, type) and attrs.has(tp):
+        record = tp
+
+        def check_record(value: Any, path: str) -> Any:
+            if type(value) is not dict:
+                raise _bad(path, f"a map ({record.__name__})", value)
+            return _build(record, value, path + ".")
+
+        return check_record
+    raise TypeError(f"unsupported field type {tp!r}")
+
+
+def _spec(cls: type[Any]) -> tuple[tuple[str, Checker], ...]:
+    spec = _SPECS.get(cls)
+    if spec is None:
+        hints = typing.get_type_hints(cls)
+        spec = tuple((f.name, _checker(hints[f.name])) for f in attrs.fields(cls))
+        _SPECS[cls] = spec
+    return spec
+
+
+def _build(cls: type[Any], data: dict[Any, Any], prefix: str, skip: str | None = None) -> Any:
+    spec = _spec(cls)
+    names = {name for name, _ in spec}
+    for key in data:
+        if key != skip and key not in names:
+            shown = key if type(key) is str else repr(key)
+            raise ProtocolError(ErrorCode.EXTRA_FIELD, f"{prefix}{shown} is not a field here")
+    values: dict[str, Any] = {}
+    for name, check in spec:
+        if name not in data:
+            raise ProtocolError(ErrorCode.MISSING_FIELD, f"{prefix}{name} is missing")
+        values[name] = check(data[name], prefix + name)
+    return cls(**values)
+
+
+# ----- encoding -----------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    if attrs.has(type(value)):
+        return {f.name: _plain(getattr(value, f.name)) for f in attrs.fields(type(value))}
+    if type(value) is list or type(value) is tuple:
+        return [_plain(v) for v in value]
+    return value
+
+
+def to_wire(message: Message) -> dict[str, Any]:
+    """The plain map a message is sent as."""
+    out: dict[str, Any] = {"type": message.TYPE}
+    for f in attrs.fields(type(message)):
+        out[f.name] = _plain(getattr(message, f.name))
+    return out
+
+
+def encode(message: Message) -> bytes:
+    """The bytes of one binary frame."""
+    packed: bytes = msgpack.packb(to_wire(message), use_bin_type=True)
+    return packed
+
+
+# ----- decoding -----------------------------------------------------------------------------
+
+
+def _decode(data: Any, max_size: int | None, accepted: dict[str, type[Any]]) -> Any:
+    try:
+        if isinstance(data, str):
+            raise ProtocolError(ErrorCode.TEXT_FRAME, "send binary frames holding msgpack")
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise ProtocolError(ErrorCode.BAD_MSGPACK, "a frame is bytes")
+        if max_size is not None and len(data) > max_size:
+            raise ProtocolError(
+                ErrorCode.FRAME_TOO_LARGE, f"{len(data)} bytes; at most {max_size} are accepted"
+            )
+        try:
+            raw = msgpack.unpackb(bytes(data), raw=False, strict_map_key=False, use_list=True)
+        except Exception as exc:
+            reason = type(exc).__name__
+            raise ProtocolError(ErrorCode.BAD_MSGPACK, f"not msgpack: {reason}") from None
+        if type(raw) is not dict:
+            raise ProtocolError(ErrorCode.NOT_A_MAP, "a message is a msgpack map")
+        kind = raw.get("type")
+        if type(kind) is not str:
+            raise ProtocolError(ErrorCode.MISSING_TYPE, "a message has a string 'type'")
+        cls = accepted.get(kind)
+        if cls is None:
+            shown = kind if len(kind) <= 40 else kind[:40] + "..."
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"no message type {shown!r}")
+        return _build(cls, raw, "", skip="type")
+    except ProtocolError:
+        raise
+    except Exception as exc:  # a bug in the checks must not become a crash of the caller
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"undecodable message: {exc!r}") from None
+
+
+def decode_client(data: Any, max_size: int | None = DEFAULT_MAX_FRAME) -> ClientMessage:
+    """A message a client may send (what the server decodes); raises only ProtocolError."""
+    message: ClientMessage = _decode(data, max_size, CLIENT_TYPES)
+    return message
+
+
+def decode_server(data: Any, max_size: int | None = CLIENT_MAX_FRAME) -> ServerMessage:
+    """A message the server may send (what a client decodes); raises only ProtocolError."""
+    message: ServerMessage = _decode(data, max_size, SERVER_TYPES)
+    return message
+
+
+def decode(data: Any, max_size: int | None = None) -> Message:
+    """Any message of either direction; raises only ProtocolError."""
+    message: Message = _decode(data, max_size, ALL_TYPES)
+    return message
+
+
+def peek_type(data: Any) -> str | None:
+    """The 'type' of a frame if it has one, for error replies; never raises."""
+    try:
+        raw = msgpack.unpackb(bytes(data), raw=False, strict_map_key=False)
+        kind = raw.get("type") if type(raw) is dict else None
+        return kind if type(kind) is str and len(kind) <= 40 else None
+    except Exception:
+        return None

@@ -1,0 +1,99 @@
+"""Every error code of the protocol, with its meaning, and the typed error that carries one.
+
+The codes are stable: clients may switch on them. docs/protocol.md lists the same table.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    # ----- the frame itself (protocol.codec) -----
+    FRAME_TOO_LARGE = "frame_too_large"
+    TEXT_FRAME = "text_frame"
+    BAD_MSGPACK = "bad_msgpack"
+    NOT_A_MAP = "not_a_map"
+    MISSING_TYPE = "missing_type"
+    UNKNOWN_TYPE = "unknown_type"
+    MISSING_FIELD = "missing_field"
+    EXTRA_FIELD = "extra_field"
+    BAD_FIELD = "bad_field"
+    # ----- the session -----
+    HELLO_REQUIRED = "hello_required"
+    ALREADY_GREETED = "already_greeted"
+    VERSION_MISMATCH = "version_mismatch"
+    BAD_NAME = "bad_name"
+    RATE_LIMITED = "rate_limited"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    SERVER_FULL = "server_full"
+    INTERNAL_ERROR = "internal_error"
+    # ----- the lobby and tables -----
+    BAD_OPTIONS = "bad_options"
+    NO_SUCH_TABLE = "no_such_table"
+    TABLE_FULL = "table_full"
+    SEAT_TAKEN = "seat_taken"
+    ALREADY_AT_TABLE = "already_at_table"
+    NOT_AT_TABLE = "not_at_table"
+    BAD_TOKEN = "bad_token"
+    TOO_MANY_TABLES = "too_many_tables"
+    # ----- commands -----
+    SPECTATOR_CANNOT_ACT = "spectator_cannot_act"
+    GAME_NOT_STARTED = "game_not_started"
+    GAME_OVER = "game_over"
+    NOT_YOUR_TURN = "not_your_turn"
+    STALE_VERSION = "stale_version"
+    BAD_NOTATION = "bad_notation"
+    ILLEGAL_ACTION = "illegal_action"
+    # ----- chat -----
+    CHAT_EMPTY = "chat_empty"
+    CHAT_TOO_LONG = "chat_too_long"
+    CHAT_RATE_LIMITED = "chat_rate_limited"
+
+
+MEANINGS: dict[ErrorCode, str] = {
+    ErrorCode.FRAME_TOO_LARGE: "the frame is longer than the server's frame limit; it was ignored",
+    ErrorCode.TEXT_FRAME: "a text frame was sent; every message is a binary msgpack frame",
+    ErrorCode.BAD_MSGPACK: "the bytes are not one complete msgpack value",
+    ErrorCode.NOT_A_MAP: "the msgpack value is not a map with string keys",
+    ErrorCode.MISSING_TYPE: "the map has no string 'type' key",
+    ErrorCode.UNKNOWN_TYPE: "'type' names no message that this side accepts",
+    ErrorCode.MISSING_FIELD: "a field the message requires is absent",
+    ErrorCode.EXTRA_FIELD: "the message has a field it does not define",
+    ErrorCode.BAD_FIELD: "a field has the wrong type or a value outside its range",
+    ErrorCode.HELLO_REQUIRED: "the first message of a connection must be hello",
+    ErrorCode.ALREADY_GREETED: "hello was sent twice on one connection",
+    ErrorCode.VERSION_MISMATCH: "the client speaks another protocol version; the server closes",
+    ErrorCode.BAD_NAME: "the player name is empty, too long or has control characters",
+    ErrorCode.RATE_LIMITED: "too many messages per second; this one was dropped",
+    ErrorCode.TOO_MANY_CONNECTIONS: "too many connections from this address; the server closes",
+    ErrorCode.SERVER_FULL: "the server holds its maximum number of connections; it closes",
+    ErrorCode.INTERNAL_ERROR: "the server failed to handle the message; nothing was changed",
+    ErrorCode.BAD_OPTIONS: "the table options do not make a game",
+    ErrorCode.NO_SUCH_TABLE: "no open table has this id",
+    ErrorCode.TABLE_FULL: "both seats of the table are taken",
+    ErrorCode.SEAT_TAKEN: "the requested seat is taken",
+    ErrorCode.ALREADY_AT_TABLE: "this connection already plays or watches at this table",
+    ErrorCode.NOT_AT_TABLE: "this connection neither plays nor watches at this table",
+    ErrorCode.BAD_TOKEN: "the token does not claim a seat of this table",
+    ErrorCode.TOO_MANY_TABLES: "the server holds its maximum number of tables",
+    ErrorCode.SPECTATOR_CANNOT_ACT: "a spectator sent a command",
+    ErrorCode.GAME_NOT_STARTED: "a command before both seats are taken",
+    ErrorCode.GAME_OVER: "a command after the game ended",
+    ErrorCode.NOT_YOUR_TURN: "a command while the other seat is to move",
+    ErrorCode.STALE_VERSION: "the command names another state version than the table's",
+    ErrorCode.BAD_NOTATION: "the action is not in the engine's notation",
+    ErrorCode.ILLEGAL_ACTION: "the rules do not allow this action now; 'message' says why",
+    ErrorCode.CHAT_EMPTY: "the chat text is empty after removing control characters",
+    ErrorCode.CHAT_TOO_LONG: "the chat text is longer than the limit",
+    ErrorCode.CHAT_RATE_LIMITED: "too many chat messages; this one was dropped",
+}
+
+
+class ProtocolError(Exception):
+    """A message that could not be accepted, with a stable code; the only error the codec raises."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(f"{code.value}: {message}")
+        self.code = code
+        self.message = message

@@ -1,0 +1,286 @@
+"""Every message of the Kahuna protocol as a frozen attrs class.
+
+On the wire each message is one binary WebSocket frame holding a msgpack map: the key "type"
+(the message's TYPE) plus one key per field. Nested records (TableOptions, PlayerInfo, ...) are
+maps of their fields. Views and events are the plain maps built by shared.views; the codec
+checks only that they are maps. See docs/protocol.md for who sends what and when.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+import attrs
+
+from shared.types import GameOptions, Seat
+
+PROTOCOL_VERSION = 1
+
+SeatName = Literal["white", "black"]
+FirstName = Literal["white", "black", "random"]
+RoleName = Literal["white", "black", "spectator"]
+StatusName = Literal["waiting", "playing", "over"]
+
+
+# ----- nested records ---------------------------------------------------------------------
+
+
+@attrs.frozen
+class TableOptions:
+    """GameOptions on the wire: handicap_seat is "white", "black" or nil."""
+
+    variant1: bool = False
+    variant2: bool = False
+    handicap_seat: SeatName | None = None
+    handicap_bridges: int = 0
+
+    def to_game_options(self) -> GameOptions:
+        """The engine's options; raises shared.types.OptionsError if they make no game."""
+        return GameOptions.from_dict(attrs.asdict(self))
+
+    @classmethod
+    def from_game_options(cls, options: GameOptions) -> TableOptions:
+        seat = options.handicap_seat
+        return cls(
+            options.variant1,
+            options.variant2,
+            None if seat is None else _seat_name(seat),
+            options.handicap_bridges,
+        )
+
+
+def _seat_name(seat: Seat) -> SeatName:
+    return "white" if seat is Seat.WHITE else "black"
+
+
+def seat_name(seat: Seat) -> SeatName:
+    """The wire name of a seat."""
+    return _seat_name(seat)
+
+
+@attrs.frozen
+class PlayerInfo:
+    name: str
+    connected: bool
+    computer: bool
+
+
+@attrs.frozen
+class Players:
+    white: PlayerInfo | None
+    black: PlayerInfo | None
+
+    def get(self, seat: Seat) -> PlayerInfo | None:
+        return self.white if seat is Seat.WHITE else self.black
+
+
+@attrs.frozen
+class TableInfo:
+    table_id: str
+    options: TableOptions
+    vs_computer: bool
+    players: Players
+    spectators: int
+    status: StatusName
+
+
+@attrs.frozen
+class ChatEntry:
+    sender: str
+    text: str
+
+
+# ----- client to server -------------------------------------------------------------------
+
+
+@attrs.frozen
+class Hello:
+    TYPE: ClassVar[str] = "hello"
+    version: int
+    name: str
+
+
+@attrs.frozen
+class LobbySubscribe:
+    TYPE: ClassVar[str] = "lobby_subscribe"
+
+
+@attrs.frozen
+class LobbyUnsubscribe:
+    TYPE: ClassVar[str] = "lobby_unsubscribe"
+
+
+@attrs.frozen
+class CreateTable:
+    TYPE: ClassVar[str] = "create_table"
+    options: TableOptions = TableOptions()
+    vs_computer: bool = False
+    seat: SeatName | None = None  # nil: the server picks (white)
+    first: FirstName = "white"
+
+
+@attrs.frozen
+class Join:
+    TYPE: ClassVar[str] = "join"
+    table_id: str
+    seat: SeatName | None = None  # nil: whichever seat is free
+
+
+@attrs.frozen
+class Spectate:
+    TYPE: ClassVar[str] = "spectate"
+    table_id: str
+
+
+@attrs.frozen
+class Reclaim:
+    TYPE: ClassVar[str] = "reclaim"
+    table_id: str
+    token: str
+
+
+@attrs.frozen
+class Leave:
+    TYPE: ClassVar[str] = "leave"
+    table_id: str
+
+
+@attrs.frozen
+class Command:
+    TYPE: ClassVar[str] = "command"
+    table_id: str
+    version: int  # the state version the action was chosen against
+    action: str  # engine notation, see shared/actions.py
+
+
+@attrs.frozen
+class Resync:
+    TYPE: ClassVar[str] = "resync"
+    table_id: str
+
+
+@attrs.frozen
+class Chat:
+    TYPE: ClassVar[str] = "chat"
+    table_id: str
+    text: str
+
+
+# ----- server to client -------------------------------------------------------------------
+
+
+@attrs.frozen
+class Welcome:
+    TYPE: ClassVar[str] = "welcome"
+    version: int
+    server: str
+    max_frame: int  # the largest frame the server accepts, in bytes
+    max_chat: int  # the longest chat text, in characters
+
+
+@attrs.frozen
+class Error:
+    TYPE: ClassVar[str] = "error"
+    code: str  # an ErrorCode value
+    message: str  # for people
+    table_id: str | None = None  # the table the refused message named, if any
+    version: int | None = None  # with stale_version: the table's current version
+    refused: str | None = None  # the type of the refused message, when it was decoded
+
+
+@attrs.frozen
+class Lobby:
+    TYPE: ClassVar[str] = "lobby"
+    tables: list[TableInfo]
+
+
+@attrs.frozen
+class Joined:
+    TYPE: ClassVar[str] = "joined"
+    table_id: str
+    seat: SeatName
+    token: str
+
+
+@attrs.frozen
+class Spectating:
+    TYPE: ClassVar[str] = "spectating"
+    table_id: str
+
+
+@attrs.frozen
+class Left:
+    TYPE: ClassVar[str] = "left"
+    table_id: str
+    reason: str
+
+
+@attrs.frozen
+class State:
+    TYPE: ClassVar[str] = "state"
+    table_id: str
+    version: int
+    role: RoleName
+    status: StatusName
+    view: dict[str, Any]  # seat_view_to_dict for a seat, public_to_dict for a spectator
+    players: Players
+    chat: list[ChatEntry]
+
+
+@attrs.frozen
+class Update:
+    TYPE: ClassVar[str] = "update"
+    table_id: str
+    version: int
+    events: list[dict[str, Any]]  # event_to_dict, filtered for the recipient
+    view: dict[str, Any]
+
+
+@attrs.frozen
+class PlayersChanged:
+    TYPE: ClassVar[str] = "players"
+    table_id: str
+    status: StatusName
+    players: Players
+
+
+@attrs.frozen
+class ChatMessage:
+    TYPE: ClassVar[str] = "chat_message"
+    table_id: str
+    sender: str
+    text: str
+
+
+@attrs.frozen
+class TableClosed:
+    TYPE: ClassVar[str] = "table_closed"
+    table_id: str
+    reason: str
+
+
+ClientMessage = (
+    Hello | LobbySubscribe | LobbyUnsubscribe | CreateTable | Join | Spectate | Reclaim | Leave
+    | Command | Resync | Chat
+)  # fmt: skip
+ServerMessage = (
+    Welcome | Error | Lobby | Joined | Spectating | Left | State | Update | PlayersChanged
+    | ChatMessage | TableClosed
+)  # fmt: skip
+Message = ClientMessage | ServerMessage
+
+CLIENT_TYPES: dict[str, type[Any]] = {
+    cls.TYPE: cls
+    for cls in (
+        Hello, LobbySubscribe, LobbyUnsubscribe, CreateTable, Join, Spectate, Reclaim, Leave,
+        Command, Resync, Chat,
+    )
+}  # fmt: skip
+SERVER_TYPES: dict[str, type[Any]] = {
+    cls.TYPE: cls
+    for cls in (
+        Welcome, Error, Lobby, Joined, Spectating, Left, State, Update, PlayersChanged,
+        ChatMessage, TableClosed,
+    )
+}  # fmt: skip
+ALL_TYPES: dict[str, type[Any]] = {**CLIENT_TYPES, **SERVER_TYPES}

@@ -1,0 +1,216 @@
+"""The codec: every message round-trips, and every malformed frame becomes a typed error."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from protocol.codec import decode, decode_client, decode_server, encode, to_wire
+from protocol.errors import MEANINGS, ErrorCode, ProtocolError
+from protocol.messages import (
+    CLIENT_TYPES,
+    SERVER_TYPES,
+    Chat,
+    ChatEntry,
+    ChatMessage,
+    Command,
+    CreateTable,
+    Error,
+    Hello,
+    Join,
+    Joined,
+    Leave,
+    Left,
+    Lobby,
+    LobbySubscribe,
+    LobbyUnsubscribe,
+    PlayerInfo,
+    Players,
+    PlayersChanged,
+    Reclaim,
+    Resync,
+    Spectate,
+    Spectating,
+    State,
+    TableClosed,
+    TableInfo,
+    TableOptions,
+    Update,
+    Welcome,
+)
+from shared.types import GameOptions, Seat
+
+PLAYERS = Players(PlayerInfo("Ana", True, False), None)
+CLIENT_SAMPLES: list[Any] = [
+    Hello(1, "Ana"),
+    LobbySubscribe(),
+    LobbyUnsubscribe(),
+    CreateTable(TableOptions(True, True, "black", 2), True, "white", "random"),
+    CreateTable(),
+    Join("t1", None),
+    Join("t1", "black"),
+    Spectate("t1"),
+    Reclaim("t1", "abc"),
+    Leave("t1"),
+    Command("t1", 7, "place BARI-DUDA"),
+    Resync("t1"),
+    Chat("t1", "hello"),
+]
+SERVER_SAMPLES: list[Any] = [
+    Welcome(1, "kahuna", 16384, 300),
+    Error("stale_version", "old", "t1", 3, "command"),
+    Error("bad_msgpack", "x"),
+    Lobby([TableInfo("t1", TableOptions(), False, PLAYERS, 2, "waiting")]),
+    Lobby([]),
+    Joined("t1", "white", "tok"),
+    Spectating("t1"),
+    Left("t1", "you left"),
+    State("t1", 0, "spectator", "playing", {"a": [1, "b"]}, PLAYERS, [ChatEntry("a", "b")]),
+    Update("t1", 4, [{"type": "CardDrawn", "seat": "white", "card": None}], {"x": {}}),
+    PlayersChanged("t1", "playing", PLAYERS),
+    ChatMessage("t1", "Ana", "hi"),
+    TableClosed("t1", "abandoned"),
+]
+
+
+def test_every_message_type_has_a_sample() -> None:
+    assert {type(m).TYPE for m in CLIENT_SAMPLES} == set(CLIENT_TYPES)
+    assert {type(m).TYPE for m in SERVER_SAMPLES} == set(SERVER_TYPES)
+
+
+@pytest.mark.parametrize("message", CLIENT_SAMPLES)
+def test_client_messages_round_trip(message: Any) -> None:
+    assert decode_client(encode(message)) == message
+    assert decode(encode(message)) == message
+
+
+@pytest.mark.parametrize("message", SERVER_SAMPLES)
+def test_server_messages_round_trip(message: Any) -> None:
+    assert decode_server(encode(message)) == message
+
+
+def test_wire_form_is_a_flat_map_with_type() -> None:
+    wire = to_wire(CreateTable(TableOptions(variant1=True), True, None, "white"))
+    assert wire == {
+        "type": "create_table",
+        "options": {
+            "variant1": True,
+            "variant2": False,
+            "handicap_seat": None,
+            "handicap_bridges": 0,
+        },
+        "vs_computer": True,
+        "seat": None,
+        "first": "white",
+    }
+
+
+def test_table_options_convert_to_and_from_the_engine() -> None:
+    options = GameOptions(True, False, Seat.BLACK, 2)
+    assert TableOptions.from_game_options(options).to_game_options() == options
+
+
+def _code(data: Any, **kw: Any) -> ErrorCode:
+    with pytest.raises(ProtocolError) as info:
+        decode_client(data, **kw)
+    return info.value.code
+
+
+def pack(obj: Any) -> bytes:
+    out: bytes = msgpack.packb(obj, use_bin_type=True)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        ("hello", ErrorCode.TEXT_FRAME),
+        (b"\xc1", ErrorCode.BAD_MSGPACK),
+        (b"", ErrorCode.BAD_MSGPACK),
+        (pack({"type": "leave", "table_id": "t"}) + b"\x00", ErrorCode.BAD_MSGPACK),
+        (b"\xa2\xff\xfe", ErrorCode.BAD_MSGPACK),  # invalid UTF-8 string
+        (pack([1, 2]), ErrorCode.NOT_A_MAP),
+        (pack(5), ErrorCode.NOT_A_MAP),
+        (pack({"table_id": "t"}), ErrorCode.MISSING_TYPE),
+        (pack({"type": 3}), ErrorCode.MISSING_TYPE),
+        (pack({1: 2}), ErrorCode.MISSING_TYPE),
+        (pack({"type": "nope"}), ErrorCode.UNKNOWN_TYPE),
+        (pack({"type": "welcome", "version": 1, "server": "x"}), ErrorCode.UNKNOWN_TYPE),
+        (pack({"type": "leave"}), ErrorCode.MISSING_FIELD),
+        (pack({"type": "leave", "table_id": "t", "x": 1}), ErrorCode.EXTRA_FIELD),
+        (pack({"type": "leave", "table_id": "t", 7: 1}), ErrorCode.EXTRA_FIELD),
+        (pack({"type": "leave", "table_id": 5}), ErrorCode.BAD_FIELD),
+        (pack({"type": "leave", "table_id": b"t"}), ErrorCode.BAD_FIELD),
+        (pack({"type": "hello", "version": "1", "name": "a"}), ErrorCode.BAD_FIELD),
+        (pack({"type": "hello", "version": True, "name": "a"}), ErrorCode.BAD_FIELD),
+        (pack({"type": "hello", "version": 1.0, "name": "a"}), ErrorCode.BAD_FIELD),
+        (pack({"type": "join", "table_id": "t", "seat": "red"}), ErrorCode.BAD_FIELD),
+        (
+            pack(
+                {
+                    "type": "create_table",
+                    "options": {"variant1": True},
+                    "vs_computer": False,
+                    "seat": None,
+                    "first": "white",
+                }
+            ),
+            ErrorCode.MISSING_FIELD,
+        ),
+        (
+            pack(
+                {
+                    "type": "create_table",
+                    "options": [],
+                    "vs_computer": False,
+                    "seat": None,
+                    "first": "white",
+                }
+            ),
+            ErrorCode.BAD_FIELD,
+        ),
+    ],
+)
+def test_bad_frames_have_codes(data: Any, code: ErrorCode) -> None:
+    assert _code(data) is code
+
+
+def test_oversized_frame() -> None:
+    data = pack({"type": "chat", "table_id": "t", "text": "x" * 1000})
+    assert _code(data, max_size=100) is ErrorCode.FRAME_TOO_LARGE
+
+
+def test_every_code_has_a_meaning() -> None:
+    assert set(MEANINGS) == set(ErrorCode)
+
+
+msgpack_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.floats() | st.text()
+    | st.binary(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=64))
+def test_random_bytes_never_escape(data: bytes) -> None:
+    with contextlib.suppress(ProtocolError):
+        decode_client(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(sorted(CLIENT_TYPES)),
+    st.dictionaries(st.sampled_from(["table_id", "version", "name", "text", "seat", "options",
+                                      "action", "token", "first", "vs_computer", "x"]),
+                    msgpack_values, max_size=6),
+)  # fmt: skip
+def test_random_maps_never_escape(kind: str, fields: dict[str, Any]) -> None:
+    with contextlib.suppress(ProtocolError):
+        decode_client(pack({"type": kind, **fields}))
