@@ -1,0 +1,380 @@
+"""The computer opponent: a greedy player that looks two plays ahead within its own turn.
+
+`choose_action(view, rng)` returns one legal action for the seat to move, decided from that
+seat's view alone (its own hand and the public table; never the opponent's hidden cards or the
+order of the draw pile). A turn is several calls: the AI plans the plays of the rest of its turn
+from the current position every time it is asked and returns the first step of the best plan.
+
+The plan is scored by a static evaluation of the board after the plays (tokens, progress towards
+majorities, threats the opponent could complete on its next turn, safety of held islands), plus
+what the cards still in hand are worth and what the draw at the end of the turn is worth. The
+control rules are re-simulated on bit masks: a bridge that reaches NEEDED[island] lines wins the
+island and removes the opponent's bridges there, which may cost the opponent other islands.
+
+Pure: no I/O, no clocks; the only randomness is the `rng` passed in (to break ties).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+from shared.actions import (
+    Abstain,
+    Action,
+    Discard,
+    Draw,
+    EndTurn,
+    Handicap,
+    Place,
+    Remove,
+    Take,
+)
+from shared.board import (
+    BRIDGES_PER_PLAYER,
+    CARDS_PER_ISLAND,
+    DEGREE,
+    HAND_LIMIT,
+    ISLAND_LINES,
+    ISLAND_MASK,
+    LINE_ENDS_MASK,
+    LINES,
+    NEEDED,
+    NUM_ISLANDS,
+    NUM_LINES,
+)
+from shared.legality import TurnContext, legal_actions
+from shared.types import Phase
+from shared.views import SeatView
+
+__all__ = ["choose_action", "evaluate"]
+
+# ----- weights of the evaluation ---------------------------------------------------------------
+
+TOKEN = 10.0  # an island held with a Kahuna token
+# Progress towards a majority on an island nobody holds, by the number of bridges still missing.
+PROGRESS = (0.0, 3.0, 1.2, 0.4, 0.1)
+BLOCKED = 0.3  # progress counts this much when the free lines cannot complete the majority
+THREAT = 1.3  # the opponent moves next: its progress weighs more than ours
+SAFE = 1.5  # a held island with a bridge to spare cannot be broken by one removal
+BRIDGE = 0.15  # a bridge on the board (the last tie-break; and bridges are presence)
+FEW_BRIDGES = 4.0  # rounds 2 and 3: a player without a bridge on the board loses at once
+CARD_BASE = 0.4  # a card in hand is worth something even with no good use yet
+CARD_USE = 0.45  # ...plus this share of the best placement it allows now
+PAIR_USE = 0.35  # share of the best removal the hand allows now
+TRIGGER = 3.0  # per point: ending the round by taking the last card while ahead
+WIN = 1000.0
+
+_ALL_LINES = (1 << NUM_LINES) - 1
+
+
+class _State(NamedTuple):
+    me: int  # line masks
+    opp: int
+    my_tokens: int  # island masks
+    opp_tokens: int
+    hand: tuple[int, ...]  # count per island
+
+
+def _drop_lost(bridges: int, tokens: int) -> int:
+    """Tokens left after losing bridges: a token stays only on a strict majority."""
+    kept = tokens
+    rest = tokens
+    while rest:
+        low = rest & -rest
+        island = low.bit_length() - 1
+        rest ^= low
+        if (bridges & ISLAND_MASK[island]).bit_count() < NEEDED[island]:
+            kept &= ~low
+    return kept
+
+
+def _place(me: int, opp: int, mt: int, ot: int, line: int) -> tuple[int, int, int, int]:
+    """Put my bridge on `line` and resolve control, as the engine does."""
+    me |= 1 << line
+    gained = 0
+    doomed = 0
+    for island in LINES[line]:
+        if not mt >> island & 1 and (me & ISLAND_MASK[island]).bit_count() >= NEEDED[island]:
+            gained |= 1 << island
+            doomed |= opp & ISLAND_MASK[island]
+    if gained:
+        mt |= gained
+        if doomed:
+            opp &= ~doomed
+            ot = _drop_lost(opp, ot)
+    return me, opp, mt, ot
+
+
+def _apply(state: _State, action: Action) -> _State:
+    me, opp, mt, ot, hand = state
+    counts = list(hand)
+    if isinstance(action, Place):
+        counts[action.card] -= 1
+        me, opp, mt, ot = _place(me, opp, mt, ot, action.line)
+    elif isinstance(action, Remove):
+        for card in action.cards:
+            counts[card] -= 1
+        opp &= ~(1 << action.line)
+        ot = _drop_lost(opp, ot)
+        if action.rebuild:
+            me, opp, mt, ot = _place(me, opp, mt, ot, action.line)
+    elif isinstance(action, Discard):
+        counts[action.card] -= 1
+    elif isinstance(action, Handicap):
+        me, opp, mt, ot = _place(me, opp, mt, ot, action.line)
+    return _State(me, opp, mt, ot, tuple(counts))
+
+
+# ----- evaluation ------------------------------------------------------------------------------
+
+
+def _island_value(m: int, o: int, island: int, mine: bool, theirs: bool, threat: float) -> float:
+    """What island `island` is worth to me with m of my bridges and o of the opponent's."""
+    need = NEEDED[island]
+    if mine:
+        return TOKEN + (SAFE if m > need else 0.0)
+    if theirs:
+        return -TOKEN - (SAFE if o > need else 0.0)
+    free = DEGREE[island] - m - o
+    value = 0.0
+    if m:
+        p = PROGRESS[need - m]
+        value += p if m + free >= need else p * BLOCKED
+    if o:
+        p = PROGRESS[need - o] * threat
+        value -= p if o + free >= need else p * BLOCKED
+    return value
+
+
+class _Evaluator:
+    """Scores positions for one decision: the fixed parts of the view are kept here."""
+
+    def __init__(self, ctx: TurnContext, view: SeatView) -> None:
+        self.ctx = ctx
+        pub = view.public
+        self.phase = ctx.phase
+        self.variant1 = ctx.options.variant1
+        self.round = pub.round
+        # In the last of the final turns only the tokens count; cards are worth nothing then.
+        self.last_word = ctx.phase is Phase.FINAL and pub.final_turns_left <= 1
+        self.threat = 0.0 if self.last_word else THREAT
+        self.cards_matter = ctx.phase is Phase.PLAY
+        # Cards this seat cannot see anywhere: the opponent's hidden hand, the draw pile and the
+        # face-down discards. A blind draw is one of them.
+        unknown = [CARDS_PER_ISLAND] * NUM_ISLANDS
+        for card in (*view.hand, *pub.face_up, *pub.played, *pub.open_cards[1 - ctx.seat]):
+            unknown[card] -= 1
+        self.unknown = [max(0, n) for n in unknown]
+        self.unknown_total = sum(self.unknown)
+        self.cache: dict[tuple[int, int, tuple[int, ...]], float] = {}
+
+    # The board alone.
+    def board(self, s: _State) -> tuple[float, list[float]]:
+        """The board's value, and per line the gain of my placing a bridge there next."""
+        me, opp, mt, ot = s.me, s.opp, s.my_tokens, s.opp_tokens
+        threat = self.threat
+        total = 0.0
+        # Per island: value now, and value with one more of my bridges (for card values).
+        now = [0.0] * NUM_ISLANDS
+        plus = [0.0] * NUM_ISLANDS
+        for island in range(NUM_ISLANDS):
+            mask = ISLAND_MASK[island]
+            m = (me & mask).bit_count()
+            o = (opp & mask).bit_count()
+            mine = bool(mt >> island & 1)
+            theirs = bool(ot >> island & 1)
+            v = _island_value(m, o, island, mine, theirs, threat)
+            now[island] = v
+            total += v
+            if not theirs and m + 1 >= NEEDED[island] and not mine:
+                plus[island] = TOKEN + (THREAT * PROGRESS[NEEDED[island] - o] if o else 0.0)
+            else:
+                plus[island] = _island_value(m + 1, o, island, mine, theirs, threat)
+        n_me, n_opp = me.bit_count(), opp.bit_count()
+        total += BRIDGE * n_me
+        if self.round >= 2 or self.phase is Phase.FINAL:
+            if not opp:
+                total += WIN
+            elif n_opp <= 2:
+                total += FEW_BRIDGES * (3 - n_opp) * 0.5
+            if n_me <= 2:
+                total -= FEW_BRIDGES * (3 - n_me)
+        elif n_me <= 1:
+            total -= FEW_BRIDGES * 0.5 * (2 - n_me)
+        gains = [0.0] * NUM_LINES
+        free = _ALL_LINES & ~(me | opp)
+        if n_me < BRIDGES_PER_PLAYER:
+            for line in range(NUM_LINES):
+                if not free >> line & 1:
+                    continue
+                if self.variant1 and LINE_ENDS_MASK[line] & ot:
+                    continue
+                a, b = LINES[line]
+                gains[line] = plus[a] - now[a] + plus[b] - now[b]
+        return total, gains
+
+    def removal_gain(self, s: _State, line: int) -> float:
+        """Roughly what removing the opponent's bridge on `line` is worth to me."""
+        opp = s.opp & ~(1 << line)
+        gain = 0.0
+        for island in LINES[line]:
+            mask = ISLAND_MASK[island]
+            m = (s.me & mask).bit_count()
+            o = (s.opp & mask).bit_count()
+            mine = bool(s.my_tokens >> island & 1)
+            theirs = bool(s.opp_tokens >> island & 1)
+            still = theirs and (opp & mask).bit_count() >= NEEDED[island]
+            before = _island_value(m, o, island, mine, theirs, self.threat)
+            after = _island_value(m, o - 1, island, mine, still, self.threat)
+            gain += after - before
+        return gain
+
+    def card_values(self, s: _State, gains: list[float]) -> list[float]:
+        values = [CARD_BASE] * NUM_ISLANDS
+        for island in range(NUM_ISLANDS):
+            best = 0.0
+            for line in ISLAND_LINES[island]:
+                if gains[line] > best:
+                    best = gains[line]
+            values[island] += CARD_USE * best
+        return values
+
+    def hand_value(self, s: _State, values: list[float]) -> float:
+        hand = s.hand
+        total = 0.0
+        for island in range(NUM_ISLANDS):
+            if hand[island]:
+                total += values[island] * hand[island]
+        # Two cards that can remove an opponent's bridge are a threat worth keeping.
+        best = 0.0
+        opp = s.opp
+        while opp:
+            low = opp & -opp
+            line = low.bit_length() - 1
+            opp ^= low
+            a, b = LINES[line]
+            if (hand[a] and hand[b] and a != b) or hand[a] >= 2 or hand[b] >= 2:
+                g = self.removal_gain(s, line)
+                if g > best:
+                    best = g
+        return total + PAIR_USE * best
+
+    def draw_options(self, s: _State, values: list[float]) -> list[tuple[float, Action]]:
+        """The ways to end the turn from here, each with its value."""
+        ctx = self.ctx
+        if ctx.phase is Phase.FINAL:
+            return [(0.0, EndTurn())]
+        out: list[tuple[float, Action]] = []
+        size = sum(s.hand)
+        if size < HAND_LIMIT:
+            ahead = s.my_tokens.bit_count() - s.opp_tokens.bit_count()
+            for card in set(ctx.face_up):
+                v = values[card]
+                if not ctx.pile_size and len(ctx.face_up) == 1 and self.round < 3 and ahead > 0:
+                    v += TRIGGER * self.round  # taking the last card scores the round now
+                out.append((v, Take(card)))
+            if ctx.pile_size and self.unknown_total:
+                mean = sum(v * n for v, n in zip(values, self.unknown, strict=True))
+                out.append((mean / self.unknown_total, Draw()))
+        if not ctx.opponent_abstained:
+            out.append((0.0, Abstain()))
+        return out
+
+    def value(self, s: _State) -> float:
+        key = (s.me, s.opp, s.hand)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        total, gains = self.board(s)
+        if self.cards_matter:
+            values = self.card_values(s, gains)
+            total += self.hand_value(s, values)
+            options = self.draw_options(s, values)
+            total += max(v for v, _ in options) if options else -WIN
+        self.cache[key] = total
+        return total
+
+
+def evaluate(view: SeatView) -> float:
+    """The AI's opinion of the position for `view.seat` (higher is better), cards included."""
+    ctx = view.turn_context()
+    if ctx is None:
+        pub = view.public
+        counts = [0] * NUM_ISLANDS
+        for card in view.hand:
+            counts[card] += 1
+        ctx = TurnContext(
+            pub.options, pub.phase, view.seat, pub.bridges, pub.tokens, tuple(counts),
+            pub.face_up, pub.pile_size, False, pub.handicap_left,
+        )  # fmt: skip
+    ev = _Evaluator(ctx, view)
+    return ev.value(_initial_state(ctx))
+
+
+def _initial_state(ctx: TurnContext) -> _State:
+    seat = ctx.seat
+    return _State(
+        ctx.bridges[seat], ctx.bridges[1 - seat], ctx.tokens[seat], ctx.tokens[1 - seat], ctx.hand
+    )
+
+
+# ----- choosing --------------------------------------------------------------------------------
+
+
+def _plays(ev: _Evaluator, s: _State) -> list[Action]:
+    """Place and remove actions from the state `s` within this turn."""
+    ctx = ev.ctx
+    seat = ctx.seat
+    bridges = (s.me, s.opp) if seat == 0 else (s.opp, s.me)
+    tokens = (s.my_tokens, s.opp_tokens) if seat == 0 else (s.opp_tokens, s.my_tokens)
+    sub = ctx._replace(bridges=bridges, tokens=tokens, hand=s.hand)
+    return [a for a in legal_actions(sub) if isinstance(a, Place | Remove)]
+
+
+def choose_action(view: SeatView, rng: random.Random) -> Action:
+    """One legal action for the seat to move in `view`, decided from that view alone."""
+    ctx = view.turn_context()
+    if ctx is None:
+        raise ValueError(f"it is not {view.seat.label}'s turn")
+    actions = legal_actions(ctx)
+    if not actions:
+        raise ValueError("there is no legal action: the game is over")
+    ev = _Evaluator(ctx, view)
+    start = _initial_state(ctx)
+
+    def noise() -> float:
+        return rng.random() * 1e-6
+
+    if ctx.phase is Phase.HANDICAP:
+        return max(actions, key=lambda a: ev.value(_apply(start, a)) + noise())
+
+    best_action: Action | None = None
+    best = -float("inf")
+    options: list[tuple[float, Action]] = []
+    if ev.cards_matter:
+        _, gains = ev.board(start)
+        options = ev.draw_options(start, ev.card_values(start, gains))
+    else:
+        options = [(0.0, EndTurn())]
+    legal_enders = [o for o in options if o[1] in actions]
+    if legal_enders:
+        best = ev.value(start) + noise()
+    candidates: list[Action] = [a for a in actions if isinstance(a, Place | Remove)]
+    if ctx.phase is Phase.PLAY and sum(ctx.hand) >= HAND_LIMIT:
+        candidates += [a for a in actions if isinstance(a, Discard)]
+    for action in candidates:
+        after = _apply(start, action)
+        v = ev.value(after)
+        if not isinstance(action, Discard) and sum(after.hand):
+            for follow in _plays(ev, after):
+                v2 = ev.value(_apply(after, follow))
+                if v2 > v:
+                    v = v2
+        v += noise()
+        if v > best:
+            best, best_action = v, action
+    if best_action is not None:
+        return best_action
+    # Stop playing: end the turn the best way.
+    return max(legal_enders, key=lambda o: o[0] + noise())[1]
