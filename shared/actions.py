@@ -109,7 +109,8 @@ def parse_action(text: str) -> Action:
         if verb in ("draw", "abstain", "end"):
             if args:
                 raise NotationError(f"'{verb}' takes nothing after it")
-            return {"draw": DRAW, "abstain": ABSTAIN, "end": END_TURN}[verb]
+            simple: dict[str, Action] = {"draw": DRAW, "abstain": ABSTAIN, "end": END_TURN}
+            return simple[verb]
         if verb in ("discard", "take"):
             if len(args) != 1:
                 raise NotationError(f"'{verb}' takes one island, like '{verb} ELAI'")

@@ -12,19 +12,19 @@ ISLANDS: tuple[str, ...] = (
 )  # fmt: skip
 ISLAND_INDEX: dict[str, int] = {name: i for i, name in enumerate(ISLANDS)}
 
-_LINE_NAMES = """
-    ALOA-BARI  ALOA-DUDA  ALOA-HUNA
-    BARI-COCO  BARI-DUDA  BARI-ELAI  BARI-FAAA
-    COCO-FAAA  COCO-GOLA  COCO-KAHU
-    DUDA-ELAI  DUDA-HUNA
-    ELAI-FAAA  ELAI-HUNA  ELAI-IFFI  ELAI-JOJO
-    FAAA-GOLA  FAAA-JOJO
-    GOLA-JOJO  GOLA-KAHU
-    HUNA-IFFI  HUNA-LALE
-    IFFI-JOJO  IFFI-KAHU  IFFI-LALE
-    JOJO-KAHU
-    KAHU-LALE
-""".split()
+_LINE_NAMES: tuple[str, ...] = (
+    "ALOA-BARI", "ALOA-DUDA", "ALOA-HUNA",
+    "BARI-COCO", "BARI-DUDA", "BARI-ELAI", "BARI-FAAA",
+    "COCO-FAAA", "COCO-GOLA", "COCO-KAHU",
+    "DUDA-ELAI", "DUDA-HUNA",
+    "ELAI-FAAA", "ELAI-HUNA", "ELAI-IFFI", "ELAI-JOJO",
+    "FAAA-GOLA", "FAAA-JOJO",
+    "GOLA-JOJO", "GOLA-KAHU",
+    "HUNA-IFFI", "HUNA-LALE",
+    "IFFI-JOJO", "IFFI-KAHU", "IFFI-LALE",
+    "JOJO-KAHU",
+    "KAHU-LALE",
+)  # fmt: skip
 
 # LINES[k] = (a, b) with a < b; the order above is alphabetical, so line k is stable.
 LINES: tuple[tuple[int, int], ...] = tuple(
@@ -42,9 +42,7 @@ NUM_LINES = len(LINES)
 ISLAND_LINES: tuple[tuple[int, ...], ...] = tuple(
     tuple(k for k, (a, b) in enumerate(LINES) if i in (a, b)) for i in range(NUM_ISLANDS)
 )
-ISLAND_MASK: tuple[int, ...] = tuple(
-    sum(1 << k for k in lines) for lines in ISLAND_LINES
-)
+ISLAND_MASK: tuple[int, ...] = tuple(sum(1 << k for k in lines) for lines in ISLAND_LINES)
 DEGREE: tuple[int, ...] = tuple(len(lines) for lines in ISLAND_LINES)
 # Control needs more than half of an island's lines.
 NEEDED: tuple[int, ...] = tuple(d // 2 + 1 for d in DEGREE)

@@ -383,7 +383,7 @@ class Position:
     Tokens are not given: they follow from the bridges.
     """
 
-    options: GameOptions = GameOptions()
+    options: GameOptions = attrs.Factory(GameOptions)
     bridges: tuple[int, int] = (0, 0)
     hands: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     open_cards: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())

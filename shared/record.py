@@ -111,8 +111,10 @@ def write_record(game: Game) -> str:
             lines.append(f"shuffle {_names(next(shuffles))}")
     if game.result is not None:
         winner = game.result.winner
-        lines.append(f"# result: {'draw' if winner is None else winner.name.lower()}"
-                     f" ({game.result.reason}); points {game.scores[0]}:{game.scores[1]}")
+        lines.append(
+            f"# result: {'draw' if winner is None else winner.name.lower()}"
+            f" ({game.result.reason}); points {game.scores[0]}:{game.scores[1]}"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -371,8 +373,10 @@ def replay(text: str) -> Game:
         if game.is_over:
             raise RecordError(step.line, "the game is already over")
         if step.seat is not game.to_move:
-            raise RecordError(step.line, f"it is {game.to_move.name.lower()}'s turn, not"
-                              f" {step.seat.name.lower()}'s")
+            raise RecordError(
+                step.line,
+                f"it is {game.to_move.name.lower()}'s turn, not {step.seat.name.lower()}'s",
+            )
         following = steps[index + 1] if index + 1 < len(steps) else None
         has_shuffle = following is not None and following.kind == "shuffle"
         source.order = following.order if has_shuffle and following else None
@@ -396,6 +400,7 @@ def replay(text: str) -> Game:
 
 def game_to_json(game: Game) -> dict[str, Any]:
     """The whole state, hidden parts included: records hold them anyway."""
+
     def seat_dict(seat: Seat) -> dict[str, Any]:
         return {
             "bridges": [line_name(k) for k in iter_bits(game.bridges[seat])],
@@ -440,7 +445,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     name = args.file
     try:
-        text = sys.stdin.read() if name == "-" else open(name, encoding="utf-8").read()
+        if name == "-":
+            text = sys.stdin.read()
+        else:
+            with open(name, encoding="utf-8") as handle:
+                text = handle.read()
     except OSError as exc:
         print(f"{name}: {exc.strerror}", file=sys.stderr)
         return 2

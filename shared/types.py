@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum, IntEnum
+from enum import IntEnum, StrEnum
 
 import attrs
 
@@ -27,7 +27,7 @@ class Seat(IntEnum):
             raise ValueError(f"{text!r} is not a seat; use white or black") from None
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     HANDICAP = "handicap"  # the handicapped player places free bridges before the first turn
     PLAY = "play"  # play, remove and discard cards, then draw or abstain
     FINAL = "final"  # a last turn after the third depletion: play cards, then end without drawing
@@ -57,7 +57,9 @@ class GameOptions:
         return {
             "variant1": self.variant1,
             "variant2": self.variant2,
-            "handicap_seat": None if self.handicap_seat is None else self.handicap_seat.name.lower(),
+            "handicap_seat": None
+            if self.handicap_seat is None
+            else self.handicap_seat.name.lower(),
             "handicap_bridges": self.handicap_bridges,
         }
 

@@ -104,11 +104,11 @@ def spectator_view(game: Game) -> PublicView:
 
 def seat_events(events: list[Event], seat: Seat) -> list[Event]:
     """The events as `seat` saw them happen: other players' hidden cards blanked."""
-    return [_blank(e) if _hidden_from(e, seat) else e for e in events]
+    return [_blank(e) if _hidden_from(e, seat) else e for e in events]  # type: ignore[arg-type]
 
 
 def spectator_events(events: list[Event]) -> list[Event]:
-    return [_blank(e) if _hidden_from(e, None) else e for e in events]
+    return [_blank(e) if _hidden_from(e, None) else e for e in events]  # type: ignore[arg-type]
 
 
 def _hidden_from(event: Event, viewer: Seat | None) -> bool:
@@ -119,8 +119,8 @@ def _hidden_from(event: Event, viewer: Seat | None) -> bool:
     return False
 
 
-def _blank(event: Event) -> Event:
-    return attrs.evolve(event, card=None)  # type: ignore[misc]
+def _blank(event: CardDrawn | CardDiscarded) -> Event:
+    return attrs.evolve(event, card=None)
 
 
 # ----- wire form: plain dicts with island and line names, for msgpack ---------------------
@@ -247,4 +247,3 @@ def _island_mask(names: list[str]) -> int:
 
 def _card_tuple(names: list[str]) -> tuple[int, ...]:
     return tuple(parse_island(n) for n in names)
-
