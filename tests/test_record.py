@@ -103,7 +103,7 @@ def test_wrong_seat_missing_and_stray_shuffles_are_named() -> None:
         replay("\n".join(lines[:s] + lines[s + 1 :]))
     with pytest.raises(RecordError, match=rf"line {k + 2}: no reshuffle happens here"):
         replay("\n".join([*lines[: k + 1], lines[s], *lines[k + 1 :]]))
-    bad_order = lines[s].split()[:-1] + ["ALOA"]
+    bad_order = [*lines[s].split()[:-1], "ALOA"]
     with pytest.raises(RecordError):
         replay(break_line(lines, s, " ".join(bad_order)))
 
