@@ -366,7 +366,7 @@ def choose_action(view: SeatView, rng: random.Random) -> Action:
     for action in candidates:
         after = _apply(start, action)
         v = ev.value(after)
-        if not isinstance(action, Discard) and sum(after.hand):
+        if not isinstance(action, Discard) and sum(after.hand) > 0:
             for follow in _plays(ev, after):
                 v2 = ev.value(_apply(after, follow))
                 if v2 > v:
