@@ -19,12 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from shared.actions import Action, Place, Remove, Take  # noqa: E402
-from shared.ai import choose_action  # noqa: E402
-from shared.game import Game  # noqa: E402
-from shared.randomness import SeededSource  # noqa: E402
-from shared.types import GameOptions, Seat  # noqa: E402
-from shared.views import seat_view  # noqa: E402
+from shared.actions import Action, Place, Remove, Take
+from shared.ai import choose_action
+from shared.game import Game
+from shared.randomness import SeededSource
+from shared.types import GameOptions, Seat
+from shared.views import seat_view
 
 Player = Callable[[Game, random.Random], Action]
 
