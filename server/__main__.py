@@ -1,0 +1,209 @@
+"""kahuna-server: run the Kahuna game server (see --help)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import socket
+import ssl
+import sys
+
+from server.app import KahunaServer
+from server.config import DEFAULT_PORT, ServerConfig
+
+log = logging.getLogger("server")
+
+DESCRIPTION = """\
+The Kahuna game server. Players connect with the terminal client to ws://HOST:PORT
+(or wss:// with --tls-cert/--tls-key). The server holds the hidden hands and the deck;
+each client only receives what its seat may see. Stop it with Ctrl-C or SIGTERM.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    d = ServerConfig()
+    p = argparse.ArgumentParser(
+        prog="kahuna-server",
+        description=DESCRIPTION,
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument(
+        "--host", default=d.host, help="address to listen on; 0.0.0.0 is every interface"
+    )
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port; 0 picks a free one")
+    p.add_argument(
+        "--tls-cert", metavar="PEM", help="certificate chain, to serve wss:// (needs --tls-key)"
+    )
+    p.add_argument("--tls-key", metavar="PEM", help="private key of --tls-cert")
+    p.add_argument(
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help="how much to log to stderr",
+    )
+    g = p.add_argument_group("limits")
+    g.add_argument(
+        "--max-frame",
+        type=int,
+        default=d.max_frame,
+        help="bytes a client frame may hold; longer ones get error frame_too_large",
+    )
+    g.add_argument(
+        "--hard-max-frame",
+        type=int,
+        default=d.hard_max_frame,
+        help="a frame longer than this closes the connection (1009)",
+    )
+    g.add_argument("--rate", type=float, default=d.rate, help="messages per second per connection")
+    g.add_argument(
+        "--burst", type=int, default=d.burst, help="messages a connection may send at once"
+    )
+    g.add_argument(
+        "--flood-limit",
+        type=int,
+        default=d.flood_limit,
+        help="messages dropped for the rate before the connection is closed (1008)",
+    )
+    g.add_argument(
+        "--max-per-address",
+        type=int,
+        default=d.max_per_address,
+        help="simultaneous connections from one IP address",
+    )
+    g.add_argument(
+        "--max-connections",
+        type=int,
+        default=d.max_connections,
+        help="simultaneous connections in all",
+    )
+    g.add_argument("--max-tables", type=int, default=d.max_tables, help="open tables in all")
+    g.add_argument(
+        "--hello-timeout",
+        type=float,
+        default=d.hello_timeout,
+        help="seconds a new connection has to send hello",
+    )
+    g.add_argument(
+        "--ping-interval",
+        type=float,
+        default=d.ping_interval,
+        help="seconds between keepalive pings; 0 turns them off",
+    )
+    g.add_argument(
+        "--ping-timeout",
+        type=float,
+        default=d.ping_timeout,
+        help="seconds to wait for a pong before dropping the connection",
+    )
+    g.add_argument(
+        "--abandon-timeout",
+        type=float,
+        default=d.abandon_timeout,
+        help="seconds a disconnected player has to come back before the table closes",
+    )
+    g.add_argument(
+        "--over-linger",
+        type=float,
+        default=d.over_linger,
+        help="seconds a finished game stays open",
+    )
+    g.add_argument(
+        "--chat-max", type=int, default=d.chat_max, help="characters in one chat message"
+    )
+    g.add_argument(
+        "--chat-rate",
+        type=float,
+        default=d.chat_rate,
+        help="chat messages per second per connection",
+    )
+    g.add_argument(
+        "--computer-delay",
+        type=float,
+        default=d.computer_delay,
+        help="seconds the computer opponent waits before each action",
+    )
+    return p  # fmt: skip
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    return ServerConfig(
+        host=args.host,
+        port=args.port,
+        max_frame=args.max_frame,
+        hard_max_frame=max(args.hard_max_frame, args.max_frame),
+        rate=args.rate,
+        burst=args.burst,
+        flood_limit=args.flood_limit,
+        max_per_address=args.max_per_address,
+        max_connections=args.max_connections,
+        max_tables=args.max_tables,
+        hello_timeout=args.hello_timeout,
+        ping_interval=args.ping_interval or None,
+        ping_timeout=args.ping_timeout or None,
+        abandon_timeout=args.abandon_timeout,
+        over_linger=args.over_linger,
+        chat_max=args.chat_max,
+        chat_rate=args.chat_rate,
+        computer_delay=args.computer_delay,
+    )
+
+
+def lan_address() -> str:
+    """This host's address on the local network, as other machines would reach it."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
+        address: str = s.getsockname()[0]
+        return address
+    return "127.0.0.1"
+
+
+async def run(config: ServerConfig, ssl_context: ssl.SSLContext | None) -> None:
+    server = KahunaServer(config)
+    await server.start(ssl_context)
+    scheme = "wss" if ssl_context else "ws"
+    host = config.host
+    shown = lan_address() if host in ("0.0.0.0", "::", "") else host
+    print(
+        f"Kahuna server listening; players connect to {scheme}://{shown}:{server.port}", flush=True
+    )
+    log.info("listening on %s port %s", host, server.port)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    log.info("shutting down")
+    await server.stop()
+    log.info("stopped")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if bool(args.tls_cert) != bool(args.tls_key):
+        parser.error("--tls-cert and --tls-key go together")
+    logging.basicConfig(
+        level=getattr(logging, args.log_level.upper()),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    ssl_context = None
+    if args.tls_cert:
+        ssl_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        try:
+            ssl_context.load_cert_chain(args.tls_cert, args.tls_key)
+        except (OSError, ssl.SSLError) as exc:
+            parser.error(f"cannot load the TLS certificate: {exc}")
+    try:
+        asyncio.run(run(config_from_args(args), ssl_context))
+    except OSError as exc:
+        print(f"kahuna-server: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""The server's settings: every limit with its default, as one frozen record."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import attrs
+
+from shared.randomness import CardSource, SecureSource
+
+DEFAULT_PORT = 8765
+
+
+@attrs.frozen
+class ServerConfig:
+    host: str = "0.0.0.0"
+    port: int = DEFAULT_PORT
+    server_name: str = "kahuna-server"
+    max_frame: int = 16 * 1024  # bytes a client frame may hold; longer: error frame_too_large
+    hard_max_frame: int = 256 * 1024  # longer than this: the WebSocket closes with 1009
+    rate: float = 20.0  # messages per second per connection, sustained
+    burst: int = 40  # messages a connection may send at once
+    flood_limit: int = 200  # messages dropped for the rate before the connection is closed
+    max_per_address: int = 16  # simultaneous connections from one IP address
+    max_connections: int = 4096
+    max_tables: int = 2000
+    hello_timeout: float = 10.0  # seconds to send hello after connecting
+    ping_interval: float | None = 20.0  # keepalive pings; a dead peer is dropped
+    ping_timeout: float | None = 20.0
+    abandon_timeout: float = 600.0  # a seat left empty this long closes its table
+    over_linger: float = 600.0  # a finished game stays open this long for chat and rematch talk
+    sweep_interval: float = 1.0
+    send_queue: int = 512  # frames waiting for a slow client before it is disconnected
+    chat_max: int = 300  # characters
+    chat_rate: float = 0.5  # chat messages per second, sustained
+    chat_burst: int = 5
+    chat_history: int = 50  # chat messages sent in a full state
+    name_max: int = 32
+    computer_delay: float = 0.8  # seconds the computer "thinks" before each action
+    source_factory: Callable[[], CardSource] = SecureSource
+    rng: random.Random = attrs.field(factory=random.SystemRandom, eq=False)

@@ -1,0 +1,353 @@
+"""One table: a Game, its two seats, its spectators and its chat. Sans-I/O.
+
+Every method takes the id of the member (a connection, or a computer player) that asked, changes
+the table or raises TableError (and then changes nothing), and returns the outbox: the messages
+to send, each addressed to one member. Views and events leave the game only through shared.views,
+so a seat gets its own view and a spectator the public one.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import deque
+
+import attrs
+
+from protocol.errors import ErrorCode
+from protocol.messages import (
+    ChatEntry,
+    ChatMessage,
+    Joined,
+    Left,
+    PlayerInfo,
+    Players,
+    PlayersChanged,
+    RoleName,
+    ServerMessage,
+    Spectating,
+    State,
+    StatusName,
+    TableClosed,
+    TableInfo,
+    TableOptions,
+    Update,
+    seat_name,
+)
+from shared.actions import NotationError, parse_action
+from shared.game import Game
+from shared.legality import IllegalAction
+from shared.types import Seat
+from shared.views import (
+    events_to_dicts,
+    public_to_dict,
+    seat_events,
+    seat_view,
+    seat_view_to_dict,
+    spectator_events,
+    spectator_view,
+)
+
+MemberId = int
+Outbox = list[tuple[MemberId, ServerMessage]]
+TOKEN_BYTES = 24  # 192 bits
+
+
+class TableError(Exception):
+    """A request the table refuses; nothing was changed."""
+
+    def __init__(self, code: ErrorCode, message: str, version: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.version = version
+
+
+@attrs.define
+class SeatHolder:
+    name: str
+    token: str
+    computer: bool
+    member: MemberId | None  # the connected member, None while disconnected
+    since: float  # when the seat was last left without a connection
+
+
+class Table:
+    def __init__(
+        self,
+        table_id: str,
+        game: Game,
+        *,
+        vs_computer: bool = False,
+        chat_history: int = 50,
+        now: float = 0.0,
+    ) -> None:
+        self.table_id = table_id
+        self.game = game
+        self.vs_computer = vs_computer
+        self.version = 0
+        self.seats: dict[Seat, SeatHolder | None] = {Seat.WHITE: None, Seat.BLACK: None}
+        self.spectators: dict[MemberId, str] = {}
+        self.chat_log: deque[ChatEntry] = deque(maxlen=chat_history)
+        self.created = now
+        self.over_since: float | None = None
+        self.closed = False
+
+    # ----- queries ------------------------------------------------------------------------
+
+    @property
+    def status(self) -> StatusName:
+        if self.game.is_over:
+            return "over"
+        if self.seats[Seat.WHITE] is None or self.seats[Seat.BLACK] is None:
+            return "waiting"
+        return "playing"
+
+    def seat_of(self, member: MemberId) -> Seat | None:
+        for seat, holder in self.seats.items():
+            if holder is not None and holder.member == member:
+                return seat
+        return None
+
+    def role_of(self, member: MemberId) -> RoleName | None:
+        seat = self.seat_of(member)
+        if seat is not None:
+            return seat_name(seat)
+        return "spectator" if member in self.spectators else None
+
+    def members(self) -> list[MemberId]:
+        out = [h.member for h in self.seats.values() if h is not None and h.member is not None]
+        return out + list(self.spectators)
+
+    def players(self) -> Players:
+        def info(holder: SeatHolder | None) -> PlayerInfo | None:
+            if holder is None:
+                return None
+            connected = holder.computer or holder.member is not None
+            return PlayerInfo(holder.name, connected, holder.computer)
+
+        return Players(info(self.seats[Seat.WHITE]), info(self.seats[Seat.BLACK]))
+
+    def info(self) -> TableInfo:
+        return TableInfo(
+            self.table_id,
+            TableOptions.from_game_options(self.game.options),
+            self.vs_computer,
+            self.players(),
+            len(self.spectators),
+            self.status,
+        )
+
+    def state_for(self, member: MemberId) -> State:
+        seat = self.seat_of(member)
+        if seat is None:
+            role: RoleName = "spectator"
+            view = public_to_dict(spectator_view(self.game))
+        else:
+            role = seat_name(seat)
+            view = seat_view_to_dict(seat_view(self.game, seat))
+        return State(
+            self.table_id,
+            self.version,
+            role,
+            self.status,
+            view,
+            self.players(),
+            list(self.chat_log),
+        )
+
+    def _players_changed(self, skip: MemberId | None = None) -> Outbox:
+        message = PlayersChanged(self.table_id, self.status, self.players())
+        return [(m, message) for m in self.members() if m != skip]
+
+    # ----- seats --------------------------------------------------------------------------
+
+    def join(
+        self,
+        member: MemberId,
+        name: str,
+        seat: Seat | None = None,
+        *,
+        computer: bool = False,
+        now: float = 0.0,
+    ) -> Outbox:
+        """Seat a player (a free seat when `seat` is None); hands it its token in Joined."""
+        if self.seat_of(member) is not None:
+            raise TableError(ErrorCode.ALREADY_AT_TABLE, "you already have a seat at this table")
+        if seat is None:
+            free = [s for s in Seat if self.seats[s] is None]
+            if not free:
+                raise TableError(ErrorCode.TABLE_FULL, "both seats are taken")
+            seat = free[0]
+        elif self.seats[seat] is not None:
+            raise TableError(ErrorCode.SEAT_TAKEN, f"the {seat_name(seat)} seat is taken")
+        self.spectators.pop(member, None)
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        self.seats[seat] = SeatHolder(name, token, computer, member, now)
+        out: Outbox = [(member, Joined(self.table_id, seat_name(seat), token))]
+        out.append((member, self.state_for(member)))
+        return out + self._players_changed(skip=member)
+
+    def spectate(self, member: MemberId, name: str) -> Outbox:
+        if self.role_of(member) is not None:
+            raise TableError(ErrorCode.ALREADY_AT_TABLE, "you are already at this table")
+        self.spectators[member] = name
+        return [(member, Spectating(self.table_id)), (member, self.state_for(member))]
+
+    def reclaim(self, member: MemberId, token: str, now: float = 0.0) -> Outbox:
+        """Take back a seat with its token, from any connection; the old one is let go."""
+        found: Seat | None = None
+        for seat, holder in self.seats.items():
+            # compare against both seats, always, in constant time
+            if holder is not None and secrets.compare_digest(
+                holder.token.encode(), token.encode("utf-8", "replace")
+            ):
+                found = seat
+        if found is None:
+            raise TableError(ErrorCode.BAD_TOKEN, "this token claims no seat at this table")
+        holder = self.seats[found]
+        assert holder is not None
+        current = self.seat_of(member)
+        if current is not None and current is not found:
+            raise TableError(ErrorCode.ALREADY_AT_TABLE, "you hold the other seat of this table")
+        out: Outbox = []
+        previous = holder.member
+        if previous is not None and previous != member:
+            out.append((previous, Left(self.table_id, "your seat was reclaimed from elsewhere")))
+        self.spectators.pop(member, None)
+        holder.member = member
+        holder.since = now
+        out.append((member, Joined(self.table_id, seat_name(found), holder.token)))
+        out.append((member, self.state_for(member)))
+        return out + self._players_changed(skip=member)
+
+    def leave(self, member: MemberId, now: float = 0.0) -> Outbox:
+        """Leave the table. A seat in a waiting game is given up; in a started game the player
+        only steps away: the token still takes the seat back, and the game waits."""
+        if member in self.spectators:
+            del self.spectators[member]
+            return [(member, Left(self.table_id, "you stopped watching"))]
+        seat = self.seat_of(member)
+        if seat is None:
+            raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
+        holder = self.seats[seat]
+        assert holder is not None
+        if self.status == "waiting":
+            self.seats[seat] = None
+            reason = "you gave up your seat"
+        else:
+            holder.member = None
+            holder.since = now
+            reason = "you left the table; your token takes the seat back"
+        return [(member, Left(self.table_id, reason)), *self._players_changed(skip=member)]
+
+    def disconnect(self, member: MemberId, now: float = 0.0) -> Outbox:
+        """The member's connection is gone: the seat waits for its token."""
+        if member in self.spectators:
+            del self.spectators[member]
+            return []
+        seat = self.seat_of(member)
+        if seat is None:
+            return []
+        holder = self.seats[seat]
+        assert holder is not None
+        holder.member = None
+        holder.since = now
+        return self._players_changed(skip=member)
+
+    @property
+    def empty(self) -> bool:
+        """No human has a seat (a waiting table whose players all left)."""
+        return all(h is None or h.computer for h in self.seats.values())
+
+    def expired(self, now: float, abandon_timeout: float, over_linger: float) -> str | None:
+        """Why the table should close now, if it should."""
+        if self.empty:
+            return "nobody is seated"
+        if self.game.is_over:
+            if self.over_since is None:
+                self.over_since = now
+            humans = [h for h in self.seats.values() if h is not None and not h.computer]
+            if all(h.member is None for h in humans):
+                return "the game is over and the players left"
+            if now - self.over_since >= over_linger:
+                return "the game is over"
+        for holder in self.seats.values():
+            gone = holder is not None and holder.member is None and not holder.computer
+            if gone and holder is not None and now - holder.since >= abandon_timeout:
+                return f"{holder.name} did not come back"
+        return None
+
+    def close(self, reason: str) -> Outbox:
+        self.closed = True
+        message = TableClosed(self.table_id, reason)
+        return [(m, message) for m in self.members()]
+
+    # ----- play ---------------------------------------------------------------------------
+
+    def command(self, member: MemberId, version: int, action_text: str) -> Outbox:
+        """Apply one action of the member's seat; every checks comes before any change."""
+        seat = self.seat_of(member)
+        if seat is None:
+            if member in self.spectators:
+                raise TableError(ErrorCode.SPECTATOR_CANNOT_ACT, "spectators cannot act")
+            raise TableError(ErrorCode.NOT_AT_TABLE, "you have no seat at this table")
+        if self.status == "waiting":
+            raise TableError(
+                ErrorCode.GAME_NOT_STARTED, "the game starts when both seats are taken"
+            )
+        if self.game.is_over:
+            raise TableError(ErrorCode.GAME_OVER, "the game is over")
+        if version != self.version:
+            raise TableError(
+                ErrorCode.STALE_VERSION,
+                f"the command was made against version {version}; the table is at {self.version}",
+                self.version,
+            )
+        if self.game.to_move is not seat:
+            raise TableError(ErrorCode.NOT_YOUR_TURN, f"{self.game.to_move.label} is to move")
+        try:
+            action = parse_action(action_text)
+        except NotationError as exc:
+            raise TableError(ErrorCode.BAD_NOTATION, str(exc)) from None
+        try:
+            events = self.game.apply(action)
+        except IllegalAction as exc:
+            raise TableError(ErrorCode.ILLEGAL_ACTION, exc.reason) from None
+        self.version += 1
+        out: Outbox = []
+        for s, holder in self.seats.items():
+            if holder is not None and holder.member is not None:
+                view = seat_view_to_dict(seat_view(self.game, s))
+                update = Update(
+                    self.table_id, self.version, events_to_dicts(seat_events(events, s)), view
+                )
+                out.append((holder.member, update))
+        if self.spectators:
+            public = Update(
+                self.table_id,
+                self.version,
+                events_to_dicts(spectator_events(events)),
+                public_to_dict(spectator_view(self.game)),
+            )
+            out.extend((m, public) for m in self.spectators)
+        return out
+
+    def resync(self, member: MemberId) -> Outbox:
+        if self.role_of(member) is None:
+            raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
+        return [(member, self.state_for(member))]
+
+    def chat(self, member: MemberId, text: str) -> Outbox:
+        """Text already checked for length and rate by the caller."""
+        seat = self.seat_of(member)
+        if seat is not None:
+            holder = self.seats[seat]
+            assert holder is not None
+            sender = holder.name
+        elif member in self.spectators:
+            sender = self.spectators[member]
+        else:
+            raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
+        self.chat_log.append(ChatEntry(sender, text))
+        message = ChatMessage(self.table_id, sender, text)
+        return [(m, message) for m in self.members()]
