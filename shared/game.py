@@ -66,7 +66,8 @@ class Game:
         self.source = source
         self.bridges = [0, 0]
         self.tokens = [0, 0]
-        self.hidden: list[list[int]] = [[0] * NUM_ISLANDS, [0] * NUM_ISLANDS]
+        # Cards in hand per island, open cards (Variant 2) included; `open` counts those alone.
+        self.hand: list[list[int]] = [[0] * NUM_ISLANDS, [0] * NUM_ISLANDS]
         self.open: list[list[int]] = [[0] * NUM_ISLANDS, [0] * NUM_ISLANDS]
         self.face_up: list[int] = []
         self.pile: list[int] = []  # top first
@@ -100,7 +101,7 @@ class Game:
         game.deal = list(deck)
         for seat in Seat:
             for card in deck[seat * DEAL_SIZE : (seat + 1) * DEAL_SIZE]:
-                game.hidden[seat][card] += 1
+                game.hand[seat][card] += 1
         game.face_up = deck[2 * DEAL_SIZE : 2 * DEAL_SIZE + FACE_UP_SIZE]
         game.pile = deck[2 * DEAL_SIZE + FACE_UP_SIZE :]
         game.first_player = first
@@ -117,7 +118,7 @@ class Game:
         other.__dict__.update(self.__dict__)
         other.bridges = list(self.bridges)
         other.tokens = list(self.tokens)
-        other.hidden = [list(h) for h in self.hidden]
+        other.hand = [list(h) for h in self.hand]
         other.open = [list(h) for h in self.open]
         other.face_up = list(self.face_up)
         other.pile = list(self.pile)
@@ -132,11 +133,15 @@ class Game:
     # ----- queries ------------------------------------------------------------------------
 
     def hand_counts(self, seat: Seat) -> tuple[int, ...]:
-        hidden, opened = self.hidden[seat], self.open[seat]
-        return tuple(h + o for h, o in zip(hidden, opened, strict=True))
+        return tuple(self.hand[seat])
+
+    @property
+    def hidden(self) -> list[list[int]]:
+        """Cards in hand per island that nobody else has seen (all of them outside Variant 2)."""
+        return [[h - o for h, o in zip(self.hand[s], self.open[s], strict=True)] for s in Seat]
 
     def hand_size(self, seat: Seat) -> int:
-        return sum(self.hidden[seat]) + sum(self.open[seat])
+        return sum(self.hand[seat])
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -154,8 +159,9 @@ class Game:
             seat,
             (self.bridges[0], self.bridges[1]),
             (self.tokens[0], self.tokens[1]),
-            self.hand_counts(seat),
-            tuple(self.face_up),
+            # Not copied: a context is read at once and thrown away.
+            self.hand[seat],
+            self.face_up,
             len(self.pile),
             self.opponent_abstained,
             self.handicap_left,
@@ -174,6 +180,11 @@ class Game:
         reason = why_illegal(self.turn_context(), action)
         if reason is not None:
             raise IllegalAction(reason)
+        return self.apply_legal(action)
+
+    def apply_legal(self, action: Action) -> list[Event]:
+        """Apply an action taken from legal_actions() without checking it again: the fast path
+        for search and playouts. Anything else must go through apply()."""
         events: list[Event] = []
         seat = self.to_move
         if isinstance(action, Place):
@@ -203,12 +214,14 @@ class Game:
             if self.pile:
                 replacement = self.pile.pop(0)
                 self.face_up.append(replacement)
-            (self.open if self.options.variant2 else self.hidden)[seat][action.card] += 1
+            self.hand[seat][action.card] += 1
+            if self.options.variant2:
+                self.open[seat][action.card] += 1
             events.append(CardTaken(seat, action.card, replacement))
             self._end_turn(seat, events, abstained=False)
         elif isinstance(action, Draw):
             card = self.pile.pop(0)
-            self.hidden[seat][card] += 1
+            self.hand[seat][card] += 1
             events.append(CardDrawn(seat, card))
             self._end_turn(seat, events, abstained=False)
         elif isinstance(action, Abstain):
@@ -223,10 +236,10 @@ class Game:
 
     def _use_card(self, seat: Seat, card: int) -> bool:
         """Take a card of this island from the hand; open cards go first (see docs/rules.md)."""
+        self.hand[seat][card] -= 1
         if self.open[seat][card]:
             self.open[seat][card] -= 1
             return True
-        self.hidden[seat][card] -= 1
         return False
 
     def _place_bridge(self, seat: Seat, line: int, card: int | None, events: list[Event]) -> None:
@@ -329,9 +342,9 @@ class Game:
         self._finish(winner, reason, events)
 
     def _check_premature_end(self, events: list[Event]) -> None:
-        empty = [seat for seat in Seat if not self.bridges[seat]]
-        if not empty:
+        if self.bridges[0] and self.bridges[1]:
             return
+        empty = [seat for seat in Seat if not self.bridges[seat]]
         if len(empty) == 2:
             self._finish(None, "neither player has a bridge on the board", events)
         else:
@@ -355,8 +368,9 @@ class Game:
         game.tokens = [majority_mask(b) for b in position.bridges]
         for seat in Seat:
             for card in position.hands[seat]:
-                game.hidden[seat][card] += 1
+                game.hand[seat][card] += 1
             for card in position.open_cards[seat]:
+                game.hand[seat][card] += 1
                 game.open[seat][card] += 1
         game.face_up = list(position.face_up)
         game.pile = list(position.pile)

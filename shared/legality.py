@@ -6,6 +6,7 @@ so the client validates a command with exactly the rules the server applies.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from shared.actions import (
@@ -48,8 +49,8 @@ class TurnContext(NamedTuple):
     seat: Seat
     bridges: tuple[int, int]  # line bit masks, by seat
     tokens: tuple[int, int]  # island bit masks, by seat
-    hand: tuple[int, ...]  # the mover's card count per island, open cards included
-    face_up: tuple[int, ...]
+    hand: Sequence[int]  # the mover's card count per island, open cards included
+    face_up: Sequence[int]
     pile_size: int
     opponent_abstained: bool
     handicap_left: int
@@ -75,52 +76,84 @@ def opponent_keeps_control_without(ctx: TurnContext, line: int) -> int:
     return kept
 
 
+# Every action object that can exist, made once: legal_actions only picks from these.
+def _subsets(mask: int) -> list[int]:
+    out, sub = [], mask
+    while True:
+        out.append(sub)
+        if not sub:
+            return out
+        sub = (sub - 1) & mask
+
+
+# _PLACES[island][free lines of that island] = the placements a card of that island allows.
+_PLACES: tuple[dict[int, tuple[Place, ...]], ...] = tuple(
+    {
+        free: tuple(Place(island, line) for line in ISLAND_LINES[island] if free >> line & 1)
+        for free in _subsets(ISLAND_MASK[island])
+    }
+    for island in range(NUM_ISLANDS)
+)
+_REMOVES: tuple[tuple[int, int, tuple[Remove, ...], tuple[Remove, ...]], ...] = tuple(
+    (
+        a,
+        b,
+        (Remove(k, (a, a)), Remove(k, (a, b)), Remove(k, (b, b))),
+        (Remove(k, (a, a), True), Remove(k, (a, b), True), Remove(k, (b, b), True)),
+    )
+    for k, (a, b) in enumerate(LINES)
+)
+_DISCARDS = tuple(Discard(island) for island in range(NUM_ISLANDS))
+_TAKES = tuple(Take(island) for island in range(NUM_ISLANDS))
+_HANDICAPS = tuple(Handicap(line) for line in range(NUM_LINES))
+
+
 def legal_actions(ctx: TurnContext) -> list[Action]:
     """Every legal action of the player to move, and only those."""
     phase = ctx.phase
     if phase is Phase.OVER:
         return []
-    me, opp = ctx.bridges[ctx.seat], ctx.bridges[1 - ctx.seat]
+    seat = ctx.seat
+    me, opp = ctx.bridges[seat], ctx.bridges[1 - seat]
     free = ALL_LINES & ~(me | opp)
     if phase is Phase.HANDICAP:
-        return [Handicap(k) for k in range(NUM_LINES) if free >> k & 1]
+        return [_HANDICAPS[k] for k in range(NUM_LINES) if free >> k & 1]
     out: list[Action] = []
     hand = ctx.hand
+    held = [island for island in range(NUM_ISLANDS) if hand[island]]
     variant1 = ctx.options.variant1
-    opp_tokens = ctx.tokens[1 - ctx.seat]
     has_supply = me.bit_count() < BRIDGES_PER_PLAYER
     if has_supply:
-        for island in range(NUM_ISLANDS):
-            if hand[island]:
-                for line in ISLAND_LINES[island]:
-                    if free >> line & 1 and not (variant1 and LINE_ENDS_MASK[line] & opp_tokens):
-                        out.append(Place(island, line))
-    if opp:
-        for line in range(NUM_LINES):
-            if not opp >> line & 1:
-                continue
-            a, b = LINES[line]
-            pairs = []
-            if hand[a] >= 2:
-                pairs.append((a, a))
-            if hand[a] and hand[b]:
-                pairs.append((a, b))
-            if hand[b] >= 2:
-                pairs.append((b, b))
-            if not pairs:
-                continue
-            rebuild = (
-                variant1
-                and has_supply
-                and not LINE_ENDS_MASK[line] & opponent_keeps_control_without(ctx, line)
-            )
-            for pair in pairs:
-                out.append(Remove(line, pair))
+        if variant1:
+            for island in range(NUM_ISLANDS):
+                if ctx.tokens[1 - seat] >> island & 1:
+                    free &= ~ISLAND_MASK[island]
+        for island in held:
+            out.extend(_PLACES[island][free & ISLAND_MASK[island]])
+    reach = 0
+    for island in held:
+        reach |= ISLAND_MASK[island]
+    targets = opp & reach
+    while targets:
+        low = targets & -targets
+        targets ^= low
+        line = low.bit_length() - 1
+        a, b, plain, rebuilt = _REMOVES[line]
+        ha, hb = hand[a], hand[b]
+        if ha + hb < 2:
+            continue
+        rebuild = (
+            variant1
+            and has_supply
+            and not LINE_ENDS_MASK[line] & opponent_keeps_control_without(ctx, line)
+        )
+        for index, ok in enumerate((ha >= 2, ha and hb, hb >= 2)):
+            if ok:
+                out.append(plain[index])
                 if rebuild:
-                    out.append(Remove(line, pair, True))
-    for island in range(NUM_ISLANDS):
-        if hand[island]:
-            out.append(Discard(island))
+                    out.append(rebuilt[index])
+    for island in held:
+        out.append(_DISCARDS[island])
     if phase is Phase.FINAL:
         out.append(END_TURN)
         return out
@@ -129,7 +162,7 @@ def legal_actions(ctx: TurnContext) -> list[Action]:
         for card in ctx.face_up:
             if not seen >> card & 1:
                 seen |= 1 << card
-                out.append(Take(card))
+                out.append(_TAKES[card])
         if ctx.pile_size:
             out.append(DRAW)
     if not ctx.opponent_abstained:
