@@ -41,7 +41,8 @@ def main() -> None:
     elapsed = time.perf_counter() - start
     print(
         f"random full games:  {args.games / elapsed:8.0f} games/s "
-        f"({total_actions / args.games:.0f} actions a game, {total_actions / elapsed:,.0f} actions/s)"
+        f"({total_actions / args.games:.0f} actions a game,"
+        f" {total_actions / elapsed:,.0f} actions/s)"
     )
 
     # Legal-action listing on positions sampled from random games.
