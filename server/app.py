@@ -333,10 +333,7 @@ class KahunaServer:
             now=now,
         )
         self.lobby.add(table)
-        assert conn.name is not None
-        self.deliver(table.join(conn.member, conn.name, seat, now=now))
-        conn.tables.add(table_id)
-        if create.vs_computer:
+        if create.vs_computer:  # seated first, so that the creator's state says "playing"
             computer = ComputerPlayer(
                 self._new_member(),
                 table_id,
@@ -346,6 +343,9 @@ class KahunaServer:
             )
             self.computers[computer.member] = computer
             self.deliver(table.join(computer.member, "Computer", seat.other, computer=True))
+        assert conn.name is not None
+        self.deliver(table.join(conn.member, conn.name, seat, now=now))
+        conn.tables.add(table_id)
         log.info("table %s created by %s (%s)", table_id, conn.name, table.info().options)
         self._lobby_changed()
 

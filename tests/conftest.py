@@ -1,0 +1,198 @@
+"""Helpers for the server tests: a server on a free port of 127.0.0.1 and a scripted client."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+import attrs
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from protocol.codec import CLIENT_MAX_FRAME, decode_server, encode
+from protocol.messages import (
+    PROTOCOL_VERSION,
+    ClientMessage,
+    Command,
+    CreateTable,
+    Error,
+    Hello,
+    Joined,
+    PlayersChanged,
+    ServerMessage,
+    State,
+    TableOptions,
+    Update,
+    Welcome,
+)
+from server.app import KahunaServer
+from server.config import ServerConfig
+from shared.legality import legal_actions
+from shared.randomness import SeededSource
+from shared.views import SeatView, seat_view_from_dict
+
+T = TypeVar("T")
+TIMEOUT = 10.0
+
+
+def server_config(**overrides: Any) -> ServerConfig:
+    seeds = itertools.count(1000)
+    base = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        computer_delay=0.0,
+        ping_interval=None,
+        ping_timeout=None,
+        rate=1000.0,
+        burst=1000,
+        flood_limit=1000,
+        max_per_address=1000,
+        source_factory=lambda: SeededSource(next(seeds)),
+        rng=random.Random(7),
+    )
+    return attrs.evolve(base, **overrides)
+
+
+ServerFactory = Callable[..., Awaitable[KahunaServer]]
+
+
+@pytest.fixture
+async def make_server() -> AsyncIterator[ServerFactory]:
+    servers: list[KahunaServer] = []
+
+    async def factory(**overrides: Any) -> KahunaServer:
+        server = KahunaServer(server_config(**overrides))
+        await server.start()
+        servers.append(server)
+        return server
+
+    yield factory
+    for server in servers:
+        await server.stop()
+
+
+@pytest.fixture
+async def server(make_server: ServerFactory) -> KahunaServer:
+    return await make_server()
+
+
+class Client:
+    """A scripted client that records every frame it receives, bytes and all."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.frames: list[bytes] = []
+        self.backlog: list[ServerMessage] = []
+
+    @classmethod
+    async def connect(cls, port: int, name: str | None = "Tester") -> Client:
+        ws = await connect(
+            f"ws://127.0.0.1:{port}", max_size=CLIENT_MAX_FRAME, compression=None, open_timeout=5
+        )
+        client = cls(ws)
+        if name is not None:
+            await client.send(Hello(PROTOCOL_VERSION, name))
+            await client.expect(Welcome)
+        return client
+
+    async def send(self, message: ClientMessage) -> None:
+        await self.ws.send(encode(message))
+
+    async def send_raw(self, data: bytes | str) -> None:
+        await self.ws.send(data)
+
+    async def recv(self, timeout: float = TIMEOUT) -> ServerMessage:
+        if self.backlog:
+            return self.backlog.pop(0)
+        data = await asyncio.wait_for(self.ws.recv(), timeout)
+        assert isinstance(data, bytes), "the server sends binary frames only"
+        self.frames.append(data)
+        return decode_server(data)
+
+    async def expect(self, kind: type[T], timeout: float = TIMEOUT) -> T:
+        """The next message of this type; the ones skipped stay in order for later."""
+        skipped: list[ServerMessage] = []
+        try:
+            while True:
+                message = await self.recv(timeout)
+                if isinstance(message, kind):
+                    return message
+                skipped.append(message)
+        finally:
+            self.backlog[:0] = skipped
+
+    async def expect_error(self, code: str, timeout: float = TIMEOUT) -> Error:
+        error = await self.expect(Error, timeout)
+        assert error.code == code, error
+        return error
+
+    async def quiet(self, timeout: float = 0.2) -> list[ServerMessage]:
+        """Whatever arrives within `timeout` (for checking nothing more came)."""
+        out = list(self.backlog)
+        self.backlog.clear()
+        with_timeout = True
+        while with_timeout:
+            try:
+                out.append(await self.recv(timeout))
+            except TimeoutError:
+                with_timeout = False
+        return out
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+async def create_table(
+    client: Client,
+    *,
+    vs_computer: bool = False,
+    seat: str | None = "white",
+    first: str = "white",
+    options: TableOptions | None = None,
+) -> tuple[Joined, State]:
+    await client.send(
+        CreateTable(options or TableOptions(), vs_computer, seat, first)  # type: ignore[arg-type]
+    )
+    joined = await client.expect(Joined)
+    state = await client.expect(State)
+    return joined, state
+
+
+async def play_random(
+    client: Client,
+    table_id: str,
+    rng: random.Random,
+    start: State | None = None,
+    max_actions: int = 2000,
+) -> SeatView:
+    """Play this seat to the end with random legal actions chosen from the client's own view;
+    check that versions grow by one with no gap. Returns the last view."""
+    state = start if start is not None else await client.expect(State)
+    version, view = state.version, seat_view_from_dict(state.view)
+    for _ in range(max_actions * 2):
+        if view.public.result is not None:
+            return view
+        ctx = view.turn_context()
+        if ctx is not None and state.status != "waiting":
+            action = rng.choice(legal_actions(ctx))
+            await client.send(Command(table_id, version, str(action)))
+        while True:
+            message = await client.recv()
+            if isinstance(message, Update) and message.table_id == table_id:
+                assert message.version == version + 1, (message.version, version)
+                version, view = message.version, seat_view_from_dict(message.view)
+                break
+            if isinstance(message, State) and message.table_id == table_id:
+                state = message
+                version, view = message.version, seat_view_from_dict(message.view)
+                break
+            if isinstance(message, Error):
+                raise AssertionError(f"unexpected error {message}")
+            if isinstance(message, PlayersChanged) and message.table_id == table_id:
+                state = attrs.evolve(state, status=message.status)
+                if state.status == "playing":
+                    break
+    raise AssertionError("the game did not end")
