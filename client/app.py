@@ -1,0 +1,523 @@
+"""The full-screen prompt-toolkit application: the lobby and game screens, keys, command line.
+
+Drawing is done by client.render on a canvas of the window's size; this module only wires the
+canvas, the command line (a prompt-toolkit Buffer with completion and history) and the keys to
+the client state and to a `send` function that hands messages to the connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import cast
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.history import InMemoryHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    UIContent,
+    UIControl,
+    Window,
+)
+from prompt_toolkit.layout.containers import WindowAlign
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.styles import Style
+
+from client.commands import complete, interpret
+from client.render import KEY_HINTS, LOBBY_KEYS, Canvas, render_game, render_lobby
+from client.state import ClientState
+from protocol.messages import (
+    Chat,
+    ClientMessage,
+    Command,
+    CreateTable,
+    FirstName,
+    Join,
+    Leave,
+    LobbySubscribe,
+    LobbyUnsubscribe,
+    Resync,
+    SeatName,
+    Spectate,
+    TableOptions,
+)
+from shared.board import ISLANDS, BoardNameError, parse_line
+from shared.types import Seat
+
+STYLE = Style.from_dict(
+    {
+        "header": "bg:#005f87 #ffffff",
+        "brand": "bold",
+        "conn.bad": "bg:#af0000 #ffffff bold",
+        "free": "#808080",
+        "white": "bold #ffffff",
+        "black": "bold #ff8700",
+        "token": "reverse",
+        "bridge": "bold",
+        "highlight": "reverse blink",
+        "incard": "underline",
+        "island": "bold",
+        "count": "#8a8a8a",
+        "title": "bold",
+        "label": "#87afd7",
+        "dim": "#8a8a8a",
+        "key": "bold #5fafff",
+        "card": "bold",
+        "you": "bold #5fff5f",
+        "arrow": "bold",
+        "points": "bold",
+        "frame": "#585858",
+        "value": "bold",
+        "selected": "reverse",
+        "log.chat": "#5fd7ff",
+        "log.info": "#8a8a8a",
+        "log.error": "#ff5f5f",
+        "log.you": "bold",
+        "msg.error": "bold #ff5f5f",
+        "msg.you": "bold #5fff5f",
+        "msg.ok": "#5fff5f",
+        "prompt": "bold",
+        "hints": "reverse",
+    }
+)
+
+Send = Callable[[ClientMessage], bool]
+
+
+class CanvasControl(UIControl):
+    """A control that asks for a canvas of exactly its window's size on every redraw."""
+
+    def __init__(self, draw: Callable[[int, int], Canvas], focusable: bool = False) -> None:
+        self.draw = draw
+        self.focusable = focusable
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        canvas = self.draw(width, height)
+        lines = [cast(StyleAndTextTuples, canvas.row(y)) for y in range(canvas.height)]
+        return UIContent(get_line=lines.__getitem__, line_count=len(lines), show_cursor=False)
+
+    def is_focusable(self) -> bool:
+        return self.focusable
+
+
+class CommandCompleter(Completer):
+    def __init__(self, state: ClientState) -> None:
+        self.state = state
+
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterable[Completion]:
+        for cand in complete(document.text_before_cursor, self.state.seat_view):
+            yield Completion(cand.text + " ", cand.start, display=cand.text, display_meta=cand.meta)
+
+
+def highlighted_lines(text: str) -> list[int]:
+    """The board lines a command being typed names, to show them on the map."""
+    out = []
+    for word in text.split()[1:]:
+        with contextlib.suppress(BoardNameError):
+            out.append(parse_line(word))
+    return out
+
+
+class KahunaApp:
+    def __init__(
+        self,
+        state: ClientState,
+        send: Send,
+        *,
+        input: Input | None = None,
+        output: Output | None = None,
+        color_depth: ColorDepth | None = None,
+        save_dir: Path | None = None,
+    ) -> None:
+        self.state = state
+        self.send = send
+        self.save_dir = save_dir or Path.cwd()
+        self.preview: tuple[str, str] | None = None
+        self.highlight: list[int] = []
+        self.buffer = Buffer(
+            multiline=False,
+            completer=CommandCompleter(state),
+            complete_while_typing=False,
+            history=InMemoryHistory(),
+            accept_handler=self._accept,
+            on_text_changed=self._text_changed,
+        )
+        self.game_screen = Window(CanvasControl(self._draw_game))
+        self.lobby_screen = Window(CanvasControl(self._draw_lobby, focusable=True))
+        self.command_line = Window(
+            BufferControl(
+                self.buffer, input_processors=[BeforeInput(self._prompt, style="class:prompt")]
+            ),
+            height=1,
+        )
+        in_game = Condition(lambda: self.state.screen == "game")
+        body = HSplit(
+            [
+                ConditionalContainer(self.game_screen, filter=in_game),
+                ConditionalContainer(self.lobby_screen, filter=~in_game),
+                ConditionalContainer(self.command_line, filter=in_game),
+                Window(
+                    FormattedTextControl(self._hints),
+                    height=1,
+                    style="class:hints",
+                    align=WindowAlign.LEFT,
+                ),
+            ]
+        )
+        root = FloatContainer(
+            body,
+            floats=[
+                Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8)),
+            ],
+        )
+        self.app: Application[None] = Application(
+            layout=Layout(root, focused_element=self.lobby_screen),
+            key_bindings=self._bindings(),
+            style=STYLE,
+            full_screen=True,
+            input=input,
+            output=output,
+            color_depth=color_depth,
+            mouse_support=False,
+        )
+        self.sync_focus()
+
+    # ----- drawing ---------------------------------------------------------------------------
+
+    def _draw_game(self, width: int, height: int) -> Canvas:
+        canvas = render_game(self.state, width, height, self.highlight)
+        if self.preview is not None and height:
+            style, text = self.preview
+            canvas.put(0, height - 1, " " * width)
+            canvas.put(0, height - 1, text[:width], style)
+        return canvas
+
+    def _draw_lobby(self, width: int, height: int) -> Canvas:
+        return render_lobby(self.state, width, height)
+
+    def _prompt(self) -> str:
+        state = self.state
+        if state.is_spectator:
+            return "watching> "
+        pub = state.public
+        if pub is not None and pub.result is None and state.seat is pub.to_move:
+            return "your move> "
+        return "> "
+
+    def _hints(self) -> str:
+        if self.state.screen == "lobby":
+            if self.state.form_open:
+                return " c s f 1 2 h change an option   Enter create   Esc cancel"
+            return " " + LOBBY_KEYS
+        if self.state.help_open:
+            return " Esc or F1 closes the help"
+        return " " + KEY_HINTS
+
+    def invalidate(self) -> None:
+        self.sync_focus()
+        self.app.invalidate()
+
+    def sync_focus(self) -> None:
+        want = self.command_line if self.state.screen == "game" else self.lobby_screen
+        if self.app.layout.current_window is not want:
+            self.app.layout.focus(want)
+
+    # ----- the command line --------------------------------------------------------------------
+
+    def _text_changed(self, buffer: Buffer) -> None:
+        text = buffer.text
+        self.highlight = highlighted_lines(text)
+        self.preview = None
+        if not text.strip():
+            return
+        outcome = interpret(text, self.state.seat_view, self.state.public)
+        if outcome.kind == "action":
+            self.preview = ("class:msg.ok", f"Enter plays: {outcome.text}")
+        elif outcome.kind == "refused" and outcome.action is not None:
+            self.preview = ("class:msg.error", f"Not allowed: {outcome.text}")
+
+    def _accept(self, buffer: Buffer) -> bool:
+        text = buffer.text
+        self.preview, self.highlight = None, []
+        self.submit(text)
+        return False  # clear the line; the history keeps it
+
+    def submit(self, text: str) -> None:
+        """Do what a typed line asks; a game command only if it is legal now."""
+        state = self.state
+        outcome = interpret(text, state.seat_view, state.public)
+        if outcome.kind == "none":
+            return
+        if outcome.kind == "refused":
+            state.say(f"Not sent: {outcome.text}", "error")
+        elif outcome.kind == "action":
+            if state.table_id is None:
+                state.say("You are not at a table.", "error")
+            elif state.pending is not None:
+                state.say(f"Wait: '{state.pending}' is on its way to the server.", "error")
+            elif self.send(Command(state.table_id, state.version, outcome.text)):
+                state.pending = outcome.text
+                state.transcript.append(f"{time.strftime('%H:%M:%S')} > {outcome.text}")
+                state.say(f"Sent: {outcome.text}")
+            else:
+                state.say("Not connected: the command was not sent. Reconnecting...", "error")
+        elif outcome.kind == "chat":
+            if state.table_id is None:
+                state.say("Chat is for tables.", "error")
+            elif not self.send(Chat(state.table_id, outcome.text[: state.max_chat])):
+                state.say("Not connected: the message was not sent.", "error")
+        elif outcome.kind == "help":
+            state.help_open = True
+        elif outcome.kind == "save":
+            self.save(outcome.text)
+        elif outcome.kind == "lobby":
+            self.go_to_lobby()
+        elif outcome.kind == "resync":
+            if state.table_id is not None:
+                self.send(Resync(state.table_id))
+        elif outcome.kind == "quit":
+            self.quit()
+        self.invalidate()
+
+    def quick(self, make: Callable[[], str | None]) -> None:
+        """A key for a frequent action: the same check as a typed command."""
+        if self.state.screen != "game" or self.state.help_open:
+            return
+        text = make()
+        if text is None:
+            self.state.say("There is no such card in the face-up row.", "error")
+            self.invalidate()
+            return
+        self.submit(text)
+
+    def _face_up(self, index: int) -> str | None:
+        pub = self.state.public
+        if pub is None or index >= len(pub.face_up):
+            return None
+        return f"take {ISLANDS[pub.face_up[index]]}"
+
+    def save(self, name: str) -> Path | None:
+        state = self.state
+        if not state.transcript:
+            state.say("Nothing to save yet.", "error")
+            return None
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = Path(name) if name else self.save_dir / f"kahuna-{state.table_id}-{stamp}.kahuna.txt"
+        try:
+            path.write_text(self.transcript_text(), encoding="utf-8")
+        except OSError as exc:
+            state.say(f"Could not save: {exc}", "error")
+            return None
+        state.say(f"Saved the game transcript to {path}")
+        return path
+
+    def transcript_text(self) -> str:
+        state = self.state
+        lines = [
+            "# Kahuna game transcript (the client's log: commands sent and what happened)",
+            f"# table {state.table_id}; you: {state.name} ({state.role})",
+        ]
+        pub = state.public
+        if pub is not None:
+            for seat in Seat:
+                lines.append(f"# {seat.label}: {state.player_name(seat)}")
+            if pub.result is not None:
+                lines.append(f"# result: {pub.result.reason}; scores {pub.scores}")
+        return "\n".join(lines + state.transcript) + "\n"
+
+    def go_to_lobby(self) -> None:
+        state = self.state
+        if state.table_id is not None:
+            self.send(Leave(state.table_id))
+        state.leave_table()
+        state.help_open = False
+        self.send(LobbySubscribe())
+        state.say("Back in the lobby.")
+        self.invalidate()
+
+    def quit(self) -> None:
+        if self.app.is_running:
+            self.app.exit()
+
+    # ----- the lobby ---------------------------------------------------------------------------
+
+    def join(self, seat: SeatName | None) -> None:
+        table = self.state.selected_table
+        if table is None:
+            self.state.say("No table selected: press n to create one.", "error")
+            return
+        if seat is None and table.players.white is not None and table.players.black is not None:
+            self.spectate()
+            return
+        if self.send(Join(table.table_id, seat)):
+            self.send(LobbyUnsubscribe())
+            self.state.say(f"Joining table {table.table_id}...")
+
+    def spectate(self) -> None:
+        table = self.state.selected_table
+        if table is None:
+            self.state.say("No table selected.", "error")
+            return
+        if self.send(Spectate(table.table_id)):
+            self.send(LobbyUnsubscribe())
+            self.state.say(f"Watching table {table.table_id}...")
+
+    def create(self) -> None:
+        form = self.state.form
+        options = TableOptions(
+            form.variant1, form.variant2, form.handicap_seat, form.handicap_bridges
+        )
+        msg = CreateTable(options, form.vs_computer, form.seat, form.first)
+        if self.send(msg):
+            self.send(LobbyUnsubscribe())
+            self.state.form_open = False
+            self.state.say("Creating the table...")
+        else:
+            self.state.say("Not connected.", "error")
+
+    # ----- keys --------------------------------------------------------------------------------
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        state = self.state
+        game = Condition(lambda: state.screen == "game")
+        lobby = Condition(lambda: state.screen == "lobby" and not state.form_open)
+        form = Condition(lambda: state.screen == "lobby" and state.form_open)
+
+        @kb.add("c-q")
+        @kb.add("c-c")
+        def _quit(event: KeyPressEvent) -> None:
+            self.quit()
+
+        @kb.add("f1")
+        def _help(event: KeyPressEvent) -> None:
+            state.help_open = not state.help_open
+            if state.screen == "lobby":
+                state.say("Lobby: " + LOBBY_KEYS)
+
+        @kb.add("escape", filter=Condition(lambda: state.help_open), eager=True)
+        def _close_help(event: KeyPressEvent) -> None:
+            state.help_open = False
+
+        quick_keys: list[tuple[tuple[str, ...], Callable[[], str | None]]] = [
+            (("f2",), lambda: "draw"),
+            (("escape", "d"), lambda: "draw"),
+            (("f3",), lambda: self._face_up(0)),
+            (("escape", "1"), lambda: self._face_up(0)),
+            (("f4",), lambda: self._face_up(1)),
+            (("escape", "2"), lambda: self._face_up(1)),
+            (("f5",), lambda: self._face_up(2)),
+            (("escape", "3"), lambda: self._face_up(2)),
+            (("f6",), lambda: "abstain"),
+            (("escape", "a"), lambda: "abstain"),
+            (("f7",), lambda: "end"),
+            (("escape", "e"), lambda: "end"),
+        ]
+        for keys, make in quick_keys:
+            kb.add(*keys, filter=game)(self._quick_handler(make))
+
+        @kb.add("pageup", filter=game)
+        def _log_back(event: KeyPressEvent) -> None:
+            state.log_scroll = min(state.log_scroll + 5, max(len(state.log) - 1, 0))
+
+        @kb.add("pagedown", filter=game)
+        def _log_forward(event: KeyPressEvent) -> None:
+            state.log_scroll = max(state.log_scroll - 5, 0)
+
+        # the lobby
+        @kb.add("up", filter=lobby)
+        def _up(event: KeyPressEvent) -> None:
+            state.selected = max(state.selected - 1, 0)
+
+        @kb.add("down", filter=lobby)
+        def _down(event: KeyPressEvent) -> None:
+            state.selected = min(state.selected + 1, max(len(state.tables) - 1, 0))
+
+        @kb.add("enter", filter=lobby)
+        @kb.add("j", filter=lobby)
+        def _join(event: KeyPressEvent) -> None:
+            self.join(None)
+
+        @kb.add("w", filter=lobby)
+        def _join_white(event: KeyPressEvent) -> None:
+            self.join("white")
+
+        @kb.add("b", filter=lobby)
+        def _join_black(event: KeyPressEvent) -> None:
+            self.join("black")
+
+        @kb.add("s", filter=lobby)
+        def _spectate(event: KeyPressEvent) -> None:
+            self.spectate()
+
+        @kb.add("n", filter=lobby)
+        def _new(event: KeyPressEvent) -> None:
+            state.form_open = True
+
+        @kb.add("r", filter=lobby)
+        def _refresh(event: KeyPressEvent) -> None:
+            self.send(LobbySubscribe())
+
+        @kb.add("q", filter=lobby)
+        def _lobby_quit(event: KeyPressEvent) -> None:
+            self.quit()
+
+        # the new-table form
+        @kb.add("escape", filter=form, eager=True)
+        def _cancel(event: KeyPressEvent) -> None:
+            state.form_open = False
+
+        @kb.add("enter", filter=form)
+        def _create(event: KeyPressEvent) -> None:
+            self.create()
+
+        @kb.add("c", filter=form)
+        def _computer(event: KeyPressEvent) -> None:
+            state.form.vs_computer = not state.form.vs_computer
+
+        @kb.add("s", filter=form)
+        def _seat(event: KeyPressEvent) -> None:
+            state.form.seat = "black" if state.form.seat == "white" else "white"
+
+        @kb.add("f", filter=form)
+        def _first(event: KeyPressEvent) -> None:
+            order: tuple[FirstName, ...] = ("white", "black", "random")
+            state.form.first = order[(order.index(state.form.first) + 1) % 3]
+
+        @kb.add("1", filter=form)
+        def _v1(event: KeyPressEvent) -> None:
+            state.form.variant1 = not state.form.variant1
+
+        @kb.add("2", filter=form)
+        def _v2(event: KeyPressEvent) -> None:
+            state.form.variant2 = not state.form.variant2
+
+        @kb.add("h", filter=form)
+        def _handicap(event: KeyPressEvent) -> None:
+            state.form.cycle_handicap()
+
+        return kb
+
+    def _quick_handler(self, make: Callable[[], str | None]) -> Callable[[KeyPressEvent], None]:
+        def handler(event: KeyPressEvent) -> None:
+            self.quick(make)
+
+        return handler

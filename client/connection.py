@@ -1,0 +1,155 @@
+"""The WebSocket session: hello, the messages both ways, and reconnecting by itself.
+
+When the connection drops, the session tries again with a growing pause, shows what it is doing
+in the state, and on success resumes where it was: the seat (reclaim with the seat's token), the
+table it watched (spectate) or the lobby (lobby_subscribe).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from client.state import ClientState
+from protocol import CLIENT_MAX_FRAME, PROTOCOL_VERSION, ProtocolError, decode_server, encode
+from protocol.messages import (
+    ClientMessage,
+    Error,
+    Hello,
+    LobbySubscribe,
+    Reclaim,
+    ServerMessage,
+    Spectate,
+    Welcome,
+)
+
+log = logging.getLogger(__name__)
+
+BACKOFF = (0.3, 0.7, 1.5, 3.0, 5.0)
+FATAL_CODES = {"version_mismatch", "bad_name", "too_many_connections"}
+
+
+class Session:
+    """One client's link to one server, kept alive across dropped connections."""
+
+    def __init__(
+        self,
+        url: str,
+        state: ClientState,
+        on_change: Callable[[], None] = lambda: None,
+        on_message: Callable[[ServerMessage], None] = lambda _m: None,
+    ) -> None:
+        self.url = url
+        self.state = state
+        self.on_change = on_change
+        self.on_message = on_message
+        self.ws: ClientConnection | None = None
+        self.welcomed = asyncio.Event()
+        self.stopped = False
+        self.fatal: str | None = None
+        self.attempts = 0
+        self._task: asyncio.Task[None] | None = None
+
+    # ----- sending ---------------------------------------------------------------------------
+
+    def send(self, msg: ClientMessage) -> bool:
+        """Queue a message; False (and nothing sent) while there is no connection."""
+        ws = self.ws
+        if ws is None or not self.welcomed.is_set():
+            return False
+        asyncio.get_running_loop().create_task(self._send(ws, msg))
+        return True
+
+    async def _send(self, ws: ClientConnection, msg: ClientMessage) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            await ws.send(encode(msg))
+
+    # ----- the loop --------------------------------------------------------------------------
+
+    def start(self) -> asyncio.Task[None]:
+        self._task = asyncio.get_running_loop().create_task(self.run())
+        return self._task
+
+    async def stop(self) -> None:
+        self.stopped = True
+        ws = self.ws
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                await ws.close()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    async def run(self) -> None:
+        while not self.stopped and self.fatal is None:
+            resumed = self.attempts > 0
+            self._status("connecting" if not resumed else "reconnecting", False)
+            try:
+                async with connect(self.url, max_size=CLIENT_MAX_FRAME, open_timeout=5) as ws:
+                    self.ws = ws
+                    await self._session(ws)
+            except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
+                log.debug("connection failed: %r", exc)
+            except InvalidURI as exc:
+                self.fatal = f"bad server address: {exc}"
+            finally:
+                self.ws = None
+                self.welcomed.clear()
+            if self.stopped:
+                break
+            if self.fatal is not None:
+                self._status(f"stopped: {self.fatal}", False)
+                break
+            pause = BACKOFF[min(self.attempts, len(BACKOFF) - 1)]
+            self.attempts += 1
+            self._status(f"reconnecting in {pause:.0f}s (try {self.attempts})", False)
+            await asyncio.sleep(pause)
+
+    async def _session(self, ws: ClientConnection) -> None:
+        await ws.send(encode(Hello(PROTOCOL_VERSION, self.state.name)))
+        async for data in ws:
+            try:
+                msg = decode_server(data)
+            except ProtocolError as exc:
+                self.state.say(f"the server sent a message this client cannot read: {exc}", "error")
+                self.on_change()
+                continue
+            if isinstance(msg, Welcome):
+                self.welcomed.set()
+                self.attempts = 0
+                self.state.handle(msg)
+                self._status("connected", True)
+                self._resume(ws)
+            elif isinstance(msg, Error) and msg.code in FATAL_CODES:
+                self.fatal = msg.message
+                self.state.handle(msg)
+            elif isinstance(msg, Error) and msg.refused == "reclaim":
+                # The seat is gone (the table closed while we were away): back to the lobby.
+                self.state.leave_table()
+                self.state.add_log(f"Could not take the seat back: {msg.message}", "error")
+                self.state.say(f"Could not take the seat back: {msg.message}", "error")
+                await ws.send(encode(LobbySubscribe()))
+            else:
+                self.state.handle(msg)
+            self.on_message(msg)
+            self.on_change()
+
+    def _resume(self, ws: ClientConnection) -> None:
+        state = self.state
+        if state.table_id is not None and state.token is not None:
+            msg: ClientMessage = Reclaim(state.table_id, state.token)
+        elif state.table_id is not None and state.role == "spectator":
+            msg = Spectate(state.table_id)
+        else:
+            msg = LobbySubscribe()
+        asyncio.get_running_loop().create_task(self._send(ws, msg))
+
+    def _status(self, text: str, connected: bool) -> None:
+        self.state.set_connection(text, connected)
+        self.on_change()

@@ -1,0 +1,591 @@
+"""Drawing the screens as styled text. Pure: state and a size in, lines of fragments out.
+
+Every screen is drawn on a Canvas of exactly the terminal's size, so the layout is decided here
+(and tested here) rather than by the terminal library. Styles are class names ("class:white");
+client/app.py maps them to colours, and every distinction the colours make is also made by a
+character or by bold/reverse video, so that monochrome terminals and NO_COLOR lose nothing:
+
+    ·   a free line            =   White's bridge          #   Black's bridge
+    ○   White's token          ●   Black's token           4of6  control needs 4 of 6 lines
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable, Sequence
+
+from client.commands import ACTION_HELP, CLIENT_WORDS
+from client.state import ClientState, LogLine
+from protocol.messages import PlayerInfo, TableInfo, TableOptions
+from shared.board import (
+    BRIDGES_PER_PLAYER,
+    DEGREE,
+    ISLANDS,
+    LINES,
+    NEEDED,
+    NUM_LINES,
+    POSITIONS,
+)
+from shared.types import Phase, Seat
+from shared.views import PublicView
+
+Fragment = tuple[str, str]
+
+FREE_CHAR = "·"
+BRIDGE_CHAR = ("=", "#")  # by seat
+TOKEN_CHAR = ("○", "●")  # by seat
+SEAT_STYLE = ("class:white", "class:black")
+LABEL_W = 5  # "ELAI" plus the token mark
+LABEL_H = 2  # the name, then "4of6"
+MIN_MAP = (36, 12)
+
+KEY_HINTS = "F1 help  F2 draw  F3-F5 take 1-3  F6 abstain  F7 end  Tab complete  ^Q quit"
+
+
+class Canvas:
+    """A grid of styled characters, turned into prompt-toolkit fragments line by line."""
+
+    def __init__(self, width: int, height: int, style: str = "") -> None:
+        self.width, self.height = max(width, 0), max(height, 0)
+        self.cells: list[list[tuple[str, str]]] = [
+            [(style, " ")] * self.width for _ in range(self.height)
+        ]
+
+    def put(self, x: int, y: int, text: str, style: str = "") -> int:
+        """Write text from (x, y), clipped to the canvas; returns the column after it."""
+        if not 0 <= y < self.height:
+            return x + len(text)
+        row = self.cells[y]
+        for i, ch in enumerate(text):
+            if 0 <= x + i < self.width:
+                row[x + i] = (style, ch)
+        return x + len(text)
+
+    def put_fragments(self, x: int, y: int, fragments: Iterable[Fragment]) -> int:
+        for style, text in fragments:
+            x = self.put(x, y, text, style)
+        return x
+
+    def blit(self, x: int, y: int, other: Canvas) -> None:
+        for dy, row in enumerate(other.cells):
+            if 0 <= y + dy < self.height:
+                for dx, cell in enumerate(row):
+                    if 0 <= x + dx < self.width:
+                        self.cells[y + dy][x + dx] = cell
+
+    def char(self, x: int, y: int) -> str:
+        return self.cells[y][x][1]
+
+    def style(self, x: int, y: int) -> str:
+        return self.cells[y][x][0]
+
+    def lines(self) -> list[str]:
+        return ["".join(ch for _, ch in row) for row in self.cells]
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.lines())
+
+    def row(self, y: int) -> list[Fragment]:
+        """Row y as fragments, neighbouring cells of one style joined."""
+        out: list[Fragment] = []
+        style, run = "", list[str]()
+        for cell_style, ch in self.cells[y]:
+            if cell_style != style and run:
+                out.append((style, "".join(run)))
+                run = []
+            style = cell_style
+            run.append(ch)
+        if run:
+            out.append((style, "".join(run)))
+        return out
+
+    def fragments(self) -> list[Fragment]:
+        out: list[Fragment] = []
+        for y in range(self.height):
+            if y:
+                out.append(("", "\n"))
+            out.extend(self.row(y))
+        return out
+
+
+# ----- the board map --------------------------------------------------------------------------
+
+
+def island_cells(width: int, height: int) -> list[tuple[int, int]]:
+    """The top-left cell of each island's label on a map of this size, laid out like the board."""
+    xs = [POSITIONS[name][0] for name in ISLANDS]
+    ys = [POSITIONS[name][1] for name in ISLANDS]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    span_x, span_y = max(width - LABEL_W, 1), max(height - LABEL_H, 1)
+    return [
+        (round((x - x0) / (x1 - x0) * span_x), round((y - y0) / (y1 - y0) * span_y))
+        for x, y in zip(xs, ys, strict=True)
+    ]
+
+
+def line_cells(width: int, height: int) -> list[list[tuple[int, int]]]:
+    """For each line, the map cells it is drawn on (outside the island labels), in order."""
+    tops = island_cells(width, height)
+    label: set[tuple[int, int]] = {
+        (x + dx, y + dy) for x, y in tops for dx in range(LABEL_W) for dy in range(LABEL_H)
+    }
+    out: list[list[tuple[int, int]]] = []
+    for a, b in LINES:
+        (ax, ay), (bx, by) = tops[a], tops[b]
+        sx, sy = ax + 1.5, ay + 0.5  # the centre of the name and the count below it
+        ex, ey = bx + 1.5, by + 0.5
+        steps = int(2 * max(abs(ex - sx), abs(ey - sy))) + 1
+        cells: list[tuple[int, int]] = []
+        for i in range(steps + 1):
+            t = i / steps
+            cell = (round(sx + (ex - sx) * t), round(sy + (ey - sy) * t))
+            if cell not in label and cell not in cells:
+                cells.append(cell)
+        out.append(cells)
+    return out
+
+
+def render_map(
+    public: PublicView | None,
+    width: int,
+    height: int,
+    *,
+    hand: Sequence[int] = (),
+    highlight: Iterable[int] = (),
+) -> Canvas:
+    """The board: islands where they lie on the real board, every line free, White's or Black's,
+    the tokens, and for each island how many of its lines give control."""
+    canvas = Canvas(width, height)
+    bridges = (0, 0) if public is None else public.bridges
+    tokens = (0, 0) if public is None else public.tokens
+    marked = set(highlight)
+    paths = line_cells(width, height)
+    order = sorted(range(NUM_LINES), key=lambda k: (k in marked, _owner(bridges, k) is not None))
+    for k in order:
+        owner = _owner(bridges, k)
+        if owner is None:
+            ch, style = FREE_CHAR, "class:free"
+        else:
+            ch, style = BRIDGE_CHAR[owner], SEAT_STYLE[owner] + " class:bridge"
+        if k in marked:
+            style += " class:highlight"
+        for x, y in paths[k]:
+            canvas.put(x, y, ch, style)
+    in_hand = set(hand)
+    for island, (x, y) in enumerate(island_cells(width, height)):
+        holder = next((s for s in Seat if tokens[s] >> island & 1), None)
+        style = "class:island"
+        if holder is not None:
+            style = SEAT_STYLE[holder] + " class:token"
+        if island in in_hand:
+            style += " class:incard"
+        canvas.put(x, y, ISLANDS[island], style)
+        mark = " " if holder is None else TOKEN_CHAR[holder]
+        canvas.put(x + 4, y, mark, "" if holder is None else SEAT_STYLE[holder])
+        canvas.put(x, y + 1, f"{NEEDED[island]}of{DEGREE[island]}", "class:count")
+    return canvas
+
+
+def _owner(bridges: tuple[int, int], line: int) -> Seat | None:
+    for seat in Seat:
+        if bridges[seat] >> line & 1:
+            return seat
+    return None
+
+
+MAP_LEGEND: list[Fragment] = [
+    ("class:free", FREE_CHAR),
+    ("class:dim", "free "),
+    ("class:white class:bridge", BRIDGE_CHAR[0]),
+    ("class:dim", "White "),
+    ("class:black class:bridge", BRIDGE_CHAR[1]),
+    ("class:dim", "Black "),
+    ("class:white", TOKEN_CHAR[0]),
+    ("class:black", TOKEN_CHAR[1]),
+    ("class:dim", "tokens "),
+    ("class:count", "3of5"),
+    ("class:dim", ":need 3 of 5"),
+]
+
+
+# ----- the side panel ---------------------------------------------------------------------------
+
+
+def _cards(cards: Iterable[int]) -> str:
+    return " ".join(ISLANDS[c] for c in sorted(cards)) or "none"
+
+
+def _player_line(state: ClientState, pub: PublicView, seat: Seat, width: int) -> list[Fragment]:
+    name = state.player_name(seat)
+    info = None if state.players is None else state.players.get(seat)
+    if state.seat is seat:
+        name += " (you)"
+    if info is not None and info.computer:
+        name += " [AI]"
+    if info is not None and not info.connected and not info.computer:
+        name += " (away)"
+    points = f"{pub.scores[seat]} pt"
+    to_move = pub.to_move is seat and pub.result is None
+    room = max(width - 7 - 1 - len(points) - 3, 4)
+    return [
+        (SEAT_STYLE[seat] + " class:seatname", f"{TOKEN_CHAR[seat]} {seat.label}"),
+        ("", " " + name[:room].ljust(room) + " "),
+        ("class:points", points),
+        ("class:arrow", " ◀" if to_move else ""),
+    ]
+
+
+def side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
+    """The information block above the log: round, players, turn, cards."""
+    pub = state.public
+    out: list[list[Fragment]] = []
+    if pub is None:
+        out.append([("", "Waiting for the table's state...")])
+        return out
+    phase = {
+        Phase.HANDICAP: "handicap bridges",
+        Phase.PLAY: "play",
+        Phase.FINAL: f"final turns ({pub.final_turns_left} left)",
+        Phase.OVER: "game over",
+    }[pub.phase]
+    opts = _options_short(pub.options)
+    out.append([("class:title", f"Round {pub.round} of 3"), ("", f" · {phase}")])
+    if opts:
+        out.append([("class:dim", opts)])
+    for seat in Seat:
+        out.append(_player_line(state, pub, seat, width))
+        on_board = pub.bridges[seat].bit_count()
+        detail = (
+            f"  tokens {pub.tokens[seat].bit_count()} bridges {on_board}"
+            f" cards {pub.hand_sizes[seat]}"
+        )
+        if width >= 40:
+            detail += f"  ({BRIDGES_PER_PLAYER - on_board} bridges left)"
+        out.append([("class:dim", detail)])
+        if pub.open_cards[seat] and state.seat is not seat:
+            out.append([("class:dim", "  open: "), ("class:card", _cards(pub.open_cards[seat]))])
+    out.append(_turn_line(state, pub))
+    row: list[Fragment] = [("class:label", "Face up ")]
+    for i, card in enumerate(pub.face_up):
+        row += [("class:key", f"{i + 1}"), ("class:card", f" {ISLANDS[card]} ")]
+    if not pub.face_up:
+        row.append(("class:dim", "none"))
+    out.append(row)
+    out.append(
+        [
+            ("class:label", "Pile "),
+            ("", f"{pub.pile_size}"),
+            ("class:label", " · discards "),
+            ("", f"{len(pub.played) + pub.face_down_count}"),
+            ("class:dim", f" ({pub.face_down_count} down)"),
+        ]
+    )
+    if state.seat_view is not None:
+        seat_view = state.seat_view
+        opened = list(pub.open_cards[seat_view.seat])
+        out.append([("class:label", f"Your hand ({len(seat_view.hand)} of 5)")])
+        cards: list[Fragment] = [("", " ")]
+        for card in sorted(seat_view.hand):
+            is_open = card in opened
+            if is_open:
+                opened.remove(card)
+            cards.append(("class:card class:hand", ISLANDS[card] + ("*" if is_open else "")))
+            cards.append(("", " "))
+        if not seat_view.hand:
+            cards.append(("class:dim", "no cards"))
+        out.append(cards)
+    else:
+        out.append([("class:dim", "You are watching: no hand is shown.")])
+    return out
+
+
+def _turn_line(state: ClientState, pub: PublicView) -> list[Fragment]:
+    if pub.result is not None:
+        winner = pub.result.winner
+        who = "a draw" if winner is None else f"{winner.label} wins"
+        return [("class:title", f"Game over: {who}")]
+    if state.table_status == "waiting":
+        return [("class:dim", "Waiting for an opponent to sit down")]
+    mover = pub.to_move
+    if state.seat is mover:
+        what = "place your handicap bridges" if pub.phase is Phase.HANDICAP else "your turn"
+        text = f"▶ {mover.label} to move: {what}"
+        if pub.opponent_abstained and pub.phase is Phase.PLAY:
+            text += " (no abstaining)"
+        return [("class:you", text)]
+    return [(SEAT_STYLE[mover], f"▶ {mover.label} to move ({state.player_name(mover)})")]
+
+
+def result_lines(state: ClientState, width: int) -> list[list[Fragment]]:
+    """Each round's scores and the winner, for the end of the game."""
+    pub = state.public
+    if pub is None or pub.result is None:
+        return []
+    winner = pub.result.winner
+    who = "A draw" if winner is None else f"{winner.label} ({state.player_name(winner)}) wins"
+    out: list[list[Fragment]] = [[("class:title", f"GAME OVER. {who}")]]
+    for line in textwrap.wrap(pub.result.reason, max(width - 2, 10)):
+        out.append([("class:dim", f"  {line}")])
+    out.append([("class:label", "            White  Black")])
+    names = ["Round 1", "Round 2", "Final"]
+    for i, (w, b) in enumerate(pub.round_points):
+        name = names[i] if i < len(names) else f"Round {i + 1}"
+        out.append([("", f"  {name:<9} {w:>5}  {b:>5}")])
+    total = pub.scores
+    out.append([("class:title", f"  {'Total':<9} {total[0]:>5}  {total[1]:>5}")])
+    out.append([("class:dim", "'save' writes the record, 'lobby' leaves")])
+    return out
+
+
+def wrap_log(log: Sequence[LogLine], width: int) -> list[list[Fragment]]:
+    out: list[list[Fragment]] = []
+    for entry in log:
+        style = f"class:log.{entry.kind}"
+        parts = textwrap.wrap(entry.text, max(width, 10), subsequent_indent="  ") or [""]
+        out.extend([(style, part)] for part in parts)
+    return out
+
+
+def _options_short(options: object) -> str:
+    v1 = getattr(options, "variant1", False)
+    v2 = getattr(options, "variant2", False)
+    seat = getattr(options, "handicap_seat", None)
+    bridges = getattr(options, "handicap_bridges", 0)
+    parts = []
+    if v1:
+        parts.append("Variant 1")
+    if v2:
+        parts.append("Variant 2")
+    if seat is not None and bridges:
+        label = seat.label if isinstance(seat, Seat) else str(seat).capitalize()
+        parts.append(f"handicap {label} +{bridges}")
+    return ", ".join(parts)
+
+
+# ----- whole screens ----------------------------------------------------------------------------
+
+
+def header(state: ClientState, width: int) -> Canvas:
+    canvas = Canvas(width, 1, "class:header")
+    where = "lobby" if state.table_id is None else f"table {state.table_id}"
+    you = state.name
+    if state.role == "spectator":
+        you += " (watching)"
+    elif state.seat is not None:
+        you += f" as {state.seat.label}"
+    x = canvas.put(0, 0, " KAHUNA ", "class:header class:brand")
+    canvas.put(x, 0, f" {where} · {you}", "class:header")
+    conn = f"{'●' if state.connected else '○'} {state.connection} "
+    style = "class:header class:conn.ok" if state.connected else "class:header class:conn.bad"
+    canvas.put(max(width - len(conn), 0), 0, conn, style)
+    return canvas
+
+
+def map_size(width: int, height: int) -> tuple[int, int, int]:
+    """(map width, map height, side panel width) for a game screen body of this size."""
+    side = max(28, min(54, width - 50))
+    map_w = max(width - side - 1, 0)
+    map_h = max(height - 1, 0)  # a legend under the map
+    map_w = min(map_w, int(map_h * 3.4) + LABEL_W)
+    side = width - map_w - 1
+    return map_w, map_h, side
+
+
+def render_game(
+    state: ClientState, width: int, height: int, highlight: Iterable[int] = ()
+) -> Canvas:
+    """The game screen above the command line: header, map, side panel and log, message."""
+    canvas = Canvas(width, height)
+    if height < 3:
+        return canvas
+    canvas.blit(0, 0, header(state, width))
+    body_h = height - 2
+    if state.help_open:
+        canvas.blit(0, 1, render_help(width, body_h))
+    else:
+        canvas.blit(0, 1, render_body(state, width, body_h, highlight))
+    style = {
+        "error": "class:msg.error",
+        "you": "class:msg.you",
+    }.get(state.message_kind, "class:msg")
+    canvas.put(0, height - 1, state.message[:width], style)
+    return canvas
+
+
+def render_body(state: ClientState, width: int, height: int, highlight: Iterable[int]) -> Canvas:
+    canvas = Canvas(width, height)
+    map_w, map_h, side_w = map_size(width, height)
+    if map_w < MIN_MAP[0] or map_h < MIN_MAP[1]:
+        canvas.put(0, 0, f"The terminal is too small ({width}x{height + 3});", "class:msg.error")
+        canvas.put(0, 1, "Kahuna needs at least 80x24.", "class:msg.error")
+        return canvas
+    hand = state.seat_view.hand if state.seat_view is not None else ()
+    canvas.blit(0, 0, render_map(state.public, map_w, map_h, hand=hand, highlight=highlight))
+    canvas.put_fragments(0, map_h, MAP_LEGEND)
+    for y in range(height):
+        canvas.put(map_w, y, "│", "class:frame")
+    x0 = map_w + 2
+    panel_w = side_w - 1
+    info = result_lines(state, panel_w) if state.public and state.public.result else []
+    info = info or side_lines(state, panel_w)
+    y = 0
+    for row in info:
+        if y >= height:
+            break
+        _put_clipped(canvas, x0, y, row, panel_w)
+        y += 1
+    if y < height:
+        canvas.put(x0 - 1, y, "─" * (side_w), "class:frame")
+        title = " log " if not state.log_scroll else f" log (-{state.log_scroll}, PgDn) "
+        canvas.put(x0 + 1, y, title, "class:frame")
+        y += 1
+    room = height - y
+    if room > 0:
+        logs = wrap_log(state.log, panel_w)
+        end = max(len(logs) - state.log_scroll, 0)
+        for row in logs[max(end - room, 0) : end]:
+            _put_clipped(canvas, x0, y, row, panel_w)
+            y += 1
+    return canvas
+
+
+def _put_clipped(canvas: Canvas, x: int, y: int, row: Sequence[Fragment], width: int) -> None:
+    used = 0
+    for style, text in row:
+        if used >= width:
+            break
+        piece = text[: width - used]
+        canvas.put(x + used, y, piece, style)
+        used += len(piece)
+
+
+def help_lines() -> list[list[Fragment]]:
+    out: list[list[Fragment]] = [
+        [("class:title", "Commands (the engine's notation; Tab completes, checked before sending)")]
+    ]
+    for cmd, what in ACTION_HELP:
+        out.append([("class:key", f"  {cmd:<27}"), ("", what)])
+    out.append([("class:title", "Client commands")])
+    for text in CLIENT_WORDS.values():
+        cmd, _, what = text.partition(": ")
+        out.append([("class:key", f"  {cmd:<27}"), ("", what)])
+    out.append([("class:title", "Keys")])
+    keys = [
+        ("F1 / Esc", "this help / close it"),
+        ("F2  or Alt-d", "draw from the pile"),
+        ("F3 F4 F5  or Alt-1 2 3", "take face-up card 1, 2 or 3"),
+        ("F6  or Alt-a", "abstain from drawing"),
+        ("F7  or Alt-e", "end the final turn"),
+        ("Tab, Up/Down", "complete a command; command history"),
+        ("PgUp / PgDn", "scroll the log"),
+        ("Ctrl-Q", "quit"),
+    ]
+    for key, what in keys:
+        out.append([("class:key", f"  {key:<27}"), ("", what)])
+    return out
+
+
+def render_help(width: int, height: int) -> Canvas:
+    canvas = Canvas(width, height)
+    for y, row in enumerate(help_lines()[:height]):
+        _put_clipped(canvas, 0, y, row, width)
+    return canvas
+
+
+# ----- the lobby ------------------------------------------------------------------------------
+
+
+def _seat_text(info: PlayerInfo | None) -> str:
+    if info is None:
+        return "(free)"
+    mark = " [AI]" if info.computer else ("" if info.connected else " (away)")
+    return info.name + mark
+
+
+def _table_options(options: TableOptions) -> str:
+    parts = []
+    if options.variant1:
+        parts.append("V1")
+    if options.variant2:
+        parts.append("V2")
+    if options.handicap_seat is not None and options.handicap_bridges:
+        parts.append(f"H:{options.handicap_seat[0].upper()}+{options.handicap_bridges}")
+    return " ".join(parts) or "standard"
+
+
+def table_row(table: TableInfo, width: int) -> str:
+    white = _seat_text(table.players.white)
+    black = _seat_text(table.players.black)
+    options = _table_options(table.options)
+    row = (
+        f"{table.table_id:<8.8} {white:<16.16} {black:<16.16} {options:<12.12}"
+        f" {table.status:<8} {table.spectators:>3}"
+    )
+    return row[:width]
+
+
+def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
+    """The lobby above the key line: the server's tables, live, and the new-table form."""
+    canvas = Canvas(width, height)
+    if height < 3:
+        return canvas
+    canvas.blit(0, 0, header(state, width))
+    y = 2
+    canvas.put(1, y, "Tables on this server", "class:title")
+    y += 1
+    canvas.put(
+        3,
+        y,
+        f"{'table':<8} {'White':<16} {'Black':<16} {'options':<12} status   eye",
+        "class:label",
+    )
+    y += 1
+    if not state.tables:
+        canvas.put(3, y, "No tables yet: press n to create one.", "class:dim")
+        y += 1
+    list_room = max(height - y - (11 if state.form_open else 3), 1)
+    first = max(0, state.selected - list_room + 1)
+    for i, table in enumerate(state.tables[first : first + list_room], start=first):
+        selected = i == state.selected
+        style = "class:selected" if selected else ""
+        canvas.put(1, y, ("> " if selected else "  ") + table_row(table, width - 4), style)
+        y += 1
+    y += 1
+    if state.form_open:
+        form_y = max(y, height - 10)
+        canvas.blit(0, form_y, render_form(state, width))
+    canvas.put(
+        0,
+        height - 1,
+        state.message[:width],
+        "class:msg.error" if state.message_kind == "error" else "class:msg",
+    )
+    return canvas
+
+
+def render_form(state: ClientState, width: int) -> Canvas:
+    form = state.form
+    canvas = Canvas(width, 9)
+    handicap = (
+        "none"
+        if form.handicap_seat is None
+        else f"{form.handicap_seat.capitalize()} places {form.handicap_bridges} free bridge(s)"
+    )
+    rows = [
+        ("c", "Against the computer", "yes" if form.vs_computer else "no (wait for a person)"),
+        ("s", "Your seat", form.seat.capitalize()),
+        ("f", "First to move", form.first.capitalize()),
+        ("1", "Variant 1 (no bridges at opponent's islands)", "on" if form.variant1 else "off"),
+        ("2", "Variant 2 (drawn face-up cards lie open)", "on" if form.variant2 else "off"),
+        ("h", "Handicap", handicap),
+    ]
+    canvas.put(1, 0, "New table", "class:title")
+    for i, (key, what, value) in enumerate(rows, start=1):
+        x = canvas.put(3, i, f"[{key}] ", "class:key")
+        x = canvas.put(x, i, f"{what}: ")
+        canvas.put(x, i, value, "class:value")
+    canvas.put(3, 8, "Enter: create and sit down   Esc: cancel", "class:dim")
+    return canvas
+
+
+LOBBY_KEYS = "↑↓ select  Enter join  w/b join as White/Black  s spectate  n new table  ^Q quit"

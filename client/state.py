@@ -1,0 +1,275 @@
+"""Everything the client knows, and how each server message changes it. Pure: no I/O.
+
+The application renders this state; the connection feeds it server messages through
+`ClientState.handle`. Keeping it free of prompt-toolkit and sockets makes it testable alone.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Literal
+
+import attrs
+
+from client.eventlog import describe_events
+from protocol.messages import (
+    ChatMessage,
+    Error,
+    Joined,
+    Left,
+    Lobby,
+    Players,
+    PlayersChanged,
+    ServerMessage,
+    Spectating,
+    State,
+    TableClosed,
+    TableInfo,
+    Update,
+    Welcome,
+)
+from shared.types import Seat
+from shared.views import (
+    PublicView,
+    SeatView,
+    ViewFormatError,
+    public_from_dict,
+    seat_view_from_dict,
+)
+
+Screen = Literal["lobby", "game"]
+LogKind = Literal["event", "chat", "info", "error", "you"]
+
+
+@attrs.define
+class LogLine:
+    kind: LogKind
+    text: str
+
+
+@attrs.define
+class CreateForm:
+    """The options of a new table, as the lobby's form edits them."""
+
+    vs_computer: bool = True
+    seat: Literal["white", "black"] = "white"
+    first: Literal["white", "black", "random"] = "white"
+    variant1: bool = False
+    variant2: bool = False
+    handicap_seat: Literal["white", "black"] | None = None
+    handicap_bridges: int = 0
+
+    def cycle_handicap(self) -> None:
+        """none -> White 1, 2, 3 -> Black 1, 2, 3 -> none."""
+        if self.handicap_seat is None:
+            self.handicap_seat, self.handicap_bridges = "white", 1
+        elif self.handicap_bridges < 3:
+            self.handicap_bridges += 1
+        elif self.handicap_seat == "white":
+            self.handicap_seat, self.handicap_bridges = "black", 1
+        else:
+            self.handicap_seat, self.handicap_bridges = None, 0
+
+
+@attrs.define
+class ClientState:
+    name: str = "player"
+    screen: Screen = "lobby"
+    help_open: bool = False
+    form_open: bool = False
+    form: CreateForm = attrs.Factory(CreateForm)
+    # the connection
+    connection: str = "connecting"
+    connected: bool = False
+    server: str = ""
+    max_chat: int = 500
+    # the lobby
+    tables: list[TableInfo] = attrs.Factory(list)
+    selected: int = 0
+    # the table
+    table_id: str | None = None
+    role: str | None = None  # "white", "black" or "spectator"
+    token: str | None = None
+    version: int = 0
+    table_status: str = "waiting"
+    seat_view: SeatView | None = None
+    public: PublicView | None = None
+    players: Players | None = None
+    log: list[LogLine] = attrs.Factory(list)
+    log_scroll: int = 0  # lines scrolled back from the newest
+    message: str = ""
+    message_kind: LogKind = "info"
+    transcript: list[str] = attrs.Factory(list)
+    pending: str | None = None  # the command sent and not yet answered
+    # set when the game screen should follow a spectate request (for --spectate)
+    want_spectate: str | None = None
+
+    # ----- derived -------------------------------------------------------------------------
+
+    @property
+    def seat(self) -> Seat | None:
+        if self.role in ("white", "black"):
+            return Seat.parse(self.role)
+        return None
+
+    @property
+    def is_spectator(self) -> bool:
+        return self.role == "spectator"
+
+    @property
+    def selected_table(self) -> TableInfo | None:
+        if 0 <= self.selected < len(self.tables):
+            return self.tables[self.selected]
+        return None
+
+    def player_name(self, seat: Seat) -> str:
+        info = None if self.players is None else self.players.get(seat)
+        return "(empty seat)" if info is None else info.name
+
+    # ----- feedback ------------------------------------------------------------------------
+
+    def say(self, text: str, kind: LogKind = "info") -> None:
+        """The one-line message above the command line."""
+        self.message, self.message_kind = text, kind
+
+    def add_log(self, text: str, kind: LogKind = "event") -> None:
+        self.log.append(LogLine(kind, text))
+        stamp = time.strftime("%H:%M:%S")
+        self.transcript.append(f"{stamp} {text}")
+        if self.log_scroll:
+            self.log_scroll += 1
+        del self.log[:-1000]
+
+    # ----- server messages -----------------------------------------------------------------
+
+    def handle(self, msg: ServerMessage) -> None:
+        if isinstance(msg, Welcome):
+            self.server = msg.server
+            self.max_chat = msg.max_chat
+        elif isinstance(msg, Lobby):
+            self.tables = list(msg.tables)
+            self.selected = min(self.selected, max(len(self.tables) - 1, 0))
+        elif isinstance(msg, Joined):
+            if msg.table_id != self.table_id:
+                self._enter_table(msg.table_id)
+            self.role, self.token = msg.seat, msg.token
+            self.say(f"You sit at table {msg.table_id} as {msg.seat.capitalize()}.")
+        elif isinstance(msg, Spectating):
+            if msg.table_id != self.table_id:
+                self._enter_table(msg.table_id)
+            self.role, self.token = "spectator", None
+            self.say(f"You watch table {msg.table_id}.")
+        elif isinstance(msg, State):
+            self._state(msg)
+        elif isinstance(msg, Update):
+            self._update(msg)
+        elif isinstance(msg, PlayersChanged):
+            if msg.table_id == self.table_id:
+                self._players_changed(msg.players)
+                self.table_status = msg.status
+        elif isinstance(msg, ChatMessage):
+            if msg.table_id == self.table_id:
+                self.add_log(f"<{msg.sender}> {msg.text}", "chat")
+        elif isinstance(msg, TableClosed | Left):
+            if msg.table_id == self.table_id:
+                self.add_log(f"Table {msg.table_id} closed: {msg.reason}", "info")
+                self.leave_table()
+                self.say(f"Table {msg.table_id} closed: {msg.reason}")
+        elif isinstance(msg, Error):
+            self._error(msg)
+
+    def _enter_table(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.screen = "game"
+        self.seat_view, self.public, self.players = None, None, None
+        self.log = []
+        self.transcript = []
+        self.log_scroll = 0
+        self.version = 0
+        self.pending = None
+        self.add_log(f"Table {table_id}", "info")
+
+    def leave_table(self) -> None:
+        self.table_id, self.role, self.token = None, None, None
+        self.seat_view, self.public, self.players = None, None, None
+        self.screen = "lobby"
+        self.pending = None
+
+    def _set_view(self, view: dict[str, object]) -> bool:
+        try:
+            if self.role == "spectator" or "public" not in view:
+                self.public = public_from_dict(view)
+                self.seat_view = None
+            else:
+                self.seat_view = seat_view_from_dict(view)
+                self.public = self.seat_view.public
+        except ViewFormatError as exc:
+            self.say(f"the server sent a view this client cannot read: {exc}", "error")
+            return False
+        return True
+
+    def _state(self, msg: State) -> None:
+        if msg.table_id != self.table_id:
+            self._enter_table(msg.table_id)
+        self.role = msg.role
+        self.version = msg.version
+        self.table_status = msg.status
+        self.pending = None
+        first = self.public is None
+        self._set_view(msg.view)
+        self._players_changed(msg.players, announce=not first)
+        if first:
+            for entry in msg.chat:
+                self.add_log(f"<{entry.sender}> {entry.text}", "chat")
+            self._announce_turn()
+
+    def _update(self, msg: Update) -> None:
+        if msg.table_id != self.table_id:
+            return
+        self.version = msg.version
+        self.pending = None
+        for line in describe_events(msg.events):
+            self.add_log(line, "event")
+        if self._set_view(msg.view):
+            self._announce_turn()
+        if self.public is not None and self.public.result is not None:
+            self.table_status = "over"
+
+    def _announce_turn(self) -> None:
+        pub = self.public
+        if pub is None:
+            return
+        if pub.result is not None:
+            self.say("The game is over. 'save' writes the record; 'lobby' goes back.")
+        elif self.table_status == "waiting":
+            self.say("Waiting for an opponent to sit down.")
+        elif self.seat is not None and pub.to_move is self.seat:
+            self.say("Your turn.", "you")
+        elif self.seat is not None:
+            self.say(f"{pub.to_move.label} ({self.player_name(pub.to_move)}) is thinking.")
+
+    def _players_changed(self, players: Players, announce: bool = True) -> None:
+        old = self.players
+        self.players = players
+        if not announce or old is None:
+            return
+        for seat in Seat:
+            before, after = old.get(seat), players.get(seat)
+            if before is None and after is not None:
+                self.add_log(f"{after.name} sat down as {seat.label}", "info")
+            elif before is not None and after is None:
+                self.add_log(f"{before.name} left the {seat.label} seat", "info")
+            elif before is not None and after is not None and before.connected != after.connected:
+                what = "is back" if after.connected else "lost the connection"
+                self.add_log(f"{after.name} ({seat.label}) {what}", "info")
+
+    def _error(self, msg: Error) -> None:
+        self.pending = None
+        self.say(f"Server: {msg.message} [{msg.code}]", "error")
+        if msg.code == "stale_version":
+            self.say("The position changed before your command arrived; look again.", "error")
+
+    # ----- connection ----------------------------------------------------------------------
+
+    def set_connection(self, text: str, connected: bool) -> None:
+        self.connection, self.connected = text, connected
