@@ -24,6 +24,10 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest -q
 
+# Play against the computer: a server starts inside the client, nothing else is needed.
+play: $(STAMP)
+	$(BIN)/kahuna-client --local
+
 bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py
 
