@@ -166,19 +166,23 @@ async def play_random(
     table_id: str,
     rng: random.Random,
     start: State | None = None,
-    max_actions: int = 2000,
+    max_actions: int | None = None,
 ) -> SeatView:
-    """Play this seat to the end with random legal actions chosen from the client's own view;
-    check that versions grow by one with no gap. Returns the last view."""
+    """Play this seat with random legal actions chosen from the client's own view, to the end
+    of the game (or `max_actions` of its own actions); check that versions grow by one with no
+    gap. Returns the last view."""
     state = start if start is not None else await client.expect(State)
     version, view = state.version, seat_view_from_dict(state.view)
-    for _ in range(max_actions * 2):
-        if view.public.result is not None:
+    status = state.status
+    acted = 0
+    for _ in range(10_000):
+        if view.public.result is not None or (max_actions is not None and acted >= max_actions):
             return view
         ctx = view.turn_context()
-        if ctx is not None and state.status != "waiting":
+        if ctx is not None and status != "waiting":
             action = rng.choice(legal_actions(ctx))
             await client.send(Command(table_id, version, str(action)))
+            acted += 1
         while True:
             message = await client.recv()
             if isinstance(message, Update) and message.table_id == table_id:
@@ -186,13 +190,14 @@ async def play_random(
                 version, view = message.version, seat_view_from_dict(message.view)
                 break
             if isinstance(message, State) and message.table_id == table_id:
-                state = message
+                status = message.status
                 version, view = message.version, seat_view_from_dict(message.view)
                 break
             if isinstance(message, Error):
                 raise AssertionError(f"unexpected error {message}")
             if isinstance(message, PlayersChanged) and message.table_id == table_id:
-                state = attrs.evolve(state, status=message.status)
-                if state.status == "playing":
+                started = status == "waiting" and message.status == "playing"
+                status = message.status
+                if started:
                     break
     raise AssertionError("the game did not end")

@@ -43,17 +43,16 @@ async def test_two_clients_play_a_whole_game_with_spectators(server: KahunaServe
     assert joined_black.seat == "black" and joined_black.token != joined.token
     black_state = await black.expect(State)
     assert black_state.status == "playing"
-    results = await asyncio.gather(
+    white_view, black_view, spectator_updates, _ = await asyncio.gather(
         play_random(white, joined.table_id, random.Random(1), start=state),
         play_random(black, joined.table_id, random.Random(2), start=black_state),
-        *(follow(w, joined.table_id) for w in watchers),
+        follow(watchers[0], joined.table_id),
+        follow(watchers[1], joined.table_id),
     )
-    white_view, black_view = results[0], results[1]
     assert white_view.public.result == black_view.public.result
     assert white_view.public.result is not None
     game = server.lobby.tables[joined.table_id].game
     assert game.is_over and game.result == white_view.public.result
-    spectator_updates = results[2]
     assert spectator_updates[-1].version == server.lobby.tables[joined.table_id].version
     for client in [white, black, *watchers]:
         await client.close()
