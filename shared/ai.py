@@ -315,7 +315,11 @@ def evaluate(view: SeatView) -> float:
 def _initial_state(ctx: TurnContext) -> _State:
     seat = ctx.seat
     return _State(
-        ctx.bridges[seat], ctx.bridges[1 - seat], ctx.tokens[seat], ctx.tokens[1 - seat], ctx.hand
+        ctx.bridges[seat],
+        ctx.bridges[1 - seat],
+        ctx.tokens[seat],
+        ctx.tokens[1 - seat],
+        tuple(ctx.hand),
     )
 
 
