@@ -14,10 +14,9 @@ from pathlib import Path
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output
 
-from client.app import KahunaApp
-from client.connection import Session
+from client.app import Client
 from client.state import ClientState
-from protocol.messages import ClientMessage, CreateTable, ServerMessage, TableOptions, Welcome
+from protocol.messages import CreateTable, ServerMessage, TableOptions, Welcome
 from server.config import DEFAULT_PORT
 
 DESCRIPTION = f"""\
@@ -155,30 +154,30 @@ async def run_client(
     if args.spectate:
         state.table_id, state.role, state.screen = args.spectate, "spectator", "game"
     auto_create = local_table(args) if args.local else None
-    session_ref: list[Session] = []
-
-    def send(msg: ClientMessage) -> bool:
-        return session_ref[0].send(msg)
-
-    color = ColorDepth.DEPTH_1_BIT if args.no_color or os.environ.get("NO_COLOR") else None
-    app = KahunaApp(state, send, input=input, output=output, color_depth=color, save_dir=Path.cwd())
 
     def on_message(msg: ServerMessage) -> None:
         nonlocal auto_create
         if isinstance(msg, Welcome) and auto_create is not None and state.table_id is None:
-            send(auto_create)
+            client.send(auto_create)
             auto_create = None
             state.say("Starting a game against the computer...")
 
-    session = Session(url, state, on_change=app.invalidate, on_message=on_message)
-    session_ref.append(session)
-    session.start()
+    color = ColorDepth.DEPTH_1_BIT if args.no_color or os.environ.get("NO_COLOR") else None
+    client = Client(
+        url,
+        state,
+        input=input,
+        output=output,
+        color_depth=color,
+        on_message=on_message,
+        save_dir=Path.cwd(),
+    )
     try:
-        await app.app.run_async()
+        await client.run()
     finally:
-        await session.stop()
         if server is not None:
             await server.stop()
+    session = client.session
     if session.fatal:
         print(f"kahuna-client: {session.fatal}", file=sys.stderr)
         return 1

@@ -40,6 +40,7 @@ from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
 from client.commands import complete, interpret
+from client.connection import Session
 from client.render import KEY_HINTS, LOBBY_KEYS, Canvas, render_game, render_lobby
 from client.state import ClientState
 from protocol.messages import (
@@ -54,6 +55,7 @@ from protocol.messages import (
     LobbyUnsubscribe,
     Resync,
     SeatName,
+    ServerMessage,
     Spectate,
     TableOptions,
 )
@@ -521,3 +523,39 @@ class KahunaApp:
             self.quick(make)
 
         return handler
+
+
+class Client:
+    """The application and its connection to one server, run together."""
+
+    def __init__(
+        self,
+        url: str,
+        state: ClientState,
+        *,
+        input: Input | None = None,
+        output: Output | None = None,
+        color_depth: ColorDepth | None = None,
+        on_message: Callable[[ServerMessage], None] = lambda _m: None,
+        save_dir: Path | None = None,
+    ) -> None:
+        self.state = state
+        self.ui = KahunaApp(
+            state,
+            self.send,
+            input=input,
+            output=output,
+            color_depth=color_depth,
+            save_dir=save_dir,
+        )
+        self.session = Session(url, state, on_change=self.ui.invalidate, on_message=on_message)
+
+    def send(self, msg: ClientMessage) -> bool:
+        return self.session.send(msg)
+
+    async def run(self) -> None:
+        self.session.start()
+        try:
+            await self.ui.app.run_async()
+        finally:
+            await self.session.stop()

@@ -21,10 +21,12 @@ from protocol.messages import (
     ClientMessage,
     Error,
     Hello,
+    Left,
     LobbySubscribe,
     Reclaim,
     ServerMessage,
     Spectate,
+    TableClosed,
     Welcome,
 )
 
@@ -129,14 +131,21 @@ class Session:
             elif isinstance(msg, Error) and msg.code in FATAL_CODES:
                 self.fatal = msg.message
                 self.state.handle(msg)
-            elif isinstance(msg, Error) and msg.refused == "reclaim":
-                # The seat is gone (the table closed while we were away): back to the lobby.
+            elif (
+                isinstance(msg, Error)
+                and msg.refused in ("reclaim", "spectate")
+                and self.state.table_id is not None
+                and msg.table_id == self.state.table_id
+            ):
+                # The table is gone (closed while we were away, or never was): to the lobby.
+                what = "take the seat back" if msg.refused == "reclaim" else "watch the table"
                 self.state.leave_table()
-                self.state.add_log(f"Could not take the seat back: {msg.message}", "error")
-                self.state.say(f"Could not take the seat back: {msg.message}", "error")
+                self.state.say(f"Could not {what}: {msg.message}", "error")
                 await ws.send(encode(LobbySubscribe()))
             else:
                 self.state.handle(msg)
+                if isinstance(msg, TableClosed | Left) and self.state.table_id is None:
+                    await ws.send(encode(LobbySubscribe()))
             self.on_message(msg)
             self.on_change()
 

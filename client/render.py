@@ -333,7 +333,8 @@ def result_lines(state: ClientState, width: int) -> list[list[Fragment]]:
         out.append([("", f"  {name:<9} {w:>5}  {b:>5}")])
     total = pub.scores
     out.append([("class:title", f"  {'Total':<9} {total[0]:>5}  {total[1]:>5}")])
-    out.append([("class:dim", "'save' writes the record, 'lobby' leaves")])
+    out.append([("class:dim", "Type 'save' to keep the game,")])
+    out.append([("class:dim", "'lobby' to leave the table.")])
     return out
 
 

@@ -170,11 +170,14 @@ class ClientState:
         elif isinstance(msg, ChatMessage):
             if msg.table_id == self.table_id:
                 self.add_log(f"<{msg.sender}> {msg.text}", "chat")
-        elif isinstance(msg, TableClosed | Left):
+        elif isinstance(msg, TableClosed):
             if msg.table_id == self.table_id:
-                self.add_log(f"Table {msg.table_id} closed: {msg.reason}", "info")
                 self.leave_table()
-                self.say(f"Table {msg.table_id} closed: {msg.reason}")
+                self.say(f"Table {msg.table_id} closed: {msg.reason}.", "error")
+        elif isinstance(msg, Left):
+            if msg.table_id == self.table_id:
+                self.leave_table()
+                self.say(f"You left table {msg.table_id}: {msg.reason}.", "error")
         elif isinstance(msg, Error):
             self._error(msg)
 

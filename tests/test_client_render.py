@@ -1,0 +1,203 @@
+"""The client's drawing: a known position puts islands, bridges, tokens and the hand where they
+belong, at 80x24 and larger, and nothing spills out of the screen."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from client.render import (
+    BRIDGE_CHAR,
+    FREE_CHAR,
+    LABEL_H,
+    LABEL_W,
+    TOKEN_CHAR,
+    Canvas,
+    island_cells,
+    line_cells,
+    map_size,
+    render_game,
+    render_lobby,
+    render_map,
+)
+from client.state import ClientState, LogLine
+from protocol.messages import PlayerInfo, Players, TableInfo, TableOptions
+from shared.board import DEGREE, ISLANDS, NEEDED, NUM_LINES, parse_island, parse_line
+from shared.game import Game, Result
+from shared.types import Phase, Seat
+from shared.views import seat_view, spectator_view
+from tests.positions import game
+
+SIZES = [(80, 24), (100, 30), (120, 40), (200, 60)]
+
+WHITE_LINES = "ALOA-BARI ALOA-DUDA BARI-ELAI"  # ALOA: 2 of 3, White's
+BLACK_LINES = "IFFI-LALE HUNA-LALE KAHU-JOJO"  # LALE: 2 of 3, Black's
+
+
+def known_game() -> Game:
+    return game(
+        white=WHITE_LINES,
+        black=BLACK_LINES,
+        white_hand="BARI ELAI ELAI GOLA",
+        black_hand="COCO HUNA",
+        face_up="COCO DUDA FAAA",
+    )
+
+
+def known_state(width_name: str = "Ann") -> ClientState:
+    g = known_game()
+    state = ClientState(name=width_name)
+    state.screen = "game"
+    state.table_id = "t1"
+    state.role = "white"
+    state.table_status = "playing"
+    state.connection, state.connected = "connected", True
+    state.seat_view = seat_view(g, Seat.WHITE)
+    state.public = state.seat_view.public
+    state.players = Players(PlayerInfo(width_name, True, False), PlayerInfo("Computer", True, True))
+    state.log = [LogLine("event", f"event number {i}") for i in range(30)]
+    return state
+
+
+def map_of(width: int, height: int) -> tuple[Canvas, int, int]:
+    state = known_state()
+    assert state.public is not None and state.seat_view is not None
+    map_w, map_h, _ = map_size(width, height - 4)
+    canvas = render_map(state.public, map_w, map_h, hand=state.seat_view.hand)
+    return canvas, map_w, map_h
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_islands_are_where_the_board_has_them_and_never_overlap(width: int, height: int) -> None:
+    canvas, map_w, map_h = map_of(width, height)
+    cells = island_cells(map_w, map_h)
+    boxes = set()
+    for island, (x, y) in enumerate(cells):
+        assert 0 <= x <= map_w - LABEL_W and 0 <= y <= map_h - LABEL_H
+        for dx in range(LABEL_W):
+            for dy in range(LABEL_H):
+                assert (x + dx, y + dy) not in boxes, f"{ISLANDS[island]} overlaps"
+                boxes.add((x + dx, y + dy))
+        assert canvas.lines()[y][x : x + 4] == ISLANDS[island]
+        assert canvas.lines()[y + 1][x : x + 4] == f"{NEEDED[island]}of{DEGREE[island]}"
+    # laid out like the real board: ALOA left of BARI left of COCO; LALE lowest; ELAI above IFFI
+    at = {name: cells[i] for i, name in enumerate(ISLANDS)}
+    assert at["ALOA"][0] < at["BARI"][0] < at["COCO"][0]
+    assert at["LALE"][1] == max(y for _, y in cells)
+    assert at["ELAI"][1] < at["IFFI"][1]
+    assert at["HUNA"][0] < at["IFFI"][0] < at["KAHU"][0]
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_every_line_is_visible_and_shows_its_owner(width: int, height: int) -> None:
+    canvas, map_w, map_h = map_of(width, height)
+    paths = line_cells(map_w, map_h)
+    owners = {parse_line(n): 0 for n in WHITE_LINES.split()}
+    owners |= {parse_line(n): 1 for n in BLACK_LINES.split()}
+    for line in range(NUM_LINES):
+        assert paths[line], f"line {line} has no cell on the map"
+        expected = FREE_CHAR if line not in owners else BRIDGE_CHAR[owners[line]]
+        shown = [canvas.char(x, y) for x, y in paths[line]]
+        # a cell may be shared with a crossing line; most of the line shows its own state
+        assert shown.count(expected) * 2 > len(shown), (line, shown)
+        if line in owners:
+            style = canvas.style(*paths[line][len(paths[line]) // 2])
+            assert ("class:white" if owners[line] == 0 else "class:black") in style
+
+
+def test_tokens_are_marked_on_their_islands() -> None:
+    canvas, map_w, map_h = map_of(80, 24)
+    cells = island_cells(map_w, map_h)
+    ax, ay = cells[parse_island("ALOA")]
+    lx, ly = cells[parse_island("LALE")]
+    bx, by = cells[parse_island("BARI")]
+    assert canvas.char(ax + 4, ay) == TOKEN_CHAR[0]
+    assert "class:token" in canvas.style(ax, ay) and "class:white" in canvas.style(ax, ay)
+    assert canvas.char(lx + 4, ly) == TOKEN_CHAR[1]
+    assert "class:black" in canvas.style(lx, ly)
+    assert canvas.char(bx + 4, by) == " "
+    # islands of the cards in hand are underlined
+    assert "class:incard" in canvas.style(bx, by)
+    assert "class:incard" not in canvas.style(ax, ay)
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_game_screen_shows_hand_players_row_and_log(width: int, height: int) -> None:
+    state = known_state()
+    canvas = render_game(state, width, height - 2)
+    lines = canvas.lines()
+    assert len(lines) == height - 2 and all(len(line) == width for line in lines)
+    text = canvas.text()
+    for name in ISLANDS:
+        assert name in text
+    assert "BARI ELAI ELAI GOLA" in text  # the hand
+    assert "Your hand (4 of 5)" in text
+    assert "Face up 1 COCO 2 DUDA 3 FAAA" in text
+    assert "Ann (you)" in text and "Computer [AI]" in text
+    assert "Round 1 of 3" in text
+    assert "White to move" in text
+    assert "event number 29" in text  # the newest log line is shown
+    assert lines[0].startswith(" KAHUNA ") and "connected" in lines[0]
+    # the opponent's hand size: Black holds two cards
+    assert "cards 2" in text
+
+
+def test_spectators_see_no_hand() -> None:
+    state = known_state()
+    state.role, state.seat_view = "spectator", None
+    state.public = spectator_view(known_game())
+    text = render_game(state, 80, 22).text()
+    assert "You are watching" in text
+    assert "BARI ELAI ELAI GOLA" not in text
+
+
+def test_a_line_named_on_the_command_line_is_highlighted() -> None:
+    state = known_state()
+    line = parse_line("ALOA-BARI")
+    canvas = render_game(state, 80, 22, highlight=[line])
+    map_w, map_h, _ = map_size(80, 20)
+    x, y = line_cells(map_w, map_h)[line][0]
+    assert "class:highlight" in canvas.style(x, y + 1)  # the map starts below the header
+
+
+def test_the_end_of_the_game_shows_each_round_and_the_winner() -> None:
+    state = known_state()
+    assert state.public is not None
+    state.public = attrs.evolve(
+        state.public,
+        phase=Phase.OVER,
+        round=3,
+        round_points=((1, 0), (0, 2), (3, 0)),
+        result=Result(Seat.WHITE, "White has more points"),
+    )
+    text = render_game(state, 80, 22).text()
+    assert "GAME OVER. White (Ann) wins" in text
+    assert "Round 1       1      0" in text
+    assert "Round 2       0      2" in text
+    assert "Final         3      0" in text
+    assert "Total         4      2" in text
+    assert "Type 'save'" in text
+
+
+def test_the_lobby_lists_tables() -> None:
+    state = ClientState(name="Ann")
+    state.tables = [
+        TableInfo(
+            "ab12cd34",
+            TableOptions(True, False, "black", 2),
+            False,
+            Players(PlayerInfo("Bob", True, False), None),
+            1,
+            "waiting",
+        )
+    ]
+    state.form_open = True
+    text = render_lobby(state, 80, 23).text()
+    assert "ab12cd34" in text and "Bob" in text and "(free)" in text
+    assert "V1 H:B+2" in text
+    assert "New table" in text and "Against the computer: yes" in text
+
+
+def test_a_too_small_terminal_says_so() -> None:
+    text = render_game(known_state(), 50, 12).text()
+    assert "too small" in text
