@@ -272,6 +272,36 @@ def test_illegal_actions_are_refused_and_change_nothing(setup: Setup, salt: int)
     run(setup, check)
 
 
+def every_action() -> list[Action]:
+    """Every well-formed action (Remove cards sorted, as the notation gives them)."""
+    out: list[Action] = list(ENDINGS)
+    for line, (a, b) in enumerate(LINES):
+        out.append(Handicap(line))
+        for card in range(NUM_ISLANDS):
+            out.append(Place(card, line))
+        for pair in ((a, a), (a, b), (b, b)):
+            out.append(Remove(line, pair))
+            out.append(Remove(line, pair, True))
+    for card in range(NUM_ISLANDS):
+        out.append(Discard(card))
+        out.append(Take(card))
+    return out
+
+
+ALL_ACTIONS = every_action()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups)
+def test_legal_actions_and_why_illegal_agree_on_every_action(setup: Setup) -> None:
+    def check(game: Game) -> None:
+        legal = set(game.legal_actions())
+        allowed = {a for a in ALL_ACTIONS if game.why_illegal(a) is None}
+        assert legal == allowed, (legal - allowed, allowed - legal)
+
+    run(setup, check)
+
+
 # ----- what each seat may know -----------------------------------------------------------------
 
 
