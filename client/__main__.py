@@ -133,8 +133,10 @@ async def run_client(
     *,
     input: Input | None = None,
     output: Output | None = None,
+    state: ClientState | None = None,
 ) -> int:
-    state = ClientState(name=args.name)
+    state = state or ClientState()
+    state.name = args.name
     server = None
     url = server_url(args.url)
     if args.local:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import cast
 
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, create_app_session
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
@@ -554,8 +554,11 @@ class Client:
         return self.session.send(msg)
 
     async def run(self) -> None:
-        self.session.start()
-        try:
-            await self.ui.app.run_async()
-        finally:
-            await self.session.stop()
+        # An app session of its own, so that several clients can run in one event loop (tests).
+        app = self.ui.app
+        with create_app_session(input=app.input, output=app.output):
+            self.session.start()
+            try:
+                await app.run_async()
+            finally:
+                await self.session.stop()

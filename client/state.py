@@ -166,7 +166,11 @@ class ClientState:
         elif isinstance(msg, PlayersChanged):
             if msg.table_id == self.table_id:
                 self._players_changed(msg.players)
+                started = self.table_status == "waiting" and msg.status == "playing"
                 self.table_status = msg.status
+                if started:
+                    self.add_log("The game begins.", "info")
+                    self._announce_turn()
         elif isinstance(msg, ChatMessage):
             if msg.table_id == self.table_id:
                 self.add_log(f"<{msg.sender}> {msg.text}", "chat")
