@@ -151,11 +151,31 @@ def _plain(value: Any) -> Any:
     return value
 
 
+_PLAIN_FIELDS: dict[type[Any], tuple[tuple[str, bool], ...]] = {}
+
+
+def _fields(cls: type[Any]) -> tuple[tuple[str, bool], ...]:
+    """The field names of a message, each with whether it may hold records (needs a walk)."""
+    fields = _PLAIN_FIELDS.get(cls)
+    if fields is None:
+        hints = typing.get_type_hints(cls)
+        fields = tuple((f.name, _holds_records(hints[f.name])) for f in attrs.fields(cls))
+        _PLAIN_FIELDS[cls] = fields
+    return fields
+
+
+def _holds_records(tp: Any) -> bool:
+    if isinstance(tp, type) and attrs.has(tp):
+        return True
+    return any(_holds_records(arg) for arg in typing.get_args(tp))
+
+
 def to_wire(message: Message) -> dict[str, Any]:
     """The plain map a message is sent as."""
     out: dict[str, Any] = {"type": message.TYPE}
-    for f in attrs.fields(type(message)):
-        out[f.name] = _plain(getattr(message, f.name))
+    for name, walk in _fields(type(message)):
+        value = getattr(message, name)
+        out[name] = _plain(value) if walk else value
     return out
 
 

@@ -315,7 +315,8 @@ class Table:
             raise TableError(ErrorCode.ILLEGAL_ACTION, exc.reason) from None
         self.version += 1
         out: Outbox = []
-        for s, holder in self.seats.items():
+        # the mover's own update first: it is the one its player waits for
+        for s, holder in sorted(self.seats.items(), key=lambda item: item[0] is not seat):
             if holder is not None and holder.member is not None:
                 view = seat_view_to_dict(seat_view(self.game, s))
                 update = Update(

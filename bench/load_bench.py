@@ -1,0 +1,326 @@
+"""Load benchmark of the game server: a script, not a test.
+
+    .venv/bin/python bench/load_bench.py                        # 1 table, then 500 tables
+    .venv/bin/python bench/load_bench.py --tables 1 --seconds 10
+    .venv/bin/python bench/load_bench.py --tables 500 --think 1.0
+
+It starts `kahuna-server` in its own process on 127.0.0.1 and drives N tables of two scripted
+clients over real websockets. Each client plays random legal actions chosen from its own view;
+after receiving the view that says it is to move it waits `--think` seconds (0: act at once, a
+closed loop that measures the server's capacity) and sends the command. When a game ends the
+table starts a new one. In the same run a bare websockets msgpack echo server (also its own
+process) is measured as the transport's limit.
+
+Printed: actions per second, p50/p99/max latency from sending a command to receiving the
+resulting update (the acting client's), the echo round trip, and the server's memory (RSS).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import msgpack  # noqa: E402
+from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+
+from protocol.codec import decode_server, encode  # noqa: E402
+from protocol.messages import (  # noqa: E402
+    PROTOCOL_VERSION,
+    Command,
+    CreateTable,
+    Hello,
+    Join,
+    Joined,
+    PlayersChanged,
+    State,
+    TableOptions,
+)
+from shared.legality import legal_actions  # noqa: E402
+from shared.views import seat_view_from_dict  # noqa: E402
+
+# ----- the processes --------------------------------------------------------------------------
+
+
+def start_process(args: list[str]) -> tuple[subprocess.Popen[str], int]:
+    proc = subprocess.Popen(
+        [sys.executable, *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    match = re.search(r":(\d+)\s*$", line)
+    if not match:
+        proc.kill()
+        raise SystemExit(f"the process did not report its port: {line!r}")
+    return proc, int(match.group(1))
+
+
+def start_server() -> tuple[subprocess.Popen[str], int]:
+    return start_process(
+        [
+            "-m", "server", "--host", "127.0.0.1", "--port", "0", "--log-level", "error",
+            "--max-per-address", "100000", "--max-connections", "100000",
+            "--max-tables", "100000", "--rate", "100000", "--burst", "100000",
+            "--ping-interval", "0",
+        ]
+    )  # fmt: skip
+
+
+def rss_kib(pid: int) -> tuple[int, int]:
+    """Resident memory now and at its peak, in KiB (Linux)."""
+    values = {"VmRSS": 0, "VmHWM": 0}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            key = line.split(":")[0]
+            if key in values:
+                values[key] = int(line.split()[1])
+    except OSError:
+        pass
+    return values["VmRSS"], values["VmHWM"]
+
+
+async def echo_server_main() -> None:
+    """A bare websockets server that decodes each msgpack frame and sends it back encoded."""
+    from websockets.asyncio.server import ServerConnection, serve
+
+    async def echo(ws: ServerConnection) -> None:
+        async for data in ws:
+            await ws.send(msgpack.packb(msgpack.unpackb(data), use_bin_type=True))
+
+    async with serve(echo, "127.0.0.1", 0, compression=None, ping_interval=None) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        print(f"echo listening on ws://127.0.0.1:{port}", flush=True)
+        await asyncio.Future()
+
+
+async def measure_echo(port: int, rounds: int, payload: bytes) -> list[float]:
+    async with connect(f"ws://127.0.0.1:{port}", compression=None, ping_interval=None) as ws:
+        times = []
+        for i in range(rounds + 50):
+            start = time.perf_counter()
+            await ws.send(payload)
+            await ws.recv()
+            if i >= 50:  # warm-up
+                times.append(time.perf_counter() - start)
+        return times
+
+
+# ----- the scripted players -------------------------------------------------------------------
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.games = 0
+        self.errors = 0
+
+
+async def open_client(port: int, name: str) -> ClientConnection:
+    ws = await connect(
+        f"ws://127.0.0.1:{port}", compression=None, ping_interval=None, max_size=2**22
+    )
+    await ws.send(encode(Hello(PROTOCOL_VERSION, name)))
+    await ws.recv()  # welcome
+    return ws
+
+
+async def player(
+    ws: ClientConnection,
+    table_id: str,
+    state: State,
+    rng: random.Random,
+    think: float,
+    stats: Stats,
+    until: float,
+) -> None:
+    """Play one game to its end (or to the end of the run), measuring each own command until
+    its update arrives."""
+    me = state.role
+    version, view, status = state.version, seat_view_from_dict(state.view), state.status
+    sent_at: float | None = None
+    my_turn = view.public.to_move.name.lower() == me
+    while view.public.result is None and time.perf_counter() < until:
+        ctx = view.turn_context() if my_turn else None
+        if ctx is not None and status == "playing" and sent_at is None:
+            if think:
+                await asyncio.sleep(think * (0.5 + rng.random()))
+            action = rng.choice(legal_actions(ctx))
+            sent_at = time.perf_counter()
+            await ws.send(encode(Command(table_id, version, str(action))))
+        try:
+            data = await asyncio.wait_for(ws.recv(), max(0.01, until - time.perf_counter()))
+        except TimeoutError:
+            return
+        received = time.perf_counter()
+        # a light client: plain msgpack, and the view is parsed only when it matters
+        message = msgpack.unpackb(data)
+        kind = message["type"]
+        if kind == "update":
+            if sent_at is not None:
+                stats.latencies.append(received - sent_at)
+                stats.actions += 1
+                sent_at = None
+            version = message["version"]
+            public = message["view"]["public"]
+            my_turn = public["to_move"] == me
+            if my_turn or public["result"] is not None:
+                view = seat_view_from_dict(message["view"])
+        elif kind == "players":
+            status = message["status"]
+        elif kind == "error":
+            stats.errors += 1
+            sent_at = None
+
+
+async def table_loop(port: int, index: int, think: float, until: float, stats: Stats) -> None:
+    rng = random.Random(index)
+    host = await open_client(port, f"host{index}")
+    guest = await open_client(port, f"guest{index}")
+    try:
+        while time.perf_counter() < until:
+            await host.send(encode(CreateTable(TableOptions(), False, "white", "random")))
+            joined = decode_server(await host.recv())
+            assert isinstance(joined, Joined), joined
+            host_state = decode_server(await host.recv())
+            assert isinstance(host_state, State)
+            await guest.send(encode(Join(joined.table_id, "black")))
+            assert isinstance(decode_server(await guest.recv()), Joined)
+            guest_state = decode_server(await guest.recv())
+            assert isinstance(guest_state, State)
+            players = decode_server(await host.recv())
+            assert isinstance(players, PlayersChanged)
+            host_state = State(
+                host_state.table_id, host_state.version, host_state.role, players.status,
+                host_state.view, players.players, host_state.chat,
+            )  # fmt: skip
+            await asyncio.gather(
+                player(host, joined.table_id, host_state, rng, think, stats, until),
+                player(
+                    guest, joined.table_id, guest_state, random.Random(~index), think, stats, until
+                ),
+            )
+            if time.perf_counter() >= until:
+                break
+            stats.games += 1
+            # leaving a finished game lets the server close the table
+            for ws in (host, guest):
+                await ws.close()
+            host = await open_client(port, f"host{index}")
+            guest = await open_client(port, f"guest{index}")
+    finally:
+        await host.close()
+        await guest.close()
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def run_load(port: int, pid: int, tables: int, seconds: float, think: float) -> Stats:
+    stats = Stats()
+    until = time.perf_counter() + seconds
+    peak_rss = 0
+
+    async def sample() -> None:
+        nonlocal peak_rss
+        while True:
+            peak_rss = max(peak_rss, rss_kib(pid)[0])
+            await asyncio.sleep(0.5)
+
+    sampler = asyncio.create_task(sample())
+    start = time.perf_counter()
+    await asyncio.gather(*(table_loop(port, i, think, until, stats) for i in range(tables)))
+    elapsed = time.perf_counter() - start
+    sampler.cancel()
+    lat = stats.latencies
+    print(
+        f"  tables={tables} think={think}s: {stats.actions} actions in {elapsed:.1f}s ="
+        f" {stats.actions / elapsed:.0f} actions/s, {stats.games} games, {stats.errors} errors"
+    )
+    if lat:
+        print(
+            f"  command->update latency: p50 {percentile(lat, 0.5) * 1e3:.2f} ms,"
+            f" p99 {percentile(lat, 0.99) * 1e3:.2f} ms, max {max(lat) * 1e3:.2f} ms"
+        )
+    print(f"  server RSS peak while loaded: {peak_rss / 1024:.1f} MiB")
+    return stats
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    echo_proc, echo_port = start_process([str(Path(__file__).resolve()), "--echo-server"])
+    server_proc, port = start_server()
+    try:
+        payload = encode(Command("0123abcd", 42, "place BARI-DUDA"))
+        echo = await measure_echo(echo_port, args.echo_rounds, payload)
+        echo_p50 = statistics.median(echo)
+        print(f"bare websockets msgpack echo ({len(payload)} B frame), {len(echo)} round trips:")
+        print(f"  p50 {echo_p50 * 1e3:.3f} ms, p99 {percentile(echo, 0.99) * 1e3:.3f} ms")
+        start_rss = rss_kib(server_proc.pid)[0] / 1024
+        print(f"server pid {server_proc.pid}, RSS at start {start_rss:.1f} MiB")
+        for tables, think in args.runs:
+            print(f"load: {tables} table(s), {args.seconds:.0f} s")
+            stats = await run_load(port, server_proc.pid, tables, args.seconds, think)
+            if tables == 1 and think == 0 and stats.latencies:
+                p50 = statistics.median(stats.latencies)
+                print(
+                    f"  one table p50 / echo p50 = {p50 / echo_p50:.2f}x"
+                    f" (target <= 2x: {'met' if p50 <= 2 * echo_p50 else 'NOT met'})"
+                )
+            elif stats.latencies:
+                p99 = percentile(stats.latencies, 0.99)
+                print(f"  p99 under 50 ms: {'met' if p99 < 0.05 else 'NOT met'}")
+        rss, hwm = rss_kib(server_proc.pid)
+        print(f"server RSS at the end {rss / 1024:.1f} MiB, peak {hwm / 1024:.1f} MiB")
+    finally:
+        for proc in (server_proc, echo_proc):
+            proc.terminate()
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def parse_run(text: str) -> tuple[int, float]:
+    """'500' or '500:0.5' (tables, think seconds)."""
+    tables, _, think = text.partition(":")
+    return int(tables), float(think or 0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--runs",
+        type=parse_run,
+        nargs="+",
+        default=[(1, 0.0), (500, 0.5), (500, 0.0)],
+        help="runs as TABLES[:THINK], e.g. 1 500:0.5 500 (think: seconds before each command)",
+    )
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each run")
+    parser.add_argument("--echo-rounds", type=int, default=2000)
+    parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.echo_server:
+        asyncio.run(echo_server_main())
+        return
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()
