@@ -17,7 +17,7 @@ from prompt_toolkit.application import Application, create_app_session
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, completion_is_selected
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import Input
@@ -73,6 +73,7 @@ STYLE = Style.from_dict(
         "token": "reverse",
         "bridge": "bold",
         "highlight": "reverse blink",
+        "recent": "underline",
         "incard": "underline",
         "island": "bold",
         "count": "#8a8a8a",
@@ -231,6 +232,8 @@ class KahunaApp:
             return " " + LOBBY_KEYS
         if self.state.help_open:
             return " Esc or F1 closes the help"
+        if self.state.public is not None and self.state.public.result is not None:
+            return " save [FILE] keeps the game   lobby leaves the table   F1 help   ^Q quit"
         return " " + KEY_HINTS
 
     def invalidate(self) -> None:
@@ -435,6 +438,19 @@ class KahunaApp:
         ]
         for keys, make in quick_keys:
             kb.add(*keys, filter=game)(self._quick_handler(make))
+
+        @kb.add("tab", filter=game)
+        def _complete(event: KeyPressEvent) -> None:
+            if self.buffer.complete_state is not None:
+                self.buffer.complete_next()
+            else:
+                self.buffer.start_completion(select_first=True)
+
+        @kb.add("enter", filter=game & completion_is_selected)
+        def _accept_completion(event: KeyPressEvent) -> None:
+            # Enter takes the chosen completion; the next Enter sends the command.
+            self.buffer.complete_state = None
+            self._text_changed(self.buffer)
 
         @kb.add("pageup", filter=game)
         def _log_back(event: KeyPressEvent) -> None:

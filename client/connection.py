@@ -24,6 +24,7 @@ from protocol.messages import (
     Left,
     LobbySubscribe,
     Reclaim,
+    Resync,
     ServerMessage,
     Spectate,
     TableClosed,
@@ -146,6 +147,9 @@ class Session:
                 self.state.handle(msg)
                 if isinstance(msg, TableClosed | Left) and self.state.table_id is None:
                     await ws.send(encode(LobbySubscribe()))
+                if self.state.needs_resync and self.state.table_id is not None:
+                    self.state.needs_resync = False
+                    await ws.send(encode(Resync(self.state.table_id)))
             self.on_message(msg)
             self.on_change()
 

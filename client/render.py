@@ -14,7 +14,6 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Sequence
 
-from client.commands import ACTION_HELP, CLIENT_WORDS
 from client.state import ClientState, LogLine
 from protocol.messages import PlayerInfo, TableInfo, TableOptions
 from shared.board import (
@@ -152,6 +151,7 @@ def render_map(
     *,
     hand: Sequence[int] = (),
     highlight: Iterable[int] = (),
+    recent: Iterable[int] = (),
 ) -> Canvas:
     """The board: islands where they lie on the real board, every line free, White's or Black's,
     the tokens, and for each island how many of its lines give control."""
@@ -159,6 +159,7 @@ def render_map(
     bridges = (0, 0) if public is None else public.bridges
     tokens = (0, 0) if public is None else public.tokens
     marked = set(highlight)
+    fresh = set(recent)
     paths = line_cells(width, height)
     order = sorted(range(NUM_LINES), key=lambda k: (k in marked, _owner(bridges, k) is not None))
     for k in order:
@@ -167,6 +168,8 @@ def render_map(
             ch, style = FREE_CHAR, "class:free"
         else:
             ch, style = BRIDGE_CHAR[owner], SEAT_STYLE[owner] + " class:bridge"
+        if k in fresh:
+            style += " class:recent"
         if k in marked:
             style += " class:highlight"
         for x, y in paths[k]:
@@ -323,7 +326,7 @@ def result_lines(state: ClientState, width: int) -> list[list[Fragment]]:
         return []
     winner = pub.result.winner
     who = "A draw" if winner is None else f"{winner.label} ({state.player_name(winner)}) wins"
-    out: list[list[Fragment]] = [[("class:title", f"GAME OVER. {who}")]]
+    out: list[list[Fragment]] = [[("class:title", "GAME OVER")], [("class:title", who)]]
     for line in textwrap.wrap(pub.result.reason, max(width - 2, 10)):
         out.append([("class:dim", f"  {line}")])
     out.append([("class:label", "            White  Black")])
@@ -421,7 +424,18 @@ def render_body(state: ClientState, width: int, height: int, highlight: Iterable
         canvas.put(0, 1, "Kahuna needs at least 80x24.", "class:msg.error")
         return canvas
     hand = state.seat_view.hand if state.seat_view is not None else ()
-    canvas.blit(0, 0, render_map(state.public, map_w, map_h, hand=hand, highlight=highlight))
+    canvas.blit(
+        0,
+        0,
+        render_map(
+            state.public,
+            map_w,
+            map_h,
+            hand=hand,
+            highlight=highlight,
+            recent=state.recent_lines,
+        ),
+    )
     canvas.put_fragments(0, map_h, MAP_LEGEND)
     for y in range(height):
         canvas.put(map_w, y, "│", "class:frame")
@@ -460,29 +474,36 @@ def _put_clipped(canvas: Canvas, x: int, y: int, row: Sequence[Fragment], width:
         used += len(piece)
 
 
+HELP_TEXT = """\
+Commands: the game's notation. Tab completes; each is checked before it is sent.
+  place BARI-DUDA             play a BARI card: your bridge on BARI-DUDA
+  remove HUNA-ELAI HUNA+ELAI  two cards of its ends remove that opponent bridge
+  remove ... rebuild          Variant 1: and put your own bridge there, free
+  discard ELAI                put an ELAI card face down under the discards
+  take COCO                   take the face-up COCO card; ends your turn
+  draw                        draw the top card of the pile; ends your turn
+  abstain                     do not draw; ends your turn
+  end                         end your final turn (no drawing then)
+  handicap ALOA-BARI          a free handicap bridge before the first turn
+Client commands
+  say TEXT  (or 'TEXT) chat      save [FILE]  keep the game in a file
+  lobby     leave the table      resync       fetch the whole position again
+  help      this screen          quit         leave the program
+Keys
+  F2  Alt-d      draw from pile  F3 F4 F5  Alt-1 2 3  take face-up card 1, 2, 3
+  F6  Alt-a      abstain         F7  Alt-e            end the final turn
+  Tab  complete  Up/Down history PgUp/PgDn            scroll the log
+  F1  help       Esc  close it   Ctrl-Q               quit
+Map: · free  = White  # Black  ○ ● tokens  4of6: 4 of its 6 lines win the island"""
+
+
 def help_lines() -> list[list[Fragment]]:
-    out: list[list[Fragment]] = [
-        [("class:title", "Commands (the engine's notation; Tab completes, checked before sending)")]
-    ]
-    for cmd, what in ACTION_HELP:
-        out.append([("class:key", f"  {cmd:<27}"), ("", what)])
-    out.append([("class:title", "Client commands")])
-    for text in CLIENT_WORDS.values():
-        cmd, _, what = text.partition(": ")
-        out.append([("class:key", f"  {cmd:<27}"), ("", what)])
-    out.append([("class:title", "Keys")])
-    keys = [
-        ("F1 / Esc", "this help / close it"),
-        ("F2  or Alt-d", "draw from the pile"),
-        ("F3 F4 F5  or Alt-1 2 3", "take face-up card 1, 2 or 3"),
-        ("F6  or Alt-a", "abstain from drawing"),
-        ("F7  or Alt-e", "end the final turn"),
-        ("Tab, Up/Down", "complete a command; command history"),
-        ("PgUp / PgDn", "scroll the log"),
-        ("Ctrl-Q", "quit"),
-    ]
-    for key, what in keys:
-        out.append([("class:key", f"  {key:<27}"), ("", what)])
+    out: list[list[Fragment]] = []
+    for line in HELP_TEXT.splitlines():
+        if not line.startswith(" "):
+            out.append([("class:title", line)])
+        else:
+            out.append([("class:key", line[:30]), ("", line[30:])])
     return out
 
 

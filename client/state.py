@@ -6,6 +6,7 @@ The application renders this state; the connection feeds it server messages thro
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Literal
 
@@ -28,6 +29,7 @@ from protocol.messages import (
     Update,
     Welcome,
 )
+from shared.board import BoardNameError, parse_line
 from shared.types import Seat
 from shared.views import (
     PublicView,
@@ -101,6 +103,9 @@ class ClientState:
     message_kind: LogKind = "info"
     transcript: list[str] = attrs.Factory(list)
     pending: str | None = None  # the command sent and not yet answered
+    needs_resync: bool = False  # a version was skipped: the connection asks for a full state
+    recent_lines: set[int] = attrs.Factory(set)  # lines the opponent's last turn changed
+    recent_by: Seat | None = None
     # set when the game screen should follow a spectate request (for --spectate)
     want_spectate: str | None = None
 
@@ -194,6 +199,7 @@ class ClientState:
         self.log_scroll = 0
         self.version = 0
         self.pending = None
+        self.recent_lines = set()
         self.add_log(f"Table {table_id}", "info")
 
     def leave_table(self) -> None:
@@ -233,8 +239,17 @@ class ClientState:
     def _update(self, msg: Update) -> None:
         if msg.table_id != self.table_id:
             return
+        if msg.version != self.version + 1:
+            self.needs_resync = True  # an update went missing: ask for the whole state
         self.version = msg.version
         self.pending = None
+        mover = self.public.to_move if self.public is not None else None
+        if mover is not self.recent_by:  # a new turn: forget the marks of the one before
+            self.recent_lines, self.recent_by = set(), mover
+        for event in msg.events:
+            if event.get("type") in ("BridgePlaced", "BridgeRemoved") and mover is not self.seat:
+                with contextlib.suppress(BoardNameError):
+                    self.recent_lines.add(parse_line(str(event.get("line"))))
         for line in describe_events(msg.events):
             self.add_log(line, "event")
         if self._set_view(msg.view):
@@ -274,6 +289,7 @@ class ClientState:
         self.pending = None
         self.say(f"Server: {msg.message} [{msg.code}]", "error")
         if msg.code == "stale_version":
+            self.needs_resync = True
             self.say("The position changed before your command arrived; look again.", "error")
 
     # ----- connection ----------------------------------------------------------------------

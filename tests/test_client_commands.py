@@ -3,6 +3,8 @@ and how server messages change the client's state."""
 
 from __future__ import annotations
 
+import attrs
+
 from client.commands import Candidate, complete, interpret
 from client.eventlog import describe_events
 from client.state import ClientState
@@ -197,3 +199,24 @@ def test_state_follows_the_server() -> None:
     assert state.log[-1].text == "<Bob> brb" and state.log[-1].kind == "chat"
     state.handle(Error("illegal_action", "no", "t1", None, "command"))
     assert state.message_kind == "error" and "no" in state.message
+
+
+def test_a_skipped_version_asks_for_a_resync_and_the_opponents_lines_are_marked() -> None:
+    g = position()
+    state = ClientState(name="Ann")
+    state.handle(Joined("t1", "black", "secret"))
+    view = seat_view_to_dict(seat_view(g, Seat.BLACK))
+    state.handle(State("t1", 0, "black", "playing", view, players(), []))
+    action = next(a for a in g.legal_actions() if str(a).startswith("place"))
+    events = g.apply(action)
+    update = Update(
+        "t1",
+        1,
+        events_to_dicts(seat_events(events, Seat.BLACK)),
+        seat_view_to_dict(seat_view(g, Seat.BLACK)),
+    )
+    state.handle(update)
+    assert not state.needs_resync
+    assert state.recent_lines == {action.line}  # type: ignore[union-attr]
+    state.handle(attrs.evolve(update, version=3))
+    assert state.needs_resync

@@ -171,7 +171,7 @@ def test_the_end_of_the_game_shows_each_round_and_the_winner() -> None:
         result=Result(Seat.WHITE, "White has more points"),
     )
     text = render_game(state, 80, 22).text()
-    assert "GAME OVER. White (Ann) wins" in text
+    assert "GAME OVER" in text and "White (Ann) wins" in text
     assert "Round 1       1      0" in text
     assert "Round 2       0      2" in text
     assert "Final         3      0" in text
