@@ -1,0 +1,90 @@
+"""kahuna-server as a program: its help, its address line, wss://, and a clean stop on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import ssl
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import connect
+
+from protocol.codec import decode_server, encode
+from protocol.messages import PROTOCOL_VERSION, Hello, Welcome
+from server.__main__ import build_parser, config_from_args
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_help_explains_the_flags() -> None:
+    text = build_parser().format_help()
+    flags = ["--host", "--port", "--tls-cert", "--tls-key", "--log-level", "--max-frame"]
+    flags += ["--rate", "--max-per-address", "--ping-interval", "--abandon-timeout"]
+    for flag in flags:
+        assert flag in text
+
+
+def test_flags_make_the_config() -> None:
+    args = build_parser().parse_args(["--port", "9000", "--rate", "5", "--ping-interval", "0"])
+    config = config_from_args(args)
+    assert config.port == 9000 and config.rate == 5 and config.ping_interval is None
+    assert config.host == "0.0.0.0"
+
+
+async def start(*extra: str) -> tuple[asyncio.subprocess.Process, str]:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0",
+        "--log-level", "warning", *extra,
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    assert proc.stdout is not None
+    line = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
+    match = re.search(r"(wss?://127\.0\.0\.1:\d+)", line)
+    assert match, line
+    return proc, match.group(1)
+
+
+async def stop(proc: asyncio.subprocess.Process) -> int:
+    proc.send_signal(signal.SIGTERM)
+    return await asyncio.wait_for(proc.wait(), 10)
+
+
+async def test_runs_prints_its_address_and_stops_on_sigterm() -> None:
+    proc, url = await start()
+    try:
+        async with connect(url, compression=None) as ws:
+            await ws.send(encode(Hello(PROTOCOL_VERSION, "Ana")))
+            assert isinstance(decode_server(await ws.recv()), Welcome)
+            assert await stop(proc) == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+async def test_serves_wss_with_a_certificate(tmp_path: Path) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    proc, url = await start("--tls-cert", str(cert), "--tls-key", str(key))
+    try:
+        assert url.startswith("wss://")
+        context = ssl.create_default_context(cafile=str(cert))
+        async with connect(url, ssl=context, compression=None) as ws:
+            await ws.send(encode(Hello(PROTOCOL_VERSION, "Ana")))
+            assert isinstance(decode_server(await ws.recv()), Welcome)
+        assert await stop(proc) == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
