@@ -221,7 +221,8 @@ class KahunaApp:
         if state.is_spectator:
             return "watching> "
         pub = state.public
-        if pub is not None and pub.result is None and state.seat is pub.to_move:
+        playing = state.table_status == "playing" and pub is not None and pub.result is None
+        if playing and pub is not None and state.seat is pub.to_move:
             return "your move> "
         return "> "
 

@@ -27,8 +27,9 @@ def clause(event: Event) -> str | None:
     seat = _seat(event.get("seat"))
     if kind == "BridgePlaced":
         card = event.get("card")
-        how = " without a card" if card is None else f" with {card}"
-        return f"{seat} placed a bridge on {event.get('line')}{how}"
+        if card is None:
+            return f"{seat} placed a free bridge on {event.get('line')}"
+        return f"{seat} placed a bridge on {event.get('line')} with {card}"
     if kind == "BridgeRemoved":
         cards = event.get("cards")
         if not cards:

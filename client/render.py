@@ -246,7 +246,7 @@ def side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
         out.append([("", "Waiting for the table's state...")])
         return out
     phase = {
-        Phase.HANDICAP: "handicap bridges",
+        Phase.HANDICAP: "handicap",
         Phase.PLAY: "play",
         Phase.FINAL: f"final turns ({pub.final_turns_left} left)",
         Phase.OVER: "game over",
@@ -308,13 +308,16 @@ def _turn_line(state: ClientState, pub: PublicView) -> list[Fragment]:
         who = "a draw" if winner is None else f"{winner.label} wins"
         return [("class:title", f"Game over: {who}")]
     if state.table_status == "waiting":
-        return [("class:dim", "Waiting for an opponent to sit down")]
+        return [("class:dim", "Waiting for an opponent")]
     mover = pub.to_move
     if state.seat is mover:
-        what = "place your handicap bridges" if pub.phase is Phase.HANDICAP else "your turn"
-        text = f"▶ {mover.label} to move: {what}"
-        if pub.opponent_abstained and pub.phase is Phase.PLAY:
-            text += " (no abstaining)"
+        text = "▶ Your turn"
+        if pub.phase is Phase.HANDICAP:
+            text += f": {pub.handicap_left} handicap"
+        elif pub.phase is Phase.FINAL:
+            text += ": the last one"
+        elif pub.opponent_abstained:
+            text += ": you must draw"
         return [("class:you", text)]
     return [(SEAT_STYLE[mover], f"▶ {mover.label} to move ({state.player_name(mover)})")]
 
@@ -576,6 +579,9 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     if state.form_open:
         form_y = max(y, height - 10)
         canvas.blit(0, form_y, render_form(state, width))
+    elif height - y >= len(LOBBY_INTRO) + 2:
+        for i, line in enumerate(LOBBY_INTRO):
+            canvas.put(1, height - 2 - len(LOBBY_INTRO) + i, line[: width - 2], "class:dim")
     canvas.put(
         0,
         height - 1,
@@ -610,4 +616,10 @@ def render_form(state: ClientState, width: int) -> Canvas:
     return canvas
 
 
-LOBBY_KEYS = "↑↓ select  Enter join  w/b join as White/Black  s spectate  n new table  ^Q quit"
+LOBBY_INTRO = (
+    "Kahuna: two sorcerers build bridges between twelve islands. Hold more than",
+    "half of an island's lines: your token goes on it and the other's bridges go.",
+    "One card builds a bridge, two break one; three scorings decide the game.",
+    "Press n for a new table (against the computer or a person), Enter to join.",
+)
+LOBBY_KEYS = "↑↓ select  Enter join  w/b sit as White/Black  s watch  n new table  ^Q quit"

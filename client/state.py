@@ -30,7 +30,7 @@ from protocol.messages import (
     Welcome,
 )
 from shared.board import BoardNameError, parse_line
-from shared.types import Seat
+from shared.types import Phase, Seat
 from shared.views import (
     PublicView,
     SeatView,
@@ -266,7 +266,18 @@ class ClientState:
         elif self.table_status == "waiting":
             self.say("Waiting for an opponent to sit down.")
         elif self.seat is not None and pub.to_move is self.seat:
-            self.say("Your turn.", "you")
+            if pub.phase is Phase.HANDICAP:
+                self.say(
+                    f"Your turn: place {pub.handicap_left} handicap bridge(s),"
+                    " like 'handicap ALOA-BARI' (Tab completes).",
+                    "you",
+                )
+            elif pub.phase is Phase.FINAL:
+                self.say("Your last turn: play your cards, then 'end' (F7).", "you")
+            elif pub.opponent_abstained:
+                self.say("Your turn. Your opponent abstained: you must draw this turn.", "you")
+            else:
+                self.say("Your turn.", "you")
         elif self.seat is not None:
             self.say(f"{pub.to_move.label} ({self.player_name(pub.to_move)}) is thinking.")
 

@@ -135,7 +135,7 @@ def test_the_game_screen_shows_hand_players_row_and_log(width: int, height: int)
     assert "Face up 1 COCO 2 DUDA 3 FAAA" in text
     assert "Ann (you)" in text and "Computer [AI]" in text
     assert "Round 1 of 3" in text
-    assert "White to move" in text
+    assert "▶ Your turn" in text
     assert "event number 29" in text  # the newest log line is shown
     assert lines[0].startswith(" KAHUNA ") and "connected" in lines[0]
     # the opponent's hand size: Black holds two cards
