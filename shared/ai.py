@@ -64,6 +64,7 @@ CARD_USE = 0.45  # ...plus this share of the best placement it allows now
 PAIR_USE = 0.35  # share of the best removal the hand allows now
 TRIGGER = 3.0  # per point: ending the round by taking the last card while ahead
 WIN = 1000.0
+SEARCH_BUDGET = 300  # positions looked at two plays deep, per decision
 
 _ALL_LINES = (1 << NUM_LINES) - 1
 
@@ -269,10 +270,18 @@ class _Evaluator:
         size = sum(s.hand)
         if size < HAND_LIMIT:
             ahead = s.my_tokens.bit_count() - s.opp_tokens.bit_count()
+            # Taking the last face-up card from an empty pile ends the round at once.
+            ends_round = not ctx.pile_size and len(ctx.face_up) == 1 and self.round < 3
             for card in set(ctx.face_up):
                 v = values[card]
-                if not ctx.pile_size and len(ctx.face_up) == 1 and self.round < 3 and ahead > 0:
-                    v += TRIGGER * self.round  # taking the last card scores the round now
+                if ends_round:
+                    if ahead > 0:
+                        v += TRIGGER * self.round  # the interim scoring goes my way
+                    if self.round == 1:  # the second round begins: no bridge, no game
+                        if not s.me:
+                            v -= WIN
+                        elif not s.opp:
+                            v += WIN
                 out.append((v, Take(card)))
             if ctx.pile_size and self.unknown_total:
                 mean = sum(v * n for v, n in zip(values, self.unknown, strict=True))
@@ -367,15 +376,26 @@ def choose_action(view: SeatView, rng: random.Random) -> Action:
     candidates: list[Action] = [a for a in actions if isinstance(a, Place | Remove)]
     if ctx.phase is Phase.PLAY and sum(ctx.hand) >= HAND_LIMIT:
         candidates += [a for a in actions if isinstance(a, Discard)]
+    # One play deep for every candidate, then a second play within a budget: removals first
+    # (a removal pays off with the placement it frees), then the most promising plays.
+    scored: list[tuple[float, Action, _State]] = []
     for action in candidates:
         after = _apply(start, action)
-        v = ev.value(after)
-        if not isinstance(action, Discard) and sum(after.hand) > 0:
-            for follow in _plays(ev, after):
-                v2 = ev.value(_apply(after, follow))
+        scored.append((ev.value(after) + noise(), action, after))
+    order = sorted(
+        range(len(scored)),
+        key=lambda i: (not isinstance(scored[i][1], Remove), -scored[i][0]),
+    )
+    budget = SEARCH_BUDGET
+    for i in order:
+        v, action, after = scored[i]
+        if budget > 0 and not isinstance(action, Discard) and sum(after.hand) > 0:
+            follows = _plays(ev, after)
+            budget -= len(follows)
+            for follow in follows:
+                v2 = ev.value(_apply(after, follow)) + noise()
                 if v2 > v:
                     v = v2
-        v += noise()
         if v > best:
             best, best_action = v, action
     if best_action is not None:
