@@ -76,7 +76,10 @@ MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.ALREADY_AT_TABLE: "this connection already plays or watches at this table",
     ErrorCode.NOT_AT_TABLE: "this connection neither plays nor watches at this table",
     ErrorCode.BAD_TOKEN: "the token does not claim a seat of this table",
-    ErrorCode.TOO_MANY_TABLES: "the server holds its maximum number of tables",
+    ErrorCode.TOO_MANY_TABLES: (
+        "the server holds its maximum number of tables, or this connection is at as many"
+        " tables as one connection may be"
+    ),
     ErrorCode.SPECTATOR_CANNOT_ACT: "a spectator sent a command",
     ErrorCode.GAME_NOT_STARTED: "a command before both seats are taken",
     ErrorCode.GAME_OVER: "a command after the game ended",

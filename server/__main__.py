@@ -81,6 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     g.add_argument("--max-tables", type=int, default=d.max_tables, help="open tables in all")
     g.add_argument(
+        "--tables-per-connection",
+        type=int,
+        default=d.tables_per_connection,
+        help="tables one connection may sit or watch at",
+    )
+    g.add_argument(
         "--hello-timeout",
         type=float,
         default=d.hello_timeout,
@@ -140,6 +146,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_per_address=args.max_per_address,
         max_connections=args.max_connections,
         max_tables=args.max_tables,
+        tables_per_connection=args.tables_per_connection,
         hello_timeout=args.hello_timeout,
         ping_interval=args.ping_interval or None,
         ping_timeout=args.ping_timeout or None,

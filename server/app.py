@@ -90,6 +90,8 @@ class KahunaServer:
     async def stop(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._lobby_flush is not None:
+            self._lobby_flush.cancel()
         for computer in self.computers.values():
             computer.cancel()
         if self._server is not None:
@@ -223,7 +225,8 @@ class KahunaServer:
         try:
             message = decode_client(data, self.config.max_frame)
         except ProtocolError as exc:
-            refused = peek_type(data) if isinstance(data, bytes) else None
+            small = isinstance(data, bytes) and exc.code is not ErrorCode.FRAME_TOO_LARGE
+            refused = peek_type(data) if small else None
             self._error(conn, exc.code, exc.message, refused=refused)
             return
         try:
@@ -260,6 +263,8 @@ class KahunaServer:
                 self._create(conn, message)
             case Join(table_id, seat):
                 table = self.lobby.get(table_id)
+                if table_id not in conn.tables:
+                    self._room_for_one_more(conn)
                 assert conn.name is not None
                 parsed = None if seat is None else Seat.parse(seat)
                 self.deliver(table.join(conn.member, conn.name, parsed, now=time.monotonic()))
@@ -267,12 +272,16 @@ class KahunaServer:
                 self._lobby_changed()
             case Spectate(table_id):
                 table = self.lobby.get(table_id)
+                if table_id not in conn.tables:
+                    self._room_for_one_more(conn)
                 assert conn.name is not None
                 self.deliver(table.spectate(conn.member, conn.name))
                 conn.tables.add(table_id)
                 self._lobby_changed()
             case Reclaim(table_id, token):
                 table = self.lobby.get(table_id)
+                if table_id not in conn.tables:
+                    self._room_for_one_more(conn)
                 self.deliver(table.reclaim(conn.member, token, time.monotonic()))
                 conn.tables.add(table_id)
                 self._lobby_changed()
@@ -290,6 +299,14 @@ class KahunaServer:
                 self.deliver(self.lobby.get(table_id).resync(conn.member))
             case Chat(table_id, text):
                 self._chat(conn, table_id, text)
+
+    def _room_for_one_more(self, conn: Connection) -> None:
+        if len(conn.tables) >= self.config.tables_per_connection:
+            raise TableError(
+                ErrorCode.TOO_MANY_TABLES,
+                f"one connection sits or watches at {self.config.tables_per_connection} tables"
+                " at most; leave one first",
+            )
 
     def _hello(self, conn: Connection, hello: Hello) -> None:
         cfg = self.config
@@ -313,6 +330,7 @@ class KahunaServer:
 
     def _create(self, conn: Connection, create: CreateTable) -> None:
         cfg = self.config
+        self._room_for_one_more(conn)
         try:
             options = create.options.to_game_options()
         except OptionsError as exc:

@@ -25,6 +25,7 @@ class ServerConfig:
     max_per_address: int = 16  # simultaneous connections from one IP address
     max_connections: int = 4096
     max_tables: int = 2000
+    tables_per_connection: int = 16  # tables one connection may sit or watch at
     hello_timeout: float = 10.0  # seconds to send hello after connecting
     ping_interval: float | None = 20.0  # keepalive pings; a dead peer is dropped
     ping_timeout: float | None = 20.0

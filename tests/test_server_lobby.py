@@ -112,3 +112,22 @@ async def test_finished_game_closes_when_players_leave(make_server: ServerFactor
     await ana.close()
     closed = await watcher.expect(TableClosed)
     assert closed.table_id == joined.table_id
+
+
+async def test_one_connection_sits_at_a_limited_number_of_tables(
+    make_server: ServerFactory,
+) -> None:
+    server = await make_server(tables_per_connection=2)
+    ana = await Client.connect(server.port, "Ana")
+    first, _ = await create_table(ana)
+    await create_table(ana)
+    await ana.send(CreateTable(TableOptions(), False, None, "white"))
+    await ana.expect_error("too_many_tables")
+    bo = await Client.connect(server.port, "Bo")
+    third, _ = await create_table(bo)
+    await ana.send(Spectate(third.table_id))
+    await ana.expect_error("too_many_tables")
+    await ana.send(Leave(first.table_id))
+    await ana.expect(Left)
+    await ana.send(Spectate(third.table_id))
+    await ana.expect(State)
