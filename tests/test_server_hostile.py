@@ -255,3 +255,36 @@ async def test_connections_per_address_are_limited(make_server: ServerFactory) -
     await clients[0].close()
     await asyncio.sleep(0.05)
     await Client.connect(server.port, "Later")  # a freed slot is usable again
+
+
+def random_frame(rng: random.Random, table_id: str) -> bytes:
+    """A random, mostly well-formed client frame: real types, fields of random values."""
+    values: list[Any] = [
+        None, True, 0, -1, 2**40, "", "x" * 50, table_id, "white", "black", "random",
+        "draw", "place BARI-DUDA", "abstain", [], {}, {"variant1": True}, 1.5, b"\x00",
+    ]  # fmt: skip
+    kinds = ["hello", "lobby_subscribe", "create_table", "join", "spectate", "reclaim", "leave",
+             "command", "resync", "chat", "welcome", "bogus"]  # fmt: skip
+    names = ["version", "name", "options", "vs_computer", "seat", "first", "table_id", "token",
+             "action", "text", "extra"]  # fmt: skip
+    frame = {"type": rng.choice(kinds)}
+    for name in rng.sample(names, rng.randint(0, 5)):
+        frame[name] = rng.choice(values)
+    return pack(frame)
+
+
+async def test_random_frames_never_hurt_the_server(server: KahunaServer) -> None:
+    white, _, table_id, state = await two_players(server)
+    before = snapshot(server, table_id)
+    fuzzer = await Client.connect(server.port, "Fuzz")
+    rng = random.Random(11)
+    for _ in range(300):
+        await fuzzer.send_raw(random_frame(rng, table_id))
+    await fuzzer.quiet(0.3)
+    # the fuzzer's connection and the server are both fine, and the game is untouched
+    await fuzzer.send(Resync(table_id))
+    reply = await fuzzer.recv()
+    assert isinstance(reply, Error | State)
+    assert snapshot(server, table_id)[:2] == before[:2]
+    await play_random(white, table_id, random.Random(1), start=state, max_actions=1)
+    assert server.lobby.tables[table_id].version == 1
