@@ -154,6 +154,7 @@ class KahunaApp:
         self.send = send
         self.save_dir = save_dir or Path.cwd()
         self.preview: tuple[str, str] | None = None
+        self.quit_armed = False
         self.highlight: list[int] = []
         self.buffer = Buffer(
             multiline=False,
@@ -233,6 +234,8 @@ class KahunaApp:
             return " " + LOBBY_KEYS
         if self.state.help_open:
             return " Esc or F1 closes the help"
+        if self.state.is_spectator:
+            return " F1 help   PgUp/PgDn scroll the log   'TEXT chats   lobby leaves   ^Q quit"
         if self.state.public is not None and self.state.public.result is not None:
             return " save [FILE] keeps the game   lobby leaves the table   F1 help   ^Q quit"
         return " " + KEY_HINTS
@@ -270,6 +273,7 @@ class KahunaApp:
         """Do what a typed line asks; a game command only if it is legal now."""
         state = self.state
         outcome = interpret(text, state.seat_view, state.public)
+        self.quit_armed = False
         if outcome.kind == "none":
             return
         if outcome.kind == "refused":
@@ -300,7 +304,7 @@ class KahunaApp:
             if state.table_id is not None:
                 self.send(Resync(state.table_id))
         elif outcome.kind == "quit":
-            self.quit()
+            self.ask_quit()
         self.invalidate()
 
     def quick(self, make: Callable[[], str | None]) -> None:
@@ -363,6 +367,22 @@ class KahunaApp:
         if self.app.is_running:
             self.app.exit()
 
+    def ask_quit(self) -> None:
+        """Quit; in a game under way, only when asked twice (the seat's token goes with us)."""
+        state = self.state
+        pub = state.public
+        in_game = (
+            state.seat is not None
+            and state.table_status == "playing"
+            and pub is not None
+            and pub.result is None
+        )
+        if in_game and not self.quit_armed:
+            self.quit_armed = True
+            state.say("Quit in the middle of the game? Press Ctrl-Q again to quit.", "error")
+            return
+        self.quit()
+
     # ----- the lobby ---------------------------------------------------------------------------
 
     def join(self, seat: SeatName | None) -> None:
@@ -409,9 +429,15 @@ class KahunaApp:
         form = Condition(lambda: state.screen == "lobby" and state.form_open)
 
         @kb.add("c-q")
-        @kb.add("c-c")
         def _quit(event: KeyPressEvent) -> None:
-            self.quit()
+            self.ask_quit()
+
+        @kb.add("c-c")
+        def _interrupt(event: KeyPressEvent) -> None:
+            if state.screen == "game" and self.buffer.text:
+                self.buffer.reset()  # Ctrl-C clears a command line, as in a shell
+            else:
+                self.ask_quit()
 
         @kb.add("f1")
         def _help(event: KeyPressEvent) -> None:

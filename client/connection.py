@@ -56,6 +56,7 @@ class Session:
         self.stopped = False
         self.fatal: str | None = None
         self.attempts = 0
+        self.ever_connected = False
         self._task: asyncio.Task[None] | None = None
 
     # ----- sending ---------------------------------------------------------------------------
@@ -111,6 +112,12 @@ class Session:
                 break
             pause = BACKOFF[min(self.attempts, len(BACKOFF) - 1)]
             self.attempts += 1
+            if not self.ever_connected:
+                self.state.say(
+                    f"Cannot reach a Kahuna server at {self.url}; trying again."
+                    " (Start one with kahuna-server, or play alone with --local.)",
+                    "error",
+                )
             self._status(f"reconnecting in {pause:.0f}s (try {self.attempts})", False)
             await asyncio.sleep(pause)
 
@@ -126,6 +133,9 @@ class Session:
             if isinstance(msg, Welcome):
                 self.welcomed.set()
                 self.attempts = 0
+                if not self.ever_connected and self.state.message_kind == "error":
+                    self.state.say("")
+                self.ever_connected = True
                 self.state.handle(msg)
                 self._status("connected", True)
                 self._resume(ws)

@@ -390,7 +390,7 @@ def header(state: ClientState, width: int) -> Canvas:
 
 def map_size(width: int, height: int) -> tuple[int, int, int]:
     """(map width, map height, side panel width) for a game screen body of this size."""
-    side = max(28, min(54, width - 50))
+    side = max(30, min(50, round(width * 0.38)))
     map_w = max(width - side - 1, 0)
     map_h = max(height - 1, 0)  # a legend under the map
     map_w = min(map_w, int(map_h * 3.4) + LABEL_W)

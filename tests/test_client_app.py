@@ -197,5 +197,7 @@ async def test_local_starts_a_game_against_the_computer() -> None:
         await until(lambda: state.version >= 2, "the computer's answer")
         await until(lambda: state.message == "Your turn.", "the computer's whole turn")
         assert any(e.text.startswith("Black") for e in state.log)
-        pipe.send_bytes(b"\x11")  # Ctrl-Q
+        pipe.send_bytes(b"\x11")  # Ctrl-Q, in a game under way: asks first
+        await until(lambda: "Ctrl-Q again" in state.message, "the question")
+        pipe.send_bytes(b"\x11")
         assert await asyncio.wait_for(task, 5) == 0
