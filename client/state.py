@@ -200,7 +200,7 @@ class ClientState:
         self.version = 0
         self.pending = None
         self.recent_lines = set()
-        self.add_log(f"Table {table_id}", "info")
+        self.add_log(f"Table {table_id}. F1 lists every command and key.", "info")
 
     def leave_table(self) -> None:
         self.table_id, self.role, self.token = None, None, None
