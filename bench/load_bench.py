@@ -163,7 +163,8 @@ async def player(
             sent_at = time.perf_counter()
             await ws.send(encode(Command(table_id, version, str(action))))
         try:
-            data = await asyncio.wait_for(ws.recv(), max(0.01, until - time.perf_counter()))
+            async with asyncio.timeout(max(0.01, until - time.perf_counter())):
+                data = await ws.recv()  # (asyncio.timeout adds no task, unlike wait_for)
         except TimeoutError:
             return
         received = time.perf_counter()
@@ -277,10 +278,14 @@ async def main_async(args: argparse.Namespace) -> None:
             print(f"load: {tables} table(s), {args.seconds:.0f} s")
             stats = await run_load(port, server_proc.pid, tables, args.seconds, think)
             if tables == 1 and think == 0 and stats.latencies:
+                # the machine may be busy: measure the echo again right after, take the mean
+                again = statistics.median(await measure_echo(echo_port, args.echo_rounds, payload))
+                print(f"  echo p50 again after the run: {again * 1e3:.3f} ms")
+                echo_mean = (echo_p50 + again) / 2
                 p50 = statistics.median(stats.latencies)
                 print(
-                    f"  one table p50 / echo p50 = {p50 / echo_p50:.2f}x"
-                    f" (target <= 2x: {'met' if p50 <= 2 * echo_p50 else 'NOT met'})"
+                    f"  one table p50 / echo p50 = {p50 / echo_mean:.2f}x"
+                    f" (target <= 2x: {'met' if p50 <= 2 * echo_mean else 'NOT met'})"
                 )
             elif stats.latencies:
                 p99 = percentile(stats.latencies, 0.99)

@@ -129,7 +129,7 @@ class KahunaServer:
         watchdog = loop.call_later(cfg.hello_timeout, self._hello_timeout, conn)
         try:
             async for data in ws:
-                self._frame(conn, data)
+                await self._frame(conn, data)
         except ConnectionClosed:
             pass
         finally:
@@ -211,7 +211,7 @@ class KahunaServer:
 
     # ----- receiving ----------------------------------------------------------------------
 
-    def _frame(self, conn: Connection, data: Any) -> None:
+    async def _frame(self, conn: Connection, data: Any) -> None:
         if conn.closing:
             return
         if not conn.allow():
@@ -230,7 +230,7 @@ class KahunaServer:
             self._error(conn, exc.code, exc.message, refused=refused)
             return
         try:
-            self._message(conn, message)
+            await self._message(conn, message)
         except TableError as exc:
             self._error(
                 conn,
@@ -247,7 +247,7 @@ class KahunaServer:
                 refused=message.TYPE,
             )  # fmt: skip
 
-    def _message(self, conn: Connection, message: ClientMessage) -> None:
+    async def _message(self, conn: Connection, message: ClientMessage) -> None:
         if isinstance(message, Hello):
             self._hello(conn, message)
             return
@@ -267,7 +267,8 @@ class KahunaServer:
                     self._room_for_one_more(conn)
                 assert conn.name is not None
                 parsed = None if seat is None else Seat.parse(seat)
-                self.deliver(table.join(conn.member, conn.name, parsed, now=time.monotonic()))
+                async with table.lock:  # a full state waits for updates being sent
+                    self.deliver(table.join(conn.member, conn.name, parsed, now=time.monotonic()))
                 conn.tables.add(table_id)
                 self._lobby_changed()
             case Spectate(table_id):
@@ -275,14 +276,16 @@ class KahunaServer:
                 if table_id not in conn.tables:
                     self._room_for_one_more(conn)
                 assert conn.name is not None
-                self.deliver(table.spectate(conn.member, conn.name))
+                async with table.lock:
+                    self.deliver(table.spectate(conn.member, conn.name))
                 conn.tables.add(table_id)
                 self._lobby_changed()
             case Reclaim(table_id, token):
                 table = self.lobby.get(table_id)
                 if table_id not in conn.tables:
                     self._room_for_one_more(conn)
-                self.deliver(table.reclaim(conn.member, token, time.monotonic()))
+                async with table.lock:
+                    self.deliver(table.reclaim(conn.member, token, time.monotonic()))
                 conn.tables.add(table_id)
                 self._lobby_changed()
             case Leave(table_id):
@@ -294,9 +297,11 @@ class KahunaServer:
                     self.close_table(table, "nobody is seated")
                 self._lobby_changed()
             case Command():
-                self._command(conn.member, message)
+                await self._command(conn.member, message)
             case Resync(table_id):
-                self.deliver(self.lobby.get(table_id).resync(conn.member))
+                table = self.lobby.get(table_id)
+                async with table.lock:
+                    self.deliver(table.resync(conn.member))
             case Chat(table_id, text):
                 self._chat(conn, table_id, text)
 
@@ -367,16 +372,25 @@ class KahunaServer:
         log.info("table %s created by %s (%s)", table_id, conn.name, table.info().options)
         self._lobby_changed()
 
-    def _command(self, member: MemberId, command: Command) -> None:
+    async def _command(self, member: MemberId, command: Command) -> None:
+        """The actions of a table are applied one at a time: its lock is held from the check
+        of the command until every member has been handed its update."""
         table = self.lobby.get(command.table_id)
-        before = table.status
-        self.deliver(table.command(member, command.version, command.action))
+        async with table.lock:
+            before = table.status
+            mine, others = table.command(member, command.version, command.action)
+            self.deliver(mine)
+            try:
+                await asyncio.sleep(0)  # the mover's update goes out before the others are made
+            finally:  # even if this task is cancelled: nobody may miss an update
+                if not table.closed:
+                    self.deliver(others())
         if table.status != before:
             self._lobby_changed()
 
-    def _computer_command(self, member: MemberId, command: Command) -> None:
+    async def _computer_command(self, member: MemberId, command: Command) -> None:
         try:
-            self._command(member, command)
+            await self._command(member, command)
         except TableError as exc:
             log.warning("computer command %r refused: %s", command.action, exc.message)
 

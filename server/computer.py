@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from protocol.messages import Command, PlayersChanged, ServerMessage, State, StatusName, Update
@@ -19,7 +19,7 @@ from shared.views import ViewFormatError, seat_view_from_dict
 
 log = logging.getLogger(__name__)
 
-Submit = Callable[[int, Command], None]
+Submit = Callable[[int, Command], Awaitable[None]]
 
 
 class ComputerPlayer:
@@ -74,7 +74,8 @@ class ComputerPlayer:
         except Exception:
             log.exception("the computer found no action at %s", self.table_id)
             return
-        self.submit(self.member, Command(self.table_id, version, str(action)))
+        self._task = None  # from here on the command is on its way: no cancelling it
+        await self.submit(self.member, Command(self.table_id, version, str(action)))
 
     def cancel(self) -> None:
         if self._task is not None and not self._task.done():

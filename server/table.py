@@ -8,8 +8,10 @@ so a seat gets its own view and a spectator the public one.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections import deque
+from collections.abc import Callable
 
 import attrs
 
@@ -34,6 +36,7 @@ from protocol.messages import (
     seat_name,
 )
 from shared.actions import NotationError, parse_action
+from shared.events import Event
 from shared.game import Game
 from shared.legality import IllegalAction
 from shared.types import Seat
@@ -91,6 +94,8 @@ class Table:
         self.created = now
         self.over_since: float | None = None
         self.closed = False
+        # held by the server while an action is applied and its updates are handed out
+        self.lock = asyncio.Lock()
 
     # ----- queries ------------------------------------------------------------------------
 
@@ -284,8 +289,14 @@ class Table:
 
     # ----- play ---------------------------------------------------------------------------
 
-    def command(self, member: MemberId, version: int, action_text: str) -> Outbox:
-        """Apply one action of the member's seat; every checks comes before any change."""
+    def command(
+        self, member: MemberId, version: int, action_text: str
+    ) -> tuple[Outbox, Callable[[], Outbox]]:
+        """Apply one action of the member's seat; every check comes before any change.
+
+        Returns the mover's own update, and a function that makes everyone else's: the caller
+        sends the first at once and calls the second before anything else may touch the table
+        (so that the mover's reply is not held up by the views of the others)."""
         seat = self.seat_of(member)
         if seat is None:
             if member in self.spectators:
@@ -314,24 +325,35 @@ class Table:
         except IllegalAction as exc:
             raise TableError(ErrorCode.ILLEGAL_ACTION, exc.reason) from None
         self.version += 1
-        out: Outbox = []
-        # the mover's own update first: it is the one its player waits for
-        for s, holder in sorted(self.seats.items(), key=lambda item: item[0] is not seat):
-            if holder is not None and holder.member is not None:
-                view = seat_view_to_dict(seat_view(self.game, s))
-                update = Update(
-                    self.table_id, self.version, events_to_dicts(seat_events(events, s)), view
+        new_version = self.version
+        mine: Outbox = [(member, self._seat_update(seat, events))]
+
+        def others() -> Outbox:
+            assert self.version == new_version, "the table changed before the others were told"
+            out: Outbox = []
+            other = self.seats[seat.other]
+            if other is not None and other.member is not None:
+                out.append((other.member, self._seat_update(seat.other, events)))
+            if self.spectators:
+                public = Update(
+                    self.table_id,
+                    self.version,
+                    events_to_dicts(spectator_events(events)),
+                    public_to_dict(spectator_view(self.game)),
                 )
-                out.append((holder.member, update))
-        if self.spectators:
-            public = Update(
-                self.table_id,
-                self.version,
-                events_to_dicts(spectator_events(events)),
-                public_to_dict(spectator_view(self.game)),
-            )
-            out.extend((m, public) for m in self.spectators)
-        return out
+                out.extend((m, public) for m in self.spectators)
+            return out
+
+        return mine, others
+
+    def _seat_update(self, seat: Seat, events: list[Event]) -> Update:
+        view = seat_view_to_dict(seat_view(self.game, seat))
+        return Update(self.table_id, self.version, events_to_dicts(seat_events(events, seat)), view)
+
+    def command_all(self, member: MemberId, version: int, action_text: str) -> Outbox:
+        """command() with everyone's updates at once (the mover's first)."""
+        mine, others = self.command(member, version, action_text)
+        return mine + others()
 
     def resync(self, member: MemberId) -> Outbox:
         if self.role_of(member) is None:
