@@ -99,6 +99,7 @@ async def echo_server_main() -> None:
 
     async def echo(ws: ServerConnection) -> None:
         async for data in ws:
+            assert isinstance(data, bytes)
             await ws.send(msgpack.packb(msgpack.unpackb(data), use_bin_type=True))
 
     async with serve(echo, "127.0.0.1", 0, compression=None, ping_interval=None) as server:
@@ -169,6 +170,7 @@ async def player(
             return
         received = time.perf_counter()
         # a light client: plain msgpack, and the view is parsed only when it matters
+        assert isinstance(data, bytes)
         message = msgpack.unpackb(data)
         kind = message["type"]
         if kind == "update":
