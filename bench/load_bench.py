@@ -190,44 +190,69 @@ async def player(
             sent_at = None
 
 
-async def table_loop(port: int, index: int, think: float, until: float, stats: Stats) -> None:
-    rng = random.Random(index)
+class Start:
+    """Every table is set up before the clock starts, so connecting is not measured."""
+
+    def __init__(self, tables: int, seconds: float) -> None:
+        self.waiting = tables
+        self.seconds = seconds
+        self.go = asyncio.Event()
+        self.began = 0.0
+        self.until = float("inf")
+
+    async def arrive(self) -> None:
+        self.waiting -= 1
+        if not self.waiting:
+            self.began = time.perf_counter()
+            self.until = self.began + self.seconds
+            self.go.set()
+        await self.go.wait()
+
+
+async def new_game(
+    port: int, index: int
+) -> tuple[ClientConnection, ClientConnection, str, State, State]:
     host = await open_client(port, f"host{index}")
     guest = await open_client(port, f"guest{index}")
-    try:
-        while time.perf_counter() < until:
-            await host.send(encode(CreateTable(TableOptions(), False, "white", "random")))
-            joined = decode_server(await host.recv())
-            assert isinstance(joined, Joined), joined
-            host_state = decode_server(await host.recv())
-            assert isinstance(host_state, State)
-            await guest.send(encode(Join(joined.table_id, "black")))
-            assert isinstance(decode_server(await guest.recv()), Joined)
-            guest_state = decode_server(await guest.recv())
-            assert isinstance(guest_state, State)
-            players = decode_server(await host.recv())
-            assert isinstance(players, PlayersChanged)
-            host_state = State(
-                host_state.table_id, host_state.version, host_state.role, players.status,
-                host_state.view, players.players, host_state.chat,
-            )  # fmt: skip
+    await host.send(encode(CreateTable(TableOptions(), False, "white", "random")))
+    joined = decode_server(await host.recv())
+    assert isinstance(joined, Joined), joined
+    host_state = decode_server(await host.recv())
+    assert isinstance(host_state, State)
+    await guest.send(encode(Join(joined.table_id, "black")))
+    assert isinstance(decode_server(await guest.recv()), Joined)
+    guest_state = decode_server(await guest.recv())
+    assert isinstance(guest_state, State)
+    players = decode_server(await host.recv())
+    assert isinstance(players, PlayersChanged)
+    host_state = State(
+        host_state.table_id, host_state.version, host_state.role, players.status,
+        host_state.view, players.players, host_state.chat,
+    )  # fmt: skip
+    return host, guest, joined.table_id, host_state, guest_state
+
+
+async def table_loop(port: int, index: int, think: float, start: Start, stats: Stats) -> None:
+    rng = random.Random(index)
+    game = await new_game(port, index)
+    await start.arrive()
+    while True:
+        host, guest, table_id, host_state, guest_state = game
+        try:
             await asyncio.gather(
-                player(host, joined.table_id, host_state, rng, think, stats, until),
+                player(host, table_id, host_state, rng, think, stats, start.until),
                 player(
-                    guest, joined.table_id, guest_state, random.Random(~index), think, stats, until
+                    guest, table_id, guest_state, random.Random(~index), think, stats, start.until
                 ),
             )
-            if time.perf_counter() >= until:
-                break
-            stats.games += 1
-            # leaving a finished game lets the server close the table
-            for ws in (host, guest):
-                await ws.close()
-            host = await open_client(port, f"host{index}")
-            guest = await open_client(port, f"guest{index}")
-    finally:
-        await host.close()
-        await guest.close()
+        finally:
+            # closing both connections of a finished game lets the server close the table
+            await host.close()
+            await guest.close()
+        if time.perf_counter() >= start.until:
+            return
+        stats.games += 1
+        game = await new_game(port, index)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -237,7 +262,7 @@ def percentile(values: list[float], q: float) -> float:
 
 async def run_load(port: int, pid: int, tables: int, seconds: float, think: float) -> Stats:
     stats = Stats()
-    until = time.perf_counter() + seconds
+    start = Start(tables, seconds)
     peak_rss = 0
 
     async def sample() -> None:
@@ -247,9 +272,8 @@ async def run_load(port: int, pid: int, tables: int, seconds: float, think: floa
             await asyncio.sleep(0.5)
 
     sampler = asyncio.create_task(sample())
-    start = time.perf_counter()
-    await asyncio.gather(*(table_loop(port, i, think, until, stats) for i in range(tables)))
-    elapsed = time.perf_counter() - start
+    await asyncio.gather(*(table_loop(port, i, think, start, stats) for i in range(tables)))
+    elapsed = time.perf_counter() - start.began
     sampler.cancel()
     lat = stats.latencies
     print(
