@@ -53,10 +53,10 @@ __all__ = ["choose_action", "evaluate"]
 
 TOKEN = 10.0  # an island held with a Kahuna token
 # Progress towards a majority on an island nobody holds, by the number of bridges still missing.
-PROGRESS = (0.0, 3.0, 1.2, 0.4, 0.1)
+PROGRESS = (0.0, 4.0, 1.8, 0.6, 0.15)
 BLOCKED = 0.3  # progress counts this much when the free lines cannot complete the majority
 THREAT = 1.3  # the opponent moves next: its progress weighs more than ours
-SAFE = 1.5  # a held island with a bridge to spare cannot be broken by one removal
+SAFE = 0.5  # a held island with a bridge to spare cannot be broken by one removal
 BRIDGE = 0.15  # a bridge on the board (the last tie-break; and bridges are presence)
 FEW_BRIDGES = 4.0  # rounds 2 and 3: a player without a bridge on the board loses at once
 CARD_BASE = 0.4  # a card in hand is worth something even with no good use yet
@@ -189,7 +189,7 @@ class _Evaluator:
             now[island] = v
             total += v
             if not theirs and m + 1 >= NEEDED[island] and not mine:
-                plus[island] = TOKEN + (THREAT * PROGRESS[NEEDED[island] - o] if o else 0.0)
+                plus[island] = TOKEN  # the opponent's bridges there go: `now` counted them
             else:
                 plus[island] = _island_value(m + 1, o, island, mine, theirs, threat)
         n_me, n_opp = me.bit_count(), opp.bit_count()
