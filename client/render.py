@@ -286,7 +286,8 @@ def side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
     if state.seat_view is not None:
         seat_view = state.seat_view
         opened = list(pub.open_cards[seat_view.seat])
-        out.append([("class:label", f"Your hand ({len(seat_view.hand)} of 5)")])
+        note = ", * lies open" if opened else ""
+        out.append([("class:label", f"Your hand ({len(seat_view.hand)} of 5{note})")])
         cards: list[Fragment] = [("", " ")]
         for card in sorted(seat_view.hand):
             is_open = card in opened
