@@ -6,21 +6,26 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import io
+import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import attrs
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from prompt_toolkit.output.vt100 import Vt100_Output
 
 from client.__main__ import build_parser, run_client
-from client.app import Client
+from client.app import Client, KahunaApp
 from client.commands import legal_now
 from client.state import ClientState
 from server.app import KahunaServer
 from shared.actions import Place
 from shared.board import ISLANDS
 from shared.types import Seat
+from tests.test_client_render import known_state
 
 TIMEOUT = 10.0
 
@@ -201,3 +206,31 @@ async def test_local_starts_a_game_against_the_computer() -> None:
         await until(lambda: "Ctrl-Q again" in state.message, "the question")
         pipe.send_bytes(b"\x11")
         assert await asyncio.wait_for(task, 5) == 0
+
+
+async def test_the_layout_on_a_real_terminal_and_a_resize() -> None:
+    """Drawn by prompt-toolkit's VT100 output at 80x24, then again after the terminal grows."""
+    stream = io.StringIO()
+    size = [Size(rows=24, columns=80)]
+    output = Vt100_Output(stream, lambda: size[0], term="xterm")
+    with create_pipe_input() as pipe:
+        ui = KahunaApp(known_state(), lambda _m: True, input=pipe, output=output)
+        task = asyncio.get_running_loop().create_task(ui.app.run_async())
+        await until(lambda: "your move>" in plain(stream), "the first drawing")
+        text = plain(stream)
+        for part in ("KAHUNA", "ALOA", "4of6", "BARI ELAI ELAI GOLA", "F1 help", "Round 1 of 3"):
+            assert part in text
+        assert "(22 bridges" not in text  # no room for it at 80 columns
+        stream.seek(0)
+        stream.truncate()
+        size[0] = Size(rows=40, columns=120)
+        ui.app._on_resize()
+        # the wider side panel has room for the bridges left (the VT100 writer splits the very
+        # last characters of a line, so look for the start of it)
+        await until(lambda: "(22 bridges" in plain(stream), "the drawing after the resize")
+        ui.quit()
+        await asyncio.wait_for(task, 5)
+
+
+def plain(stream: io.StringIO) -> str:
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", stream.getvalue())
