@@ -58,20 +58,21 @@ class Session:
         self.attempts = 0
         self.ever_connected = False
         self._task: asyncio.Task[None] | None = None
+        self._outbox: asyncio.Queue[ClientMessage] | None = None
 
     # ----- sending ---------------------------------------------------------------------------
 
     def send(self, msg: ClientMessage) -> bool:
-        """Queue a message; False (and nothing sent) while there is no connection."""
-        ws = self.ws
-        if ws is None or not self.welcomed.is_set():
+        """Queue a message, sent in order; False (and nothing sent) while there is no connection."""
+        if self.ws is None or not self.welcomed.is_set() or self._outbox is None:
             return False
-        asyncio.get_running_loop().create_task(self._send(ws, msg))
+        self._outbox.put_nowait(msg)
         return True
 
-    async def _send(self, ws: ClientConnection, msg: ClientMessage) -> None:
+    async def _write(self, ws: ClientConnection, outbox: asyncio.Queue[ClientMessage]) -> None:
         with contextlib.suppress(ConnectionClosed):
-            await ws.send(encode(msg))
+            while True:
+                await ws.send(encode(await outbox.get()))
 
     # ----- the loop --------------------------------------------------------------------------
 
@@ -122,6 +123,18 @@ class Session:
             await asyncio.sleep(pause)
 
     async def _session(self, ws: ClientConnection) -> None:
+        # A queue per connection: what was not sent when a connection dropped is dropped too
+        # (the resumed state tells the player what to do next).
+        outbox: asyncio.Queue[ClientMessage] = asyncio.Queue()
+        self._outbox = outbox
+        writer = asyncio.get_running_loop().create_task(self._write(ws, outbox))
+        try:
+            await self._receive(ws)
+        finally:
+            writer.cancel()
+            self._outbox = None
+
+    async def _receive(self, ws: ClientConnection) -> None:
         await ws.send(encode(Hello(PROTOCOL_VERSION, self.state.name)))
         async for data in ws:
             try:
@@ -138,7 +151,7 @@ class Session:
                 self.ever_connected = True
                 self.state.handle(msg)
                 self._status("connected", True)
-                self._resume(ws)
+                self._resume()
             elif isinstance(msg, Error) and msg.code in FATAL_CODES:
                 self.fatal = msg.message
                 self.state.handle(msg)
@@ -152,26 +165,25 @@ class Session:
                 what = "take the seat back" if msg.refused == "reclaim" else "watch the table"
                 self.state.leave_table()
                 self.state.say(f"Could not {what}: {msg.message}", "error")
-                await ws.send(encode(LobbySubscribe()))
+                self.send(LobbySubscribe())
             else:
                 self.state.handle(msg)
                 if isinstance(msg, TableClosed | Left) and self.state.table_id is None:
-                    await ws.send(encode(LobbySubscribe()))
+                    self.send(LobbySubscribe())
                 if self.state.needs_resync and self.state.table_id is not None:
                     self.state.needs_resync = False
-                    await ws.send(encode(Resync(self.state.table_id)))
+                    self.send(Resync(self.state.table_id))
             self.on_message(msg)
             self.on_change()
 
-    def _resume(self, ws: ClientConnection) -> None:
+    def _resume(self) -> None:
         state = self.state
         if state.table_id is not None and state.token is not None:
-            msg: ClientMessage = Reclaim(state.table_id, state.token)
+            self.send(Reclaim(state.table_id, state.token))
         elif state.table_id is not None and state.role == "spectator":
-            msg = Spectate(state.table_id)
+            self.send(Spectate(state.table_id))
         else:
-            msg = LobbySubscribe()
-        asyncio.get_running_loop().create_task(self._send(ws, msg))
+            self.send(LobbySubscribe())
 
     def _status(self, text: str, connected: bool) -> None:
         self.state.set_connection(text, connected)

@@ -225,6 +225,9 @@ class ClientState:
         if msg.table_id != self.table_id:
             self._enter_table(msg.table_id)
         self.role = msg.role
+        missed = msg.version - self.version
+        if self.public is not None and missed > 0:
+            self.add_log(f"Caught up with {missed} missed action(s); the board shows them.", "info")
         self.version = msg.version
         self.table_status = msg.status
         self.pending = None
