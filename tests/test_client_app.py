@@ -234,3 +234,35 @@ async def test_the_layout_on_a_real_terminal_and_a_resize() -> None:
 
 def plain(stream: io.StringIO) -> str:
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", stream.getvalue())
+
+
+async def test_a_player_who_was_away_catches_up(server: KahunaServer) -> None:
+    async with player(server, "Ann") as ann, player(server, "Bob") as bob:
+        ann.type("n")
+        await until(lambda: ann.state.form_open, "the form")
+        ann.type("c\r")
+        await until(lambda: len(bob.state.tables) == 1, "the table in Bob's lobby")
+        bob.type("b")
+        await until(lambda: ann.state.message == "Your turn.", "Ann's turn")
+        version = ann.state.version
+        bob.client.session.attempts = 3  # a longer pause before Bob's client tries again
+        for conn in list(server.connections.values()):
+            if conn.name == "Bob":
+                await conn.ws.close(1011, "dropped for the test")
+        await until(lambda: not bob.state.connected, "Bob's drop")
+        await until(
+            lambda: (
+                ann.state.players is not None
+                and ann.state.players.black is not None
+                and not ann.state.players.black.connected
+            ),
+            "Ann to see Bob away",
+        )
+        assert "Bob (Black) lost the connection" in [e.text for e in ann.state.log]
+        ann.line(a_place(ann))
+        await until(lambda: ann.state.version == version + 1, "Ann's bridge")
+        await until(lambda: bob.state.connected, "Bob back")
+        await until(lambda: bob.state.version == version + 1, "Bob caught up")
+        assert any(e.text.startswith("Caught up with 1 missed") for e in bob.state.log)
+        assert bob.state.seat is Seat.BLACK
+        await until(lambda: "Bob (Black) is back" in [e.text for e in ann.state.log], "Bob back")
