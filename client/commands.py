@@ -28,18 +28,6 @@ CLIENT_WORDS: dict[str, str] = {
     "quit": "quit: leave the program (Ctrl-Q)",
 }
 
-ACTION_HELP: tuple[tuple[str, str], ...] = (
-    ("place BARI-DUDA", "play a BARI card: your bridge on BARI-DUDA (card = first island)"),
-    ("remove HUNA-ELAI HUNA+ELAI", "play two cards of its ends: remove that opponent's bridge"),
-    ("remove ... rebuild", "Variant 1: and put your own bridge there for free"),
-    ("discard ELAI", "put an ELAI card face down under the discard pile"),
-    ("take COCO", "take the face-up COCO card (ends your turn)"),
-    ("draw", "draw the top card of the pile (ends your turn)"),
-    ("abstain", "do not draw (ends your turn)"),
-    ("end", "end your final turn (no drawing in the last turns)"),
-    ("handicap ALOA-BARI", "a free handicap bridge before the first turn"),
-)
-
 
 @attrs.frozen
 class Outcome:
@@ -148,8 +136,8 @@ def complete(before_cursor: str, seat_view: SeatView | None) -> list[Candidate]:
     if index == 0:
         for verb in VERBS:
             add(verb)
-        for word in CLIENT_WORDS:
-            add(word)
+        for word, text in CLIENT_WORDS.items():
+            add(word, text.partition(": ")[2])
         return out
     verb = typed[0]
     if verb in ("place", "handicap") or (verb == "remove" and index == 1):

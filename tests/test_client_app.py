@@ -245,7 +245,7 @@ async def test_a_player_who_was_away_catches_up(server: KahunaServer) -> None:
         bob.type("b")
         await until(lambda: ann.state.message == "Your turn.", "Ann's turn")
         version = ann.state.version
-        bob.client.session.attempts = 3  # a longer pause before Bob's client tries again
+        bob.client.session.attempts = 2  # a longer pause before Bob's client tries again
         for conn in list(server.connections.values()):
             if conn.name == "Bob":
                 await conn.ws.close(1011, "dropped for the test")
