@@ -131,13 +131,14 @@ def complete(before_cursor: str, seat_view: SeatView | None) -> list[Candidate]:
             continue
         meta = "ends your turn" if parts[0] in ("take", "draw", "abstain", "end") else ""
         add(parts[index], meta if index == 0 else _action_meta(action))
-    if out or (legal and index > 0):
-        return out
     if index == 0:
-        for verb in VERBS:
-            add(verb)
+        if not legal:
+            for verb in VERBS:
+                add(verb)
         for word, text in CLIENT_WORDS.items():
             add(word, text.partition(": ")[2])
+        return out
+    if out or legal:
         return out
     verb = typed[0]
     if verb in ("place", "handicap") or (verb == "remove" and index == 1):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 
-from client.commands import Candidate, complete, interpret
+from client.commands import CLIENT_WORDS, Candidate, complete, interpret
 from client.eventlog import describe_events
 from client.state import ClientState
 from protocol.messages import (
@@ -108,7 +108,10 @@ def words(candidates: list[Candidate]) -> list[str]:
 def test_completion_offers_only_legal_commands_on_your_turn() -> None:
     view = white_view()
     verbs = words(complete("", view))
-    assert set(verbs) == {"place", "remove", "discard", "take", "draw", "abstain"}
+    assert set(verbs) == {"place", "remove", "discard", "take", "draw", "abstain"} | set(
+        CLIENT_WORDS
+    )
+    assert "end" not in verbs and "handicap" not in verbs
     assert words(complete("t", view)) == ["take"]
     assert sorted(words(complete("take ", view))) == ["COCO", "DUDA", "FAAA"]
     placed = words(complete("place ", view))
