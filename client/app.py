@@ -59,7 +59,7 @@ from protocol.messages import (
     Spectate,
     TableOptions,
 )
-from shared.board import ISLANDS, BoardNameError, parse_line
+from shared.board import ISLAND_LINES, ISLANDS, BoardNameError, parse_island, parse_line
 from shared.types import Seat
 
 STYLE = Style.from_dict(
@@ -72,7 +72,7 @@ STYLE = Style.from_dict(
         "black": "bold #ff8700",
         "token": "reverse",
         "bridge": "bold",
-        "highlight": "reverse blink",
+        "highlight": "reverse",
         "recent": "underline",
         "incard": "underline",
         "island": "bold",
@@ -132,10 +132,13 @@ class CommandCompleter(Completer):
 
 def highlighted_lines(text: str) -> list[int]:
     """The board lines a command being typed names, to show them on the map."""
-    out = []
+    out: list[int] = []
     for word in text.split()[1:]:
         with contextlib.suppress(BoardNameError):
             out.append(parse_line(word))
+            continue
+        with contextlib.suppress(BoardNameError):  # an island alone: all its lines
+            out.extend(ISLAND_LINES[parse_island(word.split("-")[0].split("+")[0])])
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import attrs
 
+from client.app import highlighted_lines
 from client.commands import CLIENT_WORDS, Candidate, complete, interpret
 from client.eventlog import describe_events
 from client.state import ClientState
@@ -19,6 +20,7 @@ from protocol.messages import (
     State,
     Update,
 )
+from shared.board import ISLAND_LINES, parse_island, parse_line
 from shared.events import (
     BridgePlaced,
     BridgeRemoved,
@@ -223,3 +225,10 @@ def test_a_skipped_version_asks_for_a_resync_and_the_opponents_lines_are_marked(
     assert state.recent_lines == {action.line}  # type: ignore[union-attr]
     state.handle(attrs.evolve(update, version=3))
     assert state.needs_resync
+
+
+def test_the_lines_a_command_names_are_highlighted() -> None:
+    assert highlighted_lines("place BARI-DUDA") == [parse_line("BARI-DUDA")]
+    assert sorted(highlighted_lines("place COCO")) == sorted(ISLAND_LINES[parse_island("COCO")])
+    assert sorted(highlighted_lines("place COCO-")) == sorted(ISLAND_LINES[parse_island("COCO")])
+    assert highlighted_lines("draw") == [] and highlighted_lines("place XY") == []
