@@ -444,9 +444,10 @@ class KahunaApp:
 
         @kb.add("f1")
         def _help(event: KeyPressEvent) -> None:
-            state.help_open = not state.help_open
             if state.screen == "lobby":
                 state.say("Lobby: " + LOBBY_KEYS)
+            else:
+                state.help_open = not state.help_open
 
         @kb.add("escape", filter=Condition(lambda: state.help_open), eager=True)
         def _close_help(event: KeyPressEvent) -> None:
