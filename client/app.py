@@ -210,6 +210,7 @@ class KahunaApp:
     # ----- drawing ---------------------------------------------------------------------------
 
     def _draw_game(self, width: int, height: int) -> Canvas:
+        self._text_changed(self.buffer)  # the position may have changed under the typed line
         canvas = render_game(self.state, width, height, self.highlight)
         if self.preview is not None and height:
             style, text = self.preview
