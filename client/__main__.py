@@ -18,6 +18,7 @@ from client.app import Client
 from client.state import ClientState
 from protocol.messages import CreateTable, ServerMessage, TableOptions, Welcome
 from server.config import DEFAULT_PORT
+from shared.record import write_record
 
 DESCRIPTION = f"""\
 Kahuna, Günter Cornett's two-player game of islands and bridges, in a terminal.
@@ -165,6 +166,14 @@ async def run_client(
             state.say("Starting a game against the computer...")
 
     color = ColorDepth.DEPTH_1_BIT if args.no_color or os.environ.get("NO_COLOR") else None
+
+    def record_source(table_id: str) -> str | None:
+        """With --local the game is hosted here: its full record, once the game is over."""
+        table = None if server is None else server.lobby.tables.get(table_id)
+        if table is None or not table.game.is_over:
+            return None
+        return write_record(table.game)
+
     client = Client(
         url,
         state,
@@ -173,6 +182,7 @@ async def run_client(
         color_depth=color,
         on_message=on_message,
         save_dir=Path.cwd(),
+        record_source=record_source,
     )
     try:
         await client.run()

@@ -152,9 +152,11 @@ class KahunaApp:
         output: Output | None = None,
         color_depth: ColorDepth | None = None,
         save_dir: Path | None = None,
+        record_source: Callable[[str], str | None] | None = None,
     ) -> None:
         self.state = state
         self.send = send
+        self.record_source = record_source  # table id -> the game record, when it is known
         self.save_dir = save_dir or Path.cwd()
         self.preview: tuple[str, str] | None = None
         self.quit_armed = False
@@ -329,18 +331,27 @@ class KahunaApp:
         return f"take {ISLANDS[pub.face_up[index]]}"
 
     def save(self, name: str) -> Path | None:
+        """Write the game: its full record when this process hosts it (--local) and it is over,
+        otherwise the client's transcript (the commands sent and the log)."""
         state = self.state
         if not state.transcript:
             state.say("Nothing to save yet.", "error")
             return None
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = Path(name) if name else self.save_dir / f"kahuna-{state.table_id}-{stamp}.kahuna.txt"
+        record = None
+        over = state.public is not None and state.public.result is not None
+        if over and state.table_id is not None and self.record_source is not None:
+            record = self.record_source(state.table_id)
         try:
-            path.write_text(self.transcript_text(), encoding="utf-8")
+            path.write_text(record or self.transcript_text(), encoding="utf-8")
         except OSError as exc:
             state.say(f"Could not save: {exc}", "error")
             return None
-        state.say(f"Saved the game transcript to {path}")
+        if record:
+            state.say(f"Saved the game record to {path} (python -m shared.record replay FILE)")
+        else:
+            state.say(f"Saved the game transcript to {path}")
         return path
 
     def transcript_text(self) -> str:
@@ -586,6 +597,7 @@ class Client:
         color_depth: ColorDepth | None = None,
         on_message: Callable[[ServerMessage], None] = lambda _m: None,
         save_dir: Path | None = None,
+        record_source: Callable[[str], str | None] | None = None,
     ) -> None:
         self.state = state
         self.ui = KahunaApp(
@@ -595,6 +607,7 @@ class Client:
             output=output,
             color_depth=color_depth,
             save_dir=save_dir,
+            record_source=record_source,
         )
         self.session = Session(url, state, on_change=self.ui.invalidate, on_message=on_message)
 

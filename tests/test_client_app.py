@@ -24,6 +24,7 @@ from client.state import ClientState
 from server.app import KahunaServer
 from shared.actions import Place
 from shared.board import ISLANDS
+from shared.game import Result
 from shared.types import Seat
 from tests.test_client_render import known_state
 
@@ -266,3 +267,25 @@ async def test_a_player_who_was_away_catches_up(server: KahunaServer) -> None:
         assert any(e.text.startswith("Caught up with 1 missed") for e in bob.state.log)
         assert bob.state.seat is Seat.BLACK
         await until(lambda: "Bob (Black) is back" in [e.text for e in ann.state.log], "Bob back")
+
+
+def test_save_writes_the_record_when_the_host_has_it_and_else_the_transcript(
+    tmp_path: Path,
+) -> None:
+    state = known_state()
+    state.transcript = ["12:00:00 > place BARI-DUDA"]
+    ui = KahunaApp(
+        state,
+        lambda _m: True,
+        output=DummyOutput(),
+        save_dir=tmp_path,
+        record_source=lambda table: f"kahuna-record 1\n# {table}\n",
+    )
+    path = ui.save("")  # the game is not over: a transcript, never the hidden cards
+    assert path is not None and "place BARI-DUDA" in path.read_text()
+    assert "transcript" in state.message
+    assert state.public is not None
+    state.public = attrs.evolve(state.public, result=Result(Seat.WHITE, "more points"))
+    path = ui.save(str(tmp_path / "game.kahuna.txt"))
+    assert path is not None and path.read_text() == "kahuna-record 1\n# t1\n"
+    assert "record" in state.message
