@@ -24,6 +24,16 @@ each client only receives what its seat may see. Stop it with Ctrl-C or SIGTERM.
 """
 
 
+def port_number(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError("a port is a number from 0 to 65535")
+    return port
+
+
 def build_parser() -> argparse.ArgumentParser:
     d = ServerConfig()
     p = argparse.ArgumentParser(
@@ -34,7 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--host", default=d.host, help="address to listen on; 0.0.0.0 is every interface"
     )
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port; 0 picks a free one")
+    p.add_argument(
+        "--port", type=port_number, default=DEFAULT_PORT, help="TCP port; 0 picks a free one"
+    )
     p.add_argument(
         "--tls-cert", metavar="PEM", help="certificate chain, to serve wss:// (needs --tls-key)"
     )

@@ -30,6 +30,11 @@ def test_help_explains_the_flags() -> None:
         assert flag in text
 
 
+def test_a_bad_port_is_refused() -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--port", "70000"])
+
+
 def test_flags_make_the_config() -> None:
     args = build_parser().parse_args(["--port", "9000", "--rate", "5", "--ping-interval", "0"])
     config = config_from_args(args)
