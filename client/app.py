@@ -349,7 +349,7 @@ class KahunaApp:
             state.say(f"Could not save: {exc}", "error")
             return None
         if record:
-            state.say(f"Saved the game record to {path} (python -m shared.record replay FILE)")
+            state.say(f"Saved the game record to {path}")
         else:
             state.say(f"Saved the game transcript to {path}")
         return path
