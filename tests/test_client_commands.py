@@ -4,7 +4,9 @@ and how server messages change the client's state."""
 from __future__ import annotations
 
 import attrs
+import pytest
 
+from client.__main__ import build_parser, local_table, main, server_url
 from client.app import highlighted_lines
 from client.commands import CLIENT_WORDS, Candidate, complete, interpret
 from client.eventlog import describe_events
@@ -232,3 +234,24 @@ def test_the_lines_a_command_names_are_highlighted() -> None:
     assert sorted(highlighted_lines("place COCO")) == sorted(ISLAND_LINES[parse_island("COCO")])
     assert sorted(highlighted_lines("place COCO-")) == sorted(ISLAND_LINES[parse_island("COCO")])
     assert highlighted_lines("draw") == [] and highlighted_lines("place XY") == []
+
+
+def test_server_addresses_and_options() -> None:
+    assert server_url(None) == "ws://127.0.0.1:8765"
+    assert server_url("example.org") == "ws://example.org:8765"
+    assert server_url("example.org:9000") == "ws://example.org:9000"
+    assert server_url("wss://example.org/k") == "wss://example.org/k"
+    assert server_url("[::1]:9000") == "ws://[::1]:9000"
+    args = build_parser().parse_args(["--local", "--handicap", "black:2", "--variant1"])
+    table = local_table(args)
+    assert table.vs_computer and table.seat == "white"
+    assert table.options.handicap_seat == "black" and table.options.handicap_bridges == 2
+    assert table.options.variant1 and not table.options.variant2
+
+
+def test_help_explains_the_client(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for part in ("--local", "--spectate", "--name", "SERVER", "F2 draws"):
+        assert part in out
