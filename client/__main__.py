@@ -15,6 +15,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output
 
 from client.app import Client
+from client.seats import SeatStore
 from client.state import ClientState
 from protocol.messages import CreateTable, ServerMessage, TableOptions, Welcome
 from server.config import DEFAULT_PORT
@@ -183,6 +184,7 @@ async def run_client(
         on_message=on_message,
         save_dir=Path.cwd(),
         record_source=record_source,
+        seats=None if args.local else SeatStore(),
     )
     try:
         await client.run()

@@ -42,21 +42,27 @@ from prompt_toolkit.styles import Style
 from client.commands import complete, interpret
 from client.connection import Session
 from client.render import KEY_HINTS, LOBBY_KEYS, Canvas, render_game, render_lobby
+from client.seats import SeatStore
 from client.state import ClientState
 from protocol.messages import (
     Chat,
     ClientMessage,
     Command,
     CreateTable,
+    Error,
     FirstName,
     Join,
+    Joined,
     Leave,
+    Lobby,
     LobbySubscribe,
     LobbyUnsubscribe,
+    Reclaim,
     Resync,
     SeatName,
     ServerMessage,
     Spectate,
+    TableClosed,
     TableOptions,
 )
 from shared.board import ISLAND_LINES, ISLANDS, BoardNameError, parse_island, parse_line
@@ -405,6 +411,12 @@ class KahunaApp:
         if table is None:
             self.state.say("No table selected: press n to create one.", "error")
             return
+        saved = self.state.saved_seats.get(table.table_id)
+        if saved is not None and seat in (None, saved[0]):
+            if self.send(Reclaim(table.table_id, saved[1])):
+                self.send(LobbyUnsubscribe())
+                self.state.say(f"Taking your {saved[0]} seat at table {table.table_id} back...")
+            return
         if seat is None and table.players.white is not None and table.players.black is not None:
             self.spectate()
             return
@@ -598,8 +610,14 @@ class Client:
         on_message: Callable[[ServerMessage], None] = lambda _m: None,
         save_dir: Path | None = None,
         record_source: Callable[[str], str | None] | None = None,
+        seats: SeatStore | None = None,
     ) -> None:
         self.state = state
+        self.url = url
+        self.seats = seats
+        self.outer_on_message = on_message
+        if seats is not None:
+            state.saved_seats = seats.seats(url)
         self.ui = KahunaApp(
             state,
             self.send,
@@ -609,10 +627,37 @@ class Client:
             save_dir=save_dir,
             record_source=record_source,
         )
-        self.session = Session(url, state, on_change=self.ui.invalidate, on_message=on_message)
+        self.session = Session(
+            url, state, on_change=self.ui.invalidate, on_message=self._on_message
+        )
 
     def send(self, msg: ClientMessage) -> bool:
         return self.session.send(msg)
+
+    def _on_message(self, msg: ServerMessage) -> None:
+        """Keep the seat file in step: a seat taken is remembered, a table gone is forgotten."""
+        state, store = self.state, self.seats
+        if store is not None:
+            if isinstance(msg, Joined):
+                store.remember(self.url, msg.table_id, msg.seat, msg.token)
+            elif isinstance(msg, TableClosed) or (
+                isinstance(msg, Error)
+                and msg.code in ("bad_token", "no_such_table")
+                and msg.table_id is not None
+            ):
+                assert msg.table_id is not None
+                store.forget(self.url, msg.table_id)
+            elif isinstance(msg, Lobby):
+                listed = {t.table_id for t in msg.tables}
+                for table_id in list(store.seats(self.url)):
+                    if table_id not in listed and table_id != state.table_id:
+                        store.forget(self.url, table_id)
+            state.saved_seats = store.seats(self.url)
+            if isinstance(msg, Lobby) and state.table_id is None:
+                mine = [t.table_id for t in msg.tables if t.table_id in state.saved_seats]
+                if mine and not state.message:
+                    state.say(f"You have a seat at table {mine[0]}: select it, press Enter.")
+        self.outer_on_message(msg)
 
     async def run(self) -> None:
         # An app session of its own, so that several clients can run in one event loop (tests).

@@ -574,7 +574,11 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     for i, table in enumerate(state.tables[first : first + list_room], start=first):
         selected = i == state.selected
         style = "class:selected" if selected else ""
-        canvas.put(1, y, ("> " if selected else "  ") + table_row(table, width - 4), style)
+        row = table_row(table, width - 4)
+        saved = state.saved_seats.get(table.table_id)
+        if saved is not None:
+            row = row.ljust(width - 16)[: width - 16] + f" your {saved[0]}"
+        canvas.put(1, y, ("> " if selected else "  ") + row, style)
         y += 1
     y += 1
     if state.form_open:

@@ -88,6 +88,7 @@ class ClientState:
     # the lobby
     tables: list[TableInfo] = attrs.Factory(list)
     selected: int = 0
+    saved_seats: dict[str, tuple[str, str]] = attrs.Factory(dict)  # table -> (seat, token)
     # the table
     table_id: str | None = None
     role: str | None = None  # "white", "black" or "spectator"

@@ -20,6 +20,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from client.__main__ import build_parser, run_client
 from client.app import Client, KahunaApp
 from client.commands import legal_now
+from client.seats import SeatStore
 from client.state import ClientState
 from server.app import KahunaServer
 from shared.actions import Place
@@ -58,7 +59,11 @@ class Player:
 
 @contextlib.asynccontextmanager
 async def player(
-    server: KahunaServer, name: str, tmp: Path | None = None, **state_fields: object
+    server: KahunaServer,
+    name: str,
+    tmp: Path | None = None,
+    seats: SeatStore | None = None,
+    **state_fields: object,
 ) -> AsyncIterator[Player]:
     with create_pipe_input() as pipe:
         state = ClientState(name=name)
@@ -70,6 +75,7 @@ async def player(
             input=pipe,
             output=DummyOutput(),
             save_dir=tmp,
+            seats=seats,
         )
         task = asyncio.get_running_loop().create_task(client.run())
         try:
@@ -289,3 +295,30 @@ def test_save_writes_the_record_when_the_host_has_it_and_else_the_transcript(
     path = ui.save(str(tmp_path / "game.kahuna.txt"))
     assert path is not None and path.read_text() == "kahuna-record 1\n# t1\n"
     assert "record" in state.message
+
+
+async def test_a_client_started_again_takes_its_seat_back(
+    server: KahunaServer, tmp_path: Path
+) -> None:
+    store = SeatStore(tmp_path / "seats.json")
+    async with player(server, "Ann", seats=store) as ann:
+        ann.type("n")
+        await until(lambda: ann.state.form_open, "the form")
+        ann.type("\r")
+        await until(lambda: ann.state.message == "Your turn.", "Ann's turn")
+        table, token = ann.state.table_id, ann.state.token
+        assert table is not None
+        ann.line(a_place(ann))
+        await until(lambda: ann.state.version == 1, "Ann's bridge")
+    url = f"ws://127.0.0.1:{server.port}"
+    assert store.seats(url) == {table: ("white", token)}
+    async with player(server, "Ann", seats=store) as again:
+        await until(lambda: len(again.state.tables) == 1, "the lobby")
+        assert again.state.saved_seats == {table: ("white", token)}
+        assert "You have a seat at table" in again.state.message
+        again.type("\r")
+        await until(lambda: again.state.seat is Seat.WHITE, "the seat taken back")
+        await until(lambda: again.state.version == 1, "the position")
+        assert again.state.table_id == table
+    store.forget(url, table)
+    assert store.seats(url) == {}
