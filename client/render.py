@@ -539,9 +539,15 @@ def _table_options(options: TableOptions) -> str:
     return " ".join(parts) or "standard"
 
 
-def table_row(table: TableInfo, width: int) -> str:
+def table_row(table: TableInfo, width: int, mine: str | None = None) -> str:
+    """One table of the lobby; `mine` names the seat this user holds a token for."""
     white = _seat_text(table.players.white)
     black = _seat_text(table.players.black)
+    players = table.players
+    if mine == "white" and players.white is not None:
+        white = "(yours) " + players.white.name
+    elif mine == "black" and players.black is not None:
+        black = "(yours) " + players.black.name
     options = _table_options(table.options)
     row = (
         f"{table.table_id:<8.8} {white:<16.16} {black:<16.16} {options:<12.12}"
@@ -574,10 +580,8 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     for i, table in enumerate(state.tables[first : first + list_room], start=first):
         selected = i == state.selected
         style = "class:selected" if selected else ""
-        row = table_row(table, width - 4)
         saved = state.saved_seats.get(table.table_id)
-        if saved is not None:
-            row = row.ljust(width - 16)[: width - 16] + f" your {saved[0]}"
+        row = table_row(table, width - 4, None if saved is None else saved[0])
         canvas.put(1, y, ("> " if selected else "  ") + row, style)
         y += 1
     y += 1

@@ -201,3 +201,20 @@ def test_the_lobby_lists_tables() -> None:
 def test_a_too_small_terminal_says_so() -> None:
     text = render_game(known_state(), 50, 12).text()
     assert "too small" in text
+
+
+def test_the_lobby_marks_a_seat_held_by_this_user() -> None:
+    state = ClientState(name="Ann")
+    state.tables = [
+        TableInfo(
+            "ab12cd34",
+            TableOptions(),
+            True,
+            Players(PlayerInfo("Ann", False, False), PlayerInfo("Computer", True, True)),
+            0,
+            "playing",
+        )
+    ]
+    state.saved_seats = {"ab12cd34": ("white", "token")}
+    text = render_lobby(state, 80, 23).text()
+    assert "(yours) Ann" in text and "playing" in text
