@@ -53,7 +53,7 @@ __all__ = ["choose_action", "evaluate"]
 
 TOKEN = 10.0  # an island held with a Kahuna token
 # Progress towards a majority on an island nobody holds, by the number of bridges still missing.
-PROGRESS = (0.0, 4.0, 1.8, 0.6, 0.15)
+PROGRESS = (0.0, 5.5, 2.5, 0.9, 0.2)
 BLOCKED = 0.3  # progress counts this much when the free lines cannot complete the majority
 THREAT = 1.3  # the opponent moves next: its progress weighs more than ours
 SAFE = 0.5  # a held island with a bridge to spare cannot be broken by one removal
