@@ -199,11 +199,15 @@ async def run_client(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
         parse_handicap(args.handicap)
     except argparse.ArgumentTypeError as exc:
-        build_parser().error(str(exc))
+        parser.error(str(exc))
+    args.name = args.name.strip()
+    if not 1 <= len(args.name) <= 32 or not args.name.isprintable():
+        parser.error("--name takes 1 to 32 printable characters")
     root = logging.getLogger()
     if args.log:
         logging.basicConfig(filename=args.log, level=logging.DEBUG)
