@@ -297,6 +297,7 @@ class KahunaApp:
                 state.say(f"Wait: '{state.pending}' is on its way to the server.", "error")
             elif self.send(Command(state.table_id, state.version, outcome.text)):
                 state.pending = outcome.text
+                state.played_yet = True
                 state.transcript.append(f"{time.strftime('%H:%M:%S')} > {outcome.text}")
                 state.say(f"Sent: {outcome.text}")
             else:

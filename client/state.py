@@ -107,6 +107,7 @@ class ClientState:
     needs_resync: bool = False  # a version was skipped: the connection asks for a full state
     recent_lines: set[int] = attrs.Factory(set)  # lines the opponent's last turn changed
     recent_by: Seat | None = None
+    played_yet: bool = False  # this client has sent a command at this table
     # set when the game screen should follow a spectate request (for --spectate)
     want_spectate: str | None = None
 
@@ -201,6 +202,7 @@ class ClientState:
         self.version = 0
         self.pending = None
         self.recent_lines = set()
+        self.played_yet = False
         self.add_log(f"Table {table_id}. F1 lists every command and key.", "info")
 
     def leave_table(self) -> None:
@@ -280,6 +282,12 @@ class ClientState:
                 self.say("Your last turn: play your cards, then 'end' (F7).", "you")
             elif pub.opponent_abstained:
                 self.say("Your turn. Your opponent abstained: you must draw this turn.", "you")
+            elif not self.played_yet:
+                self.say(
+                    "Your turn: play cards (Tab lists them),"
+                    " then F2 draws or F3-F5 take a face-up.",
+                    "you",
+                )
             else:
                 self.say("Your turn.", "you")
         elif self.seat is not None:

@@ -180,7 +180,7 @@ def test_state_follows_the_server() -> None:
     state.handle(State("t1", 3, "white", "playing", view, players(), [ChatEntry("Bob", "hi")]))
     assert state.version == 3 and state.seat is Seat.WHITE
     assert state.seat_view is not None and len(state.seat_view.hand) == 3
-    assert state.message == "Your turn."
+    assert state.message.startswith("Your turn: play cards (Tab lists them)")
     assert any(line.text == "<Bob> hi" for line in state.log)
     events = g.apply(g.legal_actions()[0])
     state.pending = "x"
