@@ -19,7 +19,6 @@ from client.seats import SeatStore
 from client.state import ClientState
 from protocol.messages import CreateTable, ServerMessage, TableOptions, Welcome
 from server.config import DEFAULT_PORT
-from shared.record import write_record
 
 DESCRIPTION = f"""\
 Kahuna, Günter Cornett's two-player game of islands and bridges, in a terminal.
@@ -170,10 +169,7 @@ async def run_client(
 
     def record_source(table_id: str) -> str | None:
         """With --local the game is hosted here: its full record, once the game is over."""
-        table = None if server is None else server.lobby.tables.get(table_id)
-        if table is None or not table.game.is_over:
-            return None
-        return write_record(table.game)
+        return None if server is None else server.finished_record(table_id)
 
     client = Client(
         url,

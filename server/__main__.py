@@ -11,6 +11,7 @@ import signal
 import socket
 import ssl
 import sys
+from pathlib import Path
 
 from server.app import KahunaServer
 from server.config import DEFAULT_PORT, ServerConfig
@@ -144,6 +145,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=d.computer_delay,
         help="seconds the computer opponent waits before each action",
     )
+    p.add_argument(
+        "--records",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="keep the complete record of every finished game in DIR, for the host: records"
+        " hold every hidden card, so the server never sends them to clients",
+    )
     return p  # fmt: skip
 
 
@@ -168,6 +177,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         chat_max=args.chat_max,
         chat_rate=args.chat_rate,
         computer_delay=args.computer_delay,
+        records_dir=args.records,
     )
 
 

@@ -40,6 +40,7 @@ from server.connection import CLOSE_POLICY, CLOSE_TRY_AGAIN, Connection
 from server.lobby import Lobby
 from server.table import MemberId, Outbox, Table, TableError
 from shared.game import Game
+from shared.record import write_record
 from shared.types import OptionsError, Seat
 
 log = logging.getLogger(__name__)
@@ -387,6 +388,30 @@ class KahunaServer:
                     self.deliver(others())
         if table.status != before:
             self._lobby_changed()
+            if table.game.is_over:
+                self._keep_record(table)
+
+    def finished_record(self, table_id: str) -> str | None:
+        """The complete record of a finished game at this server, for its host (the --local
+        client is one): it holds every hidden card, so it never goes to a remote client."""
+        table = self.lobby.tables.get(table_id)
+        if table is None or not table.game.is_over:
+            return None
+        return write_record(table.game)
+
+    def _keep_record(self, table: Table) -> None:
+        directory = self.config.records_dir
+        if directory is None:
+            return
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = directory / f"kahuna-{table.table_id}-{stamp}.kahuna.txt"
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            path.write_text(write_record(table.game), encoding="utf-8")
+        except OSError as exc:
+            log.error("could not keep the record of table %s: %s", table.table_id, exc)
+        else:
+            log.info("table %s: game over, record kept in %s", table.table_id, path)
 
     async def _computer_command(self, member: MemberId, command: Command) -> None:
         try:

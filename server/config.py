@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import attrs
 
@@ -39,5 +40,6 @@ class ServerConfig:
     chat_history: int = 50  # chat messages sent in a full state
     name_max: int = 32
     computer_delay: float = 0.8  # seconds the computer "thinks" before each action
+    records_dir: Path | None = None  # where the host keeps the full record of each finished game
     source_factory: Callable[[], CardSource] = SecureSource
     rng: random.Random = attrs.field(factory=random.SystemRandom, eq=False)
