@@ -134,12 +134,49 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     return out
 
 
+class EventFormatError(ValueError):
+    """An event on the wire that is not well formed."""
+
+
+_SEAT_FIELDS = frozenset({"seat", "next_seat", "first", "winner"})
+_ISLAND_FIELDS = frozenset({"card", "island", "replacement"})
+_CARD_LIST_FIELDS = frozenset({"cards", "face_up"})
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """The event back from its wire form (event_to_dict), so clients can reuse describe()."""
+    from shared.board import parse_island, parse_line
+
+    try:
+        cls = EVENT_TYPES[data["type"]]
+        values: dict[str, Any] = {}
+        for field in attrs.fields(cls):
+            value = data[field.name]
+            if value is None:
+                pass
+            elif field.name in _SEAT_FIELDS:
+                value = Seat.parse(value)
+            elif field.name in _ISLAND_FIELDS:
+                value = parse_island(value)
+            elif field.name == "line":
+                value = parse_line(value)
+            elif field.name in _CARD_LIST_FIELDS:
+                value = tuple(parse_island(name) for name in value)
+            elif isinstance(value, list):
+                value = tuple(value)
+            values[field.name] = value
+        return cls(**values)  # type: ignore[no-any-return]
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise EventFormatError(f"malformed event: {exc!r}") from None
+
+
 def describe(event: Event) -> str:
     """One sentence for an event log."""
     match event:
         case BridgePlaced(seat, line, card):
-            how = "" if card is None else f" with {ISLANDS[card]}"
-            return f"{seat.label} placed a bridge on {line_name(line)}{how}"
+            if card is None:
+                return f"{seat.label} placed a free bridge on {line_name(line)}"
+            return f"{seat.label} placed a bridge on {line_name(line)} with {ISLANDS[card]}"
         case BridgeRemoved(seat, line, cards):
             if cards is None:
                 return f"{seat.label}'s bridge {line_name(line)} was removed"
@@ -165,9 +202,9 @@ def describe(event: Event) -> str:
         case Abstained(seat):
             return f"{seat.label} abstained from drawing"
         case TurnEnded(seat, next_seat):
-            return f"{seat.label}'s turn ended" + (
-                "" if next_seat is None else f"; {next_seat.label} to move"
-            )
+            if next_seat is None:
+                return f"{seat.label}'s turn ended"
+            return f"{next_seat.label} to move"
         case RoundScored(rnd, tokens, points, final):
             name = "Final scoring" if final else f"Scoring of round {rnd}"
             return (

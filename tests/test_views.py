@@ -82,3 +82,24 @@ def test_legality_from_the_view_alone_matches_the_game() -> None:
 def test_secure_source_deals_a_full_deck() -> None:
     g = Game.new(SecureSource())
     assert sorted(g.deal) == sorted(c for c in range(12) for _ in range(2))
+
+
+def test_events_come_back_from_their_wire_form() -> None:
+    from shared.events import EventFormatError, event_from_dict, event_to_dict
+
+    seen: set[str] = set()
+    for seed in range(15):
+        g = Game.new(SeededSource(seed), options=GameOptions(variant1=True, variant2=seed % 2 == 0))
+        rng = random.Random(seed)
+        while not g.is_over:
+            for event in g.apply(rng.choice(g.legal_actions())):
+                for shown in (event, *seat_events([event], Seat.WHITE)):
+                    assert event_from_dict(event_to_dict(shown)) == shown
+                seen.add(type(event).__name__)
+    assert {"BridgePlaced", "TokenPlaced", "RoundScored", "Reshuffled", "GameOver"} <= seen
+    for bad in ({"type": "Nope"}, {"type": "TokenPlaced", "seat": "white"}, {}):
+        try:
+            event_from_dict(bad)
+        except EventFormatError:
+            continue
+        raise AssertionError(f"{bad} was accepted")
