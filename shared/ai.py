@@ -55,7 +55,9 @@ TOKEN = 10.0  # an island held with a Kahuna token
 # Progress towards a majority on an island nobody holds, by the number of bridges still missing.
 PROGRESS = (0.0, 5.5, 2.5, 0.9, 0.2)
 BLOCKED = 0.3  # progress counts this much when the free lines cannot complete the majority
-THREAT = 1.3  # the opponent moves next: its progress weighs more than ours
+# The opponent's progress, likewise. It moves next, but after a broken majority it still has to
+# hold a card that completes it again, so its one-missing islands weigh well under a token.
+OPP_PROGRESS = (0.0, 7.15, 3.25, 1.17, 0.26)
 SAFE = 0.5  # a held island with a bridge to spare cannot be broken by one removal
 BRIDGE = 0.15  # a bridge on the board (the last tie-break; and bridges are presence)
 FEW_BRIDGES = 4.0  # rounds 2 and 3: a player without a bridge on the board loses at once
@@ -64,6 +66,8 @@ CARD_USE = 0.45  # ...plus this share of the best placement it allows now
 PAIR_USE = 0.35  # share of the best removal the hand allows now
 TRIGGER = 3.0  # per point: ending the round by taking the last card while ahead
 WIN = 1000.0
+SCORING_SOON = 0  # cards left to draw in the round (pile and face-up row) that count as soon
+SOON_SCALE = 0.5
 SEARCH_BUDGET = 300  # positions looked at two plays deep, per decision
 
 _ALL_LINES = (1 << NUM_LINES) - 1
@@ -130,7 +134,9 @@ def _apply(state: _State, action: Action) -> _State:
 # ----- evaluation ------------------------------------------------------------------------------
 
 
-def _island_value(m: int, o: int, island: int, mine: bool, theirs: bool, threat: float) -> float:
+def _island_value(
+    m: int, o: int, island: int, mine: bool, theirs: bool, my_w: float, threat: float
+) -> float:
     """What island `island` is worth to me with m of my bridges and o of the opponent's."""
     need = NEEDED[island]
     if mine:
@@ -140,10 +146,10 @@ def _island_value(m: int, o: int, island: int, mine: bool, theirs: bool, threat:
     free = DEGREE[island] - m - o
     value = 0.0
     if m:
-        p = PROGRESS[need - m]
+        p = PROGRESS[need - m] * my_w
         value += p if m + free >= need else p * BLOCKED
     if o:
-        p = PROGRESS[need - o] * threat
+        p = OPP_PROGRESS[need - o] * threat
         value -= p if o + free >= need else p * BLOCKED
     return value
 
@@ -159,7 +165,12 @@ class _Evaluator:
         self.round = pub.round
         # In the last of the final turns only the tokens count; cards are worth nothing then.
         self.last_word = ctx.phase is Phase.FINAL and pub.final_turns_left <= 1
-        self.threat = 0.0 if self.last_word else THREAT
+        self.threat = 0.0 if self.last_word else 1.0
+        # Just before a scoring only tokens count: progress is worth less then.
+        soon = ctx.phase is Phase.PLAY and ctx.pile_size + len(ctx.face_up) <= SCORING_SOON
+        self.my_w = SOON_SCALE if soon else 1.0
+        if soon:
+            self.threat *= SOON_SCALE
         self.cards_matter = ctx.phase is Phase.PLAY
         # Cards this seat cannot see anywhere: the opponent's hidden hand, the draw pile and the
         # face-down discards. A blind draw is one of them.
@@ -174,7 +185,7 @@ class _Evaluator:
     def board(self, s: _State) -> tuple[float, list[float]]:
         """The board's value, and per line the gain of my placing a bridge there next."""
         me, opp, mt, ot = s.me, s.opp, s.my_tokens, s.opp_tokens
-        threat = self.threat
+        threat, my_w = self.threat, self.my_w
         total = 0.0
         # Per island: value now, and value with one more of my bridges (for card values).
         now = [0.0] * NUM_ISLANDS
@@ -185,13 +196,13 @@ class _Evaluator:
             o = (opp & mask).bit_count()
             mine = bool(mt >> island & 1)
             theirs = bool(ot >> island & 1)
-            v = _island_value(m, o, island, mine, theirs, threat)
+            v = _island_value(m, o, island, mine, theirs, my_w, threat)
             now[island] = v
             total += v
             if not theirs and m + 1 >= NEEDED[island] and not mine:
                 plus[island] = TOKEN  # the opponent's bridges there go: `now` counted them
             else:
-                plus[island] = _island_value(m + 1, o, island, mine, theirs, threat)
+                plus[island] = _island_value(m + 1, o, island, mine, theirs, my_w, threat)
         n_me, n_opp = me.bit_count(), opp.bit_count()
         total += BRIDGE * n_me
         if self.round >= 2 or self.phase is Phase.FINAL:
@@ -226,8 +237,8 @@ class _Evaluator:
             mine = bool(s.my_tokens >> island & 1)
             theirs = bool(s.opp_tokens >> island & 1)
             still = theirs and (opp & mask).bit_count() >= NEEDED[island]
-            before = _island_value(m, o, island, mine, theirs, self.threat)
-            after = _island_value(m, o - 1, island, mine, still, self.threat)
+            before = _island_value(m, o, island, mine, theirs, self.my_w, self.threat)
+            after = _island_value(m, o - 1, island, mine, still, self.my_w, self.threat)
             gain += after - before
         return gain
 

@@ -167,12 +167,28 @@ def test_takes_the_island_with_the_card_of_the_other_end() -> None:
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_breaks_an_opponents_majority(seed: int) -> None:
-    # Black holds ALOA with ALOA-BARI and ALOA-DUDA; White holds ALOA and BARI cards.
+def test_breaks_two_majorities_with_one_removal(seed: int) -> None:
+    # Black holds ALOA (2 of 3) and BARI (3 of 5), both through ALOA-BARI; ALOA+BARI removes it.
     game = position_game(
         white="COCO-GOLA ELAI-IFFI",
-        black="ALOA-BARI ALOA-DUDA JOJO-KAHU",
+        black="ALOA-BARI ALOA-DUDA BARI-COCO BARI-DUDA JOJO-KAHU",
         white_hand="ALOA BARI",
+        black_hand="IFFI LALE KAHU",
+    )
+    assert game.tokens[Seat.BLACK] & 0b11 == 0b11
+    action = choose_action(seat_view(game, Seat.WHITE), random.Random(seed))
+    assert isinstance(action, Remove)
+    game.apply(action)
+    assert not game.tokens[Seat.BLACK] & 0b11
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_breaks_an_opponents_majority(seed: int) -> None:
+    # Black holds ALOA with ALOA-BARI and ALOA-DUDA; White holds both ALOA cards.
+    game = position_game(
+        white="ALOA-HUNA COCO-GOLA",
+        black="ALOA-BARI ALOA-DUDA JOJO-KAHU",
+        white_hand="ALOA ALOA",
         black_hand="IFFI LALE KAHU",
     )
     assert game.tokens[Seat.BLACK] >> parse_island("ALOA") & 1
