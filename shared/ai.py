@@ -66,7 +66,7 @@ CARD_USE = 0.45  # ...plus this share of the best placement it allows now
 PAIR_USE = 0.35  # share of the best removal the hand allows now
 TRIGGER = 3.0  # per point: ending the round by taking the last card while ahead
 WIN = 1000.0
-SCORING_SOON = 0  # cards left to draw in the round (pile and face-up row) that count as soon
+SCORING_SOON = 2  # cards left to draw in the round (pile and face-up row) that count as soon
 SOON_SCALE = 0.5
 SEARCH_BUDGET = 300  # positions looked at two plays deep, per decision
 
