@@ -17,15 +17,50 @@ The notation is what the terminal client accepts and what game records store:
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
-from shared.board import ISLANDS, LINES, BoardNameError, line_name, parse_island, parse_line
+from shared.board import (
+    ISLANDS,
+    LINES,
+    NUM_ISLANDS,
+    NUM_LINES,
+    BoardNameError,
+    line_name,
+    parse_island,
+    parse_line,
+)
+
+
+# Validators: an action naming no island or no line of the board cannot even be made, so the
+# rules never see one (actions built in code, not parsed, included).
+def _island(_: object, attribute: attrs.Attribute[Any], value: int) -> None:
+    if isinstance(value, bool) or not (isinstance(value, int) and 0 <= value < NUM_ISLANDS):
+        raise ValueError(f"{attribute.name} must be an island number 0-{NUM_ISLANDS - 1}")
+
+
+def _line(_: object, attribute: attrs.Attribute[Any], value: int) -> None:
+    if isinstance(value, bool) or not (isinstance(value, int) and 0 <= value < NUM_LINES):
+        raise ValueError(f"{attribute.name} must be a line number 0-{NUM_LINES - 1}")
+
+
+def _card_pair(value: tuple[int, int]) -> tuple[int, int]:
+    first, second = sorted(value)  # the same two cards in either order are one action
+    return (first, second)
+
+
+def _islands(
+    _: object, attribute: attrs.Attribute[tuple[int, int]], value: tuple[int, int]
+) -> None:
+    for card in value:
+        _island(_, attribute, card)
 
 
 @attrs.frozen
 class Place:
-    card: int
-    line: int
+    card: int = attrs.field(validator=_island)
+    line: int = attrs.field(validator=_line)
 
     def __str__(self) -> str:
         a, b = LINES[self.line]
@@ -35,8 +70,8 @@ class Place:
 
 @attrs.frozen
 class Remove:
-    line: int
-    cards: tuple[int, int]  # sorted
+    line: int = attrs.field(validator=_line)
+    cards: tuple[int, int] = attrs.field(converter=_card_pair, validator=_islands)  # sorted
     rebuild: bool = False
 
     def __str__(self) -> str:
@@ -46,7 +81,7 @@ class Remove:
 
 @attrs.frozen
 class Discard:
-    card: int
+    card: int = attrs.field(validator=_island)
 
     def __str__(self) -> str:
         return f"discard {ISLANDS[self.card]}"
@@ -54,7 +89,7 @@ class Discard:
 
 @attrs.frozen
 class Take:
-    card: int
+    card: int = attrs.field(validator=_island)
 
     def __str__(self) -> str:
         return f"take {ISLANDS[self.card]}"
@@ -80,7 +115,7 @@ class EndTurn:
 
 @attrs.frozen
 class Handicap:
-    line: int
+    line: int = attrs.field(validator=_line)
 
     def __str__(self) -> str:
         return f"handicap {line_name(self.line)}"

@@ -452,3 +452,26 @@ def test_discard_of_unknown_card_is_refused() -> None:
 
 def test_lines_helper_matches_board() -> None:
     assert lines("ALOA-BARI") == 1 << 0 and LINES[0] == (0, 1)
+
+
+def test_actions_off_the_board_cannot_be_made() -> None:
+    for make in (
+        lambda: Discard(-1),
+        lambda: Discard(True),
+        lambda: Take(12),
+        lambda: Place(0, 27),
+        lambda: Remove(27, (0, 0)),
+        lambda: Remove(0, (0, 12)),
+        lambda: Handicap(27),
+    ):
+        with pytest.raises(ValueError):
+            make()
+
+
+def test_the_two_cards_of_a_removal_are_one_action_in_either_order() -> None:
+    g = game(black="ALOA-BARI", white_hand="ALOA BARI", black_hand="KAHU")
+    backwards = Remove(parse_line("ALOA-BARI"), (isl("BARI"), isl("ALOA")))
+    assert backwards.cards == (isl("ALOA"), isl("BARI"))
+    assert backwards in g.legal_actions()
+    events = g.apply(backwards)
+    assert events[0] == BridgeRemoved(B, parse_line("ALOA-BARI"), (isl("ALOA"), isl("BARI")))
