@@ -8,11 +8,20 @@ through the same filter before they are sent.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
 
-from shared.board import ISLANDS, NUM_ISLANDS, iter_bits, line_name, parse_island, parse_line
+from shared.board import (
+    ISLANDS,
+    NUM_ISLANDS,
+    NUM_LINES,
+    iter_bits,
+    line_name,
+    parse_island,
+    parse_line,
+)
 from shared.events import CardDiscarded, CardDrawn, Event, event_to_dict
 from shared.game import Game, Result
 from shared.legality import TurnContext
@@ -88,8 +97,10 @@ def _public(game: Game) -> PublicView:
     )
 
 
-def _cards(counts: list[int] | tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(island for island, n in enumerate(counts) for _ in range(n))
+def _cards(counts: Sequence[int]) -> tuple[int, ...]:
+    if not any(counts):
+        return ()
+    return tuple(island for island, n in enumerate(counts) if n for _ in range(n))
 
 
 def seat_view(game: Game, seat: Seat) -> SeatView:
@@ -126,12 +137,15 @@ def _blank(event: CardDrawn | CardDiscarded) -> Event:
 # ----- wire form: plain dicts with island and line names, for msgpack ---------------------
 
 
+_LINE_NAMES = tuple(line_name(k) for k in range(NUM_LINES))
+
+
 def _names(cards: tuple[int, ...]) -> list[str]:
     return [ISLANDS[c] for c in cards]
 
 
 def _lines(mask: int) -> list[str]:
-    return [line_name(k) for k in iter_bits(mask)]
+    return [_LINE_NAMES[k] for k in iter_bits(mask)]
 
 
 def _islands(mask: int) -> list[str]:
