@@ -262,8 +262,9 @@ def side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
             f"  tokens {pub.tokens[seat].bit_count()} bridges {on_board}"
             f" cards {pub.hand_sizes[seat]}"
         )
-        if width >= 40:
-            detail += f"  ({BRIDGES_PER_PLAYER - on_board} bridges left)"
+        supply = f"  ({BRIDGES_PER_PLAYER - on_board} bridges left)"
+        if len(detail) + len(supply) <= width:  # only where the whole note fits
+            detail += supply
         out.append([("class:dim", detail)])
         if pub.open_cards[seat] and state.seat is not seat:
             out.append([("class:dim", "  open: "), ("class:card", _cards(pub.open_cards[seat]))])

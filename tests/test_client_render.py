@@ -140,6 +140,10 @@ def test_the_game_screen_shows_hand_players_row_and_log(width: int, height: int)
     assert lines[0].startswith(" KAHUNA ") and "connected" in lines[0]
     # the opponent's hand size: Black holds two cards
     assert "cards 2" in text
+    # the bridge supply note is shown whole or not at all (it was cut at 120 columns)
+    for line in lines:
+        if "bridges le" in line:
+            assert "bridges left)" in line, line
 
 
 def test_spectators_see_no_hand() -> None:
