@@ -258,13 +258,14 @@ def side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
     for seat in Seat:
         out.append(_player_line(state, pub, seat, width))
         on_board = pub.bridges[seat].bit_count()
-        detail = (
-            f"  tokens {pub.tokens[seat].bit_count()} bridges {on_board}"
-            f" cards {pub.hand_sizes[seat]}"
+        tokens, held = pub.tokens[seat].bit_count(), pub.hand_sizes[seat]
+        detail = f"  tokens {tokens} bridges {on_board} cards {held}"
+        with_supply = (
+            f"  tokens {tokens} bridges {on_board} ({BRIDGES_PER_PLAYER - on_board} left)"
+            f" cards {held}"
         )
-        supply = f"  ({BRIDGES_PER_PLAYER - on_board} bridges left)"
-        if len(detail) + len(supply) <= width:  # only where the whole note fits
-            detail += supply
+        if len(with_supply) <= width:  # the supply only where the whole line fits
+            detail = with_supply
         out.append([("class:dim", detail)])
         if pub.open_cards[seat] and state.seat is not seat:
             out.append([("class:dim", "  open: "), ("class:card", _cards(pub.open_cards[seat]))])

@@ -227,14 +227,14 @@ async def test_the_layout_on_a_real_terminal_and_a_resize() -> None:
         text = plain(stream)
         for part in ("KAHUNA", "ALOA", "4of6", "BARI ELAI ELAI GOLA", "F1 help", "Round 1 of 3"):
             assert part in text
-        assert "(22 bridges" not in text  # no room for it at 80 columns
+        assert "(22 left)" not in text  # no room for it at 80 columns
         stream.seek(0)
         stream.truncate()
         size[0] = Size(rows=40, columns=120)
         ui.app._on_resize()
         # the wider side panel has room for the bridges left (the VT100 writer splits the very
         # last characters of a line, so look for the start of it)
-        await until(lambda: "(22 bridges" in plain(stream), "the drawing after the resize")
+        await until(lambda: "(22 left)" in plain(stream), "the drawing after the resize")
         ui.quit()
         await asyncio.wait_for(task, 5)
 

@@ -3,6 +3,8 @@ belong, at 80x24 and larger, and nothing spills out of the screen."""
 
 from __future__ import annotations
 
+import re
+
 import attrs
 import pytest
 
@@ -141,9 +143,12 @@ def test_the_game_screen_shows_hand_players_row_and_log(width: int, height: int)
     # the opponent's hand size: Black holds two cards
     assert "cards 2" in text
     # the bridge supply note is shown whole or not at all (it was cut at 120 columns)
-    for line in lines:
-        if "bridges le" in line:
-            assert "bridges left)" in line, line
+    # each player's line is whole: the bridge supply is shown only where it fits (it was cut)
+    details = [line.split("│")[-1] for line in lines if "tokens" in line and "cards" in line]
+    assert len(details) == 2
+    for detail in details:
+        assert re.fullmatch(r"  +tokens \d+ bridges \d+( \(\d+ left\))? cards \d+ *", detail)
+    assert ("(22 left)" in text) == (width >= 120)
 
 
 def test_spectators_see_no_hand() -> None:
