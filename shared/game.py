@@ -47,6 +47,10 @@ class Result:
     winner: Seat | None
     reason: str
 
+    def to_dict(self) -> dict[str, str | None]:
+        winner = None if self.winner is None else self.winner.name.lower()
+        return {"winner": winner, "reason": self.reason}
+
 
 def majority_mask(bridges: int) -> int:
     """The islands on which these bridges hold more than half of the lines."""

@@ -410,13 +410,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
             "points": game.scores[seat],
         }
 
-    result = None
-    if game.result is not None:
-        winner = game.result.winner
-        result = {
-            "winner": None if winner is None else winner.name.lower(),
-            "reason": game.result.reason,
-        }
+    result = None if game.result is None else game.result.to_dict()
     return {
         "phase": game.phase.value,
         "round": game.round,

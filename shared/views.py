@@ -153,13 +153,7 @@ def _islands(mask: int) -> list[str]:
 
 
 def public_to_dict(view: PublicView) -> dict[str, Any]:
-    result = None
-    if view.result is not None:
-        winner = view.result.winner
-        result = {
-            "winner": None if winner is None else winner.name.lower(),
-            "reason": view.result.reason,
-        }
+    result = None if view.result is None else view.result.to_dict()
     return {
         "options": view.options.to_dict(),
         "phase": view.phase.value,
