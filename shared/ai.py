@@ -43,6 +43,7 @@ from shared.board import (
     NUM_ISLANDS,
     NUM_LINES,
 )
+from shared.control import place_bridge, tokens_kept
 from shared.legality import TurnContext, legal_actions
 from shared.types import Phase
 from shared.views import SeatView
@@ -81,53 +82,23 @@ class _State(NamedTuple):
     hand: tuple[int, ...]  # count per island
 
 
-def _drop_lost(bridges: int, tokens: int) -> int:
-    """Tokens left after losing bridges: a token stays only on a strict majority."""
-    kept = tokens
-    rest = tokens
-    while rest:
-        low = rest & -rest
-        island = low.bit_length() - 1
-        rest ^= low
-        if (bridges & ISLAND_MASK[island]).bit_count() < NEEDED[island]:
-            kept &= ~low
-    return kept
-
-
-def _place(me: int, opp: int, mt: int, ot: int, line: int) -> tuple[int, int, int, int]:
-    """Put my bridge on `line` and resolve control, as the engine does."""
-    me |= 1 << line
-    gained = 0
-    doomed = 0
-    for island in LINES[line]:
-        if not mt >> island & 1 and (me & ISLAND_MASK[island]).bit_count() >= NEEDED[island]:
-            gained |= 1 << island
-            doomed |= opp & ISLAND_MASK[island]
-    if gained:
-        mt |= gained
-        if doomed:
-            opp &= ~doomed
-            ot = _drop_lost(opp, ot)
-    return me, opp, mt, ot
-
-
 def _apply(state: _State, action: Action) -> _State:
     me, opp, mt, ot, hand = state
     counts = list(hand)
     if isinstance(action, Place):
         counts[action.card] -= 1
-        me, opp, mt, ot = _place(me, opp, mt, ot, action.line)
+        me, opp, mt, ot = place_bridge(me, opp, mt, ot, action.line)
     elif isinstance(action, Remove):
         for card in action.cards:
             counts[card] -= 1
         opp &= ~(1 << action.line)
-        ot = _drop_lost(opp, ot)
+        ot = tokens_kept(opp, ot)
         if action.rebuild:
-            me, opp, mt, ot = _place(me, opp, mt, ot, action.line)
+            me, opp, mt, ot = place_bridge(me, opp, mt, ot, action.line)
     elif isinstance(action, Discard):
         counts[action.card] -= 1
     elif isinstance(action, Handicap):
-        me, opp, mt, ot = _place(me, opp, mt, ot, action.line)
+        me, opp, mt, ot = place_bridge(me, opp, mt, ot, action.line)
     return _State(me, opp, mt, ot, tuple(counts))
 
 

@@ -13,11 +13,11 @@ from shared.board import (
     DEAL_SIZE,
     FACE_UP_SIZE,
     ISLAND_MASK,
-    LINES,
     NEEDED,
     NUM_ISLANDS,
     iter_bits,
 )
+from shared.control import majority_mask, place_bridge, tokens_kept
 from shared.events import (
     Abstained,
     BridgePlaced,
@@ -50,15 +50,6 @@ class Result:
     def to_dict(self) -> dict[str, str | None]:
         winner = None if self.winner is None else self.winner.name.lower()
         return {"winner": winner, "reason": self.reason}
-
-
-def majority_mask(bridges: int) -> int:
-    """The islands on which these bridges hold more than half of the lines."""
-    mask = 0
-    for island in range(NUM_ISLANDS):
-        if (bridges & ISLAND_MASK[island]).bit_count() >= NEEDED[island]:
-            mask |= 1 << island
-    return mask
 
 
 class Game:
@@ -247,43 +238,33 @@ class Game:
         return False
 
     def _place_bridge(self, seat: Seat, line: int, card: int | None, events: list[Event]) -> None:
-        self.bridges[seat] |= 1 << line
-        events.append(BridgePlaced(seat, line, card))
-        mine = self.bridges[seat]
-        gained = [
-            island
-            for island in LINES[line]
-            if not self.tokens[seat] >> island & 1
-            and (mine & ISLAND_MASK[island]).bit_count() >= NEEDED[island]
-        ]
-        if not gained:
-            return
-        for island in gained:
-            self.tokens[seat] |= 1 << island
-            events.append(TokenPlaced(seat, island))
         opp = seat.other
-        doomed = 0
-        for island in gained:
-            doomed |= self.bridges[opp] & ISLAND_MASK[island]
-        if doomed:
-            self.bridges[opp] &= ~doomed
-            for removed in iter_bits(doomed):
-                events.append(BridgeRemoved(opp, removed, None))
-            self._drop_lost_tokens(opp, events)
+        before_tokens, before_opp, before_opp_tokens = (
+            self.tokens[seat],
+            self.bridges[opp],
+            self.tokens[opp],
+        )
+        self.bridges[seat], self.bridges[opp], self.tokens[seat], self.tokens[opp] = place_bridge(
+            self.bridges[seat], before_opp, before_tokens, before_opp_tokens, line
+        )
+        events.append(BridgePlaced(seat, line, card))
+        # The story in the rulebook's order: tokens won, bridges removed, tokens lost.
+        for island in iter_bits(self.tokens[seat] & ~before_tokens):
+            events.append(TokenPlaced(seat, island))
+        for removed in iter_bits(before_opp & ~self.bridges[opp]):
+            events.append(BridgeRemoved(opp, removed, None))
+        for island in iter_bits(before_opp_tokens & ~self.tokens[opp]):
+            events.append(TokenRemoved(opp, island))
 
     def _remove_bridge(
         self, owner: Seat, line: int, cards: tuple[int, int], events: list[Event]
     ) -> None:
         self.bridges[owner] &= ~(1 << line)
         events.append(BridgeRemoved(owner, line, cards))
-        self._drop_lost_tokens(owner, events)
-
-    def _drop_lost_tokens(self, seat: Seat, events: list[Event]) -> None:
-        bridges = self.bridges[seat]
-        for island in iter_bits(self.tokens[seat]):
-            if (bridges & ISLAND_MASK[island]).bit_count() < NEEDED[island]:
-                self.tokens[seat] &= ~(1 << island)
-                events.append(TokenRemoved(seat, island))
+        before = self.tokens[owner]
+        self.tokens[owner] = tokens_kept(self.bridges[owner], before)
+        for island in iter_bits(before & ~self.tokens[owner]):
+            events.append(TokenRemoved(owner, island))
 
     def _end_turn(self, seat: Seat, events: list[Event], *, abstained: bool) -> None:
         self.opponent_abstained = abstained

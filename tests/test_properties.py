@@ -35,8 +35,9 @@ from shared.board import (
     NUM_ISLANDS,
     NUM_LINES,
 )
+from shared.control import majority_mask
 from shared.events import CardDiscarded, CardDrawn, Event
-from shared.game import Game, majority_mask
+from shared.game import Game
 from shared.legality import IllegalAction
 from shared.randomness import SeededSource
 from shared.types import GameOptions, Phase, Seat
