@@ -21,6 +21,7 @@ from shared.actions import Action, NotationError, parse_action
 from shared.board import ISLANDS, iter_bits, line_name, parse_island, parse_line
 from shared.game import FULL_DECK, Game, Position, PositionError
 from shared.legality import IllegalAction
+from shared.randomness import RecordedSource
 from shared.types import GameOptions, OptionsError, Phase, Seat
 
 MAGIC = "kahuna-record 1"
@@ -127,25 +128,17 @@ class _Replayer:
     def seats_and_actions(self) -> list[tuple[Seat, Action]]:
         game = self.game
         position = game.start_position
-        source = _QueueSource(game.shuffles)
+        source = RecordedSource(game.shuffles)
         if position is not None:
             copy = Game.from_position(position, source)
         else:
-            copy = Game.new(_QueueSource([game.deal]), game.first_player, game.options)
+            copy = Game.new(RecordedSource([game.deal]), game.first_player, game.options)
             copy.source = source
         out = []
         for action in game.history:
             out.append((copy.to_move, action))
             copy.apply(action)
         return out
-
-
-class _QueueSource:
-    def __init__(self, orders: Sequence[Sequence[int]]) -> None:
-        self._orders = [list(o) for o in orders]
-
-    def shuffled(self, cards: Sequence[int]) -> list[int]:
-        return self._orders.pop(0)
 
 
 # ----- reading ----------------------------------------------------------------------------
@@ -321,7 +314,7 @@ def read_record(text: str) -> tuple[Game, list[_Step]]:
         deal = _cards(number, words[1:])
         if Counter(deal) != Counter(FULL_DECK):
             raise RecordError(number, "the deal is not the 24 cards, two of each island")
-        game = Game.new(_QueueSource([deal]), first, options)
+        game = Game.new(RecordedSource([deal]), first, options)
         game.source = source
         index += 1
     else:
