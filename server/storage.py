@@ -1,0 +1,489 @@
+"""The server's persistent storage: every table, its seats, its log, its chat and the result of a
+finished game, in one SQLite database. All the SQL of the server lives in this module, behind
+the `Storage` protocol, so that another engine (PostgreSQL) could take SQLite's place; the server
+core only builds `StorageOp` values and hands them to `Storage.write`.
+
+Durability. The database runs in WAL mode with `synchronous=NORMAL`: a commit appends its frames
+to the write-ahead log without an fsync, so once `write` returns the transaction is in the
+operating system's page cache and survives the server process being killed (kill -9, a crash,
+an out-of-memory kill). A power loss or a kernel crash may lose the last transactions (never
+corrupt the database: WAL frames are checksummed and a torn tail is discarded on recovery).
+`synchronous=FULL` would fsync the WAL at every commit and close that gap at the cost of one
+fsync per write; it could be offered as a host option if that trade is ever wanted.
+
+Threads. A `SqliteStorage` holds one connection and must be used from one thread at a time. The
+connection is opened with `check_same_thread=False` only so that the server may hand all
+storage calls to a single dedicated writer thread (away from the event loop); it is not safe to
+call from two threads at once.
+
+Seat tokens never reach the database: a seat holds `hash_token(token)`, and the schema refuses
+any token column that is not a BLOB, so a raw token passed by mistake is refused, not stored.
+
+A file that is not a SQLite database, is damaged, belongs to another program or was written by a
+newer server is refused with a `StorageError` before anything is written to it: the host keeps
+the file as it was, to investigate or to run the newer server on it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import attrs
+import msgpack
+
+SCHEMA_VERSION = 1
+
+# Stored in the SQLite header (PRAGMA application_id) so that a database of another program,
+# which may well have user_version 1 too, is never taken for ours. "KaHu" in ASCII.
+APPLICATION_ID = 0x4B614875
+
+MEMORY = ":memory:"
+
+
+class StorageError(Exception):
+    """The database cannot be opened, read or written; the message names the path and why."""
+
+
+def default_db_path() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "kahuna" / "server.sqlite3"
+
+
+def hash_token(token: str) -> bytes:
+    return hashlib.sha256(token.encode("utf-8")).digest()
+
+
+@attrs.frozen
+class CreateTableOp:
+    table_id: str
+    options: dict[str, Any]  # GameOptions.to_dict() form
+    first: str  # "white" or "black"
+    vs_computer: bool
+    created: float  # unix time
+
+
+@attrs.frozen
+class SetSeatOp:
+    table_id: str
+    seat: str
+    name: str
+    token_hash: bytes
+    computer: bool
+
+
+@attrs.frozen
+class ClearSeatOp:
+    table_id: str
+    seat: str
+
+
+@attrs.frozen
+class AppendLogOp:
+    table_id: str
+    index: int  # position of entries[0] in the table's log, 0-based
+    entries: tuple[Any, ...]  # opaque msgpack-able values
+    at: float
+
+
+@attrs.frozen
+class ChatOp:
+    table_id: str
+    sender: str
+    text: str
+    at: float
+
+
+@attrs.frozen
+class FinishOp:
+    table_id: str
+    result: dict[str, Any]  # JSON-able
+    record: str  # the full game record text
+    at: float
+
+
+@attrs.frozen
+class CloseOp:
+    """The table is gone from the server and is not loaded again; a finished game's result and
+    record stay in the database."""
+
+    table_id: str
+    reason: str
+    at: float
+
+
+StorageOp = CreateTableOp | SetSeatOp | ClearSeatOp | AppendLogOp | ChatOp | FinishOp | CloseOp
+
+
+@attrs.frozen
+class StoredSeat:
+    name: str
+    token_hash: bytes
+    computer: bool
+
+
+@attrs.frozen
+class StoredTable:
+    table_id: str
+    options: dict[str, Any]
+    first: str
+    vs_computer: bool
+    created: float
+    updated: float  # the latest time carried by an op on this table (seat ops carry none)
+    seats: dict[str, StoredSeat]  # "white"/"black"; absent when free
+    log: list[Any]  # entries in index order
+    chat: list[tuple[str, str]]  # (sender, text), the last chat_limit, oldest first
+    finished: bool
+
+
+class Storage(Protocol):
+    def write(self, ops: Sequence[StorageOp]) -> None:
+        """Apply all ops in one transaction; once this returns they survive a kill -9."""
+
+    def load_open_tables(self, chat_limit: int) -> list[StoredTable]:
+        """Every table not closed (waiting, playing, or finished but not closed), oldest first."""
+
+    def finished_record(self, table_id: str) -> str | None:
+        """The record of a finished game, closed or not; None if the game never finished."""
+
+    def table_ids(self) -> set[str]:
+        """Every table id ever stored, closed ones included."""
+
+    def close(self) -> None: ...
+
+
+_SCHEMA = """
+CREATE TABLE tables (
+    seq INTEGER PRIMARY KEY,  -- creation order: a rowid alias, which VACUUM keeps
+    id TEXT NOT NULL UNIQUE,
+    options TEXT NOT NULL,  -- JSON
+    first TEXT NOT NULL CHECK (first IN ('white', 'black')),
+    vs_computer INTEGER NOT NULL CHECK (vs_computer IN (0, 1)),
+    status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    close_reason TEXT
+);
+CREATE INDEX tables_status ON tables (status, seq);
+
+CREATE TABLE seats (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    seat TEXT NOT NULL CHECK (seat IN ('white', 'black')),
+    name TEXT NOT NULL,
+    token_hash BLOB NOT NULL CHECK (typeof(token_hash) = 'blob'),
+    computer INTEGER NOT NULL CHECK (computer IN (0, 1)),
+    PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+
+CREATE TABLE log (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    idx INTEGER NOT NULL CHECK (idx >= 0),
+    entry BLOB NOT NULL,  -- msgpack
+    PRIMARY KEY (table_id, idx)
+) WITHOUT ROWID;
+
+CREATE TABLE chat (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    sender TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX chat_table ON chat (table_id, id);
+
+CREATE TABLE finished (
+    table_id TEXT PRIMARY KEY REFERENCES tables (id),
+    result TEXT NOT NULL,  -- JSON
+    record TEXT NOT NULL,
+    at REAL NOT NULL
+);
+"""
+
+
+class SqliteStorage:
+    """`Storage` in one SQLite file (or in memory for ":memory:", which keeps nothing)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._memory = self.path == MEMORY
+        if not self._memory:
+            _prepare_path(Path(path))
+        try:
+            # isolation_level=None: the module issues BEGIN/COMMIT itself, so a transaction
+            # spans exactly one write() and nothing is committed behind its back.
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot open the database: {e}") from e
+        try:
+            self._open()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _open(self) -> None:
+        # Everything up to the version checks only reads, so a file we refuse stays untouched.
+        try:
+            app_id, version, objects = self._probe()
+            if app_id == 0 and version == 0 and objects == 0:
+                new = True
+            elif app_id != APPLICATION_ID:
+                raise StorageError(
+                    f"{self.path}: not a kahuna server database (a SQLite database of another "
+                    "program?); refusing to use it"
+                )
+            elif version > SCHEMA_VERSION:
+                raise StorageError(
+                    f"{self.path}: written by a newer kahuna server (schema version {version}; "
+                    f"this server knows version {SCHEMA_VERSION}); refusing to use it"
+                )
+            else:
+                new = False
+                self._check_integrity()
+        except sqlite3.Error as e:
+            raise StorageError(
+                f"{self.path}: not a readable SQLite database ({e}); the file was left as it was"
+            ) from e
+        try:
+            if not self._memory:
+                mode = self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                if mode != "wal":
+                    raise StorageError(
+                        f"{self.path}: SQLite cannot use WAL mode here (journal mode "
+                        f"stays {mode!r}); is the file on a network file system?"
+                    )
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            if new:
+                self._create_schema()
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot prepare the database: {e}") from e
+
+    def _probe(self) -> tuple[int, int, int]:
+        app_id = self._conn.execute("PRAGMA application_id").fetchone()[0]
+        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+        objects = self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        return int(app_id), int(version), int(objects)
+
+    def _check_integrity(self) -> None:
+        # A truncated or damaged file often has an intact first page, so the header checks
+        # pass; quick_check reads every page and finds it before the server writes into it.
+        rows = self._conn.execute("PRAGMA quick_check(5)").fetchall()
+        if [r[0] for r in rows] != ["ok"]:
+            problems = "; ".join(str(r[0]) for r in rows)
+            raise StorageError(
+                f"{self.path}: the database is damaged ({problems}); the file was left as it was"
+            )
+
+    def _create_schema(self) -> None:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have created the schema between the probe and this lock.
+            if self._probe() != (0, 0, 0):
+                raise StorageError(f"{self.path}: another process initialised the database")
+            for statement in _SCHEMA.split(";"):  # no ';' inside a statement or comment
+                if statement.strip():
+                    self._conn.execute(statement)
+            self._conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+
+    def write(self, ops: Sequence[StorageOp]) -> None:
+        if not ops:
+            return
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot start a transaction: {e}") from e
+        try:
+            for op in ops:
+                self._apply(op)
+            self._conn.execute("COMMIT")
+        except BaseException as e:
+            with contextlib.suppress(sqlite3.Error):  # the original error is the one to report
+                self._conn.execute("ROLLBACK")
+            if isinstance(e, StorageError):
+                raise
+            if isinstance(e, sqlite3.Error | ValueError | TypeError):
+                raise StorageError(f"{self.path}: write failed, nothing written: {e}") from e
+            raise
+
+    def _apply(self, op: StorageOp) -> None:
+        c = self._conn
+        match op:
+            case CreateTableOp():
+                c.execute(
+                    "INSERT INTO tables (id, options, first, vs_computer, created, updated)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        op.table_id,
+                        json.dumps(op.options, sort_keys=True),
+                        op.first,
+                        int(op.vs_computer),
+                        op.created,
+                        op.created,
+                    ),
+                )
+            case SetSeatOp():
+                self._require_table(op.table_id, op)
+                c.execute(
+                    "INSERT OR REPLACE INTO seats (table_id, seat, name, token_hash, computer)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (op.table_id, op.seat, op.name, op.token_hash, int(op.computer)),
+                )
+            case ClearSeatOp():
+                self._require_table(op.table_id, op)
+                c.execute(
+                    "DELETE FROM seats WHERE table_id = ? AND seat = ?", (op.table_id, op.seat)
+                )
+            case AppendLogOp():
+                self._require_table(op.table_id, op)
+                (next_index,) = c.execute(
+                    "SELECT coalesce(max(idx) + 1, 0) FROM log WHERE table_id = ?",
+                    (op.table_id,),
+                ).fetchone()
+                if op.index != next_index:
+                    raise StorageError(
+                        f"{self.path}: log of table {op.table_id} continues at index "
+                        f"{next_index}, not {op.index}; nothing written"
+                    )
+                c.executemany(
+                    "INSERT INTO log (table_id, idx, entry) VALUES (?, ?, ?)",
+                    [
+                        (op.table_id, op.index + i, msgpack.packb(entry, use_bin_type=True))
+                        for i, entry in enumerate(op.entries)
+                    ],
+                )
+                self._touch(op.table_id, op.at)
+            case ChatOp():
+                self._require_table(op.table_id, op)
+                c.execute(
+                    "INSERT INTO chat (table_id, sender, text, at) VALUES (?, ?, ?, ?)",
+                    (op.table_id, op.sender, op.text, op.at),
+                )
+                self._touch(op.table_id, op.at)
+            case FinishOp():
+                self._require_table(op.table_id, op)
+                c.execute(
+                    "INSERT INTO finished (table_id, result, record, at) VALUES (?, ?, ?, ?)",
+                    (op.table_id, json.dumps(op.result, sort_keys=True), op.record, op.at),
+                )
+                self._touch(op.table_id, op.at)
+            case CloseOp():
+                self._require_table(op.table_id, op)
+                c.execute(
+                    "UPDATE tables SET status = 'closed', close_reason = ?,"
+                    " updated = max(updated, ?) WHERE id = ?",
+                    (op.reason, op.at, op.table_id),
+                )
+
+    def _require_table(self, table_id: str, op: StorageOp) -> None:
+        # Foreign keys would catch an unknown table on insert, but not on update or delete, and
+        # an op aimed at a table already closed is a bug in the caller either way.
+        row = self._conn.execute("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise StorageError(f"{self.path}: {type(op).__name__} for unknown table {table_id}")
+        if row[0] != "open":
+            raise StorageError(f"{self.path}: {type(op).__name__} for closed table {table_id}")
+
+    def _touch(self, table_id: str, at: float) -> None:
+        self._conn.execute(
+            "UPDATE tables SET updated = max(updated, ?) WHERE id = ?", (at, table_id)
+        )
+
+    def load_open_tables(self, chat_limit: int) -> list[StoredTable]:
+        try:
+            return self._load_open_tables(chat_limit)
+        except (sqlite3.Error, ValueError) as e:
+            raise StorageError(f"{self.path}: cannot load the open tables: {e}") from e
+
+    def _load_open_tables(self, chat_limit: int) -> list[StoredTable]:
+        c = self._conn
+        # One read transaction, so the five queries see the same state.
+        c.execute("BEGIN")
+        try:
+            rows = c.execute(
+                "SELECT t.id, t.options, t.first, t.vs_computer, t.created, t.updated,"
+                " f.table_id IS NOT NULL"
+                " FROM tables t LEFT JOIN finished f ON f.table_id = t.id"
+                " WHERE t.status = 'open' ORDER BY t.seq"
+            ).fetchall()
+            seats: dict[str, dict[str, StoredSeat]] = {row[0]: {} for row in rows}
+            logs: dict[str, list[Any]] = {row[0]: [] for row in rows}
+            chats: dict[str, list[tuple[str, str]]] = {row[0]: [] for row in rows}
+            for table_id, seat, name, token_hash, computer in c.execute(
+                "SELECT s.table_id, s.seat, s.name, s.token_hash, s.computer"
+                " FROM tables t JOIN seats s ON s.table_id = t.id WHERE t.status = 'open'"
+            ):
+                seats[table_id][seat] = StoredSeat(name, bytes(token_hash), bool(computer))
+            for table_id, entry in c.execute(
+                "SELECT l.table_id, l.entry FROM tables t JOIN log l ON l.table_id = t.id"
+                " WHERE t.status = 'open' ORDER BY t.seq, l.idx"
+            ):
+                logs[table_id].append(msgpack.unpackb(entry, raw=False))
+            if chat_limit > 0:
+                for table_id, sender, text in c.execute(
+                    "SELECT table_id, sender, text FROM ("
+                    "  SELECT h.table_id, h.sender, h.text, h.id, row_number() OVER"
+                    "   (PARTITION BY h.table_id ORDER BY h.id DESC) AS back"
+                    "  FROM tables t JOIN chat h ON h.table_id = t.id WHERE t.status = 'open'"
+                    ") WHERE back <= ? ORDER BY table_id, id",
+                    (chat_limit,),
+                ):
+                    chats[table_id].append((sender, text))
+        finally:
+            c.execute("COMMIT")
+        return [
+            StoredTable(
+                table_id=table_id,
+                options=json.loads(options),
+                first=first,
+                vs_computer=bool(vs_computer),
+                created=created,
+                updated=updated,
+                seats=seats[table_id],
+                log=logs[table_id],
+                chat=chats[table_id],
+                finished=bool(finished),
+            )
+            for table_id, options, first, vs_computer, created, updated, finished in rows
+        ]
+
+    def finished_record(self, table_id: str) -> str | None:
+        try:
+            row = self._conn.execute(
+                "SELECT record FROM finished WHERE table_id = ?", (table_id,)
+            ).fetchone()
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot read the record of {table_id}: {e}") from e
+        return None if row is None else str(row[0])
+
+    def table_ids(self) -> set[str]:
+        try:
+            return {row[0] for row in self._conn.execute("SELECT id FROM tables")}
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot read the table ids: {e}") from e
+
+    def close(self) -> None:
+        # Closing the last connection checkpoints the WAL into the main file and removes it.
+        try:
+            self._conn.close()
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot close the database: {e}") from e
+
+
+def _prepare_path(path: Path) -> None:
+    if path.is_dir():
+        raise StorageError(f"{path}: is a directory, not a database file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise StorageError(f"{path}: cannot create the directory {path.parent}: {e}") from e
