@@ -1,0 +1,106 @@
+"""Storage speed: the cost of one committed log append, and of loading every open table at start.
+
+    .venv/bin/python bench/storage_bench.py [--writes N] [--tables T] [--entries E]
+
+Both run on a file database in a fresh temporary directory (WAL, synchronous=NORMAL), so the
+figures include the commit of each write but no fsync. The load figure is what a restarted
+server waits for before it accepts connections; the open (which runs PRAGMA quick_check over
+the whole file) is timed separately.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from server.storage import (
+    AppendLogOp,
+    ChatOp,
+    CreateTableOp,
+    SetSeatOp,
+    SqliteStorage,
+    StorageOp,
+    hash_token,
+)
+
+OPTIONS = {"variant1": False, "variant2": False, "handicap": None}
+# Close to the server's real entries: a card-source line, then moves as notation.
+MOVE = ["m", "white", "remove ELAI-HUNA HUNA+ELAI"]
+
+
+def bench_writes(path: Path, writes: int) -> list[float]:
+    store = SqliteStorage(path)
+    store.write([CreateTableOp("w", OPTIONS, "white", False, time.time())])
+    costs = []
+    for i in range(writes):
+        op = AppendLogOp("w", i, (MOVE,), time.time())
+        start = time.perf_counter()
+        store.write([op])
+        costs.append(time.perf_counter() - start)
+    store.close()
+    return costs
+
+
+def fill(path: Path, tables: int, entries: int) -> None:
+    store = SqliteStorage(path)
+    now = time.time()
+    for t in range(tables):
+        table_id = f"{t:08x}"
+        ops: list[StorageOp] = [
+            CreateTableOp(table_id, OPTIONS, "white", False, now),
+            SetSeatOp(table_id, "white", f"white{t}", hash_token(f"w{t}"), False),
+            SetSeatOp(table_id, "black", f"black{t}", hash_token(f"b{t}"), False),
+            AppendLogOp(
+                table_id,
+                0,
+                (["c", list(range(24))], *([MOVE] * (entries - 1))),
+                now,
+            ),
+        ]
+        ops += [ChatOp(table_id, f"white{t}", f"good game {i}", now) for i in range(4)]
+        store.write(ops)
+    store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--writes", type=int, default=5000)
+    parser.add_argument("--tables", type=int, default=2000)
+    parser.add_argument("--entries", type=int, default=140)
+    parser.add_argument("--chat-limit", type=int, default=50)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        costs = sorted(bench_writes(Path(tmp) / "writes.sqlite3", args.writes))
+        median = statistics.median(costs) * 1e6
+        p99 = costs[min(len(costs) - 1, int(len(costs) * 0.99))] * 1e6
+        print(
+            f"write([AppendLogOp]) x {args.writes}: median {median:.0f} µs, p99 {p99:.0f} µs, "
+            f"max {costs[-1] * 1e6:.0f} µs"
+        )
+
+        path = Path(tmp) / "load.sqlite3"
+        start = time.perf_counter()
+        fill(path, args.tables, args.entries)
+        print(
+            f"filled {args.tables} tables x {args.entries} log entries + 4 chat lines "
+            f"in {time.perf_counter() - start:.1f} s ({path.stat().st_size / 1e6:.1f} MB)"
+        )
+        start = time.perf_counter()
+        store = SqliteStorage(path)
+        opened = time.perf_counter() - start
+        start = time.perf_counter()
+        loaded = store.load_open_tables(args.chat_limit)
+        load = time.perf_counter() - start
+        store.close()
+        assert len(loaded) == args.tables
+        assert all(len(t.log) == args.entries for t in loaded)
+        print(f"open (quick_check): {opened * 1e3:.0f} ms")
+        print(f"load_open_tables: {load * 1e3:.0f} ms for {len(loaded)} tables")
+
+
+if __name__ == "__main__":
+    main()
