@@ -1,0 +1,673 @@
+"""A fast simulation of the complete rules, for search playouts.
+
+`Sim` holds the whole state (hidden cards included) in bit masks and small lists and applies
+actions coded as small integers, with no event objects and no checks beyond what `legal()`
+already guarantees: an action must come from `legal()` (or `random_action`). It implements every
+rule of docs/rules.md (R1-R16: variants, handicap, the premature end, the final turns, scoring
+with at most TOKENS_PER_PLAYER tokens counted) and is checked against the checked engine
+(shared.game.Game) action by action in tests/test_playout.py.
+
+Action codes (see `to_action` / `from_action`):
+
+    0-53     place: 2 * line + end (end 0 plays the card of the line's first island, 1 the second)
+    54-134   remove: 54 + 3 * line + j, j = 0 (a+a), 1 (a+b), 2 (b+b) for the line's islands a, b
+    135-215  remove and rebuild (Variant 1), coded like remove from 135
+    216-227  discard an island's card
+    228-239  take an island's face-up card
+    240 draw, 241 abstain, 242 end (a final turn), 243-269 handicap on a line
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from shared.actions import (
+    ABSTAIN as ABSTAIN_ACTION,
+)
+from shared.actions import (
+    DRAW as DRAW_ACTION,
+)
+from shared.actions import (
+    END_TURN,
+    Action,
+    Discard,
+    Handicap,
+    Place,
+    Remove,
+    Take,
+)
+from shared.board import (
+    BRIDGES_PER_PLAYER,
+    FACE_UP_SIZE,
+    HAND_LIMIT,
+    ISLAND_LINES,
+    ISLAND_MASK,
+    LINES,
+    NEEDED,
+    NUM_ISLANDS,
+    NUM_LINES,
+    TOKENS_PER_PLAYER,
+)
+from shared.game import ROUNDS, Game, Result
+from shared.randomness import CardSource
+from shared.types import GameOptions, Phase, Seat
+
+PLACE_BASE = 0
+REMOVE_BASE = 2 * NUM_LINES  # 54
+REBUILD_BASE = REMOVE_BASE + 3 * NUM_LINES  # 135
+DISCARD_BASE = REBUILD_BASE + 3 * NUM_LINES  # 216
+TAKE_BASE = DISCARD_BASE + NUM_ISLANDS  # 228
+DRAW = TAKE_BASE + NUM_ISLANDS  # 240
+ABSTAIN = DRAW + 1
+END = DRAW + 2
+HANDICAP_BASE = DRAW + 3  # 243
+NUM_ACTIONS = HANDICAP_BASE + NUM_LINES  # 270
+
+# Phases as small integers.
+HANDICAP, PLAY, FINAL, OVER = 0, 1, 2, 3
+PHASES = (Phase.HANDICAP, Phase.PLAY, Phase.FINAL, Phase.OVER)
+PHASE_CODE = {phase: code for code, phase in enumerate(PHASES)}
+
+ALL_LINES = (1 << NUM_LINES) - 1
+_IM = ISLAND_MASK
+_NEEDED = NEEDED
+_LINES = LINES
+# The two cards of each removal code j for each line.
+_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(((a, a), (a, b), (b, b)) for a, b in LINES)
+
+
+def _subsets(mask: int) -> list[int]:
+    out, sub = [], mask
+    while True:
+        out.append(sub)
+        if not sub:
+            return out
+        sub = (sub - 1) & mask
+
+
+# _PLACES[island][free lines of that island] = the placement codes a card of that island allows.
+_PLACES: tuple[dict[int, tuple[int, ...]], ...] = tuple(
+    {
+        free: tuple(
+            2 * line + (0 if LINES[line][0] == island else 1)
+            for line in ISLAND_LINES[island]
+            if free >> line & 1
+        )
+        for free in _subsets(ISLAND_MASK[island])
+    }
+    for island in range(NUM_ISLANDS)
+)
+
+
+# Lines touching the islands of each island mask (Variant 1 forbids placing there).
+def _lines_of(islands: int) -> int:
+    mask = 0
+    for i in range(NUM_ISLANDS):
+        if islands >> i & 1:
+            mask |= ISLAND_MASK[i]
+    return mask
+
+
+_LINES_OF: tuple[int, ...] = tuple(_lines_of(m) for m in range(1 << NUM_ISLANDS))
+
+# By a mask of held islands: the islands, the lines they reach, and their discard codes.
+_HELD_ISLANDS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(i for i in range(NUM_ISLANDS) if m >> i & 1) for m in range(1 << NUM_ISLANDS)
+)
+_REACH: tuple[int, ...] = _LINES_OF
+_DISCARDS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(DISCARD_BASE + i for i in islands) for islands in _HELD_ISLANDS
+)
+
+
+def _action_objects() -> tuple[Action, ...]:
+    out: list[Action] = []
+    for line in range(NUM_LINES):
+        for end in (0, 1):
+            out.append(Place(LINES[line][end], line))
+    for rebuild in (False, True):
+        for line in range(NUM_LINES):
+            for pair in _PAIRS[line]:
+                out.append(Remove(line, pair, rebuild))
+    out.extend(Discard(i) for i in range(NUM_ISLANDS))
+    out.extend(Take(i) for i in range(NUM_ISLANDS))
+    out.extend((DRAW_ACTION, ABSTAIN_ACTION, END_TURN))
+    out.extend(Handicap(k) for k in range(NUM_LINES))
+    return tuple(out)
+
+
+ACTIONS: tuple[Action, ...] = _action_objects()
+_CODES: dict[Action, int] = {action: code for code, action in enumerate(ACTIONS)}
+assert len(ACTIONS) == NUM_ACTIONS
+
+
+def to_action(code: int) -> Action:
+    """The engine's action for a code."""
+    return ACTIONS[code]
+
+
+def from_action(action: Action) -> int:
+    """The code of an engine action."""
+    return _CODES[action]
+
+
+class RandomSource:
+    """A CardSource on a random.Random, shuffling in place: for playouts."""
+
+    __slots__ = ("rng",)
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def shuffled(self, cards: Sequence[int]) -> list[int]:
+        out = list(cards)
+        self.rng.shuffle(out)
+        return out
+
+
+def _held(counts: Sequence[int]) -> int:
+    """The bit mask of the islands with a nonzero count."""
+    return sum(1 << i for i, n in enumerate(counts) if n)
+
+
+def _kept(bridges: int, tokens: int) -> int:
+    """The tokens that stay on a strict majority after bridges were lost."""
+    rest = tokens
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        island = low.bit_length() - 1
+        if (bridges & _IM[island]).bit_count() < _NEEDED[island]:
+            tokens &= ~low
+    return tokens
+
+
+class Sim:
+    """The whole state of a game for simulation. Seats and phases are small integers."""
+
+    __slots__ = (
+        "abstained",
+        "bridges",
+        "face_down",
+        "face_up",
+        "final_left",
+        "first",
+        "hand",
+        "handicap_left",
+        "held",
+        "open",
+        "phase",
+        "pile",
+        "played",
+        "points",
+        "reason",
+        "round",
+        "size",
+        "source",
+        "to_move",
+        "tokens",
+        "variant1",
+        "variant2",
+        "winner",
+    )
+
+    def __init__(self, options: GameOptions, source: CardSource) -> None:
+        self.variant1 = options.variant1
+        self.variant2 = options.variant2
+        self.source = source
+        self.bridges = [0, 0]
+        self.tokens = [0, 0]
+        self.hand = [[0] * NUM_ISLANDS, [0] * NUM_ISLANDS]  # open cards included
+        self.open = [[0] * NUM_ISLANDS, [0] * NUM_ISLANDS]
+        self.size = [0, 0]
+        self.held = [0, 0]  # per seat, the islands of which it holds a card (a bit mask)
+        self.face_up: list[int] = []
+        self.pile: list[int] = []  # top LAST, so that a draw is pop()
+        self.played: list[int] = []
+        self.face_down: list[int] = []
+        self.round = 1
+        self.points: list[tuple[int, int]] = []
+        self.to_move = 0
+        self.phase = PLAY
+        self.abstained = False  # the opponent of the player to move abstained just before
+        self.final_left = 0
+        self.handicap_left = 0
+        self.first = 0
+        self.winner: int | None = None
+        self.reason = ""
+
+    # ----- making one ---------------------------------------------------------------------
+
+    @classmethod
+    def from_game(cls, game: Game, source: CardSource) -> Sim:
+        """A simulation of the game as it stands; reshuffles come from `source`."""
+        sim = cls(game.options, source)
+        sim.bridges = list(game.bridges)
+        sim.tokens = list(game.tokens)
+        sim.hand = [list(game.hand[0]), list(game.hand[1])]
+        sim.open = [list(game.open[0]), list(game.open[1])]
+        sim.size = [sum(game.hand[0]), sum(game.hand[1])]
+        sim.held = [_held(game.hand[0]), _held(game.hand[1])]
+        sim.face_up = list(game.face_up)
+        sim.pile = game.pile[::-1]
+        sim.played = list(game.played)
+        sim.face_down = list(game.face_down)
+        sim.round = game.round
+        sim.points = list(game.round_points)
+        sim.to_move = int(game.to_move)
+        sim.phase = PHASE_CODE[game.phase]
+        sim.abstained = game.opponent_abstained
+        sim.final_left = game.final_turns_left
+        sim.handicap_left = game.handicap_left
+        sim.first = int(game.first_player)
+        if game.result is not None:
+            sim.winner = None if game.result.winner is None else int(game.result.winner)
+            sim.reason = game.result.reason
+        return sim
+
+    def copy(self) -> Sim:
+        other = Sim.__new__(Sim)
+        other.variant1 = self.variant1
+        other.variant2 = self.variant2
+        other.source = self.source
+        other.bridges = self.bridges[:]
+        other.tokens = self.tokens[:]
+        other.hand = [self.hand[0][:], self.hand[1][:]]
+        other.open = [self.open[0][:], self.open[1][:]]
+        other.size = self.size[:]
+        other.held = self.held[:]
+        other.face_up = self.face_up[:]
+        other.pile = self.pile[:]
+        other.played = self.played[:]
+        other.face_down = self.face_down[:]
+        other.round = self.round
+        other.points = self.points[:]
+        other.to_move = self.to_move
+        other.phase = self.phase
+        other.abstained = self.abstained
+        other.final_left = self.final_left
+        other.handicap_left = self.handicap_left
+        other.first = self.first
+        other.winner = self.winner
+        other.reason = self.reason
+        return other
+
+    # ----- queries ------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def result(self) -> Result | None:
+        if self.phase != OVER:
+            return None
+        return Result(None if self.winner is None else Seat(self.winner), self.reason)
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return (sum(p[0] for p in self.points), sum(p[1] for p in self.points))
+
+    def legal(self) -> list[int]:
+        """Every legal action code of the player to move, each once."""
+        phase = self.phase
+        if phase == OVER:
+            return []
+        s = self.to_move
+        me = self.bridges[s]
+        opp = self.bridges[1 - s]
+        free = ALL_LINES & ~(me | opp)
+        if phase == HANDICAP:
+            return [HANDICAP_BASE + k for k in range(NUM_LINES) if free >> k & 1]
+        hand = self.hand[s]
+        held_mask = self.held[s]
+        held = _HELD_ISLANDS[held_mask]
+        out: list[int] = []
+        variant1 = self.variant1
+        supply = me.bit_count() < BRIDGES_PER_PLAYER
+        reach = _REACH[held_mask]
+        if supply:
+            if variant1:
+                free &= ~_LINES_OF[self.tokens[1 - s]]
+            for i in held:
+                out += _PLACES[i][free & _IM[i]]
+        targets = opp & reach
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            line = low.bit_length() - 1
+            a, b = _LINES[line]
+            ha = hand[a]
+            hb = hand[b]
+            if ha + hb < 2:
+                continue
+            base = REMOVE_BASE + 3 * line
+            rebuild = False
+            if variant1 and supply:
+                after = opp & ~low
+                rebuild = (after & _IM[a]).bit_count() < _NEEDED[a] and (
+                    after & _IM[b]
+                ).bit_count() < _NEEDED[b]
+            if ha >= 2:
+                out.append(base)
+                if rebuild:
+                    out.append(base + 81)
+            if ha and hb:
+                out.append(base + 1)
+                if rebuild:
+                    out.append(base + 82)
+            if hb >= 2:
+                out.append(base + 2)
+                if rebuild:
+                    out.append(base + 83)
+        out += _DISCARDS[held_mask]
+        if phase == FINAL:
+            out.append(END)
+            return out
+        if self.size[s] < HAND_LIMIT:
+            seen = 0
+            for card in self.face_up:
+                if not seen >> card & 1:
+                    seen |= 1 << card
+                    out.append(TAKE_BASE + card)
+            if self.pile:
+                out.append(DRAW)
+        if not self.abstained:
+            out.append(ABSTAIN)
+        return out
+
+    # ----- applying -----------------------------------------------------------------------
+
+    def _use(self, s: int, card: int) -> None:
+        hand = self.hand[s]
+        hand[card] -= 1
+        if not hand[card]:
+            self.held[s] &= ~(1 << card)
+        self.size[s] -= 1
+        if self.variant2 and self.open[s][card]:
+            self.open[s][card] -= 1
+
+    def _place(self, s: int, line: int) -> None:
+        bridges = self.bridges
+        tokens = self.tokens
+        mine = bridges[s] | (1 << line)
+        bridges[s] = mine
+        my_tokens = tokens[s]
+        gained = doomed = 0
+        for island in _LINES[line]:
+            if not my_tokens >> island & 1 and (mine & _IM[island]).bit_count() >= _NEEDED[island]:
+                gained |= 1 << island
+                doomed |= _IM[island]
+        if gained:
+            tokens[s] = my_tokens | gained
+            o = 1 - s
+            theirs = bridges[o]
+            if theirs & doomed:
+                theirs &= ~doomed
+                bridges[o] = theirs
+                tokens[o] = _kept(theirs, tokens[o])
+
+    def apply(self, a: int) -> None:
+        """Apply a legal action code (from legal()); nothing is checked."""
+        s = self.to_move
+        if a < REMOVE_BASE:
+            line = a >> 1
+            card = _LINES[line][a & 1]
+            self._use(s, card)
+            self.played.append(card)
+            self._place(s, line)
+        elif a < DISCARD_BASE:
+            rebuild = a >= REBUILD_BASE
+            line, j = divmod(a - (REBUILD_BASE if rebuild else REMOVE_BASE), 3)
+            c1, c2 = _PAIRS[line][j]
+            self._use(s, c1)
+            self._use(s, c2)
+            self.played.append(c1)
+            self.played.append(c2)
+            o = 1 - s
+            theirs = self.bridges[o] & ~(1 << line)
+            self.bridges[o] = theirs
+            self.tokens[o] = _kept(theirs, self.tokens[o])
+            if rebuild:
+                self._place(s, line)
+        elif a < TAKE_BASE:
+            card = a - DISCARD_BASE
+            self._use(s, card)
+            self.face_down.append(card)
+        elif a < DRAW:
+            card = a - TAKE_BASE
+            self.face_up.remove(card)
+            if self.pile:
+                self.face_up.append(self.pile.pop())
+            self.hand[s][card] += 1
+            self.held[s] |= 1 << card
+            self.size[s] += 1
+            if self.variant2:
+                self.open[s][card] += 1
+            self._end_turn(s, False)
+        elif a == DRAW:
+            card = self.pile.pop()
+            self.hand[s][card] += 1
+            self.held[s] |= 1 << card
+            self.size[s] += 1
+            self._end_turn(s, False)
+        elif a == ABSTAIN:
+            self._end_turn(s, True)
+        elif a == END:
+            self._end_turn(s, False)
+        else:
+            self._place(s, a - HANDICAP_BASE)
+            self.handicap_left -= 1
+            if not self.handicap_left:
+                self.phase = PLAY
+                self.to_move = self.first
+        if self.round >= 2 and self.phase != OVER and not (self.bridges[0] and self.bridges[1]):
+            self._premature_end()
+
+    def _end_turn(self, s: int, abstained: bool) -> None:
+        self.abstained = abstained
+        if self.phase == FINAL:
+            self.final_left -= 1
+            if not self.final_left:
+                self._final_scoring()
+                return
+        elif not self.pile and not self.face_up:
+            self._depleted()
+        self.to_move = 1 - s
+
+    def token_counts(self) -> tuple[int, int]:
+        """Tokens as scored: at most TOKENS_PER_PLAYER each (R8)."""
+        return (
+            min(self.tokens[0].bit_count(), TOKENS_PER_PLAYER),
+            min(self.tokens[1].bit_count(), TOKENS_PER_PLAYER),
+        )
+
+    def _depleted(self) -> None:
+        if self.round < ROUNDS:
+            white, black = self.token_counts()
+            value = self.round
+            self.points.append(
+                (value, 0) if white > black else (0, value) if black > white else (0, 0)
+            )
+            order = self.source.shuffled(self.played + self.face_down)
+            self.played = []
+            self.face_down = []
+            self.face_up = order[:FACE_UP_SIZE]
+            self.pile = order[: FACE_UP_SIZE - 1 : -1]  # top last
+            self.round += 1
+        else:
+            self.phase = FINAL
+            self.final_left = 2
+
+    def _final_scoring(self) -> None:
+        white, black = self.token_counts()
+        diff = white - black
+        points = (diff, 0) if diff > 0 else (0, -diff)
+        self.points.append(points)
+        total_w, total_b = self.scores
+        if total_w != total_b:
+            self._finish(0 if total_w > total_b else 1, "more points")
+        elif points[0] != points[1]:
+            self._finish(
+                0 if points[0] > points[1] else 1, "tied on points, more in the final scoring"
+            )
+        else:
+            w, b = self.bridges[0].bit_count(), self.bridges[1].bit_count()
+            if w != b:
+                self._finish(0 if w > b else 1, "tied on points, more bridges on the board")
+            else:
+                self._finish(None, "tied on points and bridges: no winner")
+
+    def _premature_end(self) -> None:
+        if not self.bridges[0] and not self.bridges[1]:
+            self._finish(None, "neither player has a bridge on the board")
+        else:
+            loser = 0 if not self.bridges[0] else 1
+            self._finish(1 - loser, f"{Seat(loser).label} has no bridge on the board")
+
+    def _finish(self, winner: int | None, reason: str) -> None:
+        self.phase = OVER
+        self.winner = winner
+        self.reason = reason
+
+
+def play_random(
+    sim: Sim, rng: random.Random, record: list[int] | None = None, max_turns: int = -1
+) -> int:
+    """Play uniformly random legal actions until the game ends (or `max_turns` turns have
+    ended, when not negative); return the number of actions. The same rules as Sim.legal and
+    Sim.apply with the common actions inlined: this is the benchmark's and the playouts' hot
+    loop (tests/test_playout.py replays its games in the checked engine). Every action taken is
+    appended to `record` when given."""
+    rand = rng.random
+    bridges = sim.bridges
+    tokens = sim.tokens
+    hands = sim.hand
+    helds = sim.held
+    opens = sim.open
+    size = sim.size
+    variant1 = sim.variant1
+    variant2 = sim.variant2
+    places = _PLACES
+    held_islands = _HELD_ISLANDS
+    discards = _DISCARDS
+    reaches = _REACH
+    im = _IM
+    needed = _NEEDED
+    lines = _LINES
+    count = 0
+    turns = 0
+    while sim.phase != OVER and turns != max_turns:
+        phase = sim.phase
+        s = sim.to_move
+        if phase == HANDICAP:
+            a = rng.choice(sim.legal())
+            sim.apply(a)
+            count += 1
+            if record is not None:
+                record.append(a)
+            continue
+        o = 1 - s
+        me = bridges[s]
+        opp = bridges[o]
+        hand = hands[s]
+        held = helds[s]
+        out: list[int] = []
+        if me.bit_count() < BRIDGES_PER_PLAYER:
+            supply = True
+            free = ALL_LINES & ~(me | opp)
+            if variant1:
+                free &= ~_LINES_OF[tokens[o]]
+            for i in held_islands[held]:
+                out += places[i][free & im[i]]
+        else:
+            supply = False
+        targets = opp & reaches[held]
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            line = low.bit_length() - 1
+            a, b = lines[line]
+            ha = hand[a]
+            hb = hand[b]
+            if ha + hb < 2:
+                continue
+            base = REMOVE_BASE + 3 * line
+            rebuild = False
+            if variant1 and supply:
+                after = opp & ~low
+                rebuild = (after & im[a]).bit_count() < needed[a] and (
+                    after & im[b]
+                ).bit_count() < needed[b]
+            if ha >= 2:
+                out.append(base)
+                if rebuild:
+                    out.append(base + 81)
+            if ha and hb:
+                out.append(base + 1)
+                if rebuild:
+                    out.append(base + 82)
+            if hb >= 2:
+                out.append(base + 2)
+                if rebuild:
+                    out.append(base + 83)
+        out += discards[held]
+        if phase == FINAL:
+            out.append(END)
+        else:
+            if size[s] < HAND_LIMIT:
+                seen = 0
+                for card in sim.face_up:
+                    if not seen >> card & 1:
+                        seen |= 1 << card
+                        out.append(TAKE_BASE + card)
+                if sim.pile:
+                    out.append(DRAW)
+            if not sim.abstained:
+                out.append(ABSTAIN)
+        a = out[int(rand() * len(out))]
+        count += 1
+        if record is not None:
+            record.append(a)
+        if a < REMOVE_BASE:
+            line = a >> 1
+            card = lines[line][a & 1]
+            hand[card] -= 1
+            if not hand[card]:
+                helds[s] = held & ~(1 << card)
+            size[s] -= 1
+            if variant2 and opens[s][card]:
+                opens[s][card] -= 1
+            sim.played.append(card)
+            # The bridge, and the islands it wins (inlined Sim._place).
+            me |= 1 << line
+            bridges[s] = me
+            my_tokens = tokens[s]
+            gained = doomed = 0
+            for island in lines[line]:
+                if not my_tokens >> island & 1 and (me & im[island]).bit_count() >= needed[island]:
+                    gained |= 1 << island
+                    doomed |= im[island]
+            if gained:
+                tokens[s] = my_tokens | gained
+                if opp & doomed:
+                    opp &= ~doomed
+                    bridges[o] = opp
+                    tokens[o] = _kept(opp, tokens[o])
+                    if sim.round >= 2 and not opp:
+                        sim._premature_end()
+        elif a < DISCARD_BASE or a >= TAKE_BASE:
+            sim.apply(a)
+            if a >= TAKE_BASE:
+                turns += 1
+        else:
+            card = a - DISCARD_BASE
+            hand[card] -= 1
+            if not hand[card]:
+                helds[s] = held & ~(1 << card)
+            size[s] -= 1
+            if variant2 and opens[s][card]:
+                opens[s][card] -= 1
+            sim.face_down.append(card)
+    return count

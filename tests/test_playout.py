@@ -1,0 +1,111 @@
+"""The fast playout engine (shared.playout) against the checked engine (shared.game), action by
+action: the same legal actions, then the same full state after each action, over random games
+with every option set. More games: `KAHUNA_PLAYOUT_GAMES=5000 pytest tests/test_playout.py`."""
+
+from __future__ import annotations
+
+import copy
+import os
+import random
+
+import pytest
+
+from shared.game import Game
+from shared.playout import (
+    ACTIONS,
+    PHASES,
+    RandomSource,
+    Sim,
+    from_action,
+    play_random,
+    to_action,
+)
+from shared.randomness import SeededSource
+from shared.types import GameOptions, Seat
+
+OPTIONS = [
+    GameOptions(),
+    GameOptions(variant1=True),
+    GameOptions(variant2=True),
+    GameOptions(variant1=True, variant2=True),
+    GameOptions(handicap_seat=Seat.WHITE, handicap_bridges=3),
+    GameOptions(handicap_seat=Seat.BLACK, handicap_bridges=1),
+    GameOptions(variant1=True, variant2=True, handicap_seat=Seat.BLACK, handicap_bridges=2),
+]
+GAMES = int(os.environ.get("KAHUNA_PLAYOUT_GAMES", "300"))
+PER_OPTIONS = max(1, GAMES // len(OPTIONS))
+
+State = tuple[object, ...]
+
+
+def game_state(game: Game) -> State:
+    result = game.result
+    return (
+        tuple(game.bridges), tuple(game.tokens),
+        tuple(map(tuple, game.hand)), tuple(map(tuple, game.open)),
+        tuple(game.face_up), tuple(game.pile), tuple(game.played), tuple(game.face_down),
+        game.round, tuple(game.round_points), int(game.to_move), game.phase,
+        game.opponent_abstained, game.final_turns_left, game.handicap_left, result,
+    )  # fmt: skip
+
+
+def sim_state(sim: Sim) -> State:
+    return (
+        tuple(sim.bridges), tuple(sim.tokens),
+        tuple(map(tuple, sim.hand)), tuple(map(tuple, sim.open)),
+        tuple(sim.face_up), tuple(reversed(sim.pile)), tuple(sim.played),
+        tuple(sim.face_down), sim.round, tuple(sim.points), sim.to_move, PHASES[sim.phase],
+        sim.abstained, sim.final_left, sim.handicap_left, sim.result,
+    )  # fmt: skip
+
+
+def test_action_codes_round_trip() -> None:
+    assert len(set(ACTIONS)) == len(ACTIONS)
+    for code, action in enumerate(ACTIONS):
+        assert from_action(action) == code
+        assert to_action(code) == action
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: str(o.to_dict()))
+def test_same_legal_actions_and_states_as_the_checked_engine(options: GameOptions) -> None:
+    seen_over = 0
+    for seed in range(PER_OPTIONS):
+        game = Game.new(SeededSource(seed), first=Seat(seed % 2), options=options)
+        # The simulation reshuffles with a copy of the game's source: the same orders.
+        sim = Sim.from_game(game, copy.deepcopy(game.source))
+        rng = random.Random(seed)
+        while True:
+            assert sim_state(sim) == game_state(game), f"seed {seed}, after {game.history}"
+            legal = game.legal_actions()
+            codes = sim.legal()
+            assert len(codes) == len(set(codes))
+            assert sorted(codes) == sorted(from_action(a) for a in legal)
+            if not legal:
+                break
+            action = rng.choice(legal)
+            game.apply(action)
+            sim.apply(from_action(action))
+        seen_over += 1
+    assert seen_over == PER_OPTIONS
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: str(o.to_dict()))
+def test_fast_random_games_are_legal_games(options: GameOptions) -> None:
+    """play_random's inlined loop: replayed in the checked engine, every action is legal and
+    the final states agree."""
+    for seed in range(max(1, PER_OPTIONS // 3)):
+        game = Game.new(SeededSource(seed), first=Seat(seed % 2), options=options)
+        sim = Sim.from_game(game, copy.deepcopy(game.source))
+        taken: list[int] = []
+        play_random(sim, random.Random(seed), taken)
+        for code in taken:
+            game.apply(to_action(code))  # checked: raises on an illegal action
+        assert game.is_over
+        assert sim_state(sim) == game_state(game)
+
+
+def test_random_source_shuffles_the_cards_it_is_given() -> None:
+    source = RandomSource(random.Random(3))
+    cards = [0, 0, 1, 5, 7, 11]
+    out = source.shuffled(cards)
+    assert sorted(out) == cards and out is not cards
