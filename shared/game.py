@@ -5,6 +5,9 @@ Pure and deterministic given its CardSource: no I/O, no clocks.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+
 import attrs
 
 from shared.actions import Abstain, Action, Discard, Draw, EndTurn, Handicap, Place, Remove, Take
@@ -15,6 +18,7 @@ from shared.board import (
     ISLAND_MASK,
     NEEDED,
     NUM_ISLANDS,
+    TOKENS_PER_PLAYER,
     iter_bits,
 )
 from shared.control import majority_mask, place_bridge, tokens_kept
@@ -34,8 +38,9 @@ from shared.events import (
     TokenRemoved,
     TurnEnded,
 )
+from shared.history import Chance, LogEntry, LogError, Move
 from shared.legality import IllegalAction, TurnContext, legal_actions, why_illegal
-from shared.randomness import CardSource
+from shared.randomness import CardSource, SecureSource
 from shared.types import GameOptions, Phase, Seat
 
 FULL_DECK: tuple[int, ...] = tuple(i for i in range(NUM_ISLANDS) for _ in range(CARDS_PER_ISLAND))
@@ -50,6 +55,62 @@ class Result:
     def to_dict(self) -> dict[str, str | None]:
         winner = None if self.winner is None else self.winner.name.lower()
         return {"winner": winner, "reason": self.reason}
+
+
+@attrs.frozen
+class TurnStart:
+    """The state as the current turn began: what an undo within the turn goes back to."""
+
+    move_count: int
+    to_move: Seat
+    phase: Phase
+    bridges: tuple[int, int]
+    tokens: tuple[int, int]
+    hand: tuple[tuple[int, ...], tuple[int, ...]]
+    open: tuple[tuple[int, ...], tuple[int, ...]]
+    face_up: tuple[int, ...]
+    pile: tuple[int, ...]
+    played: tuple[int, ...]
+    face_down: tuple[int, ...]
+    handicap_left: int
+
+
+# The compact form kept while playing (see Game._mark_turn_start): move count, log length, mover,
+# phase, bridges, tokens, the mover's hand and open cards, played and face-down counts, handicap.
+_TurnMark = tuple[
+    int, int, Seat, Phase, int, int, int, int, tuple[int, ...], tuple[int, ...], int, int, int
+]
+
+
+class _ChanceRefused(Exception):
+    """Raised inside a replayed move whose reshuffle the log does not supply correctly."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+
+
+class _ChanceFeed:
+    """While Game.from_log replays, the reshuffle orders come from the log, not the source."""
+
+    def __init__(self) -> None:
+        self.order: tuple[int, ...] | None = None
+
+    def take(self, cards: Sequence[int]) -> tuple[int, ...]:
+        order = self.order
+        if order is None:
+            raise _ChanceRefused(
+                "chance-missing",
+                "this move reshuffles the discard pile; a chance entry with the new order must"
+                " follow it",
+            )
+        if Counter(order) != Counter(cards):
+            raise _ChanceRefused(
+                "chance-impossible", "the shuffle is not an order of the discard pile's cards"
+            )
+        self.order = None
+        return order
 
 
 class Game:
@@ -77,12 +138,12 @@ class Game:
         self.handicap_left = 0
         self.result: Result | None = None
         self.first_player = Seat.WHITE
-        self.deal: list[int] = []
-        self.shuffles: list[list[int]] = []
-        self.history: list[Action] = []
-        # For records: the history index of each action that caused a reshuffle.
-        self.shuffle_points: list[int] = []
         self.start_position: Position | None = None
+        # Every move and chance outcome so far: the log alone rebuilds the game (from_log).
+        self.log: list[LogEntry] = []
+        self.move_count = 0
+        self._turn_mark: _TurnMark | None = None
+        self._feed: _ChanceFeed | None = None
 
     # ----- creation -----------------------------------------------------------------------
 
@@ -92,25 +153,104 @@ class Game:
     ) -> Game:
         """Shuffle, deal three cards each and three face up; the rest is the draw pile."""
         game = cls(options or GameOptions(), source)
-        deck = source.shuffled(FULL_DECK)
-        game.deal = list(deck)
+        game._deal(tuple(source.shuffled(FULL_DECK)), first)
+        return game
+
+    def _deal(self, deck: tuple[int, ...], first: Seat) -> None:
+        self.log.append(Chance(deck))
         for seat in Seat:
             for card in deck[seat * DEAL_SIZE : (seat + 1) * DEAL_SIZE]:
-                game.hand[seat][card] += 1
-        game.face_up = deck[2 * DEAL_SIZE : 2 * DEAL_SIZE + FACE_UP_SIZE]
-        game.pile = deck[2 * DEAL_SIZE + FACE_UP_SIZE :]
-        game.first_player = first
-        game.to_move = first
-        if game.options.handicap_seat is not None:
-            game.phase = Phase.HANDICAP
-            game.handicap_left = game.options.handicap_bridges
-            game.to_move = game.options.handicap_seat
+                self.hand[seat][card] += 1
+        self.face_up = list(deck[2 * DEAL_SIZE : 2 * DEAL_SIZE + FACE_UP_SIZE])
+        self.pile = list(deck[2 * DEAL_SIZE + FACE_UP_SIZE :])
+        self.first_player = first
+        self.to_move = first
+        if self.options.handicap_seat is not None:
+            self.phase = Phase.HANDICAP
+            self.handicap_left = self.options.handicap_bridges
+            self.to_move = self.options.handicap_seat
+        self._mark_turn_start()
+
+    @classmethod
+    def from_log(
+        cls,
+        options: GameOptions,
+        first: Seat,
+        log: Sequence[LogEntry],
+        *,
+        position: Position | None = None,
+        events: list[list[Event]] | None = None,
+        source: CardSource | None = None,
+    ) -> Game:
+        """The game the log describes, rebuilt by replaying it and checking every entry.
+
+        Without a position the log starts with the deal; with one it holds only what followed
+        (and `first` and `options` must be the position's). The chance outcomes come from the
+        log; `source` (by default the system's secure one) is only asked for shuffles after its
+        end. If `events` is given, the events of each move are appended to it, one list a move.
+        Raises LogError naming the entry on a log that does not replay, PositionError on a bad
+        position.
+        """
+        source = SecureSource() if source is None else source
+        if position is not None:
+            if position.options != options:
+                raise PositionError("the position's options are not the game's options")
+            if position.to_move is not first:
+                raise PositionError(
+                    f"the position has {position.to_move.label} to move, not {first.label}"
+                )
+            game = cls.from_position(position, source)
+            index = 0
+        else:
+            deal = log[0] if log else None
+            if not isinstance(deal, Chance) or Counter(deal.order) != Counter(FULL_DECK):
+                raise LogError(0, "deal", "a fresh game's log starts with the deal of the 24 cards")
+            game = cls(options, source)
+            game._deal(deal.order, first)
+            index = 1
+        feed = game._feed = _ChanceFeed()
+        try:
+            while index < len(log):
+                entry = log[index]
+                if isinstance(entry, Chance):
+                    raise LogError(index, "chance-stray", "no reshuffle happens here")
+                if game.phase is Phase.OVER:
+                    raise LogError(index, "over", "the game is already over")
+                if entry.seat is not game.to_move:
+                    raise LogError(
+                        index,
+                        "seat",
+                        f"it is {game.to_move.name.lower()}'s turn,"
+                        f" not {entry.seat.name.lower()}'s",
+                    )
+                reason = why_illegal(game.turn_context(), entry.action)
+                if reason is not None:
+                    raise LogError(index, "illegal", f"illegal action '{entry.action}': {reason}")
+                following = log[index + 1] if index + 1 < len(log) else None
+                feed.order = following.order if isinstance(following, Chance) else None
+                try:
+                    moved = game.apply_legal(entry.action)
+                except _ChanceRefused as exc:
+                    at = index if exc.kind == "chance-missing" else index + 1
+                    raise LogError(at, exc.kind, exc.reason) from None
+                if events is not None:
+                    events.append(moved)
+                index += 1
+                if isinstance(following, Chance):
+                    if feed.order is not None:
+                        raise LogError(index, "chance-stray", "no reshuffle happens here")
+                    index += 1
+        finally:
+            game._feed = None
         return game
 
     def clone(self) -> Game:
-        """An independent copy sharing the card source: for search, never for play."""
+        """An independent copy sharing the card source: for search, never for play.
+
+        Every field is listed here (tests/test_history.py checks that none is missing)."""
         other = Game.__new__(Game)
-        other.__dict__.update(self.__dict__)
+        other.options = self.options
+        other.source = self.source
         other.bridges = list(self.bridges)
         other.tokens = list(self.tokens)
         other.hand = [list(h) for h in self.hand]
@@ -119,11 +259,91 @@ class Game:
         other.pile = list(self.pile)
         other.played = list(self.played)
         other.face_down = list(self.face_down)
+        other.round = self.round
         other.round_points = list(self.round_points)
-        other.shuffles = list(self.shuffles)
-        other.shuffle_points = list(self.shuffle_points)
-        other.history = list(self.history)
+        other.to_move = self.to_move
+        other.phase = self.phase
+        other.opponent_abstained = self.opponent_abstained
+        other.final_turns_left = self.final_turns_left
+        other.handicap_left = self.handicap_left
+        other.result = self.result
+        other.first_player = self.first_player
+        other.start_position = self.start_position
+        # Entries are frozen, so a shallow copy of the list is a full one.
+        other.log = list(self.log)
+        other.move_count = self.move_count
+        other._turn_mark = self._turn_mark
+        other._feed = None
         return other
+
+    # ----- the log as the older lists ---------------------------------------------------------
+
+    @property
+    def history(self) -> list[Action]:
+        """The actions so far, in order (a copy: the log is the record)."""
+        return [entry.action for entry in self.log if isinstance(entry, Move)]
+
+    @property
+    def deal(self) -> list[int]:
+        """The deal's card order; empty for a game from a set-up position."""
+        if self.start_position is not None or not self.log:
+            return []
+        first = self.log[0]
+        return list(first.order) if isinstance(first, Chance) else []
+
+    @property
+    def shuffles(self) -> list[list[int]]:
+        """The order of each reshuffle so far."""
+        skip = 0 if self.start_position is not None else 1
+        return [list(e.order) for e in self.log[skip:] if isinstance(e, Chance)]
+
+    # ----- the start of the turn ----------------------------------------------------------------
+
+    def _mark_turn_start(self) -> None:
+        # Cheap on purpose (once a turn in every playout): within a turn only the mover's hand,
+        # the bridges, tokens and handicap count change, and the discard piles only grow; the
+        # face-up row, the pile and the other hand wait for the draw that ends the turn.
+        seat = self.to_move
+        self._turn_mark = (
+            self.move_count, len(self.log), seat, self.phase,
+            self.bridges[0], self.bridges[1], self.tokens[0], self.tokens[1],
+            tuple(self.hand[seat]), tuple(self.open[seat]),
+            len(self.played), len(self.face_down), self.handicap_left,
+        )  # fmt: skip
+
+    @property
+    def turn_start(self) -> TurnStart:
+        """The state as the current turn began (for a game over, as its last turn began)."""
+        mark = self._turn_mark
+        assert mark is not None, "a game is dealt or set up before it is played"
+        count, _, seat, phase, b0, b1, t0, t1, hand, opened, played, face_down, left = mark
+        hands = [tuple(self.hand[0]), tuple(self.hand[1])]
+        opens = [tuple(self.open[0]), tuple(self.open[1])]
+        hands[seat], opens[seat] = hand, opened
+        return TurnStart(
+            count, seat, phase, (b0, b1), (t0, t1), (hands[0], hands[1]), (opens[0], opens[1]),
+            tuple(self.face_up), tuple(self.pile), tuple(self.played[:played]),
+            tuple(self.face_down[:face_down]), left,
+        )  # fmt: skip
+
+    def restore_turn_start(self) -> None:
+        """Undo every move of the current turn (the engine's part of a future undo; no player
+        can ask for it yet). A game that is over stays over."""
+        if self.phase is Phase.OVER:
+            raise ValueError("the game is over; its last turn cannot be undone")
+        mark = self._turn_mark
+        assert mark is not None, "a game is dealt or set up before it is played"
+        count, length, seat, phase, b0, b1, t0, t1, hand, opened, played, face_down, left = mark
+        self.move_count = count
+        del self.log[length:]
+        self.to_move, self.phase = seat, phase
+        self.bridges = [b0, b1]
+        self.tokens = [t0, t1]
+        self.hand[seat] = list(hand)
+        self.open[seat] = list(opened)
+        del self.played[played:]
+        del self.face_down[face_down:]
+        self.handicap_left = left
 
     # ----- queries ------------------------------------------------------------------------
 
@@ -182,6 +402,9 @@ class Game:
         for search and playouts. Anything else must go through apply()."""
         events: list[Event] = []
         seat = self.to_move
+        # The move goes in before its effects: a reshuffle it causes follows it in the log.
+        self.log.append(Move(seat, action))
+        self.move_count += 1
         if isinstance(action, Place):
             self._use_card(seat, action.card)
             self.played.append(action.card)
@@ -203,6 +426,7 @@ class Game:
             if not self.handicap_left:
                 self.phase = Phase.PLAY
                 self.to_move = self.first_player
+                self._mark_turn_start()
         elif isinstance(action, Take):
             self.face_up.remove(action.card)
             replacement = None
@@ -224,7 +448,6 @@ class Game:
             self._end_turn(seat, events, abstained=True)
         elif isinstance(action, EndTurn):
             self._end_turn(seat, events, abstained=False)
-        self.history.append(action)
         if self.phase is not Phase.OVER and self.round >= 2:
             self._check_premature_end(events)
         return events
@@ -277,10 +500,15 @@ class Game:
         elif not self.pile and not self.face_up:
             self._depleted(events)
         self.to_move = seat.other
+        self._mark_turn_start()
         events.append(TurnEnded(seat, self.to_move))
 
     def _token_counts(self) -> tuple[int, int]:
-        return (self.tokens[0].bit_count(), self.tokens[1].bit_count())
+        # R8: scoring counts the tokens on the board; an eleventh island has none to mark it.
+        return (
+            min(self.tokens[0].bit_count(), TOKENS_PER_PLAYER),
+            min(self.tokens[1].bit_count(), TOKENS_PER_PLAYER),
+        )
 
     def _depleted(self, events: list[Event]) -> None:
         """The draw pile and the face-up row are empty: score the round, then go on."""
@@ -292,11 +520,11 @@ class Game:
             events.append(RoundScored(self.round, (white, black), points, False))
             cards = self.played + self.face_down
             self.played, self.face_down = [], []
-            order = self.source.shuffled(cards)
-            self.shuffles.append(list(order))
-            self.shuffle_points.append(len(self.history))
-            self.face_up = order[:FACE_UP_SIZE]
-            self.pile = order[FACE_UP_SIZE:]
+            feed = self._feed
+            order = tuple(self.source.shuffled(cards)) if feed is None else feed.take(cards)
+            self.log.append(Chance(order))
+            self.face_up = list(order[:FACE_UP_SIZE])
+            self.pile = list(order[FACE_UP_SIZE:])
             self.round += 1
             events.append(Reshuffled(tuple(self.face_up), len(self.pile)))
         else:
@@ -368,6 +596,7 @@ class Game:
         game.phase = position.phase
         game.final_turns_left = position.final_turns_left
         game.opponent_abstained = position.opponent_abstained
+        game._mark_turn_start()
         return game
 
 
@@ -447,3 +676,11 @@ class Position:
                 # Bridges placed after control was won are fine; only a double majority is not.
                 if (bad & ISLAND_MASK[island]).bit_count() >= NEEDED[island]:
                     raise PositionError(f"both players hold a majority on {ISLANDS[island]}")
+        if self.round >= 2:
+            for seat in Seat:
+                if not self.bridges[seat]:
+                    # R12: the game ended the moment this player was left without a bridge.
+                    raise PositionError(
+                        f"{seat.label} has no bridge on the board in round {self.round}:"
+                        " that game is already over"
+                    )

@@ -2,8 +2,9 @@
 
     python -m shared.record replay FILE     print the final state and outcome as JSON
 
-The format is documented in docs/records.md. A record holds the options, the first player, the
-initial card order (or a set-up position), the order of each reshuffle and every action.
+The format is documented in docs/records.md. A record is a rendering of the game's log
+(shared.history): the options, the first player, the deal (or a set-up position instead), then
+every move and, right after the move that caused it, the order of each reshuffle.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from typing import Any
 
 import attrs
 
-from shared.actions import Action, NotationError, parse_action
+from shared.actions import NotationError, parse_action
 from shared.board import ISLANDS, iter_bits, line_name, parse_island, parse_line
-from shared.game import FULL_DECK, Game, Position, PositionError
-from shared.legality import IllegalAction
-from shared.randomness import RecordedSource
+from shared.game import FULL_DECK, Game, Position, PositionError, Result
+from shared.history import Chance, LogEntry, LogError, Move
+from shared.randomness import CardSource
 from shared.types import GameOptions, OptionsError, Phase, Seat
 
 MAGIC = "kahuna-record 1"
@@ -96,84 +97,88 @@ def position_lines(position: Position) -> list[str]:
 def write_record(game: Game) -> str:
     """The complete record of a game so far: it holds every hidden card, so only the host
     (and the players once the game is over, if the host allows) should see it."""
-    lines = _header(game.options)
-    if game.start_position is not None:
-        lines += position_lines(game.start_position)
+    return record_from_log(
+        game.options,
+        game.first_player,
+        game.log,
+        position=game.start_position,
+        result=game.result,
+        scores=game.scores,
+    )
+
+
+def record_from_log(
+    options: GameOptions,
+    first: Seat,
+    log: Sequence[LogEntry],
+    *,
+    position: Position | None = None,
+    result: Result | None = None,
+    scores: tuple[int, int] | None = None,
+) -> str:
+    """A game's record written from its log alone, without replaying it (a stored log and the
+    game's start are enough). `result` and `scores` only feed the closing comment."""
+    lines = _header(options)
+    entries = list(log)
+    if position is not None:
+        lines += position_lines(position)
     else:
-        lines.append(f"first {game.first_player.name.lower()}")
-        lines.append(f"deal {_names(game.deal)}")
-    replay = _Replayer(game)
-    shuffles = iter(game.shuffles)
-    points = list(game.shuffle_points)
-    for index, (seat, action) in enumerate(replay.seats_and_actions()):
-        lines.append(f"{seat.name.lower()} {action}")
-        while points and points[0] == index:
-            points.pop(0)
-            lines.append(f"shuffle {_names(next(shuffles))}")
-    if game.result is not None:
-        winner = game.result.winner
-        lines.append(
-            f"# result: {'draw' if winner is None else winner.name.lower()}"
-            f" ({game.result.reason}); points {game.scores[0]}:{game.scores[1]}"
-        )
-    return "\n".join(lines) + "\n"
-
-
-class _Replayer:
-    """Recovers who made each action of a finished or running game, for writing records."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-
-    def seats_and_actions(self) -> list[tuple[Seat, Action]]:
-        game = self.game
-        position = game.start_position
-        source = RecordedSource(game.shuffles)
-        if position is not None:
-            copy = Game.from_position(position, source)
+        deal = entries.pop(0) if entries else None
+        if not isinstance(deal, Chance):
+            raise LogError(0, "deal", "a fresh game's log starts with the deal")
+        lines.append(f"first {first.name.lower()}")
+        lines.append(f"deal {_names(deal.order)}")
+    for entry in entries:
+        if isinstance(entry, Move):
+            lines.append(f"{entry.seat.name.lower()} {entry.action}")
         else:
-            copy = Game.new(RecordedSource([game.deal]), game.first_player, game.options)
-            copy.source = source
-        out = []
-        for action in game.history:
-            out.append((copy.to_move, action))
-            copy.apply(action)
-        return out
+            lines.append(f"shuffle {_names(entry.order)}")
+    if result is not None:
+        winner = "draw" if result.winner is None else result.winner.name.lower()
+        points = "" if scores is None else f"; points {scores[0]}:{scores[1]}"
+        lines.append(f"# result: {winner} ({result.reason}){points}")
+    return "\n".join(lines) + "\n"
 
 
 # ----- reading ----------------------------------------------------------------------------
 
 
 @attrs.frozen
-class _Step:
-    line: int
-    kind: str  # "action" or "shuffle"
-    seat: Seat | None
-    action: Action | None
-    order: tuple[int, ...]
+class ParsedRecord:
+    """A record read but not yet replayed: the game's start and its log, with the record's line
+    of each log entry so that a replay error can name it."""
+
+    options: GameOptions
+    first: Seat
+    position: Position | None
+    log: tuple[LogEntry, ...]
+    lines: tuple[int, ...]
+
+    def start(self, source: CardSource | None = None) -> Game:
+        """The game before its first move (the deal or the position)."""
+        return Game.from_log(
+            self.options, self.first, self.log[:0] if self.position is not None else self.log[:1],
+            position=self.position, source=source,
+        )  # fmt: skip
+
+    def replay(self, source: CardSource | None = None) -> Game:
+        """The game after every move; RecordError names the line of a move that cannot be."""
+        try:
+            return Game.from_log(
+                self.options, self.first, self.log, position=self.position, source=source
+            )
+        except LogError as exc:
+            # Every entry has its line; the deal's check cannot fail on a record read here.
+            line = self.lines[min(exc.index, len(self.lines) - 1)] if self.lines else 1
+            raise RecordError(line, _RECORD_WORDING.get(exc.kind, exc.reason)) from None
 
 
-class _PendingShuffle:
-    """Hands the game the shuffle written right after the action that triggers it."""
-
-    def __init__(self) -> None:
-        self.order: tuple[int, ...] | None = None
-        self.line = 0
-        self.error: str | None = None
-
-    def shuffled(self, cards: Sequence[int]) -> list[int]:
-        if self.order is None:
-            self.error = "this action reshuffles the discard pile; a 'shuffle' line must follow"
-            raise _ShuffleMissing
-        if Counter(self.order) != Counter(cards):
-            self.error = "the shuffle is not an order of the discard pile's cards"
-            raise _ShuffleMissing
-        order, self.order = self.order, None
-        return list(order)
-
-
-class _ShuffleMissing(Exception):
-    pass
+# Log errors in a record's own words: there, chance entries are 'shuffle' lines.
+_RECORD_WORDING = {
+    "chance-missing": "this action reshuffles the discard pile; a 'shuffle' line must follow",
+    "chance-stray": "no reshuffle happens here",
+    "chance-impossible": "the shuffle is not an order of the discard pile's cards",
+}
 
 
 def _split(text: str) -> list[tuple[int, list[str]]]:
@@ -277,12 +282,12 @@ def _parse_position(
     return position
 
 
-def read_record(text: str) -> tuple[Game, list[_Step]]:
-    """Parse a record into a starting game and the steps to replay on it."""
+def read_record(text: str) -> ParsedRecord:
+    """Parse a record into the game's start and its log, without replaying it."""
     lines = _split(text)
     if not lines or " ".join(lines[0][1]) != MAGIC:
-        first = lines[0][0] if lines else 1
-        raise RecordError(first, f"a record starts with '{MAGIC}'")
+        first_line = lines[0][0] if lines else 1
+        raise RecordError(first_line, f"a record starts with '{MAGIC}'")
     header: dict[str, tuple[int, list[str]]] = {}
     index = 1
     while index < len(lines) and lines[index][1][0] in ("variant1", "variant2", "handicap"):
@@ -295,7 +300,9 @@ def read_record(text: str) -> tuple[Game, list[_Step]]:
     if index >= len(lines):
         raise RecordError(lines[-1][0], "the record has no deal and no position")
     number, words = lines[index]
-    source = _PendingShuffle()
+    log: list[LogEntry] = []
+    numbers: list[int] = []
+    position = None
     if words[0] == "position":
         end = index + 1
         while end < len(lines) and lines[end][1][0] != "end":
@@ -303,7 +310,7 @@ def read_record(text: str) -> tuple[Game, list[_Step]]:
         if end >= len(lines):
             raise RecordError(number, "the position has no closing 'end' line")
         position = _parse_position(number, lines[index + 1 : end], options)
-        game = Game.from_position(position, source)
+        first = position.to_move
         index = end + 1
     elif words[0] == "first":
         first = _seat(number, words[1] if len(words) == 2 else "")
@@ -314,23 +321,23 @@ def read_record(text: str) -> tuple[Game, list[_Step]]:
         deal = _cards(number, words[1:])
         if Counter(deal) != Counter(FULL_DECK):
             raise RecordError(number, "the deal is not the 24 cards, two of each island")
-        game = Game.new(RecordedSource([deal]), first, options)
-        game.source = source
+        log.append(Chance(deal))
+        numbers.append(number)
         index += 1
     else:
         raise RecordError(number, "expected 'first' and 'deal', or 'position'")
-    steps = []
     for number, words in lines[index:]:
         if words[0] == "shuffle":
-            steps.append(_Step(number, "shuffle", None, None, _cards(number, words[1:])))
-            continue
-        seat = _seat(number, words[0])
-        try:
-            action = parse_action(" ".join(words[1:]))
-        except NotationError as exc:
-            raise RecordError(number, str(exc)) from None
-        steps.append(_Step(number, "action", seat, action, ()))
-    return game, steps
+            log.append(Chance(_cards(number, words[1:])))
+        else:
+            seat = _seat(number, words[0])
+            try:
+                action = parse_action(" ".join(words[1:]))
+            except NotationError as exc:
+                raise RecordError(number, str(exc)) from None
+            log.append(Move(seat, action))
+        numbers.append(number)
+    return ParsedRecord(options, first, position, tuple(log), tuple(numbers))
 
 
 def _parse_options(header: dict[str, tuple[int, list[str]]]) -> GameOptions:
@@ -354,38 +361,7 @@ def _parse_options(header: dict[str, tuple[int, list[str]]]) -> GameOptions:
 
 def replay(text: str) -> Game:
     """Replay a whole record; a broken record raises RecordError naming its line."""
-    game, steps = read_record(text)
-    source = game.source
-    assert isinstance(source, _PendingShuffle)
-    index = 0
-    while index < len(steps):
-        step = steps[index]
-        if step.kind == "shuffle":
-            raise RecordError(step.line, "no reshuffle happens here")
-        assert step.action is not None and step.seat is not None
-        if game.is_over:
-            raise RecordError(step.line, "the game is already over")
-        if step.seat is not game.to_move:
-            raise RecordError(
-                step.line,
-                f"it is {game.to_move.name.lower()}'s turn, not {step.seat.name.lower()}'s",
-            )
-        following = steps[index + 1] if index + 1 < len(steps) else None
-        has_shuffle = following is not None and following.kind == "shuffle"
-        source.order = following.order if has_shuffle and following else None
-        try:
-            game.apply(step.action)
-        except IllegalAction as exc:
-            raise RecordError(step.line, f"illegal action '{step.action}': {exc.reason}") from None
-        except _ShuffleMissing:
-            raise RecordError(step.line, source.error or "bad shuffle") from None
-        index += 1
-        if has_shuffle:
-            if source.order is not None:
-                assert following is not None
-                raise RecordError(following.line, "no reshuffle happens here")
-            index += 1
-    return game
+    return read_record(text).replay()
 
 
 # ----- the replay command -----------------------------------------------------------------
@@ -415,7 +391,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
         "pile": [ISLANDS[c] for c in game.pile],
         "played": [ISLANDS[c] for c in game.played],
         "face_down": [ISLANDS[c] for c in game.face_down],
-        "actions": len(game.history),
+        "actions": game.move_count,
         "result": result,
     }
 

@@ -24,8 +24,7 @@ def ln(name: str) -> int:
 
 
 def start() -> Game:
-    game, _ = read_record(EXAMPLE.read_text())
-    return game
+    return read_record(EXAMPLE.read_text()).start()
 
 
 def test_starting_position_tokens_follow_from_the_bridges() -> None:

@@ -17,7 +17,18 @@ from shared.actions import (
     Take,
     parse_action,
 )
-from shared.board import BRIDGES_PER_PLAYER, ISLAND_INDEX, LINES, NUM_LINES, line_name, parse_line
+from shared.board import (
+    BRIDGES_PER_PLAYER,
+    ISLAND_INDEX,
+    LINES,
+    NEEDED,
+    NUM_ISLANDS,
+    NUM_LINES,
+    TOKENS_PER_PLAYER,
+    line_name,
+    parse_line,
+)
+from shared.control import majority_mask
 from shared.events import (
     BridgePlaced,
     BridgeRemoved,
@@ -31,12 +42,12 @@ from shared.events import (
     TokenPlaced,
     TokenRemoved,
 )
-from shared.game import Game
+from shared.game import Game, PositionError
 from shared.legality import IllegalAction
 from shared.randomness import SeededSource
 from shared.types import GameOptions, OptionsError, Phase, Seat
 from shared.views import seat_events, seat_view, spectator_events, spectator_view
-from tests.positions import game, lines
+from tests.positions import game, lines, position
 
 W, B = Seat.WHITE, Seat.BLACK
 LINE_NAMES = [line_name(k) for k in range(NUM_LINES)]
@@ -225,12 +236,37 @@ def test_no_bridge_left_in_supply_no_placement_r7() -> None:
     assert Remove(parse_line("KAHU-LALE"), (isl("LALE"), isl("LALE"))) in g2.legal_actions()
 
 
-def test_eleven_controlled_islands_all_count_r8() -> None:
-    # White holds every line but the three at LALE: 24 bridges, 11 islands.
-    white = " ".join(n for n in LINE_NAMES if "LALE" not in n)
-    g = game(white=white, white_hand="ALOA", black_hand="KAHU", black="HUNA-LALE")
+# Sixteen lines that hold a majority on every island but ELAI (found by a search of the board).
+ELEVEN = (
+    "ALOA-BARI ALOA-DUDA ALOA-HUNA BARI-COCO BARI-DUDA COCO-FAAA COCO-GOLA DUDA-HUNA FAAA-GOLA"
+    " FAAA-JOJO GOLA-JOJO HUNA-IFFI IFFI-KAHU IFFI-LALE JOJO-KAHU KAHU-LALE"
+)
+
+
+def test_sixteen_lines_are_the_fewest_that_control_eleven_islands_r8() -> None:
+    assert len(ELEVEN.split()) == 16
+    assert majority_mask(lines(ELEVEN)).bit_count() == 11
+    # A line counts towards at most two islands, so eleven islands need at least half the sum
+    # of their NEEDED: 31/2 rounded up (leaving out ELAI, which needs the most) is 16.
+    for left_out in range(NUM_ISLANDS):
+        need = sum(NEEDED) - NEEDED[left_out]
+        assert (need + 1) // 2 >= 16
+
+
+def test_an_eleventh_island_removes_bridges_but_scores_as_ten_r8() -> None:
+    # White's sixteen lines without ALOA-BARI: ten islands. ALOA-BARI wins BARI as the eleventh.
+    white = ELEVEN.replace("ALOA-BARI ", "")
+    g = game(white=white, black="BARI-ELAI ELAI-HUNA", white_hand="ALOA", black_hand="KAHU")
+    assert g.tokens[W].bit_count() == TOKENS_PER_PLAYER
+    events = act(g, "place ALOA-BARI")
+    assert BridgeRemoved(B, parse_line("BARI-ELAI"), None) in events
     assert g.tokens[W].bit_count() == 11
     assert spectator_view(g).tokens[W].bit_count() == 11
+    # The final scoring counts ten tokens on the board, not eleven islands.
+    g = final_turn(ELEVEN, "ELAI-HUNA", ((0, 0), (0, 0)))
+    events = act(g, "end")
+    assert RoundScored(3, (10, 0), (10, 0), True) in events
+    assert g.scores == (10, 0)
 
 
 # ----- rounds -----------------------------------------------------------------------------
@@ -337,6 +373,18 @@ def test_no_bridge_when_round_two_begins_loses_at_once_r12() -> None:
     events = act(g, "take COCO")
     assert isinstance(events[-1], GameOver) and events[-1].winner is W
     assert g.round == 2
+
+
+@pytest.mark.parametrize("round_", [2, 3])
+def test_a_position_without_a_bridge_after_round_one_is_refused_r12(round_: int) -> None:
+    points = ((0, 0), (0, 0))[: round_ - 1]
+    for white, black, loser in (("", "ALOA-BARI", "White"), ("ALOA-BARI", "", "Black")):
+        setup = position(white=white, black=black, white_hand="DUDA", black_hand="KAHU",
+                         round=round_, round_points=points)  # fmt: skip
+        with pytest.raises(PositionError, match=f"{loser} has no bridge on the board"):
+            Game.from_position(setup, SeededSource(0))
+    # In round one nobody needs a bridge yet.
+    Game.from_position(position(white_hand="DUDA", black_hand="KAHU"), SeededSource(0))
 
 
 def test_neither_player_with_a_bridge_in_round_two_is_a_draw_r13() -> None:

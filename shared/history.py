@@ -1,0 +1,124 @@
+"""A game as an action log: the players' moves and the chance outcomes, in order.
+
+A fresh game's log starts with the deal, a `Chance` holding the 24 shuffled cards (cards 1-3
+White's hand, 4-6 Black's, 7-9 face up, the rest the draw pile, top first). Each reshuffle is a
+`Chance` right after the `Move` that emptied the pile and the face-up row, as chance nodes in
+OpenSpiel. The log alone rebuilds the game: `shared.game.Game.from_log`.
+
+The stored form of an entry is a short list of strings and integers, so that msgpack and JSON
+both carry it unchanged:
+
+    ["m", "white", "place BARI-DUDA"]       a move: the seat and the action's notation
+    ["c", [3, 0, 11, ...]]                   a chance outcome: the cards (island ids) in order
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from shared.actions import Action, NotationError, parse_action
+from shared.board import NUM_ISLANDS
+from shared.types import Seat
+
+
+@attrs.frozen
+class Move:
+    seat: Seat
+    action: Action
+
+
+@attrs.frozen
+class Chance:
+    order: tuple[int, ...]
+
+
+LogEntry = Move | Chance
+
+MOVE_TAG = "m"
+CHANCE_TAG = "c"
+_SEATS = {seat.name.lower(): seat for seat in Seat}
+
+
+class LogFormatError(ValueError):
+    """A stored log entry that is not one: the wrong shape, an unknown seat or bad notation."""
+
+
+class LogError(ValueError):
+    """A log that does not replay; `index` is the entry at fault, `kind` says what is wrong
+    (one of LOG_ERROR_KINDS) so that a record can word it in its own terms."""
+
+    def __init__(self, index: int, kind: str, reason: str) -> None:
+        super().__init__(f"log entry {index}: {reason}")
+        self.index = index
+        self.kind = kind
+        self.reason = reason
+
+
+LOG_ERROR_KINDS = (
+    "deal",  # the first entry of a fresh game is not a deal of the 24 cards
+    "over",  # a move after the end of the game
+    "seat",  # a move by the player whose turn it is not
+    "illegal",  # an action the rules refuse
+    "chance-missing",  # a move that reshuffles is not followed by a chance entry
+    "chance-stray",  # a chance entry where nothing is shuffled
+    "chance-impossible",  # a chance entry that is not an order of the cards shuffled
+)
+
+
+def entry_to_wire(entry: LogEntry) -> list[Any]:
+    if isinstance(entry, Move):
+        return [MOVE_TAG, entry.seat.name.lower(), str(entry.action)]
+    return [CHANCE_TAG, list(entry.order)]
+
+
+def entry_from_wire(data: Any) -> LogEntry:
+    """The entry back from its stored form; anything malformed raises LogFormatError."""
+    # msgpack may hand back tuples where JSON gives lists; both are the same shape.
+    if not isinstance(data, list | tuple) or not data:
+        raise LogFormatError("a log entry is a non-empty list")
+    tag = data[0]
+    if tag == MOVE_TAG:
+        if len(data) != 3:
+            raise LogFormatError("a move is ['m', seat, action]")
+        seat_name, text = data[1], data[2]
+        if not isinstance(seat_name, str) or seat_name not in _SEATS:
+            raise LogFormatError(f"{seat_name!r} is not a seat; use 'white' or 'black'")
+        if not isinstance(text, str):
+            raise LogFormatError("a move's action is written in the notation, as a string")
+        try:
+            action = parse_action(text)
+        except NotationError as exc:
+            raise LogFormatError(f"bad action {text!r}: {exc}") from None
+        return Move(_SEATS[seat_name], action)
+    if tag == CHANCE_TAG:
+        if len(data) != 2 or not isinstance(data[1], list | tuple):
+            raise LogFormatError("a chance entry is ['c', [card, ...]]")
+        order = data[1]
+        for card in order:
+            # bool is an int in Python; a JSON true is not a card.
+            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < NUM_ISLANDS:
+                raise LogFormatError(
+                    f"{card!r} is not a card (an island number 0-{NUM_ISLANDS - 1})"
+                )
+        return Chance(tuple(order))
+    raise LogFormatError(f"a log entry starts with 'm' or 'c', not {tag!r}")
+
+
+def log_to_wire(log: Iterable[LogEntry]) -> list[list[Any]]:
+    return [entry_to_wire(entry) for entry in log]
+
+
+def log_from_wire(data: Any) -> list[LogEntry]:
+    """A whole stored log back; a LogFormatError names the bad entry's index."""
+    if not isinstance(data, list | tuple):
+        raise LogFormatError("a log is a list of entries")
+    out: list[LogEntry] = []
+    for index, item in enumerate(data):
+        try:
+            out.append(entry_from_wire(item))
+        except LogFormatError as exc:
+            raise LogFormatError(f"entry {index}: {exc}") from None
+    return out
