@@ -166,7 +166,7 @@ class RandomSource:
         return out
 
 
-def _held(counts: Sequence[int]) -> int:
+def held_mask(counts: Sequence[int]) -> int:
     """The bit mask of the islands with a nonzero count."""
     return sum(1 << i for i, n in enumerate(counts) if n)
 
@@ -248,7 +248,7 @@ class Sim:
         sim.hand = [list(game.hand[0]), list(game.hand[1])]
         sim.open = [list(game.open[0]), list(game.open[1])]
         sim.size = [sum(game.hand[0]), sum(game.hand[1])]
-        sim.held = [_held(game.hand[0]), _held(game.hand[1])]
+        sim.held = [held_mask(game.hand[0]), held_mask(game.hand[1])]
         sim.face_up = list(game.face_up)
         sim.pile = game.pile[::-1]
         sim.played = list(game.played)
