@@ -169,7 +169,7 @@ async def run_client(
 
     def record_source(table_id: str) -> str | None:
         """With --local the game is hosted here: its full record, once the game is over."""
-        return None if server is None else server.finished_record(table_id)
+        return None if server is None else server.storage.finished_record(table_id)
 
     client = Client(
         url,

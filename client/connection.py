@@ -16,7 +16,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from client.state import ClientState
-from protocol import CLIENT_MAX_FRAME, PROTOCOL_VERSION, ProtocolError, decode_server, encode
+from protocol import CLIENT_MAX_FRAME, ProtocolError, decode_server, encode
 from protocol.messages import (
     ClientMessage,
     Error,
@@ -135,7 +135,7 @@ class Session:
             self._outbox = None
 
     async def _receive(self, ws: ClientConnection) -> None:
-        await ws.send(encode(Hello(PROTOCOL_VERSION, self.state.name)))
+        await ws.send(encode(Hello(1, self.state.name)))
         async for data in ws:
             try:
                 msg = decode_server(data)

@@ -49,6 +49,8 @@ class ErrorCode(StrEnum):
     CHAT_EMPTY = "chat_empty"
     CHAT_TOO_LONG = "chat_too_long"
     CHAT_RATE_LIMITED = "chat_rate_limited"
+    # version 2
+    GAME_NOT_OVER = "game_not_over"
 
 
 MEANINGS: dict[ErrorCode, str] = {
@@ -90,6 +92,8 @@ MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.CHAT_EMPTY: "the chat text is empty after removing control characters",
     ErrorCode.CHAT_TOO_LONG: "the chat text is longer than the limit",
     ErrorCode.CHAT_RATE_LIMITED: "too many chat messages; this one was dropped",
+    ErrorCode.GAME_NOT_OVER: "version 2: get_record before the game ended (the record holds"
+    " every hidden card)",
 }
 
 

@@ -14,7 +14,8 @@ import attrs
 
 from shared.types import GameOptions, Seat
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # the newest version this code speaks
+SUPPORTED_VERSIONS = (1, 2)  # a server answers hello with either; see docs/protocol.md
 
 SeatName = Literal["white", "black"]
 FirstName = Literal["white", "black", "random"]
@@ -166,6 +167,14 @@ class Chat:
     text: str
 
 
+@attrs.frozen
+class GetRecord:
+    """Version 2: the full record of a finished game at a table the sender sits or watches at."""
+
+    TYPE: ClassVar[str] = "get_record"
+    table_id: str
+
+
 # ----- server to client -------------------------------------------------------------------
 
 
@@ -259,13 +268,33 @@ class TableClosed:
     reason: str
 
 
+@attrs.frozen
+class History:
+    """Version 2: the game's log so far, sent just before every `state`. events[i] holds the
+    events of the action that made version i + 1, filtered for the recipient like an update."""
+
+    TYPE: ClassVar[str] = "history"
+    table_id: str
+    version: int
+    events: list[list[dict[str, Any]]]
+
+
+@attrs.frozen
+class Record:
+    """Version 2: answer to get_record: the game's full record (docs/records.md)."""
+
+    TYPE: ClassVar[str] = "record"
+    table_id: str
+    text: str
+
+
 ClientMessage = (
     Hello | LobbySubscribe | LobbyUnsubscribe | CreateTable | Join | Spectate | Reclaim | Leave
-    | Command | Resync | Chat
+    | Command | Resync | Chat | GetRecord
 )  # fmt: skip
 ServerMessage = (
     Welcome | Error | Lobby | Joined | Spectating | Left | State | Update | PlayersChanged
-    | ChatMessage | TableClosed
+    | ChatMessage | TableClosed | History | Record
 )  # fmt: skip
 Message = ClientMessage | ServerMessage
 
@@ -273,14 +302,18 @@ CLIENT_TYPES: dict[str, type[Any]] = {
     cls.TYPE: cls
     for cls in (
         Hello, LobbySubscribe, LobbyUnsubscribe, CreateTable, Join, Spectate, Reclaim, Leave,
-        Command, Resync, Chat,
+        Command, Resync, Chat, GetRecord,
     )
 }  # fmt: skip
 SERVER_TYPES: dict[str, type[Any]] = {
     cls.TYPE: cls
     for cls in (
         Welcome, Error, Lobby, Joined, Spectating, Left, State, Update, PlayersChanged,
-        ChatMessage, TableClosed,
+        ChatMessage, TableClosed, History, Record,
     )
 }  # fmt: skip
 ALL_TYPES: dict[str, type[Any]] = {**CLIENT_TYPES, **SERVER_TYPES}
+
+# Messages that exist only from version 2 on: a version-1 connection never receives one, and one
+# it sends is refused as unknown_type, as a version-1 server would.
+V2_ONLY: frozenset[str] = frozenset({GetRecord.TYPE, History.TYPE, Record.TYPE})

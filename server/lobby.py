@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
-
 from protocol.errors import ErrorCode
 from protocol.messages import Lobby as LobbyMessage
 from server.table import MemberId, Table, TableError
@@ -15,14 +13,6 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.watchers: set[MemberId] = set()
         self.dirty = False
-
-    def new_table_id(self) -> str:
-        if len(self.tables) >= self.max_tables:
-            raise TableError(ErrorCode.TOO_MANY_TABLES, "the server holds all the tables it can")
-        while True:
-            table_id = secrets.token_hex(4)
-            if table_id not in self.tables:
-                return table_id
 
     def add(self, table: Table) -> None:
         self.tables[table.table_id] = table

@@ -4,11 +4,14 @@ Every method takes the id of the member (a connection, or a computer player) tha
 the table or raises TableError (and then changes nothing), and returns the outbox: the messages
 to send, each addressed to one member. Views and events leave the game only through shared.views,
 so a seat gets its own view and a spectator the public one.
+
+No lock: a table is only ever used by the server core, and the core is only ever called from the
+one thread of the event loop, each call running to its end without awaiting anything. So no two
+changes of a table can interleave.
 """
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from collections import deque
 from collections.abc import Callable
@@ -19,6 +22,7 @@ from protocol.errors import ErrorCode
 from protocol.messages import (
     ChatEntry,
     ChatMessage,
+    History,
     Joined,
     Left,
     PlayerInfo,
@@ -35,6 +39,7 @@ from protocol.messages import (
     Update,
     seat_name,
 )
+from server.storage import hash_token
 from shared.actions import NotationError, parse_action
 from shared.events import Event
 from shared.game import Game
@@ -68,7 +73,7 @@ class TableError(Exception):
 @attrs.define
 class SeatHolder:
     name: str
-    token: str
+    token_hash: bytes  # the token itself is handed to its player once and kept nowhere
     computer: bool
     member: MemberId | None  # the connected member, None while disconnected
     since: float  # when the seat was last left without a connection
@@ -83,19 +88,21 @@ class Table:
         vs_computer: bool = False,
         chat_history: int = 50,
         now: float = 0.0,
+        history: list[list[Event]] | None = None,
     ) -> None:
         self.table_id = table_id
         self.game = game
         self.vs_computer = vs_computer
-        self.version = 0
+        # The events of each action so far, unfiltered: events[i] made version i + 1. A table
+        # rebuilt from storage gets them from replaying its log.
+        self.events: list[list[Event]] = history if history is not None else []
+        self.version = len(self.events)
         self.seats: dict[Seat, SeatHolder | None] = {Seat.WHITE: None, Seat.BLACK: None}
         self.spectators: dict[MemberId, str] = {}
         self.chat_log: deque[ChatEntry] = deque(maxlen=chat_history)
         self.created = now
         self.over_since: float | None = None
         self.closed = False
-        # held by the server while an action is applied and its updates are handed out
-        self.lock = asyncio.Lock()
 
     # ----- queries ------------------------------------------------------------------------
 
@@ -160,6 +167,15 @@ class Table:
             list(self.chat_log),
         )
 
+    def history_for(self, member: MemberId) -> History:
+        """The game's log so far, each action's events filtered for this member's role."""
+        seat = self.seat_of(member)
+        if seat is None:
+            logged = [events_to_dicts(spectator_events(e)) for e in self.events]
+        else:
+            logged = [events_to_dicts(seat_events(e, seat)) for e in self.events]
+        return History(self.table_id, self.version, logged)
+
     def _players_changed(self, skip: MemberId | None = None) -> Outbox:
         message = PlayersChanged(self.table_id, self.status, self.players())
         return [(m, message) for m in self.members() if m != skip]
@@ -187,7 +203,7 @@ class Table:
             raise TableError(ErrorCode.SEAT_TAKEN, f"the {seat_name(seat)} seat is taken")
         self.spectators.pop(member, None)
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        self.seats[seat] = SeatHolder(name, token, computer, member, now)
+        self.seats[seat] = SeatHolder(name, hash_token(token), computer, member, now)
         out: Outbox = [(member, Joined(self.table_id, seat_name(seat), token))]
         out.append((member, self.state_for(member)))
         return out + self._players_changed(skip=member)
@@ -201,11 +217,10 @@ class Table:
     def reclaim(self, member: MemberId, token: str, now: float = 0.0) -> Outbox:
         """Take back a seat with its token, from any connection; the old one is let go."""
         found: Seat | None = None
+        offered = hash_token(token)
         for seat, holder in self.seats.items():
             # compare against both seats, always, in constant time
-            if holder is not None and secrets.compare_digest(
-                holder.token.encode(), token.encode("utf-8", "replace")
-            ):
+            if holder is not None and secrets.compare_digest(holder.token_hash, offered):
                 found = seat
         if found is None:
             raise TableError(ErrorCode.BAD_TOKEN, "this token claims no seat at this table")
@@ -221,7 +236,7 @@ class Table:
         self.spectators.pop(member, None)
         holder.member = member
         holder.since = now
-        out.append((member, Joined(self.table_id, seat_name(found), holder.token)))
+        out.append((member, Joined(self.table_id, seat_name(found), token)))
         out.append((member, self.state_for(member)))
         return out + self._players_changed(skip=member)
 
@@ -324,6 +339,7 @@ class Table:
             events = self.game.apply(action)
         except IllegalAction as exc:
             raise TableError(ErrorCode.ILLEGAL_ACTION, exc.reason) from None
+        self.events.append(events)
         self.version += 1
         new_version = self.version
         mine: Outbox = [(member, self._seat_update(seat, events))]

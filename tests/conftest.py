@@ -88,13 +88,15 @@ class Client:
         self.backlog: list[ServerMessage] = []
 
     @classmethod
-    async def connect(cls, port: int, name: str | None = "Tester") -> Client:
+    async def connect(
+        cls, port: int, name: str | None = "Tester", version: int = PROTOCOL_VERSION
+    ) -> Client:
         ws = await connect(
             f"ws://127.0.0.1:{port}", max_size=CLIENT_MAX_FRAME, compression=None, open_timeout=5
         )
         client = cls(ws)
         if name is not None:
-            await client.send(Hello(PROTOCOL_VERSION, name))
+            await client.send(Hello(version, name))
             await client.expect(Welcome)
         return client
 

@@ -254,7 +254,7 @@ async def test_a_player_who_was_away_catches_up(server: KahunaServer) -> None:
         version = ann.state.version
         bob.client.session.attempts = 2  # a longer pause before Bob's client tries again
         for conn in list(server.connections.values()):
-            if conn.name == "Bob":
+            if server.core.sessions[conn.member].name == "Bob":
                 await conn.ws.close(1011, "dropped for the test")
         await until(lambda: not bob.state.connected, "Bob's drop")
         await until(

@@ -21,7 +21,9 @@ from protocol.messages import (
     Command,
     CreateTable,
     Error,
+    GetRecord,
     Hello,
+    History,
     Join,
     Joined,
     Leave,
@@ -33,6 +35,7 @@ from protocol.messages import (
     Players,
     PlayersChanged,
     Reclaim,
+    Record,
     Resync,
     Spectate,
     Spectating,
@@ -48,6 +51,7 @@ from shared.types import GameOptions, Seat
 PLAYERS = Players(PlayerInfo("Ana", True, False), None)
 CLIENT_SAMPLES: list[Any] = [
     Hello(1, "Ana"),
+    GetRecord("t1"),
     LobbySubscribe(),
     LobbyUnsubscribe(),
     CreateTable(TableOptions(True, True, "black", 2), True, "white", "random"),
@@ -63,6 +67,8 @@ CLIENT_SAMPLES: list[Any] = [
 ]
 SERVER_SAMPLES: list[Any] = [
     Welcome(1, "kahuna", 16384, 300),
+    History("t1", 2, [[{"type": "bridge_placed"}], []]),
+    Record("t1", "kahuna-record 1\n"),
     Error("stale_version", "old", "t1", 3, "command"),
     Error("bad_msgpack", "x"),
     Lobby([TableInfo("t1", TableOptions(), False, PLAYERS, 2, "waiting")]),

@@ -8,9 +8,9 @@ from typing import Any, cast
 
 from websockets.asyncio.server import ServerConnection
 
-from protocol.messages import Join, Joined, State
+from protocol.codec import encode
+from protocol.messages import Hello, Join, Joined, Spectate, State
 from server.app import KahunaServer
-from server.connection import Connection
 from tests.conftest import Client, ServerFactory, create_table, play_random
 
 
@@ -36,10 +36,11 @@ async def test_a_stuck_spectator_holds_up_no_game(make_server: ServerFactory) ->
     joined, white_state = await create_table(white)
     # a spectator whose connection never drains, seated by hand
     stuck = StuckSocket()
-    conn = Connection(9999, cast(ServerConnection, stuck), "203.0.113.9", server.config)
-    server.connections[conn.member] = conn
-    table = server.lobby.tables[joined.table_id]
-    server.deliver(table.spectate(conn.member, "Stuck"))
+    member = server.core.connect("203.0.113.9", 0.0)
+    assert isinstance(member, int)
+    conn = server.attach(member, cast(ServerConnection, stuck), "203.0.113.9")
+    for message in (Hello(1, "Stuck"), Spectate(joined.table_id)):
+        server.carry_out(server.core.frame(member, encode(message), 0.0))
     await black.send(Join(joined.table_id, None))
     await black.expect(Joined)
     black_state = await black.expect(State)

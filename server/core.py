@@ -1,0 +1,693 @@
+"""The server's session logic, free of I/O: hello and names, limits per connection, the lobby and
+its coalescing, seats and tables, the computer players, chat, records and abandonment.
+
+The core is fed every event the server sees, each with the time it happened: a connection
+opened (`connect`), a frame received (`frame`), a connection gone (`disconnect`), a computer's
+chosen action (`computer_command`) and the passing of time (`tick`). Each call returns the
+Effects to carry out, in this order: storage writes, then messages, then closes. The I/O layer
+(server/app.py) must finish the writes before it sends a single message, so that no client is
+ever told of an action that is not on disk.
+
+One rule makes locks unnecessary: the core (and every Table it holds) is only ever called from
+one thread, the event loop's, and each call runs to its end without awaiting anything.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from protocol.codec import decode_client, peek_type
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import (
+    SUPPORTED_VERSIONS,
+    V2_ONLY,
+    Chat,
+    ChatEntry,
+    ClientMessage,
+    Command,
+    CreateTable,
+    Error,
+    GetRecord,
+    Hello,
+    Join,
+    Leave,
+    LobbySubscribe,
+    LobbyUnsubscribe,
+    Reclaim,
+    Record,
+    Resync,
+    ServerMessage,
+    Spectate,
+    State,
+    Welcome,
+)
+from server.config import ServerConfig
+from server.lobby import Lobby
+from server.ratelimit import TokenBucket
+from server.storage import (
+    AppendLogOp,
+    ChatOp,
+    ClearSeatOp,
+    CloseOp,
+    CreateTableOp,
+    FinishOp,
+    SetSeatOp,
+    StorageOp,
+    StoredTable,
+)
+from server.table import MemberId, Outbox, SeatHolder, Table, TableError
+from shared.events import Event
+from shared.game import Game
+from shared.history import Move, entry_from_wire, entry_to_wire
+from shared.record import write_record
+from shared.types import GameOptions, OptionsError, Seat
+from shared.views import seat_view, seat_view_to_dict
+
+log = logging.getLogger(__name__)
+
+LOBBY_COALESCE = 0.1  # seconds: lobby changes within this window go out as one listing
+CLOSE_POLICY = 1008  # flood, version mismatch, too many connections, no hello
+CLOSE_TRY_AGAIN = 1013  # the server is full
+COMPUTER_NAME = "Computer"
+
+
+def clean_text(text: str) -> str:
+    """Drop control and format characters (terminal escapes, bidi overrides) and trim."""
+    return "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
+
+
+# ----- what the core asks the I/O layer to do ------------------------------------------------
+
+
+@attrs.frozen
+class CloseConnection:
+    member: MemberId
+    code: int
+    reason: str
+
+
+@attrs.frozen
+class ComputerTurn:
+    """The computer at this seat is to move: decide from this view, after `delay` seconds, and
+    hand the action to ServerCore.computer_command. A newer turn for the same member replaces
+    any older one not yet decided."""
+
+    member: MemberId
+    table_id: str
+    version: int
+    view: dict[str, Any]
+    delay: float
+
+
+@attrs.frozen
+class KeepRecord:
+    """A finished game's record for the host's --records directory."""
+
+    table_id: str
+    text: str
+
+
+@attrs.define
+class Effects:
+    writes: list[StorageOp] = attrs.Factory(list)
+    sends: Outbox = attrs.Factory(list)
+    closes: list[CloseConnection] = attrs.Factory(list)
+    computer_turns: list[ComputerTurn] = attrs.Factory(list)
+    records: list[KeepRecord] = attrs.Factory(list)
+
+
+# ----- the core ----------------------------------------------------------------------------
+
+
+@attrs.define
+class Session:
+    """What the core knows of one connection."""
+
+    member: MemberId
+    address: str
+    opened: float
+    bucket: TokenBucket
+    chat_bucket: TokenBucket
+    flood: TokenBucket  # messages dropped for the rate before the connection is closed
+    name: str | None = None
+    version: int = 0  # the protocol version agreed in hello
+    tables: set[str] = attrs.Factory(set)
+    closing: bool = False
+    last_rate_error: float = -1e9
+
+    @property
+    def greeted(self) -> bool:
+        return self.name is not None
+
+
+class ServerCore:
+    def __init__(
+        self,
+        config: ServerConfig,
+        *,
+        wall_clock: Callable[[], float],
+        rng: random.Random | None = None,
+    ) -> None:
+        self.config = config
+        self.lobby = Lobby(config.max_tables)
+        self.sessions: dict[MemberId, Session] = {}
+        self.computers: dict[MemberId, str] = {}  # computer member -> its table
+        self.per_address: dict[str, int] = {}
+        self.used_table_ids: set[str] = set()
+        self.wall_clock = wall_clock  # timestamps for storage; the core's own clock is `now`
+        self.rng = rng or config.rng
+        self._next_member = 1
+        self._lobby_flush_at: float | None = None
+        self._next_sweep: float | None = None
+        self._effects = Effects()
+
+    # ----- what happens ---------------------------------------------------------------------
+
+    def restore(self, stored: list[StoredTable], used_ids: set[str], now: float) -> Effects:
+        """Rebuild the tables of a previous run from storage: never reshuffled, seats shown
+        disconnected until reclaimed, computers playing on, abandonment clocks restarted.
+        `used_ids` are every table id ever stored, so that no new table takes an old id."""
+        self.used_table_ids |= used_ids
+        for row in stored:
+            try:
+                self._restore_table(row, now)
+            except Exception:
+                log.exception("table %s could not be rebuilt from storage; left out", row.table_id)
+        return self._take()
+
+    def connect(self, address: str, now: float) -> MemberId | ErrorCode:
+        """A new connection: its member id, or the reason to refuse it."""
+        cfg = self.config
+        if len(self.sessions) >= cfg.max_connections:
+            return ErrorCode.SERVER_FULL
+        if self.per_address.get(address, 0) >= cfg.max_per_address:
+            return ErrorCode.TOO_MANY_CONNECTIONS
+        member = self._new_member()
+        self.sessions[member] = Session(
+            member,
+            address,
+            now,
+            TokenBucket(cfg.rate, cfg.burst, now),
+            TokenBucket(cfg.chat_rate, cfg.chat_burst, now),
+            TokenBucket(cfg.rate, cfg.flood_limit, now),
+        )
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+        self._wake_for_sweep(now)
+        return member
+
+    def frame(self, member: MemberId, data: Any, now: float) -> Effects:
+        """One frame from a connection, as received."""
+        session = self.sessions.get(member)
+        if session is None or session.closing:
+            return self._take()
+        if not session.bucket.take(now):
+            if not session.flood.take(now):
+                log.warning("closing connection %s from %s: flood", member, session.address)
+                self._error(member, ErrorCode.RATE_LIMITED, "message flood; closing")
+                self._close(session, CLOSE_POLICY, "message flood")
+            elif now - session.last_rate_error >= 1.0:  # so that a flood does not become one
+                session.last_rate_error = now
+                self._error(member, ErrorCode.RATE_LIMITED, "too many messages; slow down")
+            return self._take()
+        try:
+            message = decode_client(data, self.config.max_frame)
+            if session.version < 2 and message.TYPE in V2_ONLY:
+                raise ProtocolError(
+                    ErrorCode.UNKNOWN_TYPE, f"unknown message type {message.TYPE!r}"
+                )
+        except ProtocolError as exc:
+            small = isinstance(data, bytes) and exc.code is not ErrorCode.FRAME_TOO_LARGE
+            self._error(member, exc.code, exc.message, refused=peek_type(data) if small else None)
+            return self._take()
+        checkpoint = len(self._effects.writes)
+        try:
+            self._message(session, message, now)
+        except TableError as exc:
+            self._error(
+                member,
+                exc.code,
+                exc.message,
+                table_id=getattr(message, "table_id", None),
+                version=exc.version,
+                refused=message.TYPE,
+            )
+        except Exception:
+            log.exception("failed on %s from connection %s", message.TYPE, member)
+            del self._effects.writes[checkpoint:]
+            self._error(
+                member, ErrorCode.INTERNAL_ERROR, "the server failed; nothing changed",
+                refused=message.TYPE,
+            )  # fmt: skip
+        return self._take()
+
+    def disconnect(self, member: MemberId, now: float) -> Effects:
+        """The connection is gone: its seats wait for their tokens."""
+        session = self.sessions.pop(member, None)
+        if session is None:
+            return self._take()
+        left = self.per_address.get(session.address, 1) - 1
+        if left:
+            self.per_address[session.address] = left
+        else:
+            self.per_address.pop(session.address, None)
+        self.lobby.watchers.discard(member)
+        for table_id in session.tables:
+            table = self.lobby.tables.get(table_id)
+            if table is not None and not table.closed:
+                self._send_all(table.disconnect(member, now))
+                self._lobby_changed(now)
+        return self._take()
+
+    def computer_command(
+        self, member: MemberId, table_id: str, version: int, action: str | None, now: float
+    ) -> Effects:
+        """The action a computer player chose for the turn it was given (None: its code
+        failed)."""
+        if self.computers.get(member) != table_id:
+            return self._take()  # its table closed while it thought
+        if action is None:
+            self._fallback_move(member, table_id, now)
+            return self._take()
+        try:
+            self._command(member, Command(table_id, version, action), now)
+        except TableError as exc:
+            if exc.code is ErrorCode.STALE_VERSION:
+                return self._take()  # a newer turn is already on its way to it
+            log.error("the computer's %r at table %s was refused: %s", action, table_id, exc)
+            self._fallback_move(member, table_id, now)
+        return self._take()
+
+    def tick(self, now: float) -> Effects:
+        """Time passed: flush the lobby, drop silent connections, close abandoned tables."""
+        if self._lobby_flush_at is not None and now >= self._lobby_flush_at:
+            self._lobby_flush_at = None
+            self._flush_lobby()
+        if self._next_sweep is not None and now >= self._next_sweep:
+            self._next_sweep = None
+            self._sweep(now)
+        return self._take()
+
+    def next_wake(self) -> float | None:
+        """When tick() next has something to do."""
+        times = [t for t in (self._lobby_flush_at, self._next_sweep) if t is not None]
+        return min(times) if times else None
+
+    def slow_reader(self, member: MemberId) -> None:
+        """The I/O layer closed a connection that did not read its messages."""
+        session = self.sessions.get(member)
+        if session is not None:
+            session.closing = True
+
+    # ----- internals: effects -----------------------------------------------------------------
+
+    def _take(self) -> Effects:
+        effects, self._effects = self._effects, Effects()
+        return effects
+
+    def _new_member(self) -> MemberId:
+        member = self._next_member
+        self._next_member += 1
+        return member
+
+    def _write(self, op: StorageOp) -> None:
+        self._effects.writes.append(op)
+
+    def _send(self, member: MemberId, message: ServerMessage) -> None:
+        self._send_all([(member, message)])
+
+    def _send_all(self, outbox: Outbox) -> None:
+        """Messages for connections are sent; computers only learn from them when it is their
+        turn (see _computers_to_move). A version-2 connection gets the game's log with every
+        full state."""
+        sends = self._effects.sends
+        for member, message in outbox:
+            session = self.sessions.get(member)
+            if session is None:
+                continue
+            if isinstance(message, State) and session.version >= 2:
+                table = self.lobby.tables.get(message.table_id)
+                if table is not None:
+                    sends.append((member, table.history_for(member)))
+            sends.append((member, message))
+
+    def _error(
+        self,
+        member: MemberId,
+        code: ErrorCode,
+        message: str,
+        *,
+        table_id: str | None = None,
+        version: int | None = None,
+        refused: str | None = None,
+    ) -> None:
+        self._effects.sends.append((member, Error(code.value, message, table_id, version, refused)))
+
+    def _close(self, session: Session, code: int, reason: str) -> None:
+        session.closing = True
+        self._effects.closes.append(CloseConnection(session.member, code, reason))
+
+    # ----- internals: messages ----------------------------------------------------------------
+
+    def _message(self, session: Session, message: ClientMessage, now: float) -> None:
+        if isinstance(message, Hello):
+            self._hello(session, message)
+            return
+        if not session.greeted:
+            raise TableError(ErrorCode.HELLO_REQUIRED, "say hello first")
+        member = session.member
+        match message:
+            case LobbySubscribe():
+                self.lobby.watchers.add(member)
+                self._send(member, self.lobby.listing())
+            case LobbyUnsubscribe():
+                self.lobby.watchers.discard(member)
+            case CreateTable():
+                self._create(session, message, now)
+            case Join(table_id, seat):
+                table = self.lobby.get(table_id)
+                if table_id not in session.tables:
+                    self._room_for_one_more(session)
+                assert session.name is not None
+                parsed = None if seat is None else Seat.parse(seat)
+                self._send_all(table.join(member, session.name, parsed, now=now))
+                self._seat_written(table, member)
+                session.tables.add(table_id)
+                self._lobby_changed(now)
+                self._computers_to_move(table)
+            case Spectate(table_id):
+                table = self.lobby.get(table_id)
+                if table_id not in session.tables:
+                    self._room_for_one_more(session)
+                assert session.name is not None
+                self._send_all(table.spectate(member, session.name))
+                session.tables.add(table_id)
+                self._lobby_changed(now)
+            case Reclaim(table_id, token):
+                table = self.lobby.get(table_id)
+                if table_id not in session.tables:
+                    self._room_for_one_more(session)
+                holders = {s: h.member for s, h in table.seats.items() if h is not None}
+                outbox = table.reclaim(member, token, now)
+                held = table.seat_of(member)
+                previous = holders.get(held) if held is not None else None
+                if previous is not None and previous != member and previous in self.sessions:
+                    self.sessions[previous].tables.discard(table_id)  # it was let go
+                self._send_all(outbox)
+                session.tables.add(table_id)
+                self._lobby_changed(now)
+            case Leave(table_id):
+                table = self.lobby.get(table_id)
+                held = table.seat_of(member)
+                self._send_all(table.leave(member, now))
+                if held is not None and table.seats[held] is None:
+                    self._write(ClearSeatOp(table_id, held.name.lower()))
+                if table.role_of(member) is None:
+                    session.tables.discard(table_id)
+                if table.empty:
+                    self._close_table(table, "nobody is seated", now)
+                self._lobby_changed(now)
+            case Command():
+                self._command(member, message, now)
+            case Resync(table_id):
+                table = self.lobby.get(table_id)
+                self._send_all(table.resync(member))
+            case Chat(table_id, text):
+                self._chat(session, table_id, text, now)
+            case GetRecord(table_id):
+                table = self.lobby.get(table_id)
+                if table.role_of(member) is None:
+                    raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
+                if not table.game.is_over:
+                    raise TableError(
+                        ErrorCode.GAME_NOT_OVER, "the record is given when the game is over"
+                    )
+                self._send(member, Record(table_id, write_record(table.game)))
+
+    def _hello(self, session: Session, hello: Hello) -> None:
+        cfg = self.config
+        if session.greeted:
+            raise TableError(ErrorCode.ALREADY_GREETED, "hello was already sent")
+        if hello.version not in SUPPORTED_VERSIONS:
+            newest = SUPPORTED_VERSIONS[-1]
+            self._error(
+                session.member,
+                ErrorCode.VERSION_MISMATCH,
+                f"this server speaks protocol versions {SUPPORTED_VERSIONS[0]} to {newest},"
+                f" not {hello.version}",
+                version=newest,
+                refused=hello.TYPE,
+            )
+            self._close(session, CLOSE_POLICY, "protocol version mismatch")
+            return
+        name = clean_text(hello.name)
+        if not name or len(name) > cfg.name_max:
+            raise TableError(ErrorCode.BAD_NAME, f"a name has 1 to {cfg.name_max} characters")
+        session.name = name
+        session.version = hello.version
+        self._send(
+            session.member, Welcome(hello.version, cfg.server_name, cfg.max_frame, cfg.chat_max)
+        )
+
+    def _room_for_one_more(self, session: Session) -> None:
+        limit = self.config.tables_per_connection
+        if len(session.tables) >= limit:
+            raise TableError(
+                ErrorCode.TOO_MANY_TABLES,
+                f"one connection sits or watches at {limit} tables at most; leave one first",
+            )
+
+    def _new_table_id(self) -> str:
+        if len(self.lobby.tables) >= self.lobby.max_tables:
+            raise TableError(ErrorCode.TOO_MANY_TABLES, "the server holds all the tables it can")
+        while True:
+            table_id = secrets.token_hex(4)
+            if table_id not in self.used_table_ids:
+                self.used_table_ids.add(table_id)
+                return table_id
+
+    def _create(self, session: Session, create: CreateTable, now: float) -> None:
+        cfg = self.config
+        self._room_for_one_more(session)
+        try:
+            options = create.options.to_game_options()
+        except OptionsError as exc:
+            raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
+        table_id = self._new_table_id()
+        if create.first == "random":
+            first = self.rng.choice((Seat.WHITE, Seat.BLACK))
+        else:
+            first = Seat.parse(create.first)
+        seat = Seat.WHITE if create.seat is None else Seat.parse(create.seat)
+        game = Game.new(cfg.source_factory(), first, options)
+        table = Table(
+            table_id, game, vs_computer=create.vs_computer, chat_history=cfg.chat_history, now=now
+        )
+        self._write(
+            CreateTableOp(
+                table_id,
+                dict(options.to_dict()),
+                first.name.lower(),
+                create.vs_computer,
+                self.wall_clock(),
+            )
+        )
+        self._append_log(table, 0)
+        self.lobby.add(table)
+        if create.vs_computer:  # seated first, so that the creator's state says "playing"
+            computer = self._new_member()
+            self.computers[computer] = table_id
+            self._send_all(table.join(computer, COMPUTER_NAME, seat.other, computer=True))
+            self._seat_written(table, computer)
+        assert session.name is not None
+        self._send_all(table.join(session.member, session.name, seat, now=now))
+        self._seat_written(table, session.member)
+        session.tables.add(table_id)
+        log.info("table %s created by %s: %s", table_id, session.name, describe_options(options))
+        self._lobby_changed(now)
+        self._computers_to_move(table)
+
+    def _seat_written(self, table: Table, member: MemberId) -> None:
+        seat = table.seat_of(member)
+        assert seat is not None
+        holder = table.seats[seat]
+        assert holder is not None
+        self._write(
+            SetSeatOp(
+                table.table_id, seat.name.lower(), holder.name, holder.token_hash, holder.computer
+            )
+        )
+
+    def _append_log(self, table: Table, start: int) -> None:
+        entries = table.game.log[start:]
+        if entries:
+            self._write(
+                AppendLogOp(
+                    table.table_id,
+                    start,
+                    tuple(entry_to_wire(e) for e in entries),
+                    self.wall_clock(),
+                )
+            )
+
+    def _command(self, member: MemberId, command: Command, now: float) -> None:
+        table = self.lobby.get(command.table_id)
+        before_status = table.status
+        logged = len(table.game.log)
+        outbox = table.command_all(member, command.version, command.action)
+        self._append_log(table, logged)
+        if table.game.is_over:
+            self._finished(table)
+        self._send_all(outbox)
+        if table.status != before_status:
+            self._lobby_changed(now)
+        self._computers_to_move(table)
+
+    def _finished(self, table: Table) -> None:
+        result = table.game.result
+        assert result is not None
+        text = write_record(table.game)
+        summary: dict[str, Any] = {**result.to_dict(), "points": list(table.game.scores)}
+        self._write(FinishOp(table.table_id, summary, text, self.wall_clock()))
+        if self.config.records_dir is not None:
+            self._effects.records.append(KeepRecord(table.table_id, text))
+
+    def _fallback_move(self, member: MemberId, table_id: str, now: float) -> None:
+        """The computer must never stall its table: when its choice is refused, it plays the
+        first legal action instead."""
+        table = self.lobby.tables.get(table_id)
+        seat = None if table is None else table.seat_of(member)
+        if table is None or seat is None or table.game.is_over or table.game.to_move is not seat:
+            return
+        action = table.game.legal_actions()[0]
+        self._command(member, Command(table_id, table.version, str(action)), now)
+
+    def _computers_to_move(self, table: Table) -> None:
+        """Hand the turn to the computer if one is to move at this table."""
+        if table.status != "playing" or table.closed:
+            return
+        holder = table.seats[table.game.to_move]
+        if holder is None or not holder.computer or holder.member is None:
+            return
+        view = seat_view_to_dict(seat_view(table.game, table.game.to_move))
+        self._effects.computer_turns.append(
+            ComputerTurn(
+                holder.member, table.table_id, table.version, view, self.config.computer_delay
+            )
+        )
+
+    def _chat(self, session: Session, table_id: str, text: str, now: float) -> None:
+        table = self.lobby.get(table_id)
+        if table.role_of(session.member) is None:
+            raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
+        cleaned = clean_text(text)
+        if not cleaned:
+            raise TableError(ErrorCode.CHAT_EMPTY, "nothing to say")
+        if len(cleaned) > self.config.chat_max:
+            raise TableError(ErrorCode.CHAT_TOO_LONG, f"at most {self.config.chat_max} characters")
+        if not session.chat_bucket.take(now):
+            raise TableError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a little")
+        outbox = table.chat(session.member, cleaned)
+        entry = table.chat_log[-1]
+        self._write(ChatOp(table_id, entry.sender, entry.text, self.wall_clock()))
+        self._send_all(outbox)
+
+    # ----- internals: lobby, tables, time -------------------------------------------------------
+
+    def _lobby_changed(self, now: float) -> None:
+        self.lobby.dirty = True
+        if self._lobby_flush_at is None and self.lobby.watchers:
+            self._lobby_flush_at = now + LOBBY_COALESCE
+
+    def _flush_lobby(self) -> None:
+        if not self.lobby.dirty:
+            return
+        self.lobby.dirty = False
+        if self.lobby.watchers:
+            message = self.lobby.listing()
+            self._send_all([(m, message) for m in self.lobby.watchers])
+
+    def _wake_for_sweep(self, now: float) -> None:
+        if self._next_sweep is None:
+            self._next_sweep = now + self.config.sweep_interval
+
+    def _sweep(self, now: float) -> None:
+        cfg = self.config
+        for session in list(self.sessions.values()):
+            late = now - session.opened >= cfg.hello_timeout
+            if late and not session.greeted and not session.closing:
+                self._error(session.member, ErrorCode.HELLO_REQUIRED, "no hello in time")
+                self._close(session, CLOSE_POLICY, "no hello")
+        for table in list(self.lobby.tables.values()):
+            reason = table.expired(now, cfg.abandon_timeout, cfg.over_linger)
+            if reason is not None:
+                self._close_table(table, reason, now)
+        if self.sessions or self.lobby.tables:
+            self._wake_for_sweep(now)
+
+    def _close_table(self, table: Table, reason: str, now: float) -> None:
+        if table.closed:
+            return
+        log.info("table %s closed: %s", table.table_id, reason)
+        members = table.members()
+        self._send_all(table.close(reason))
+        self._write(CloseOp(table.table_id, reason, self.wall_clock()))
+        self.lobby.remove(table.table_id)
+        for holder in table.seats.values():
+            if holder is not None and holder.computer and holder.member is not None:
+                self.computers.pop(holder.member, None)
+        for member in members:
+            session = self.sessions.get(member)
+            if session is not None:
+                session.tables.discard(table.table_id)
+        self._lobby_changed(now)
+
+    def _restore_table(self, row: StoredTable, now: float) -> None:
+        options = GameOptions.from_dict(row.options)
+        first = Seat.parse(row.first)
+        entries = [entry_from_wire(e) for e in row.log]
+        events: list[list[Event]] = []
+        game = Game.from_log(options, first, entries, events=events)
+        assert len(events) == sum(isinstance(e, Move) for e in entries)
+        table = Table(
+            row.table_id,
+            game,
+            vs_computer=row.vs_computer,
+            chat_history=self.config.chat_history,
+            now=now,
+            history=events,
+        )
+        for seat in Seat:
+            stored = row.seats.get(seat.name.lower())
+            if stored is None:
+                continue
+            member = None
+            if stored.computer:
+                member = self._new_member()
+                self.computers[member] = row.table_id
+            table.seats[seat] = SeatHolder(
+                stored.name, stored.token_hash, stored.computer, member, now
+            )
+        table.chat_log.extend(ChatEntry(sender, text) for sender, text in row.chat)
+        self.used_table_ids.add(row.table_id)
+        self.lobby.add(table)
+        self._wake_for_sweep(now)
+        self._computers_to_move(table)
+
+
+def describe_options(options: GameOptions) -> str:
+    """Table options for a log line, as a host reads them."""
+    parts = []
+    if options.variant1:
+        parts.append("variant 1")
+    if options.variant2:
+        parts.append("variant 2")
+    if options.handicap_seat is not None:
+        parts.append(f"handicap {options.handicap_seat.label} {options.handicap_bridges}")
+    return ", ".join(parts) or "standard rules"
