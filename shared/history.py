@@ -19,8 +19,8 @@ from typing import Any
 
 import attrs
 
-from shared.actions import Action, NotationError, parse_action
-from shared.board import NUM_ISLANDS
+from shared.actions import Action, NotationError, Place, parse_action
+from shared.board import LINES, NUM_ISLANDS, line_name
 from shared.types import Seat
 
 
@@ -69,8 +69,14 @@ LOG_ERROR_KINDS = (
 
 
 def entry_to_wire(entry: LogEntry) -> list[Any]:
+    """The stored form; LogFormatError for a move the notation cannot write (a placement whose
+    card is not an end of its line: never legal, so no game logs one)."""
     if isinstance(entry, Move):
-        return [MOVE_TAG, entry.seat.name.lower(), str(entry.action)]
+        action = entry.action
+        # Such a Place would be written as another, legal-looking placement.
+        if isinstance(action, Place) and action.card not in LINES[action.line]:
+            raise LogFormatError(f"a placement on {line_name(action.line)} with another card")
+        return [MOVE_TAG, entry.seat.name.lower(), str(action)]
     return [CHANCE_TAG, list(entry.order)]
 
 
