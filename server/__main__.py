@@ -15,6 +15,7 @@ from pathlib import Path
 
 from server.app import KahunaServer
 from server.config import DEFAULT_PORT, ServerConfig
+from server.storage import StorageError, default_db_path
 
 log = logging.getLogger("server")
 
@@ -146,6 +147,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds the computer opponent waits before each action",
     )
     p.add_argument(
+        "--db",
+        metavar="PATH",
+        default=str(default_db_path()),
+        help="the SQLite database that keeps every table, so that games survive a restart;"
+        " ':memory:' keeps nothing",
+    )
+    p.add_argument(
         "--records",
         metavar="DIR",
         type=Path,
@@ -177,6 +185,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         chat_max=args.chat_max,
         chat_rate=args.chat_rate,
         computer_delay=args.computer_delay,
+        db=args.db,
         records_dir=args.records,
     )
 
@@ -199,9 +208,19 @@ def tune_gc() -> None:
     gc.set_threshold(20_000, 20, 50)
 
 
-async def run(config: ServerConfig, ssl_context: ssl.SSLContext | None) -> None:
+async def run(config: ServerConfig, ssl_context: ssl.SSLContext | None) -> int:
+    # Handlers first: a SIGTERM right after the address line must still stop cleanly.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
     server = KahunaServer(config)
-    await server.start(ssl_context)
+    try:
+        await server.start(ssl_context)
+    except BaseException:
+        server.storage.close()
+        raise
     tune_gc()
     scheme = "wss" if ssl_context else "ws"
     host = config.host
@@ -210,15 +229,15 @@ async def run(config: ServerConfig, ssl_context: ssl.SSLContext | None) -> None:
         f"Kahuna server listening; players connect to {scheme}://{shown}:{server.port}", flush=True
     )
     log.info("listening on %s port %s", host, server.port)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+    stopped = loop.create_task(stop.wait())
+    failed = loop.create_task(server.failed.wait())
+    await asyncio.wait((stopped, failed), return_when=asyncio.FIRST_COMPLETED)
+    stopped.cancel()
+    failed.cancel()
     log.info("shutting down")
     await server.stop()
     log.info("stopped")
+    return 1 if server.failed.is_set() else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -238,11 +257,13 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ssl.SSLError) as exc:
             parser.error(f"cannot load the TLS certificate: {exc}")
     try:
-        asyncio.run(run(config_from_args(args), ssl_context))
+        return asyncio.run(run(config_from_args(args), ssl_context))
+    except StorageError as exc:
+        print(f"kahuna-server: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"kahuna-server: {exc}", file=sys.stderr)
         return 1
-    return 0
 
 
 if __name__ == "__main__":

@@ -43,6 +43,8 @@ def test_flags_make_the_config() -> None:
 
 
 async def start(*extra: str) -> tuple[asyncio.subprocess.Process, str]:
+    if "--db" not in extra:
+        extra = ("--db", ":memory:", *extra)  # never the host's own database
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0",
         "--log-level", "warning", *extra,
@@ -93,3 +95,60 @@ async def test_serves_wss_with_a_certificate(tmp_path: Path) -> None:
     finally:
         if proc.returncode is None:
             proc.kill()
+
+
+def test_the_database_defaults_to_the_state_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    config = config_from_args(build_parser().parse_args([]))
+    assert config.db == str(tmp_path / "kahuna" / "server.sqlite3")
+    config = config_from_args(build_parser().parse_args(["--db", ":memory:"]))
+    assert config.db == ":memory:"
+
+
+def run_server(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+
+
+def test_a_corrupt_database_is_named_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "server.sqlite3"
+    garbage = b"this is not a database, and it must stay exactly as it is" * 50
+    path.write_bytes(garbage)
+    done = run_server("--db", str(path))
+    assert done.returncode == 1
+    assert str(path) in done.stderr and "Traceback" not in done.stderr
+    assert path.read_bytes() == garbage
+
+
+def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
+    import sqlite3
+
+    from server.storage import SCHEMA_VERSION, SqliteStorage
+
+    path = tmp_path / "server.sqlite3"
+    SqliteStorage(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    before = path.read_bytes()
+    done = run_server("--db", str(path))
+    assert done.returncode == 1
+    assert str(path) in done.stderr and "newer" in done.stderr, done.stderr
+    assert path.read_bytes() == before
+
+
+async def test_memory_leaves_no_file(tmp_path: Path) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--db", ":memory:",
+        cwd=tmp_path, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT),
+             "XDG_STATE_HOME": str(tmp_path / "state")},
+    )  # fmt: skip
+    assert proc.stdout is not None
+    await asyncio.wait_for(proc.stdout.readline(), 20)
+    assert await stop(proc) == 0
+    assert list(tmp_path.iterdir()) == []
