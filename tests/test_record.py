@@ -14,7 +14,14 @@ from hypothesis import strategies as st
 
 from shared.game import Game
 from shared.randomness import SeededSource
-from shared.record import RecordError, game_to_json, replay, write_record
+from shared.record import (
+    RecordError,
+    game_to_json,
+    read_record,
+    record_from_log,
+    replay,
+    write_record,
+)
 from shared.types import GameOptions, Seat
 
 ROOT = Path(__file__).parent.parent
@@ -155,6 +162,25 @@ def test_a_valid_position_record() -> None:
 def test_impossible_positions_are_refused(white: str, hand: str, played: str, message: str) -> None:
     with pytest.raises(RecordError, match=message):
         replay(POSITION.format(white=white, hand=hand, played=played))
+
+
+def test_a_position_after_round_one_without_a_bridge_is_refused_r12() -> None:
+    text = POSITION.format(white="ALOA-BARI", hand="", played=PLAYED)
+    text = text.replace("round 1\n  points", "round 2\n  points 0:0")
+    with pytest.raises(RecordError, match="line 2: impossible position: Black has no bridge"):
+        replay(text)
+    assert replay(text.replace("bridges black", "bridges black HUNA-LALE")).round == 2
+
+
+def test_a_record_is_the_log_written_out() -> None:
+    g = random_game(12, GameOptions(variant1=True), Seat.BLACK)
+    parsed = read_record(write_record(g))
+    assert list(parsed.log) == g.log and parsed.first is Seat.BLACK
+    assert len(parsed.lines) == len(g.log)
+    start = parsed.start()
+    assert start.move_count == 0 and start.log == g.log[:1]
+    text = record_from_log(g.options, g.first_player, g.log)
+    assert text == write_record(g).rsplit("# result", 1)[0]
 
 
 def test_more_than_25_bridges_are_refused() -> None:
