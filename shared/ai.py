@@ -48,7 +48,11 @@ from shared.legality import TurnContext, legal_actions
 from shared.types import Phase
 from shared.views import SeatView
 
-__all__ = ["choose_action", "evaluate"]
+__all__ = ["LEVELS", "choose_action", "evaluate"]
+
+LEVELS = ("easy", "normal", "strong")
+# Time budgets of the searching levels, per decision (the strong level stays under 1.5 s).
+LEVEL_SECONDS = {"normal": 0.2, "strong": 1.0}
 
 # ----- weights of the evaluation ---------------------------------------------------------------
 
@@ -129,13 +133,32 @@ class _Evaluator:
     """Scores positions for one decision: the fixed parts of the view are kept here."""
 
     def __init__(self, ctx: TurnContext, view: SeatView) -> None:
-        self.ctx = ctx
         pub = view.public
+        # Cards this seat cannot see anywhere: the opponent's hidden hand, the draw pile and the
+        # face-down discards. A blind draw is one of them.
+        unknown = [CARDS_PER_ISLAND] * NUM_ISLANDS
+        for card in (*view.hand, *pub.face_up, *pub.played, *pub.open_cards[1 - ctx.seat]):
+            unknown[card] -= 1
+        self.setup(ctx, pub.round, pub.final_turns_left, unknown)
+
+    @classmethod
+    def from_parts(
+        cls, ctx: TurnContext, round: int, final_turns_left: int, unknown: list[int]
+    ) -> _Evaluator:
+        """An evaluator for a position given by parts (search positions have no view)."""
+        ev = cls.__new__(cls)
+        ev.setup(ctx, round, final_turns_left, unknown)
+        return ev
+
+    def setup(
+        self, ctx: TurnContext, round: int, final_turns_left: int, unknown: list[int]
+    ) -> None:
+        self.ctx = ctx
         self.phase = ctx.phase
         self.variant1 = ctx.options.variant1
-        self.round = pub.round
+        self.round = round
         # In the last of the final turns only the tokens count; cards are worth nothing then.
-        self.last_word = ctx.phase is Phase.FINAL and pub.final_turns_left <= 1
+        self.last_word = ctx.phase is Phase.FINAL and final_turns_left <= 1
         self.threat = 0.0 if self.last_word else 1.0
         # Just before a scoring only tokens count: progress is worth less then.
         soon = ctx.phase is Phase.PLAY and ctx.pile_size + len(ctx.face_up) <= SCORING_SOON
@@ -143,11 +166,6 @@ class _Evaluator:
         if soon:
             self.threat *= SOON_SCALE
         self.cards_matter = ctx.phase is Phase.PLAY
-        # Cards this seat cannot see anywhere: the opponent's hidden hand, the draw pile and the
-        # face-down discards. A blind draw is one of them.
-        unknown = [CARDS_PER_ISLAND] * NUM_ISLANDS
-        for card in (*view.hand, *pub.face_up, *pub.played, *pub.open_cards[1 - ctx.seat]):
-            unknown[card] -= 1
         self.unknown = [max(0, n) for n in unknown]
         self.unknown_total = sum(self.unknown)
         self.cache: dict[tuple[int, int, tuple[int, ...]], float] = {}
@@ -327,8 +345,27 @@ def _plays(ev: _Evaluator, s: _State) -> list[Action]:
     return [a for a in legal_actions(sub) if isinstance(a, Place | Remove)]
 
 
-def choose_action(view: SeatView, rng: random.Random) -> Action:
-    """One legal action for the seat to move in `view`, decided from that view alone."""
+def choose_action(
+    view: SeatView, rng: random.Random, *, level: str = "easy", iterations: int | None = None
+) -> Action:
+    """One legal action for the seat to move in `view`, decided from that view alone.
+
+    `level` is one of LEVELS: "easy" is the greedy player below (the default: it is what the
+    server and its tests use today, in about a millisecond); "normal" and "strong" search
+    (shared.search) for about 0.2 s and 1 s a decision. With `iterations`, a searching level
+    runs exactly that many iterations and no clock is read: the decision is reproducible.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"{level!r} is not a level; levels are {', '.join(LEVELS)}")
+    if level != "easy" and view.public.phase is not Phase.HANDICAP:
+        from shared.search import search_action  # shared.search builds on this module
+
+        seconds = None if iterations is not None else LEVEL_SECONDS[level]
+        return search_action(view, rng, iterations=iterations, seconds=seconds)
+    return _greedy_action(view, rng)
+
+
+def _greedy_action(view: SeatView, rng: random.Random) -> Action:
     ctx = view.turn_context()
     if ctx is None:
         raise ValueError(f"it is not {view.seat.label}'s turn")
