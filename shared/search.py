@@ -275,6 +275,8 @@ class Search:
             legal = sim.legal()
             mover = sim.to_move
             children = node.children
+            if own_turn and mover != me:
+                own_turn = False  # the handicap phase ended and the opponent begins
             if own_turn:
                 priors = self._own_priors(own_path, legal)
             best_score = -1.0

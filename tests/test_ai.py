@@ -290,3 +290,36 @@ def test_fast_enough() -> None:
         game.apply(action)
     # Well under 5 ms on a developer machine; generous here for slow CI runners.
     assert spent / decisions < 0.02
+
+
+# ----- levels ----------------------------------------------------------------------------------
+
+
+def test_levels() -> None:
+    from shared.ai import LEVELS
+
+    assert LEVELS == ("easy", "normal", "strong")
+    game = Game.new(SeededSource(8))
+    view = seat_view(game, Seat.WHITE)
+    with pytest.raises(ValueError):
+        choose_action(view, random.Random(0), level="grandmaster")
+    # The default is the greedy player: the same choice as level="easy".
+    assert choose_action(view, random.Random(0)) == choose_action(
+        view, random.Random(0), level="easy"
+    )
+    for level in ("normal", "strong"):
+        a = choose_action(view, random.Random(1), level=level, iterations=40)
+        b = choose_action(view, random.Random(1), level=level, iterations=40)
+        assert a == b and a in game.legal_actions()
+
+
+def test_strong_keeps_its_time_budget() -> None:
+    game = Game.new(SeededSource(12))
+    rng = random.Random(12)
+    for _ in range(30):
+        game.apply(rng.choice(game.legal_actions()))
+    view = seat_view(game, game.to_move)
+    start = time.monotonic()
+    action = choose_action(view, rng, level="strong")
+    assert time.monotonic() - start < 1.5
+    assert action in game.legal_actions()

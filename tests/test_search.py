@@ -4,17 +4,22 @@
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 
 import pytest
 
-from shared.actions import Handicap, Take
+from shared.actions import Handicap, Place, Take
+from shared.ai import choose_action
+from shared.board import parse_island, parse_line
 from shared.game import FULL_DECK, Game
-from shared.playout import PHASES, RandomSource
+from shared.playout import PHASES, RandomSource, from_action
 from shared.randomness import RecordedSource, SeededSource
 from shared.sampling import Sampler, SamplingError
+from shared.search import Search, search_action
 from shared.types import GameOptions, Phase, Seat
 from shared.views import SeatView, seat_view
+from tests.positions import game as position_game
 
 OPTIONS = [
     GameOptions(),
@@ -113,3 +118,115 @@ def test_known_cards_are_in_the_sampled_hand() -> None:
     missing = next(c for c in range(12) if view.hand.count(c) == 0)
     with pytest.raises(SamplingError):
         Sampler(view, ([missing], ()))  # not in White's own hand
+
+
+# ----- the search ------------------------------------------------------------------------------
+
+
+def redeal(game: Game, seat: Seat, seed: int) -> Game:
+    """The same position with everything `seat` cannot see dealt again."""
+    view = seat_view(game, seat)
+    return game_of(Sampler(view), view, random.Random(seed))
+
+
+@pytest.mark.parametrize("options", OPTIONS[:4], ids=lambda o: str(o.to_dict()))
+def test_the_choice_depends_on_the_view_alone(options: GameOptions) -> None:
+    """Different hidden cards, same view, same seed and iteration budget: the same choice."""
+    checked = 0
+    for seed in range(2):
+        game = Game.new(SeededSource(seed), first=Seat(seed % 2), options=options)
+        rng = random.Random(seed)
+        for _ in range(25 + 20 * seed):
+            game.apply(rng.choice(game.legal_actions()))
+            if game.is_over:
+                break
+        if game.is_over or game.phase is Phase.HANDICAP:
+            continue
+        seat = game.to_move
+        other = redeal(game, seat, seed + 1)
+        assert seat_view(other, seat) == seat_view(game, seat)
+        assert (other.pile, other.hand) != (game.pile, game.hand)
+        choices = {
+            choose_action(seat_view(g, seat), random.Random(5), level="normal", iterations=60)
+            for g in (game, other)
+        }
+        assert len(choices) == 1
+        checked += 1
+    assert checked
+
+
+def test_the_search_returns_legal_actions_for_whole_games() -> None:
+    for seed, options in enumerate(OPTIONS):
+        game = Game.new(SeededSource(seed), first=Seat(seed % 2), options=options)
+        rng = random.Random(seed)
+        while not game.is_over:
+            view = seat_view(game, game.to_move)
+            if game.to_move is Seat.WHITE:
+                action = search_action(view, rng, iterations=8)
+            else:
+                action = rng.choice(game.legal_actions())
+            assert action in game.legal_actions()
+            game.apply(action)
+
+
+def test_search_wins_an_island_it_can_win() -> None:
+    # White has ALOA-BARI; one more ALOA line wins ALOA (2 of 3).
+    game = position_game(
+        white="ALOA-BARI COCO-GOLA",
+        black="BARI-DUDA JOJO-KAHU",
+        white_hand="ALOA FAAA",
+        black_hand="IFFI LALE",
+    )
+    rng = random.Random(0)
+    while game.to_move is Seat.WHITE:
+        game.apply(search_action(seat_view(game, Seat.WHITE), rng, iterations=200))
+    assert game.tokens[Seat.WHITE] >> parse_island("ALOA") & 1
+
+
+def test_search_does_not_build_where_the_opponent_sweeps() -> None:
+    # Black has two HUNA lines (3 of 5 win it) and, as White can tell from the cards it sees,
+    # both HUNA cards in hand. White's bridge on DUDA-HUNA would be swept away at once.
+    game = position_game(
+        white="COCO-GOLA JOJO-KAHU",
+        black="HUNA-IFFI HUNA-LALE",
+        white_hand="DUDA BARI",
+        black_hand="HUNA HUNA",
+        face_up="",
+        pile="",
+        round=3,
+        round_points=((0, 0), (0, 0)),
+        phase=Phase.FINAL,
+        final_turns_left=2,
+    )
+    seen = seat_view(game, Seat.WHITE)
+    assert Sampler(seen).sample(random.Random(0)).hands[Seat.BLACK] == (7, 7)
+    chosen = search_action(seen, random.Random(0), iterations=300)
+    assert chosen != Place(parse_island("DUDA"), parse_line("DUDA-HUNA"))
+
+
+def test_a_time_budget_is_kept() -> None:
+    game = Game.new(SeededSource(3))
+    view = seat_view(game, Seat.WHITE)
+    start = time.monotonic()
+    action = search_action(view, random.Random(0), seconds=0.1)
+    assert time.monotonic() - start < 0.6
+    assert action in game.legal_actions()
+
+
+def test_the_tree_is_reused_within_a_turn() -> None:
+    game = position_game(
+        white="ALOA-BARI COCO-GOLA",
+        black="BARI-DUDA JOJO-KAHU",
+        white_hand="ALOA FAAA GOLA",
+        black_hand="IFFI LALE",
+    )
+    view = seat_view(game, Seat.WHITE)
+    search = Search(view)
+    search.run(random.Random(0), iterations=200)
+    action = search.best()
+    child = search.root.children[from_action(action)]
+    game.apply(action)
+    assert search.advance(action, seat_view(game, Seat.WHITE))
+    assert search.root is child and child.visits > 0
+    # A view that does not follow from the action is refused.
+    assert not Search(view).advance(action, view)
