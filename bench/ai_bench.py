@@ -2,14 +2,20 @@
 
     .venv/bin/python bench/ai_bench.py                 # 200 games against a random player
     .venv/bin/python bench/ai_bench.py -n 100 --opponent greedy --variant1
+    .venv/bin/python bench/ai_bench.py --a strong --b easy -n 40     # level against level
+    .venv/bin/python bench/ai_bench.py --a normal --b easy -n 20 --iterations 300
 
-Prints the AI's win rate (it plays each seat in half of the games, and each seat moves first in
-half of them) and the time per decision.
+Without --a, prints the AI's win rate (it plays each seat in half of the games, and each seat
+moves first in half of them) and the time per decision. With --a LEVEL --b LEVEL, plays the
+levels of shared.ai.choose_action against each other on deals in pairs, the seats swapped in
+the second game of a pair, and prints A's wins, draws and losses, its score (a win 1, a draw
+1/2) with a 95% interval, the points margin, and the time per decision of each level.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -20,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.actions import Action, Place, Remove, Take
-from shared.ai import choose_action
+from shared.ai import LEVELS, choose_action
 from shared.game import Game
 from shared.randomness import SeededSource
 from shared.types import GameOptions, Seat
@@ -70,15 +76,81 @@ def ai_player(game: Game, rng: random.Random) -> Action:
 OPPONENTS: dict[str, Player] = {"random": random_player, "greedy": greedy_player, "ai": ai_player}
 
 
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def levels_match(
+    a: str, b: str, games: int, options: GameOptions, seed: int, iterations: int | None
+) -> None:
+    """Level `a` against level `b`: deals in pairs with the seats swapped."""
+    wins = draws = losses = 0
+    margins: list[int] = []
+    times: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
+    for n in range(games):
+        deal = seed + n // 2
+        a_seat = Seat(n % 2)
+        first = Seat(deal % 2)
+        game = Game.new(SeededSource(deal), first=first, options=options)
+        rng = random.Random(seed * 1_000_003 + n)
+        while not game.is_over:
+            level = a if game.to_move == a_seat else b
+            view = seat_view(game, game.to_move)
+            start = time.perf_counter()
+            action = choose_action(view, rng, level=level, iterations=iterations)
+            times[level].append(time.perf_counter() - start)
+            game.apply(action)
+        assert game.result is not None
+        winner = game.result.winner
+        scores = game.scores
+        margins.append(scores[a_seat] - scores[a_seat.other])
+        if winner is None:
+            draws += 1
+        elif winner == a_seat:
+            wins += 1
+        else:
+            losses += 1
+        print(
+            f"  game {n + 1}: deal {deal}, {a} plays {a_seat.label}:"
+            f" {scores[0]}-{scores[1]}, {game.result.reason}",
+            flush=True,
+        )
+    score = (wins + 0.5 * draws) / games
+    # 95% interval of the score (normal approximation; per-game outcomes 1, 1/2, 0).
+    outcomes = [1.0] * wins + [0.5] * draws + [0.0] * losses
+    var = sum((x - score) ** 2 for x in outcomes) / max(1, games - 1)
+    half = 1.96 * math.sqrt(var / games)
+    mean_margin = sum(margins) / games
+    budget = "time budgets" if iterations is None else f"{iterations} iterations a decision"
+    print(f"{a} vs {b} ({options.to_dict()}, {budget}): {games} games")
+    print(f"  {a}: won {wins}, drew {draws}, lost {losses}")
+    print(f"  score {100 * score:.1f}% (95% interval {100 * (score - half):.1f}-"
+          f"{100 * (score + half):.1f}%), points margin {mean_margin:+.2f} a game")  # fmt: skip
+    for level, spent in times.items():
+        print(
+            f"  {level}: {len(spent)} decisions, mean {1000 * sum(spent) / len(spent):.1f} ms,"
+            f" p99 {1000 * percentile(spent, 0.99):.1f} ms, max {1000 * max(spent):.1f} ms"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--games", type=int, default=200)
     parser.add_argument("--opponent", choices=sorted(OPPONENTS), default="random")
+    parser.add_argument("--a", choices=LEVELS, help="a level to play against --b")
+    parser.add_argument("--b", choices=LEVELS, default="easy")
+    parser.add_argument(
+        "--iterations", type=int, help="fixed search iterations a decision instead of time"
+    )
     parser.add_argument("--variant1", action="store_true")
     parser.add_argument("--variant2", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     options = GameOptions(variant1=args.variant1, variant2=args.variant2)
+    if args.a is not None:
+        levels_match(args.a, args.b, args.games, options, args.seed, args.iterations)
+        return
     opponent = OPPONENTS[args.opponent]
 
     wins = losses = draws = 0
