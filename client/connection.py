@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from client.state import ClientState
 from protocol import CLIENT_MAX_FRAME, ProtocolError, decode_server, encode
 from protocol.messages import (
+    PROTOCOL_VERSION,
     ClientMessage,
     Error,
     Hello,
@@ -99,10 +100,13 @@ class Session:
                 async with connect(self.url, max_size=CLIENT_MAX_FRAME, open_timeout=5) as ws:
                     self.ws = ws
                     await self._session(ws)
-            except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
-                log.debug("connection failed: %r", exc)
             except InvalidURI as exc:
                 self.fatal = f"bad server address: {exc}"
+            except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
+                log.debug("connection failed: %r", exc)
+            except Exception:
+                # Whatever else breaks a connection must not end the session: try again.
+                log.exception("the connection failed")
             finally:
                 self.ws = None
                 self.welcomed.clear()
@@ -135,7 +139,7 @@ class Session:
             self._outbox = None
 
     async def _receive(self, ws: ClientConnection) -> None:
-        await ws.send(encode(Hello(1, self.state.name)))
+        await ws.send(encode(Hello(PROTOCOL_VERSION, self.state.name)))
         async for data in ws:
             try:
                 msg = decode_server(data)

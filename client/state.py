@@ -16,6 +16,7 @@ from client.eventlog import describe_events
 from protocol.messages import (
     ChatMessage,
     Error,
+    History,
     Joined,
     Left,
     Lobby,
@@ -47,6 +48,7 @@ LogKind = Literal["event", "chat", "info", "error", "you"]
 class LogLine:
     kind: LogKind
     text: str
+    version: int = 0  # the table's version when it was written: an event line, the version it made
 
 
 @attrs.define
@@ -99,6 +101,7 @@ class ClientState:
     public: PublicView | None = None
     players: Players | None = None
     log: list[LogLine] = attrs.Factory(list)
+    logged_version: int = 0  # the events of versions up to this one are in the log
     log_scroll: int = 0  # lines scrolled back from the newest
     message: str = ""
     message_kind: LogKind = "info"
@@ -140,7 +143,7 @@ class ClientState:
         self.message, self.message_kind = text, kind
 
     def add_log(self, text: str, kind: LogKind = "event") -> None:
-        self.log.append(LogLine(kind, text))
+        self.log.append(LogLine(kind, text, self.version))
         stamp = time.strftime("%H:%M:%S")
         self.transcript.append(f"{stamp} {text}")
         if self.log_scroll:
@@ -166,6 +169,8 @@ class ClientState:
                 self._enter_table(msg.table_id)
             self.role, self.token = "spectator", None
             self.say(f"You watch table {msg.table_id}.")
+        elif isinstance(msg, History):
+            self._history(msg)
         elif isinstance(msg, State):
             self._state(msg)
         elif isinstance(msg, Update):
@@ -197,6 +202,7 @@ class ClientState:
         self.screen = "game"
         self.seat_view, self.public, self.players = None, None, None
         self.log = []
+        self.logged_version = 0
         self.transcript = []
         self.log_scroll = 0
         self.version = 0
@@ -224,14 +230,41 @@ class ClientState:
             return False
         return True
 
+    def _history(self, msg: History) -> None:
+        """The game's log so far (protocol version 2, just before a full state): the event
+        lines of the log are rebuilt from it, each version's lines in their place among the
+        chat and notices, so that nothing is told twice and nothing is missing."""
+        if msg.table_id != self.table_id:
+            self._enter_table(msg.table_id)
+        told = [describe_events(events) for events in msg.events]
+        count = len(told)
+        notes: dict[int, list[LogLine]] = {}
+        later: list[LogLine] = []
+        for line in self.log:
+            if line.kind != "event" and line.version <= count:
+                notes.setdefault(line.version, []).append(line)
+            elif line.version > count:
+                later.append(line)
+        log = notes.get(0, [])
+        for version, lines in enumerate(told, start=1):
+            log.extend(LogLine("event", text, version) for text in lines)
+            log.extend(notes.get(version, []))
+        self.log = (log + later)[-1000:]
+        self.log_scroll = min(self.log_scroll, max(len(self.log) - 1, 0))
+        stamp = time.strftime("%H:%M:%S")
+        for lines in told[self.logged_version :]:
+            self.transcript.extend(f"{stamp} {text}" for text in lines)
+        self.logged_version = max(self.logged_version, count)
+
     def _state(self, msg: State) -> None:
         if msg.table_id != self.table_id:
             self._enter_table(msg.table_id)
         self.role = msg.role
         missed = msg.version - self.version
-        if self.public is not None and missed > 0:
-            self.add_log(f"Caught up with {missed} missed action(s); the board shows them.", "info")
         self.version = msg.version
+        if self.public is not None and missed > 0:
+            where = "the log tells them" if self.logged_version >= msg.version else "see the board"
+            self.add_log(f"Caught up with {missed} missed action(s); {where}.", "info")
         self.table_status = msg.status
         self.pending = None
         first = self.public is None
@@ -258,6 +291,7 @@ class ClientState:
                     self.recent_lines.add(parse_line(str(event.get("line"))))
         for line in describe_events(msg.events):
             self.add_log(line, "event")
+        self.logged_version = max(self.logged_version, msg.version)
         if self._set_view(msg.view):
             self._announce_turn()
         if self.public is not None and self.public.result is not None:
