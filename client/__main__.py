@@ -167,10 +167,6 @@ async def run_client(
 
     color = ColorDepth.DEPTH_1_BIT if args.no_color or os.environ.get("NO_COLOR") else None
 
-    def record_source(table_id: str) -> str | None:
-        """With --local the game is hosted here: its full record, once the game is over."""
-        return None if server is None else server.storage.finished_record(table_id)
-
     client = Client(
         url,
         state,
@@ -179,7 +175,6 @@ async def run_client(
         color_depth=color,
         on_message=on_message,
         save_dir=Path.cwd(),
-        record_source=record_source,
         seats=None if args.local else SeatStore(),
     )
     try:

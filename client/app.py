@@ -51,6 +51,7 @@ from protocol.messages import (
     CreateTable,
     Error,
     FirstName,
+    GetRecord,
     Join,
     Joined,
     Leave,
@@ -58,6 +59,7 @@ from protocol.messages import (
     LobbySubscribe,
     LobbyUnsubscribe,
     Reclaim,
+    Record,
     Resync,
     SeatName,
     ServerMessage,
@@ -158,12 +160,11 @@ class KahunaApp:
         output: Output | None = None,
         color_depth: ColorDepth | None = None,
         save_dir: Path | None = None,
-        record_source: Callable[[str], str | None] | None = None,
     ) -> None:
         self.state = state
         self.send = send
-        self.record_source = record_source  # table id -> the game record, when it is known
         self.save_dir = save_dir or Path.cwd()
+        self.saving: tuple[str, Path] | None = None  # (table, file) waiting for its record
         self.preview: tuple[str, str] | None = None
         self.quit_armed = False
         self.highlight: list[int] = []
@@ -338,27 +339,56 @@ class KahunaApp:
         return f"take {ISLANDS[pub.face_up[index]]}"
 
     def save(self, name: str) -> Path | None:
-        """Write the game: its full record when this process hosts it (--local) and it is over,
-        otherwise the client's transcript (the commands sent and the log)."""
+        """Write the game. A finished game: its full record, asked of the server (get_record)
+        and written when it comes (see `received`); a game under way: the client's transcript
+        (the commands sent and the log), since a record would show the hidden cards. Returns the
+        file written now, None when nothing was written (yet)."""
         state = self.state
-        if not state.transcript:
+        if not state.transcript or state.table_id is None:
             state.say("Nothing to save yet.", "error")
             return None
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = Path(name) if name else self.save_dir / f"kahuna-{state.table_id}-{stamp}.kahuna.txt"
-        record = None
         over = state.public is not None and state.public.result is not None
-        if over and state.table_id is not None and self.record_source is not None:
-            record = self.record_source(state.table_id)
-        try:
-            path.write_text(record or self.transcript_text(), encoding="utf-8")
-        except OSError as exc:
-            state.say(f"Could not save: {exc}", "error")
+        if not over:
+            return self._write(path, self.transcript_text(), "the game transcript")
+        if self.send(GetRecord(state.table_id)):
+            self.saving = (state.table_id, path)
+            state.say("Asking the server for the game record...")
             return None
-        if record:
-            state.say(f"Saved the game record to {path}")
-        else:
-            state.say(f"Saved the game transcript to {path}")
+        written = self._write(path, self.transcript_text(), "the game transcript")
+        if written is not None:
+            state.say(
+                f"Not connected: saved the transcript to {path};"
+                " 'save' again once connected writes the full record.",
+                "error",
+            )
+        return written
+
+    def received(self, msg: ServerMessage) -> None:
+        """A message from the server, after the state has taken it: the record asked for."""
+        if self.saving is None:
+            return
+        table_id, path = self.saving
+        if isinstance(msg, Record) and msg.table_id == table_id:
+            self.saving = None
+            self._write(path, msg.text, "the game record")
+        elif isinstance(msg, Error) and msg.refused == GetRecord.TYPE:
+            self.saving = None
+            if self._write(path, self.transcript_text(), "the game transcript") is not None:
+                self.state.say(
+                    f"The server gave no record ({msg.message}): saved the transcript to {path}",
+                    "error",
+                )
+        self.invalidate()
+
+    def _write(self, path: Path, text: str, what: str) -> Path | None:
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            self.state.say(f"Could not save: {exc}", "error")
+            return None
+        self.state.say(f"Saved {what} to {path}")
         return path
 
     def transcript_text(self) -> str:
@@ -610,7 +640,6 @@ class Client:
         color_depth: ColorDepth | None = None,
         on_message: Callable[[ServerMessage], None] = lambda _m: None,
         save_dir: Path | None = None,
-        record_source: Callable[[str], str | None] | None = None,
         seats: SeatStore | None = None,
     ) -> None:
         self.state = state
@@ -626,7 +655,6 @@ class Client:
             output=output,
             color_depth=color_depth,
             save_dir=save_dir,
-            record_source=record_source,
         )
         self.session = Session(
             url, state, on_change=self.ui.invalidate, on_message=self._on_message
@@ -658,6 +686,7 @@ class Client:
                 mine = [t.table_id for t in msg.tables if t.table_id in state.saved_seats]
                 if mine and not state.message:
                     state.say(f"You have a seat at table {mine[0]}: select it, press Enter.")
+        self.ui.received(msg)
         self.outer_on_message(msg)
 
     async def run(self) -> None:

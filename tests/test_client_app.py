@@ -22,6 +22,7 @@ from client.app import Client, KahunaApp
 from client.commands import legal_now
 from client.seats import SeatStore
 from client.state import ClientState
+from protocol.messages import ClientMessage, Error, GetRecord, Record
 from server.app import KahunaServer
 from shared.actions import Place
 from shared.board import ISLANDS
@@ -275,26 +276,37 @@ async def test_a_player_who_was_away_catches_up(server: KahunaServer) -> None:
         await until(lambda: "Bob (Black) is back" in [e.text for e in ann.state.log], "Bob back")
 
 
-def test_save_writes_the_record_when_the_host_has_it_and_else_the_transcript(
-    tmp_path: Path,
-) -> None:
+def test_save_asks_the_server_for_the_record_once_the_game_is_over(tmp_path: Path) -> None:
     state = known_state()
     state.transcript = ["12:00:00 > place BARI-DUDA"]
-    ui = KahunaApp(
-        state,
-        lambda _m: True,
-        output=DummyOutput(),
-        save_dir=tmp_path,
-        record_source=lambda table: f"kahuna-record 1\n# {table}\n",
-    )
+    sent: list[ClientMessage] = []
+
+    def send(msg: ClientMessage) -> bool:
+        sent.append(msg)
+        return True
+
+    ui = KahunaApp(state, send, output=DummyOutput(), save_dir=tmp_path)
     path = ui.save("")  # the game is not over: a transcript, never the hidden cards
     assert path is not None and "place BARI-DUDA" in path.read_text()
-    assert "transcript" in state.message
+    assert "transcript" in state.message and sent == []
     assert state.public is not None
     state.public = attrs.evolve(state.public, result=Result(Seat.WHITE, "more points"))
-    path = ui.save(str(tmp_path / "game.kahuna.txt"))
-    assert path is not None and path.read_text() == "kahuna-record 1\n# t1\n"
-    assert "record" in state.message
+    target = tmp_path / "game.kahuna.txt"
+    assert ui.save(str(target)) is None  # asked for; written when the record comes
+    assert sent == [GetRecord("t1")] and not target.exists()
+    ui.received(Record("other", "kahuna-record 1\n# other\n"))  # another table's: not this
+    assert not target.exists()
+    ui.received(Record("t1", "kahuna-record 1\n# t1\n"))
+    assert target.read_text() == "kahuna-record 1\n# t1\n"
+    assert state.message == f"Saved the game record to {target}"
+    # a server that gives no record (an older one): the transcript, and the player is told
+    ui.save(str(target))
+    ui.received(Error("unknown_type", "no such message", refused="get_record"))
+    assert "place BARI-DUDA" in target.read_text()
+    assert "gave no record" in state.message and state.message_kind == "error"
+    # no connection: the transcript at once, and how to get the record
+    ui.send = lambda _m: False
+    assert ui.save(str(target)) == target and "save' again once connected" in state.message
 
 
 async def test_a_client_started_again_takes_its_seat_back(
