@@ -34,7 +34,9 @@ from protocol.messages import (
 
 log = logging.getLogger(__name__)
 
-BACKOFF = (0.3, 0.7, 1.5, 3.0, 5.0)
+# Pauses before the first, second, ... try to connect again; the last one repeats for as long
+# as the server is away (it may be restarting: it keeps its games), and the session never gives up.
+BACKOFF = (0.3, 0.7, 1.5, 3.0)
 FATAL_CODES = {"version_mismatch", "bad_name", "too_many_connections"}
 
 
@@ -57,6 +59,7 @@ class Session:
         self.stopped = False
         self.fatal: str | None = None
         self.attempts = 0
+        self.backoff: tuple[float, ...] = BACKOFF
         self.ever_connected = False
         self._task: asyncio.Task[None] | None = None
         self._outbox: asyncio.Queue[ClientMessage] | None = None
@@ -115,7 +118,9 @@ class Session:
             if self.fatal is not None:
                 self._status(f"stopped: {self.fatal}", False)
                 break
-            pause = BACKOFF[min(self.attempts, len(BACKOFF) - 1)]
+            pause = self.backoff[min(self.attempts, len(self.backoff) - 1)]
+            if self.attempts == 0 and self.ever_connected:
+                self.state.say("Lost the connection to the server; reconnecting...", "error")
             self.attempts += 1
             if not self.ever_connected:
                 self.state.say(
@@ -123,7 +128,8 @@ class Session:
                     " (Start one with kahuna-server, or play alone with --local.)",
                     "error",
                 )
-            self._status(f"reconnecting in {pause:.0f}s (try {self.attempts})", False)
+            wait = f"{pause:.1f}" if pause < 1 else f"{pause:.0f}"
+            self._status(f"reconnecting in {wait}s (try {self.attempts})", False)
             await asyncio.sleep(pause)
 
     async def _session(self, ws: ClientConnection) -> None:

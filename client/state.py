@@ -273,7 +273,7 @@ class ClientState:
         if first:
             for entry in msg.chat:
                 self.add_log(f"<{entry.sender}> {entry.text}", "chat")
-            self._announce_turn()
+        self._announce_turn()  # also after a reconnection or a resync: what to do now
 
     def _update(self, msg: Update) -> None:
         if msg.table_id != self.table_id:
@@ -347,7 +347,8 @@ class ClientState:
         self.say(f"Server: {msg.message} [{msg.code}]", "error")
         if msg.code == "stale_version":
             self.needs_resync = True
-            self.say("The position changed before your command arrived; look again.", "error")
+            # the log keeps it: the full state that follows tells what to do now
+            self.add_log("The position changed before your command arrived; look again.", "error")
 
     # ----- connection ----------------------------------------------------------------------
 
