@@ -273,7 +273,9 @@ class ServerCore:
         if self.computers.get(member) != table_id:
             return self._take()  # its table closed while it thought
         if action is None:
-            self._fallback_move(member, table_id, now)
+            table = self.lobby.tables.get(table_id)
+            if table is not None and table.version == version:  # else a newer turn is coming
+                self._fallback_move(member, table_id, now)
             return self._take()
         try:
             self._command(member, Command(table_id, version, action), now)
