@@ -19,7 +19,7 @@ from protocol.codec import encode
 from protocol.errors import MEANINGS, ErrorCode
 from protocol.messages import Error, ServerMessage
 from server.config import ServerConfig
-from server.connection import Connection
+from server.connection import CLOSE_GOING_AWAY, Connection
 from server.core import CLOSE_POLICY, CLOSE_TRY_AGAIN, ComputerTurn, Effects, KeepRecord, ServerCore
 from server.lobby import Lobby
 from server.storage import SqliteStorage, Storage, StorageError
@@ -44,6 +44,7 @@ class KahunaServer:
         self._timer_at: float | None = None
         self._computer_tasks: dict[MemberId, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._stopping = False
 
     @property
     def lobby(self) -> Lobby:
@@ -67,6 +68,7 @@ class KahunaServer:
             ping_timeout=cfg.ping_timeout,
             compression=None,
             server_header=None,
+            close_timeout=2,  # a peer that reads nothing must not hold up a stop
         )
 
     @property
@@ -76,12 +78,20 @@ class KahunaServer:
         return port
 
     async def stop(self) -> None:
+        self._stopping = True
         if self._timer is not None:
             self._timer.cancel()
         for task in [*self._computer_tasks.values()]:
             task.cancel()
         if self._server is not None:
-            self._server.close()  # closes every connection with 1001 going away
+            # Every update already decided is delivered before the connections close, so a
+            # stop for an upgrade leaves no client behind the stored game.
+            self._server.close(close_connections=False)
+            conns = list(self.connections.values())
+            for conn in conns:
+                conn.close_after_sending(CLOSE_GOING_AWAY, "the server is shutting down")
+            await asyncio.gather(*(conn.drain(2.0) for conn in conns))
+            self._server.close()  # whatever is left, with 1001 going away
             await self._server.wait_closed()
         if self._background:
             await asyncio.gather(*self._background, return_exceptions=True)
@@ -111,6 +121,8 @@ class KahunaServer:
         conn = self.attach(member, ws, address)
         try:
             async for data in ws:
+                if self._stopping:
+                    continue  # nothing new is decided while the last updates go out
                 self.carry_out(self.core.frame(member, data, self._now()))
         except ConnectionClosed:
             pass
@@ -145,7 +157,8 @@ class KahunaServer:
             if conn is not None:
                 conn.close_after_sending(close.code, close.reason)
         for turn in effects.computer_turns:
-            self._computer_turn(turn)
+            if not self._stopping:
+                self._computer_turn(turn)
         for record in effects.records:
             self._keep_record(record)
         self._reschedule()

@@ -68,6 +68,11 @@ class Connection:
         except ConnectionClosed:
             pass
 
+    async def drain(self, timeout: float) -> None:
+        """Wait until everything queued before close_after_sending is written (or timeout)."""
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(asyncio.shield(self._writer), timeout)
+
     async def stop(self) -> None:
         self._writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

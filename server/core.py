@@ -226,7 +226,6 @@ class ServerCore:
             small = isinstance(data, bytes) and exc.code is not ErrorCode.FRAME_TOO_LARGE
             self._error(member, exc.code, exc.message, refused=peek_type(data) if small else None)
             return self._take()
-        checkpoint = len(self._effects.writes)
         try:
             self._message(session, message, now)
         except TableError as exc:
@@ -240,9 +239,9 @@ class ServerCore:
             )
         except Exception:
             log.exception("failed on %s from connection %s", message.TYPE, member)
-            del self._effects.writes[checkpoint:]
+            self._reconcile(getattr(message, "table_id", None), now)
             self._error(
-                member, ErrorCode.INTERNAL_ERROR, "the server failed; nothing changed",
+                member, ErrorCode.INTERNAL_ERROR, "the server failed on this message",
                 refused=message.TYPE,
             )  # fmt: skip
         return self._take()
@@ -284,6 +283,9 @@ class ServerCore:
                 return self._take()  # a newer turn is already on its way to it
             log.error("the computer's %r at table %s was refused: %s", action, table_id, exc)
             self._fallback_move(member, table_id, now)
+        except Exception:
+            log.exception("failed on the computer's %r at table %s", action, table_id)
+            self._reconcile(table_id, now)
         return self._take()
 
     def tick(self, now: float) -> Effects:
@@ -500,7 +502,7 @@ class ServerCore:
                 self.wall_clock(),
             )
         )
-        self._append_log(table, 0)
+        self._append_log(table)
         self.lobby.add(table)
         if create.vs_computer:  # seated first, so that the creator's state says "playing"
             computer = self._new_member()
@@ -526,7 +528,9 @@ class ServerCore:
             )
         )
 
-    def _append_log(self, table: Table, start: int) -> None:
+    def _append_log(self, table: Table) -> None:
+        """Write the log entries the table has and the disk has not."""
+        start = table.stored_log
         entries = table.game.log[start:]
         if entries:
             self._write(
@@ -537,13 +541,28 @@ class ServerCore:
                     self.wall_clock(),
                 )
             )
+            table.stored_log = len(table.game.log)
+
+    def _reconcile(self, table_id: str | None, now: float) -> None:
+        """After an unexpected failure part-way through a change: whatever the table became in
+        memory goes to disk and to its members, so that the three agree again."""
+        table = None if table_id is None else self.lobby.tables.get(table_id)
+        if table is None or table.closed:
+            return
+        try:
+            self._append_log(table)
+            if table.game.is_over and not table.finish_stored:
+                self._finished(table)
+            self._send_all([(m, table.state_for(m)) for m in table.members()])
+        except Exception:
+            log.exception("table %s could not be made consistent; closing it", table.table_id)
+            self._close_table(table, "the server failed", now)
 
     def _command(self, member: MemberId, command: Command, now: float) -> None:
         table = self.lobby.get(command.table_id)
         before_status = table.status
-        logged = len(table.game.log)
         outbox = table.command_all(member, command.version, command.action)
-        self._append_log(table, logged)
+        self._append_log(table)
         if table.game.is_over:
             self._finished(table)
         self._send_all(outbox)
@@ -557,6 +576,7 @@ class ServerCore:
         text = write_record(table.game)
         summary: dict[str, Any] = {**result.to_dict(), "points": list(table.game.scores)}
         self._write(FinishOp(table.table_id, summary, text, self.wall_clock()))
+        table.finish_stored = True
         if self.config.records_dir is not None:
             self._effects.records.append(KeepRecord(table.table_id, text))
 
@@ -655,7 +675,9 @@ class ServerCore:
         first = Seat.parse(row.first)
         entries = [entry_from_wire(e) for e in row.log]
         events: list[list[Event]] = []
-        game = Game.from_log(options, first, entries, events=events)
+        game = Game.from_log(
+            options, first, entries, events=events, source=self.config.source_factory()
+        )
         assert len(events) == sum(isinstance(e, Move) for e in entries)
         table = Table(
             row.table_id,
@@ -665,6 +687,8 @@ class ServerCore:
             now=now,
             history=events,
         )
+        table.stored_log = len(entries)
+        table.finish_stored = row.finished
         for seat in Seat:
             stored = row.seats.get(seat.name.lower())
             if stored is None:

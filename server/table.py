@@ -103,6 +103,8 @@ class Table:
         self.created = now
         self.over_since: float | None = None
         self.closed = False
+        self.stored_log = 0  # entries of game.log already written to storage
+        self.finish_stored = False  # the result and record are written
 
     # ----- queries ------------------------------------------------------------------------
 

@@ -967,3 +967,38 @@ def test_a_restored_computer_to_move_gets_its_turn() -> None:
     assert writes_of(effects, AppendLogOp) == [
         AppendLogOp(r.computer_table, 1, (entry_to_wire(table.game.log[-1]),), WALL)
     ]
+
+
+# ----- failures ---------------------------------------------------------------------------------
+
+
+def test_a_failure_part_way_through_a_command_leaves_memory_disk_and_members_agreeing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    h = Harness()
+    duo = h.duo()
+    table = h.table(duo.table_id)
+    original = Table._seat_update
+    failures = iter([True])
+
+    def failing(self: Table, seat: Seat, events: list[Any]) -> Update:
+        if next(failures, False):
+            raise RuntimeError("a bug after the action was applied")
+        return original(self, seat, events)
+
+    monkeypatch.setattr(Table, "_seat_update", failing)
+    logged = len(table.game.log)
+    effects = h.send(duo.white, Command(duo.table_id, 0, "draw"))
+    assert codes(effects, duo.white) == ["internal_error"]
+    assert table.version == 1  # the action was applied before the failure...
+    appended = writes_of(effects, AppendLogOp)  # ...so it is written...
+    assert [op.index for op in appended] == [logged]
+    assert len(appended[0].entries) == len(table.game.log) - logged
+    for member in (duo.white, duo.black):  # ...and both players are brought up to date
+        assert the(effects, member, State).version == 1
+    h.act(duo.black, duo.table_id)  # and play goes on, the log continuing where it was
+    storage = SqliteStorage(":memory:")
+    for batch in h.batches:
+        storage.write(batch)
+    (stored,) = storage.load_open_tables(50)
+    assert len(stored.log) == len(table.game.log)
