@@ -9,7 +9,8 @@ clients over real websockets. Each client plays random legal actions chosen from
 after receiving the view that says it is to move it waits `--think` seconds (0: act at once, a
 closed loop that measures the server's capacity) and sends the command. When a game ends the
 table starts a new one. In the same run a bare websockets msgpack echo server (also its own
-process) is measured as the transport's limit.
+process) is measured as the transport's limit. The server stores every action in a SQLite
+database in a temporary directory, as a host's server does (`--db :memory:` to compare without).
 
 Printed: actions per second, p50/p99/max latency from sending a command to receiving the
 resulting update (the acting client's), the echo round trip, and the server's memory (RSS).
@@ -26,6 +27,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,7 +39,6 @@ from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from protocol.codec import decode_server, encode  # noqa: E402
 from protocol.messages import (  # noqa: E402
-    PROTOCOL_VERSION,
     Command,
     CreateTable,
     Hello,
@@ -70,10 +71,11 @@ def start_process(args: list[str]) -> tuple[subprocess.Popen[str], int]:
     return proc, int(match.group(1))
 
 
-def start_server() -> tuple[subprocess.Popen[str], int]:
+def start_server(db: str) -> tuple[subprocess.Popen[str], int]:
     return start_process(
         [
             "-m", "server", "--host", "127.0.0.1", "--port", "0", "--log-level", "error",
+            "--db", db,
             "--max-per-address", "100000", "--max-connections", "100000",
             "--max-tables", "100000", "--rate", "100000", "--burst", "100000",
             "--ping-interval", "0",
@@ -136,7 +138,7 @@ async def open_client(port: int, name: str) -> ClientConnection:
     ws = await connect(
         f"ws://127.0.0.1:{port}", compression=None, ping_interval=None, max_size=2**22
     )
-    await ws.send(encode(Hello(PROTOCOL_VERSION, name)))
+    await ws.send(encode(Hello(1, name)))
     await ws.recv()  # welcome
     return ws
 
@@ -292,7 +294,10 @@ async def run_load(port: int, pid: int, tables: int, seconds: float, think: floa
 
 async def main_async(args: argparse.Namespace) -> None:
     echo_proc, echo_port = start_process([str(Path(__file__).resolve()), "--echo-server"])
-    server_proc, port = start_server()
+    scratch = tempfile.TemporaryDirectory(prefix="kahuna-load-")
+    db = args.db or str(Path(scratch.name) / "server.sqlite3")
+    server_proc, port = start_server(db)
+    print(f"database: {db}")
     try:
         payload = encode(Command("0123abcd", 42, "place BARI-DUDA"))
         echo = await measure_echo(echo_port, args.echo_rounds, payload)
@@ -326,6 +331,7 @@ async def main_async(args: argparse.Namespace) -> None:
                 proc.wait(5)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        scratch.cleanup()
 
 
 def parse_run(text: str) -> tuple[int, float]:
@@ -345,6 +351,9 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each run")
     parser.add_argument("--echo-rounds", type=int, default=2000)
+    parser.add_argument(
+        "--db", help="the server's database (default: a new file in a temporary directory)"
+    )
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server:

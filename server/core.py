@@ -561,7 +561,7 @@ class ServerCore:
     def _command(self, member: MemberId, command: Command, now: float) -> None:
         table = self.lobby.get(command.table_id)
         before_status = table.status
-        outbox = table.command_all(member, command.version, command.action)
+        outbox = table.command(member, command.version, command.action)
         self._append_log(table)
         if table.game.is_over:
             self._finished(table)

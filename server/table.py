@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import secrets
 from collections import deque
-from collections.abc import Callable
 
 import attrs
 
@@ -53,6 +52,7 @@ from shared.views import (
     seat_view_to_dict,
     spectator_events,
     spectator_view,
+    view_dicts,
 )
 
 MemberId = int
@@ -306,14 +306,9 @@ class Table:
 
     # ----- play ---------------------------------------------------------------------------
 
-    def command(
-        self, member: MemberId, version: int, action_text: str
-    ) -> tuple[Outbox, Callable[[], Outbox]]:
+    def command(self, member: MemberId, version: int, action_text: str) -> Outbox:
         """Apply one action of the member's seat; every check comes before any change.
-
-        Returns the mover's own update, and a function that makes everyone else's: the caller
-        sends the first at once and calls the second before anything else may touch the table
-        (so that the mover's reply is not held up by the views of the others)."""
+        Returns everyone's update, the mover's first."""
         seat = self.seat_of(member)
         if seat is None:
             if member in self.spectators:
@@ -343,35 +338,22 @@ class Table:
             raise TableError(ErrorCode.ILLEGAL_ACTION, exc.reason) from None
         self.events.append(events)
         self.version += 1
-        new_version = self.version
-        mine: Outbox = [(member, self._seat_update(seat, events))]
+        return self._updates(seat, events)
 
-        def others() -> Outbox:
-            assert self.version == new_version, "the table changed before the others were told"
-            out: Outbox = []
-            other = self.seats[seat.other]
-            if other is not None and other.member is not None:
-                out.append((other.member, self._seat_update(seat.other, events)))
-            if self.spectators:
-                public = Update(
-                    self.table_id,
-                    self.version,
-                    events_to_dicts(spectator_events(events)),
-                    public_to_dict(spectator_view(self.game)),
-                )
-                out.extend((m, public) for m in self.spectators)
-            return out
-
-        return mine, others
-
-    def _seat_update(self, seat: Seat, events: list[Event]) -> Update:
-        view = seat_view_to_dict(seat_view(self.game, seat))
-        return Update(self.table_id, self.version, events_to_dicts(seat_events(events, seat)), view)
-
-    def command_all(self, member: MemberId, version: int, action_text: str) -> Outbox:
-        """command() with everyone's updates at once (the mover's first)."""
-        mine, others = self.command(member, version, action_text)
-        return mine + others()
+    def _updates(self, mover: Seat, events: list[Event]) -> Outbox:
+        public, *seat_dicts = view_dicts(self.game)
+        out: Outbox = []
+        for seat in (mover, mover.other):
+            holder = self.seats[seat]
+            if holder is not None and holder.member is not None:
+                logged = events_to_dicts(seat_events(events, seat))
+                update = Update(self.table_id, self.version, logged, seat_dicts[seat])
+                out.append((holder.member, update))
+        if self.spectators:
+            logged = events_to_dicts(spectator_events(events))
+            update = Update(self.table_id, self.version, logged, public)
+            out.extend((m, update) for m in self.spectators)
+        return out
 
     def resync(self, member: MemberId) -> Outbox:
         if self.role_of(member) is None:

@@ -978,15 +978,15 @@ def test_a_failure_part_way_through_a_command_leaves_memory_disk_and_members_agr
     h = Harness()
     duo = h.duo()
     table = h.table(duo.table_id)
-    original = Table._seat_update
+    original = Table._updates
     failures = iter([True])
 
-    def failing(self: Table, seat: Seat, events: list[Any]) -> Update:
+    def failing(self: Table, seat: Seat, events: list[Any]) -> Any:
         if next(failures, False):
             raise RuntimeError("a bug after the action was applied")
         return original(self, seat, events)
 
-    monkeypatch.setattr(Table, "_seat_update", failing)
+    monkeypatch.setattr(Table, "_updates", failing)
     logged = len(table.game.log)
     effects = h.send(duo.white, Command(duo.table_id, 0, "draw"))
     assert codes(effects, duo.white) == ["internal_error"]
