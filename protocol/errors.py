@@ -70,7 +70,10 @@ MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.RATE_LIMITED: "too many messages per second; this one was dropped",
     ErrorCode.TOO_MANY_CONNECTIONS: "too many connections from this address; the server closes",
     ErrorCode.SERVER_FULL: "the server holds its maximum number of connections; it closes",
-    ErrorCode.INTERNAL_ERROR: "the server failed to handle the message; nothing was changed",
+    ErrorCode.INTERNAL_ERROR: (
+        "the server failed to handle the message; if it changed the table, everyone there gets"
+        " a new state"
+    ),
     ErrorCode.BAD_OPTIONS: "the table options do not make a game",
     ErrorCode.NO_SUCH_TABLE: "no open table has this id",
     ErrorCode.TABLE_FULL: "both seats of the table are taken",

@@ -202,7 +202,8 @@ def lan_address() -> str:
 def tune_gc() -> None:
     """Fewer, larger young collections and rarer full ones: the default thresholds make a
     loaded server pause for tens of milliseconds (measured with bench/load_bench.py). What was
-    allocated at start-up is frozen out of every collection."""
+    allocated at start-up is frozen out of every collection (the games restored from the
+    database too: KahunaServer.start freezes them)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 50)
@@ -215,13 +216,13 @@ async def run(config: ServerConfig, ssl_context: ssl.SSLContext | None) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
+    tune_gc()
     server = KahunaServer(config)
     try:
         await server.start(ssl_context)
     except BaseException:
-        server.storage.close()
+        await server.stop()
         raise
-    tune_gc()
     scheme = "wss" if ssl_context else "ws"
     host = config.host
     shown = lan_address() if host in ("0.0.0.0", "::", "") else host

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import random
 import ssl
@@ -54,10 +55,20 @@ class KahunaServer:
 
     async def start(self, ssl_context: ssl.SSLContext | None = None) -> None:
         cfg = self.config
-        stored = self.storage.load_open_tables(cfg.chat_history)
-        self.carry_out(self.core.restore(stored, self.storage.table_ids(), self._now()))
+        # Rebuilding thousands of games makes millions of objects that all stay alive: the
+        # collector's passes over them would only slow the start.
+        gc.disable()
+        try:
+            stored = self.storage.load_open_tables(cfg.chat_history)
+            effects = self.core.restore(stored, self.storage.table_ids(), self._now())
+        finally:
+            # The restored games live as long as their tables: out of the collector's way.
+            gc.freeze()
+            gc.enable()
+        self.carry_out(effects)
         if stored:
             log.info("%d table(s) restored from %s", len(self.core.lobby.tables), cfg.db)
+        del stored
         self._server = await serve(
             self._handle,
             cfg.host,
@@ -178,12 +189,13 @@ class KahunaServer:
                 self.core.slow_reader(member)
 
     def _fail(self) -> None:
+        self._stopping = True  # decide nothing more: memory is ahead of the disk
         self.failed.set()
         if self._server is not None:
             self._server.close()
 
     def _reschedule(self) -> None:
-        wake = self.core.next_wake()
+        wake = None if self._stopping else self.core.next_wake()
         if wake == self._timer_at:
             return
         if self._timer is not None:

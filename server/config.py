@@ -32,6 +32,7 @@ class ServerConfig:
     ping_timeout: float | None = 20.0
     abandon_timeout: float = 600.0  # a seat left empty this long closes its table
     over_linger: float = 600.0  # a finished game stays open this long for chat and rematch talk
+    over_grace: float = 60.0  # ...or this long after its players have all gone
     sweep_interval: float = 1.0
     send_queue: int = 512  # frames waiting for a slow client before it is disconnected
     chat_max: int = 300  # characters

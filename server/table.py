@@ -281,7 +281,9 @@ class Table:
         """No human has a seat (a waiting table whose players all left)."""
         return all(h is None or h.computer for h in self.seats.values())
 
-    def expired(self, now: float, abandon_timeout: float, over_linger: float) -> str | None:
+    def expired(
+        self, now: float, abandon_timeout: float, over_linger: float, over_grace: float
+    ) -> str | None:
         """Why the table should close now, if it should."""
         if self.empty:
             return "nobody is seated"
@@ -289,7 +291,9 @@ class Table:
             if self.over_since is None:
                 self.over_since = now
             humans = [h for h in self.seats.values() if h is not None and not h.computer]
-            if all(h.member is None for h in humans):
+            # A grace, so that a player whose connection dropped (or whose server restarted)
+            # right at the end still comes back to the result and its record.
+            if all(h.member is None and now - h.since >= over_grace for h in humans):
                 return "the game is over and the players left"
             if now - self.over_since >= over_linger:
                 return "the game is over"

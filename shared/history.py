@@ -14,6 +14,7 @@ both carry it unchanged:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -80,6 +81,11 @@ def entry_to_wire(entry: LogEntry) -> list[Any]:
     return [CHANCE_TAG, list(entry.order)]
 
 
+# Actions are immutable and a server rebuilds thousands of logs at start-up from a few hundred
+# distinct texts: parse each text once.
+_parse_action = functools.lru_cache(maxsize=4096)(parse_action)
+
+
 def entry_from_wire(data: Any) -> LogEntry:
     """The entry back from its stored form; anything malformed raises LogFormatError."""
     # msgpack may hand back tuples where JSON gives lists; both are the same shape.
@@ -95,7 +101,7 @@ def entry_from_wire(data: Any) -> LogEntry:
         if not isinstance(text, str):
             raise LogFormatError("a move's action is written in the notation, as a string")
         try:
-            action = parse_action(text)
+            action = _parse_action(text)
         except NotationError as exc:
             raise LogFormatError(f"bad action {text!r}: {exc}") from None
         return Move(_SEATS[seat_name], action)

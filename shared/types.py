@@ -13,7 +13,9 @@ class Seat(IntEnum):
 
     @property
     def other(self) -> Seat:
-        return Seat(1 - self)
+        # A dict look-up: Seat(1 - self) goes through the enum machinery, and the engine asks
+        # this at every turn.
+        return _OTHER[self]
 
     @property
     def label(self) -> str:
@@ -25,6 +27,9 @@ class Seat(IntEnum):
             return cls[text.strip().upper()]
         except KeyError:
             raise ValueError(f"{text!r} is not a seat; use white or black") from None
+
+
+_OTHER = {Seat.WHITE: Seat.BLACK, Seat.BLACK: Seat.WHITE}
 
 
 class Phase(StrEnum):

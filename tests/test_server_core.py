@@ -829,6 +829,7 @@ def test_a_finished_game_closes_when_its_players_are_gone() -> None:
     h.disconnect(duo.white)
     assert not writes_of(h.advance(h.now + 1.0), CloseOp)
     h.send(duo.black, Leave(duo.table_id))
+    assert not writes_of(h.advance(h.now + h.config.over_grace - 1.0), CloseOp)  # may come back
     closed = h.advance(h.now + 1.0)
     assert writes_of(closed, CloseOp) == [
         CloseOp(duo.table_id, "the game is over and the players left", WALL)

@@ -102,7 +102,7 @@ async def test_too_many_tables(make_server: ServerFactory) -> None:
 
 
 async def test_finished_game_closes_when_players_leave(make_server: ServerFactory) -> None:
-    server = await make_server(sweep_interval=0.05)
+    server = await make_server(sweep_interval=0.05, over_grace=0.2)
     ana = await Client.connect(server.port, "Ana")
     watcher = await Client.connect(server.port, "Eve")
     joined, state = await create_table(ana, vs_computer=True)

@@ -94,10 +94,13 @@ def test_disconnect_keeps_the_seat_and_the_table_times_out() -> None:
     players = out[0][1]
     assert isinstance(players, PlayersChanged) and players.players.white is not None
     assert not players.players.white.connected
-    assert table.expired(150.0, abandon_timeout=60, over_linger=600) is None
-    assert table.expired(161.0, abandon_timeout=60, over_linger=600) == "Ana did not come back"
+    assert table.expired(150.0, abandon_timeout=60, over_linger=600, over_grace=60) is None
+    assert (
+        table.expired(161.0, abandon_timeout=60, over_linger=600, over_grace=60)
+        == "Ana did not come back"
+    )
     table.reclaim(X, token_w, now=161.0)
-    assert table.expired(161.0, abandon_timeout=60, over_linger=600) is None
+    assert table.expired(161.0, abandon_timeout=60, over_linger=600, over_grace=60) is None
 
 
 def test_leave_gives_up_a_waiting_seat_but_not_a_started_one() -> None:
