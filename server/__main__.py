@@ -158,8 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         type=Path,
         default=None,
-        help="keep the complete record of every finished game in DIR, for the host: records"
-        " hold every hidden card, so the server never sends them to clients",
+        help="also write the complete record of every finished game to DIR, for the host (the"
+        " database keeps them too; players get one over the protocol once the game is over)",
     )
     return p  # fmt: skip
 
