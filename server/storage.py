@@ -16,6 +16,18 @@ connection is opened with `check_same_thread=False` only so that the server may 
 storage calls to a single dedicated writer thread (away from the event loop); it is not safe to
 call from two threads at once.
 
+Checkpoints. Copying the write-ahead log back into the database (a checkpoint) takes
+milliseconds, and SQLite would do it inside whichever commit crosses its threshold: on the
+server's event loop. So the writing connection never checkpoints; a background thread with its
+own connection does, every CHECKPOINT_EVERY seconds, without blocking writers (PASSIVE), and
+SQLite starts the log afresh at the next write once it has all been copied.
+
+One server per database. A second server on the same file would hand out the same seats twice:
+the database file itself is held with flock while the storage is open (on Linux flock locks are
+apart from the fcntl locks SQLite takes), and a second opening is refused. The descriptor is
+closed only after SQLite's connections: closing any descriptor of the file would drop SQLite's
+own fcntl locks.
+
 Seat tokens never reach the database: a seat holds `hash_token(token)`, and the schema refuses
 any token column that is not a BLOB, so a raw token passed by mistake is refused, not stored.
 
@@ -31,6 +43,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -45,6 +58,12 @@ SCHEMA_VERSION = 1
 APPLICATION_ID = 0x4B614875
 
 MEMORY = ":memory:"
+CHECKPOINT_EVERY = 1.0  # seconds between background checkpoints
+
+try:
+    import fcntl
+except ImportError:  # not on POSIX: no lock, and nothing stops a second server
+    fcntl = None  # type: ignore[assignment]
 
 
 class StorageError(Exception):
@@ -212,8 +231,13 @@ class SqliteStorage:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._memory = self.path == MEMORY
+        self._lock_fd: int | None = None
+        self._checkpointer: threading.Thread | None = None
+        self._stop_checkpoints = threading.Event()
+        self.checkpoints = 0  # background checkpoints done (for tests and curious hosts)
         if not self._memory:
             _prepare_path(Path(path))
+            self._lock()
         try:
             # isolation_level=None: the module issues BEGIN/COMMIT itself, so a transaction
             # spans exactly one write() and nothing is committed behind its back.
@@ -224,7 +248,47 @@ class SqliteStorage:
             self._open()
         except BaseException:
             self._conn.close()
+            self._unlock()
             raise
+        if not self._memory:
+            self._checkpointer = threading.Thread(
+                target=self._checkpoints, name="kahuna-checkpoints", daemon=True
+            )
+            self._checkpointer.start()
+
+    def _lock(self) -> None:
+        if fcntl is None:
+            return
+        try:
+            self._lock_fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise StorageError(f"{self.path}: cannot open the database: {e.strerror}") from e
+        try:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._unlock()
+            raise StorageError(
+                f"{self.path}: another kahuna server is using this database; one database"
+                " belongs to one server"
+            ) from None
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # releases the flock
+            self._lock_fd = None
+
+    def _checkpoints(self) -> None:
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error:
+            return  # the writer's own automatic checkpoints are then missed; SQLite copes
+        try:
+            while not self._stop_checkpoints.wait(CHECKPOINT_EVERY):
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    self.checkpoints += 1
+        finally:
+            conn.close()
 
     def _open(self) -> None:
         # Everything up to the version checks only reads, so a file we refuse stays untouched.
@@ -259,6 +323,8 @@ class SqliteStorage:
                     )
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.execute("PRAGMA foreign_keys=ON")
+            if not self._memory:
+                self._conn.execute("PRAGMA wal_autocheckpoint=0")  # the thread does it
             if new:
                 self._create_schema()
         except sqlite3.Error as e:
@@ -473,11 +539,17 @@ class SqliteStorage:
             raise StorageError(f"{self.path}: cannot read the table ids: {e}") from e
 
     def close(self) -> None:
+        self._stop_checkpoints.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join()
+            self._checkpointer = None
         # Closing the last connection checkpoints the WAL into the main file and removes it.
         try:
             self._conn.close()
         except sqlite3.Error as e:
             raise StorageError(f"{self.path}: cannot close the database: {e}") from e
+        finally:
+            self._unlock()
 
 
 def _prepare_path(path: Path) -> None:

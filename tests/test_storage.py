@@ -417,3 +417,33 @@ def test_every_acknowledged_write_survives_kill_9(tmp_path: Path) -> None:
     # The writer may have committed a few more than it printed before the kill, never fewer.
     assert len(table.log) >= len(printed)
     assert table.log[: len(printed)] == [["m", "white", f"entry {i}"] for i in printed]
+
+
+def test_one_database_belongs_to_one_server(tmp_path: Path) -> None:
+    path = tmp_path / "server.sqlite3"
+    first = SqliteStorage(path)
+    with pytest.raises(StorageError, match="another kahuna server"):
+        SqliteStorage(path)
+    first.close()
+    SqliteStorage(path).close()  # free again once the first is closed
+
+
+def test_checkpoints_happen_off_the_writing_connection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import server.storage
+
+    monkeypatch.setattr(server.storage, "CHECKPOINT_EVERY", 0.01)
+    path = tmp_path / "server.sqlite3"
+    storage = SqliteStorage(path)
+    assert storage._conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    storage.write([CreateTableOp("t1", {}, "white", False, 1.0)])
+    for _ in range(500):  # bounded: the thread runs every 10 ms
+        if storage.checkpoints >= 2:
+            break
+        time.sleep(0.01)
+    assert storage.checkpoints >= 2
+    storage.close()
+    again = SqliteStorage(path)
+    assert again.load_open_tables(5)[0].table_id == "t1"
+    again.close()
