@@ -4,6 +4,7 @@
     .venv/bin/python bench/ai_bench.py -n 100 --opponent greedy --variant1
     .venv/bin/python bench/ai_bench.py --a strong --b easy -n 40     # level against level
     .venv/bin/python bench/ai_bench.py --a normal --b easy -n 20 --iterations 300
+    .venv/bin/python bench/ai_bench.py --a strong --b normal -n 40 --jobs 2  # two processes
 
 Without --a, prints the AI's win rate (it plays each seat in half of the games, and each seat
 moves first in half of them) and the time per decision. With --a LEVEL --b LEVEL, plays the
@@ -15,7 +16,9 @@ the second game of a pair, and prints A's wins, draws and losses, its score (a w
 from __future__ import annotations
 
 import argparse
+import functools
 import math
+import multiprocessing
 import random
 import sys
 import time
@@ -81,29 +84,47 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def _levels_game(
+    a: str, b: str, n: int, options: GameOptions, seed: int, iterations: int | None
+) -> tuple[int, Seat, tuple[int, int], str, Seat | None, dict[str, list[float]]]:
+    """Game `n` of a levels match: (deal, A's seat, scores, reason, winner, decision times)."""
+    times: dict[str, list[float]] = {a: [], b: []}
+    deal = seed + n // 2
+    a_seat = Seat(n % 2)
+    first = Seat(deal % 2)
+    game = Game.new(SeededSource(deal), first=first, options=options)
+    rng = random.Random(seed * 1_000_003 + n)
+    while not game.is_over:
+        level = a if game.to_move == a_seat else b
+        view = seat_view(game, game.to_move)
+        start = time.perf_counter()
+        action = choose_action(view, rng, level=level, iterations=iterations)
+        times[level].append(time.perf_counter() - start)
+        game.apply(action)
+    assert game.result is not None
+    return deal, a_seat, game.scores, game.result.reason, game.result.winner, times
+
+
 def levels_match(
-    a: str, b: str, games: int, options: GameOptions, seed: int, iterations: int | None
+    a: str,
+    b: str,
+    games: int,
+    options: GameOptions,
+    seed: int,
+    iterations: int | None,
+    jobs: int = 1,
 ) -> None:
-    """Level `a` against level `b`: deals in pairs with the seats swapped."""
+    """Level `a` against level `b`: deals in pairs with the seats swapped. With `jobs` > 1 the
+    games run in that many processes (each decision still runs on one core)."""
     wins = draws = losses = 0
     margins: list[int] = []
     times: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
-    for n in range(games):
-        deal = seed + n // 2
-        a_seat = Seat(n % 2)
-        first = Seat(deal % 2)
-        game = Game.new(SeededSource(deal), first=first, options=options)
-        rng = random.Random(seed * 1_000_003 + n)
-        while not game.is_over:
-            level = a if game.to_move == a_seat else b
-            view = seat_view(game, game.to_move)
-            start = time.perf_counter()
-            action = choose_action(view, rng, level=level, iterations=iterations)
-            times[level].append(time.perf_counter() - start)
-            game.apply(action)
-        assert game.result is not None
-        winner = game.result.winner
-        scores = game.scores
+    play = functools.partial(_levels_game, a, b, options=options, seed=seed, iterations=iterations)
+    pool = multiprocessing.Pool(jobs) if jobs > 1 else None
+    results = pool.imap(play, range(games)) if pool is not None else map(play, range(games))
+    for n, (deal, a_seat, scores, reason, winner, spent) in enumerate(results):
+        for level, values in spent.items():
+            times[level] += values
         margins.append(scores[a_seat] - scores[a_seat.other])
         if winner is None:
             draws += 1
@@ -113,9 +134,11 @@ def levels_match(
             losses += 1
         print(
             f"  game {n + 1}: deal {deal}, {a} plays {a_seat.label}:"
-            f" {scores[0]}-{scores[1]}, {game.result.reason}",
+            f" {scores[0]}-{scores[1]}, {reason}",
             flush=True,
         )
+    if pool is not None:
+        pool.close()
     score = (wins + 0.5 * draws) / games
     # 95% interval of the score (normal approximation; per-game outcomes 1, 1/2, 0).
     outcomes = [1.0] * wins + [0.5] * draws + [0.0] * losses
@@ -123,14 +146,16 @@ def levels_match(
     half = 1.96 * math.sqrt(var / games)
     mean_margin = sum(margins) / games
     budget = "time budgets" if iterations is None else f"{iterations} iterations a decision"
-    print(f"{a} vs {b} ({options.to_dict()}, {budget}): {games} games")
+    print(f"{a} vs {b} ({options.to_dict()}, {budget}): {games} games, {jobs} job(s)")
     print(f"  {a}: won {wins}, drew {draws}, lost {losses}")
     print(f"  score {100 * score:.1f}% (95% interval {100 * (score - half):.1f}-"
           f"{100 * (score + half):.1f}%), points margin {mean_margin:+.2f} a game")  # fmt: skip
-    for level, spent in times.items():
+    for level, spent_all in times.items():
         print(
-            f"  {level}: {len(spent)} decisions, mean {1000 * sum(spent) / len(spent):.1f} ms,"
-            f" p99 {1000 * percentile(spent, 0.99):.1f} ms, max {1000 * max(spent):.1f} ms"
+            f"  {level}: {len(spent_all)} decisions,"
+            f" mean {1000 * sum(spent_all) / len(spent_all):.1f} ms,"
+            f" p99 {1000 * percentile(spent_all, 0.99):.1f} ms,"
+            f" max {1000 * max(spent_all):.1f} ms"
         )
 
 
@@ -146,10 +171,13 @@ def main() -> None:
     parser.add_argument("--variant1", action="store_true")
     parser.add_argument("--variant2", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="levels match: games in this many processes"
+    )
     args = parser.parse_args()
     options = GameOptions(variant1=args.variant1, variant2=args.variant2)
     if args.a is not None:
-        levels_match(args.a, args.b, args.games, options, args.seed, args.iterations)
+        levels_match(args.a, args.b, args.games, options, args.seed, args.iterations, args.jobs)
         return
     opponent = OPPONENTS[args.opponent]
 
