@@ -17,7 +17,7 @@ from typing import Any
 
 import msgpack
 
-from protocol.messages import Join, Joined, Spectate, Spectating, State, TableOptions
+from protocol.messages import Join, Joined, Reclaim, Spectate, Spectating, State, TableOptions
 from server.app import KahunaServer
 from shared.board import ISLANDS
 from shared.events import event_to_dict
@@ -87,6 +87,14 @@ def check_frames(client: Client, viewer: str | None, truth: Truth) -> int:
     for data in client.frames:
         frame = msgpack.unpackb(data, raw=False)
         kind = frame["type"]
+        if kind == "history":  # version 2: every action's events so far, filtered like updates
+            assert len(frame["events"]) == frame["version"]
+            for version, events in enumerate(frame["events"], start=1):
+                assert len(events) == len(truth.events[version])
+                for event in events:
+                    check_event(event, viewer)
+            checked += 1
+            continue
         if kind not in ("state", "update"):
             assert not list(island_strings(frame)), frame
             continue
@@ -132,10 +140,19 @@ async def one_game(server: KahunaServer, seed: int) -> tuple[int, int]:
         play_random(black, joined.table_id, random.Random(seed * 2 + 1), start=black_state),
         follow(watcher, joined.table_id),
     )
+    # a spectator who comes late and a player who takes the seat back get the whole log
+    late = await Client.connect(server.port, f"L{seed}")
+    await late.send(Spectate(joined.table_id))
+    await late.expect(State)
+    again = await Client.connect(server.port, f"W{seed}")
+    await again.send(Reclaim(joined.table_id, joined.token))
+    await again.expect(State)
     truth = Truth(game)
     checked = check_frames(white, "white", truth) + check_frames(black, "black", truth)
-    checked += check_frames(watcher, None, truth)
-    for client in (white, black, watcher):
+    checked += check_frames(watcher, None, truth) + check_frames(late, None, truth)
+    checked += check_frames(again, "white", truth)
+    assert any(msgpack.unpackb(d)["type"] == "history" for d in late.frames)
+    for client in (white, black, watcher, late, again):
         await client.close()
     return checked, len(game.history)
 
