@@ -351,17 +351,18 @@ def choose_action(
     """One legal action for the seat to move in `view`, decided from that view alone.
 
     `level` is one of LEVELS: "easy" is the greedy player below (the default: it is what the
-    server and its tests use today, in about a millisecond); "normal" and "strong" search
-    (shared.search) for about 0.2 s and 1 s a decision. With `iterations`, a searching level
-    runs exactly that many iterations and no clock is read: the decision is reproducible.
+    server and its tests use today, in about a millisecond); "normal" and "strong" compare
+    whole-turn plans in samples of the hidden cards (shared.search.plan_action) for about
+    0.2 s and 1 s a decision. With `iterations`, a searching level runs exactly that many plan
+    evaluations and no clock is read: the decision is reproducible.
     """
     if level not in LEVELS:
         raise ValueError(f"{level!r} is not a level; levels are {', '.join(LEVELS)}")
     if level != "easy" and view.public.phase is not Phase.HANDICAP:
-        from shared.search import search_action  # shared.search builds on this module
+        from shared.search import plan_action  # shared.search builds on this module
 
         seconds = None if iterations is not None else LEVEL_SECONDS[level]
-        return search_action(view, rng, iterations=iterations, seconds=seconds)
+        return plan_action(view, rng, iterations=iterations, seconds=seconds)
     return _greedy_action(view, rng)
 
 

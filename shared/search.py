@@ -1,5 +1,8 @@
-"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and
-Whitehouse 2012) for the computer opponent.
+"""Search for the computer opponent: `plan_action` (what the levels of shared.ai use) compares
+whole-turn plans in samples of the hidden cards; see the section "determinized evaluation of
+whole-turn plans" below. `Search` / `search_action`, an information-set Monte Carlo tree search
+(single-observer ISMCTS, Cowling, Powley and Whitehouse 2012), is kept for comparison: it
+scored 40% against the greedy player where the plan search scores over 90%.
 
 Each iteration deals the cards the searching seat cannot see (shared.sampling), consistently
 with its view, and descends one tree whose statistics are shared by all the deals: a node's
@@ -24,16 +27,28 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 
-from shared.actions import Action
-from shared.ai import _apply, _Evaluator, _initial_state, _State
+from shared.actions import Action, Discard, EndTurn
+from shared.ai import (
+    BRIDGE,
+    WIN,
+    _apply,
+    _Evaluator,
+    _initial_state,
+    _island_value,
+    _plays,
+    _State,
+)
 from shared.board import (
     CARDS_PER_ISLAND,
+    HAND_LIMIT,
     ISLAND_MASK,
     LINES,
     NEEDED,
     NUM_ISLANDS,
 )
+from shared.control import place_bridge, tokens_kept
 from shared.legality import TurnContext, legal_actions
 from shared.playout import (
     ABSTAIN,
@@ -43,6 +58,7 @@ from shared.playout import (
     HANDICAP_BASE,
     OVER,
     PHASES,
+    REBUILD_BASE,
     REMOVE_BASE,
     TAKE_BASE,
     RandomSource,
@@ -51,6 +67,7 @@ from shared.playout import (
     to_action,
 )
 from shared.sampling import Sampler
+from shared.types import Phase
 from shared.views import SeatView
 
 EXPLORATION = 0.15  # UCB constant on rewards in [0, 1]
@@ -409,3 +426,331 @@ def search_action(
 # Searches of recent decisions, for reuse by the next decision of the same turn.
 _RECENT: list[tuple[Search, Action]] = []
 _RECENT_SIZE = 8
+
+
+# ===== determinized evaluation of whole-turn plans ===============================================
+#
+# The levels of shared.ai search here. A candidate is a whole turn: the plays (placements,
+# removals, discards when the hand is full) and the way the turn ends (a draw, a face-up card,
+# abstaining, the end of a final turn). The candidates are the best plans by the greedy
+# evaluation of the turn's end (the greedy player's own plan is among them, looked at deeper
+# than it does, to the end of the turn), the best plan of each first play, and ending the turn
+# at once in every way. Each candidate is then played in samples of the hidden cards: the
+# plan, then the opponent's reply with a greedy policy that sees its sampled hand, then the
+# greedy evaluation for the searching seat (points scored meanwhile included; an ended game
+# scores exactly), after the searching seat's own plays of its next turn (greedy, like the
+# reply): the greedy evaluation is made for the end of a play phase, and at the start of a
+# turn it misjudges both sides' threats (without those plays the search scored 42% against the
+# greedy player, with them 91%, 200 plan evaluations a decision). All candidates meet the
+# same samples (common random numbers), and the worse half is dropped after 4, 8, 16, ...
+# samples (successive halving). The choice is the first action of the best plan; the next
+# decision of the turn plans again.
+
+PLAN_WIDTH = 24  # states kept per depth while enumerating the turn's plays
+PLAN_CANDIDATES = 12  # plans compared in samples (more come from distinct first plays)
+POINT = 8.0  # evaluation units per point scored (a token is TOKEN = 10)
+TERMINAL = 300.0  # a game won (or minus, lost) before the searching seat moves again
+REPLY_CARD = 0.8  # the reply plays a card only for at least this much gain per card
+LEAF_PLAYS = True  # the searching seat's next plays before the evaluation
+FIRST_PRUNE = 4  # samples per candidate before the first halving
+
+
+def _ivalue(m: int, o: int, island: int, mine: bool, theirs: bool) -> float:
+    return _island_value(m, o, island, mine, theirs, 1.0, 1.0)
+
+
+def _board_total(me: int, opp: int, mt: int, ot: int) -> float:
+    """The board's value for the owner of `me` (islands and bridges only)."""
+    total = BRIDGE * me.bit_count()
+    for island in range(NUM_ISLANDS):
+        mask = _IM[island]
+        total += _ivalue(
+            (me & mask).bit_count(),
+            (opp & mask).bit_count(),
+            island,
+            bool(mt >> island & 1),
+            bool(ot >> island & 1),
+        )
+    return total
+
+
+def _reply_gain(sim: Sim, a: int) -> float:
+    """What play `a` gains the player to move on the board (its own view of it)."""
+    s = sim.to_move
+    o = 1 - s
+    me, opp = sim.bridges[s], sim.bridges[o]
+    mt, ot = sim.tokens[s], sim.tokens[o]
+    if a < REMOVE_BASE:
+        line = a >> 1
+        gain = BRIDGE
+        won = False
+        for island in _LINES[line]:
+            mask = _IM[island]
+            m = (me & mask).bit_count()
+            if not mt >> island & 1 and m + 1 >= _NEEDED[island]:
+                won = True
+                break
+            o_n = (opp & mask).bit_count()
+            mine = bool(mt >> island & 1)
+            theirs = bool(ot >> island & 1)
+            gain += _ivalue(m + 1, o_n, island, mine, theirs) - _ivalue(
+                m, o_n, island, mine, theirs
+            )
+        if not won:
+            return gain
+        me2, opp2, mt2, ot2 = place_bridge(me, opp, mt, ot, line)
+        gain = _board_total(me2, opp2, mt2, ot2) - _board_total(me, opp, mt, ot)
+        if sim.round >= 2 and not opp2:
+            gain += WIN
+        return gain
+    rebuild = a >= REBUILD_BASE
+    line = (a - (REBUILD_BASE if rebuild else REMOVE_BASE)) // 3
+    opp2 = opp & ~(1 << line)
+    ot2 = tokens_kept(opp2, ot)
+    me2, mt2 = me, mt
+    if rebuild:
+        me2, opp2, mt2, ot2 = place_bridge(me, opp2, mt, ot2, line)
+    gain = _board_total(me2, opp2, mt2, ot2) - _board_total(me, opp, mt, ot)
+    if sim.round >= 2 and not opp2:
+        gain += WIN
+    return gain
+
+
+def _reply_turn(sim: Sim, plays_only: bool = False) -> None:
+    """The player to move plays its turn greedily: the play with the best gain while it is
+    worth its cards, then a draw (or the face-up card that ends the round when that scores
+    for it, or abstaining rather than ending it when behind). With `plays_only`, it stops
+    before ending the turn."""
+    s = sim.to_move
+    while sim.phase != OVER and sim.to_move == s:
+        legal = sim.legal()
+        best = -1
+        best_gain = 0.0
+        for a in legal:
+            if a >= DISCARD_BASE:
+                break  # plays come first in legal()
+            cards = 1 if a < REMOVE_BASE else 2
+            gain = _reply_gain(sim, a) - REPLY_CARD * cards
+            if gain > best_gain:
+                best, best_gain = a, gain
+        if best >= 0:
+            sim.apply(best)
+            continue
+        if plays_only:
+            return
+        sim.apply(_reply_ender(sim, legal))
+
+
+def _reply_ender(sim: Sim, legal: list[int]) -> int:
+    if END in legal:
+        return END
+    takes = [a for a in legal if TAKE_BASE <= a < DRAW]
+    if takes and not sim.pile and len(sim.face_up) == 1 and sim.round < 3:
+        s = sim.to_move
+        ahead = sim.tokens[s].bit_count() - sim.tokens[1 - s].bit_count()
+        if ahead > 0 or ABSTAIN not in legal:
+            return takes[0]
+        return ABSTAIN
+    if DRAW in legal:
+        return DRAW
+    if takes:
+        # The face-up card that pairs with one in hand, else the first.
+        hand = sim.hand[sim.to_move]
+        for a in takes:
+            if hand[a - TAKE_BASE]:
+                return a
+        return takes[0]
+    if ABSTAIN in legal:
+        return ABSTAIN
+    # A full hand after the opponent abstained: discard the least useful card.
+    discards = [a for a in legal if DISCARD_BASE <= a < TAKE_BASE]
+    if discards:
+        hand = sim.hand[sim.to_move]
+        return max(discards, key=lambda a: (hand[a - DISCARD_BASE], -a))
+    return legal[0]
+
+
+class PlanSearch:
+    """Whole-turn plans for the seat to move in one view, compared in common samples."""
+
+    def __init__(self, view: SeatView) -> None:
+        ctx = view.turn_context()
+        if ctx is None:
+            raise ValueError(f"it is not {view.seat.label}'s turn")
+        self.view = view
+        self.ctx = ctx
+        self.seat = int(view.seat)
+        self.sampler = Sampler(view)
+        self.ev = _Evaluator(ctx, view)
+        self.legal_root = [from_action(a) for a in legal_actions(ctx)]
+        pub = view.public
+        self.base_points = self._points(pub.round_points)
+        self.plans = self._candidates()
+
+    def _points(self, points: Sequence[tuple[int, int]]) -> int:
+        me = self.seat
+        return sum(p[me] - p[1 - me] for p in points)
+
+    # ----- candidates -----------------------------------------------------------------------
+
+    def _candidates(self) -> list[tuple[int, ...]]:
+        """Plans as action codes, the best first by the greedy evaluation of the turn's end."""
+        ev = self.ev
+        ctx = self.ctx
+        start = _initial_state(ctx)
+        legal = set(self.legal_root)
+        # Every distinct state the turn's plays reach, with the plays that reach it.
+        seen: dict[tuple[int, int, tuple[int, ...]], tuple[int, ...]] = {
+            (start.me, start.opp, start.hand): ()
+        }
+        states: list[tuple[_State, tuple[int, ...]]] = [(start, ())]
+        frontier = states
+        full = ctx.phase is Phase.PLAY and sum(ctx.hand) >= HAND_LIMIT
+        while frontier:
+            grown: list[tuple[float, _State, tuple[int, ...]]] = []
+            for state, path in frontier:
+                if not sum(state.hand):
+                    continue
+                follows: list[Action] = _plays(ev, state)
+                if full and sum(state.hand) >= HAND_LIMIT:
+                    follows += [Discard(c) for c in range(NUM_ISLANDS) if state.hand[c]]
+                for action in follows:
+                    after = _apply(state, action)
+                    key = (after.me, after.opp, after.hand)
+                    if key in seen:
+                        continue
+                    code = from_action(action)
+                    seen[key] = (*path, code)
+                    grown.append((ev.value(after), after, (*path, code)))
+            grown.sort(key=lambda t: -t[0])
+            frontier = [(s, p) for _, s, p in grown[:PLAN_WIDTH]]
+            states += [(s, p) for _, s, p in grown]
+        # Each state with each way to end the turn from it.
+        scored: list[tuple[float, tuple[int, ...]]] = []
+        for state, path in states:
+            if path and path[0] not in legal:
+                continue
+            total, gains = ev.board(state)
+            if ev.cards_matter:
+                values = ev.card_values(state, gains)
+                total += ev.hand_value(state, values)
+                enders = ev.draw_options(state, values)
+            else:
+                enders = [(0.0, EndTurn())]
+            for v, ender in enders:
+                code = from_action(ender)
+                if not path and code not in legal:
+                    continue
+                scored.append((total + v, (*path, code)))
+        scored.sort(key=lambda t: -t[0])
+        chosen: list[tuple[int, ...]] = []
+        firsts: set[int] = set()
+        for _, plan in scored:
+            if len(chosen) < PLAN_CANDIDATES or plan[0] not in firsts:
+                chosen.append(plan)
+                firsts.add(plan[0])
+        # Ending the turn at once, every way: holding the cards is a plan too.
+        for _, plan in scored:
+            if len(plan) == 1 and plan not in chosen:
+                chosen.append(plan)
+        return chosen
+
+    # ----- samples ----------------------------------------------------------------------------
+
+    def _outcome(self, sim: Sim, plan: tuple[int, ...]) -> float:
+        """The plan played in a sample, the opponent's reply, and the evaluation."""
+        me = self.seat
+        for code in plan:
+            if sim.phase == OVER or sim.to_move != me:
+                break
+            sim.apply(code)
+        if sim.phase != OVER and sim.to_move != me:
+            _reply_turn(sim)
+        if LEAF_PLAYS and sim.phase != OVER and sim.to_move == me:
+            _reply_turn(sim, plays_only=True)
+        if sim.phase == OVER:
+            if sim.winner is None:
+                return 0.0
+            return TERMINAL if sim.winner == me else -TERMINAL
+        points = self._points(sim.points) - self.base_points
+        return _sim_value(self.ctx, sim, me) + POINT * points
+
+    def run(
+        self, rng: random.Random, iterations: int | None = None, seconds: float | None = None
+    ) -> tuple[int, ...]:
+        """Compare the plans in samples until `iterations` plan evaluations are done or
+        `seconds` have passed; the best plan."""
+        if iterations is None and seconds is None:
+            raise ValueError("give an iteration budget, a time budget or both")
+        deadline = None if seconds is None else time.monotonic() + seconds
+        alive = list(range(len(self.plans)))
+        totals = [0.0] * len(self.plans)
+        samples = 0
+        done = 0
+        prune_at = FIRST_PRUNE
+        while len(alive) > 1:
+            if iterations is not None and done + len(alive) > iterations:
+                break
+            if deadline is not None and samples and time.monotonic() >= deadline:
+                break
+            seed = rng.getrandbits(64)
+            base = self.sampler.sim(rng, RandomSource(rng))
+            for i in alive:
+                sim = base.copy()
+                sim.source = RandomSource(random.Random(seed))
+                totals[i] += self._outcome(sim, self.plans[i])
+            done += len(alive)
+            samples += 1
+            if samples == prune_at and len(alive) > 2:
+                alive.sort(key=lambda i: -totals[i])
+                alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+                prune_at *= 2
+        self.samples = samples
+        best = max(alive, key=lambda i: (totals[i], -i))
+        return self.plans[best]
+
+
+def _sim_value(ctx: TurnContext, sim: Sim, me: int) -> float:
+    """The greedy evaluation of a sample's position for seat `me` (it sees its own hand)."""
+    opp = 1 - me
+    hand = sim.hand[me]
+    unknown = [CARDS_PER_ISLAND] * NUM_ISLANDS
+    for i in range(NUM_ISLANDS):
+        unknown[i] -= hand[i] + sim.open[opp][i]
+    for card in sim.face_up:
+        unknown[card] -= 1
+    for card in sim.played:
+        unknown[card] -= 1
+    sub = TurnContext(
+        ctx.options,
+        PHASES[sim.phase],
+        ctx.seat,
+        (sim.bridges[0], sim.bridges[1]),
+        (sim.tokens[0], sim.tokens[1]),
+        tuple(hand),
+        sim.face_up,
+        len(sim.pile),
+        sim.abstained if sim.to_move == me else False,
+        0,
+    )
+    ev = _Evaluator.from_parts(sub, sim.round, sim.final_left, unknown)
+    state = _State(sim.bridges[me], sim.bridges[opp], sim.tokens[me], sim.tokens[opp], tuple(hand))
+    return ev.value(state)
+
+
+def plan_action(
+    view: SeatView,
+    rng: random.Random,
+    *,
+    iterations: int | None = None,
+    seconds: float | None = None,
+) -> Action:
+    """The first action of the best whole-turn plan for the seat to move in `view`, decided
+    from that view alone."""
+    search = PlanSearch(view)
+    if len(search.legal_root) == 1:
+        return to_action(search.legal_root[0])
+    if len(search.plans) == 1:
+        return to_action(search.plans[0][0])
+    plan = search.run(rng, iterations, seconds)
+    return to_action(plan[0])
