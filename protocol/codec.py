@@ -1,10 +1,14 @@
 """The one msgpack codec for every message.
 
-encode(msg) -> bytes. decode_client / decode_server / decode(data) -> message, or raise
-ProtocolError with a stable code; no other exception ever leaves the decoders. Decoding is strict:
-the frame must be binary, within the size limit, one msgpack map with a known "type" and exactly
-the message's fields, each of its declared type. Every field is required on the wire; "or nil"
-fields must be present and may be nil.
+encode(msg, version) -> bytes. decode_client / decode_server / decode(data, version) -> message,
+or raise ProtocolError with a stable code; no other exception ever leaves the decoders. Decoding
+is strict: the frame must be binary, within the size limit, one msgpack map with a known "type"
+and exactly the message's fields, each of its declared type. Every version-1 field is required on
+the wire; "or nil" fields must be present and may be nil.
+
+Versions: a field added in version 2 (messages.since_v2) is left out when encoding for a
+version-1 peer and refused from one as an extra field; from a version-2 peer it may be absent
+(its default). A message type added in version 2 (messages.V2_ONLY) is unknown to version 1.
 """
 
 from __future__ import annotations
@@ -17,11 +21,15 @@ from typing import Any, Literal
 import attrs
 import msgpack
 
+from protocol.compat import for_version
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     ALL_TYPES,
     CLIENT_TYPES,
+    PROTOCOL_VERSION,
     SERVER_TYPES,
+    SINCE,
+    V2_ONLY,
     ClientMessage,
     Message,
     ServerMessage,
@@ -30,8 +38,10 @@ from protocol.messages import (
 DEFAULT_MAX_FRAME = 16 * 1024  # what a server accepts from a client: client messages are small
 CLIENT_MAX_FRAME = 4 * 1024 * 1024  # what a client should accept from a server
 
-Checker = Callable[[Any, str], Any]
-_SPECS: dict[type[Any], tuple[tuple[str, Checker], ...]] = {}
+Checker = Callable[[Any, str, int], Any]
+_NOT_GIVEN = object()
+# per message class: (name, check, the version that added it, its default)
+_SPECS: dict[type[Any], tuple[tuple[str, Checker, int, Any], ...]] = {}
 
 
 def _bad(path: str, expected: str, value: Any) -> ProtocolError:
@@ -39,25 +49,25 @@ def _bad(path: str, expected: str, value: Any) -> ProtocolError:
     return ProtocolError(ErrorCode.BAD_FIELD, f"{path} must be {expected}, not {got}")
 
 
-def _check_int(value: Any, path: str) -> int:
+def _check_int(value: Any, path: str, version: int) -> int:
     if type(value) is not int:
         raise _bad(path, "an integer", value)
     return value
 
 
-def _check_str(value: Any, path: str) -> str:
+def _check_str(value: Any, path: str, version: int) -> str:
     if type(value) is not str:
         raise _bad(path, "a string", value)
     return value
 
 
-def _check_bool(value: Any, path: str) -> bool:
+def _check_bool(value: Any, path: str, version: int) -> bool:
     if type(value) is not bool:
         raise _bad(path, "true or false", value)
     return value
 
 
-def _check_map(value: Any, path: str) -> dict[str, Any]:
+def _check_map(value: Any, path: str, version: int) -> dict[str, Any]:
     if type(value) is not dict or not all(type(k) is str for k in value):
         raise _bad(path, "a map with string keys", value)
     return value
@@ -78,7 +88,7 @@ def _checker(tp: Any) -> Checker:
     if origin is Literal:
         allowed = args
 
-        def check_literal(value: Any, path: str) -> Any:
+        def check_literal(value: Any, path: str, version: int) -> Any:
             if type(value) is not str or value not in allowed:
                 choices = ", ".join(repr(a) for a in allowed)
                 raise ProtocolError(ErrorCode.BAD_FIELD, f"{path} must be one of {choices}")
@@ -91,75 +101,97 @@ def _checker(tp: Any) -> Checker:
             raise TypeError(f"unsupported union {tp!r}")
         inner = _checker(rest[0])
 
-        def check_optional(value: Any, path: str) -> Any:
-            return None if value is None else inner(value, path)
+        def check_optional(value: Any, path: str, version: int) -> Any:
+            return None if value is None else inner(value, path, version)
 
         return check_optional
     if origin is list:
         item = _checker(args[0])
 
-        def check_list(value: Any, path: str) -> list[Any]:
+        def check_list(value: Any, path: str, version: int) -> list[Any]:
             if type(value) is not list:
                 raise _bad(path, "an array", value)
-            return [item(v, f"{path}[{i}]") for i, v in enumerate(value)]
+            return [item(v, f"{path}[{i}]", version) for i, v in enumerate(value)]
 
         return check_list
     if isinstance(tp, type) and attrs.has(tp):
         record = tp
 
-        def check_record(value: Any, path: str) -> Any:
+        def check_record(value: Any, path: str, version: int) -> Any:
             if type(value) is not dict:
                 raise _bad(path, f"a map ({record.__name__})", value)
-            return _build(record, value, path + ".")
+            return _build(record, value, path + ".", version)
 
         return check_record
     raise TypeError(f"unsupported field type {tp!r}")
 
 
-def _spec(cls: type[Any]) -> tuple[tuple[str, Checker], ...]:
+def _spec(cls: type[Any]) -> tuple[tuple[str, Checker, int, Any], ...]:
     spec = _SPECS.get(cls)
     if spec is None:
         hints = typing.get_type_hints(cls)
-        spec = tuple((f.name, _checker(hints[f.name])) for f in attrs.fields(cls))
+        spec = tuple(
+            (
+                f.name,
+                _checker(hints[f.name]),
+                f.metadata.get(SINCE, 1),
+                _NOT_GIVEN if f.default is attrs.NOTHING else f.default,
+            )
+            for f in attrs.fields(cls)
+        )
         _SPECS[cls] = spec
     return spec
 
 
-def _build(cls: type[Any], data: dict[Any, Any], prefix: str, skip: str | None = None) -> Any:
+def _build(
+    cls: type[Any], data: dict[Any, Any], prefix: str, version: int, skip: str | None = None
+) -> Any:
     spec = _spec(cls)
-    names = {name for name, _ in spec}
+    names = {name for name, _, since, _ in spec if since <= version}
     for key in data:
         if key != skip and key not in names:
             shown = key if type(key) is str else repr(key)
             raise ProtocolError(ErrorCode.EXTRA_FIELD, f"{prefix}{shown} is not a field here")
     values: dict[str, Any] = {}
-    for name, check in spec:
+    for name, check, since, default in spec:
+        if since > version:
+            continue  # the peer's version does not have it: the default
         if name not in data:
+            if since > 1 and default is not _NOT_GIVEN:
+                continue
             raise ProtocolError(ErrorCode.MISSING_FIELD, f"{prefix}{name} is missing")
-        values[name] = check(data[name], prefix + name)
+        values[name] = check(data[name], prefix + name, version)
     return cls(**values)
 
 
 # ----- encoding -----------------------------------------------------------------------------
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any, version: int) -> Any:
     if attrs.has(type(value)):
-        return {f.name: _plain(getattr(value, f.name)) for f in attrs.fields(type(value))}
+        return {
+            f.name: _plain(getattr(value, f.name), version)
+            for f in attrs.fields(type(value))
+            if f.metadata.get(SINCE, 1) <= version
+        }
     if type(value) is list or type(value) is tuple:
-        return [_plain(v) for v in value]
+        return [_plain(v, version) for v in value]
     return value
 
 
-_PLAIN_FIELDS: dict[type[Any], tuple[tuple[str, bool], ...]] = {}
+_PLAIN_FIELDS: dict[type[Any], tuple[tuple[str, bool, int], ...]] = {}
 
 
-def _fields(cls: type[Any]) -> tuple[tuple[str, bool], ...]:
-    """The field names of a message, each with whether it may hold records (needs a walk)."""
+def _fields(cls: type[Any]) -> tuple[tuple[str, bool, int], ...]:
+    """The field names of a message, each with whether it may hold records (needs a walk) and
+    the version that added it."""
     fields = _PLAIN_FIELDS.get(cls)
     if fields is None:
         hints = typing.get_type_hints(cls)
-        fields = tuple((f.name, _holds_records(hints[f.name])) for f in attrs.fields(cls))
+        fields = tuple(
+            (f.name, _holds_records(hints[f.name]), f.metadata.get(SINCE, 1))
+            for f in attrs.fields(cls)
+        )
         _PLAIN_FIELDS[cls] = fields
     return fields
 
@@ -170,25 +202,32 @@ def _holds_records(tp: Any) -> bool:
     return any(_holds_records(arg) for arg in typing.get_args(tp))
 
 
-def to_wire(message: Message) -> dict[str, Any]:
-    """The plain map a message is sent as."""
+def to_wire(message: Message, version: int = PROTOCOL_VERSION) -> dict[str, Any]:
+    """The plain map a message is sent as to a peer of this protocol version."""
+    if version < 2 and message.TYPE in V2_ONLY:
+        raise ValueError(f"{message.TYPE} does not exist in protocol version {version}")
+    message = for_version(message, version)
     out: dict[str, Any] = {"type": message.TYPE}
-    for name, walk in _fields(type(message)):
+    for name, walk, since in _fields(type(message)):
+        if since > version:
+            continue
         value = getattr(message, name)
-        out[name] = _plain(value) if walk else value
+        out[name] = _plain(value, version) if walk else value
     return out
 
 
-def encode(message: Message) -> bytes:
-    """The bytes of one binary frame."""
-    packed: bytes = msgpack.packb(to_wire(message), use_bin_type=True)
+def encode(message: Message, version: int = PROTOCOL_VERSION) -> bytes:
+    """The bytes of one binary frame for a peer of this protocol version."""
+    packed: bytes = msgpack.packb(to_wire(message, version), use_bin_type=True)
     return packed
 
 
 # ----- decoding -----------------------------------------------------------------------------
 
 
-def _decode(data: Any, max_size: int | None, accepted: dict[str, type[Any]]) -> Any:
+def _decode(
+    data: Any, max_size: int | None, accepted: dict[str, type[Any]], version: int
+) -> Any:
     try:
         if isinstance(data, str):
             raise ProtocolError(ErrorCode.TEXT_FRAME, "send binary frames holding msgpack")
@@ -209,31 +248,36 @@ def _decode(data: Any, max_size: int | None, accepted: dict[str, type[Any]]) -> 
         if type(kind) is not str:
             raise ProtocolError(ErrorCode.MISSING_TYPE, "a message has a string 'type'")
         cls = accepted.get(kind)
-        if cls is None:
+        if cls is None or (version < 2 and kind in V2_ONLY):
             shown = kind if len(kind) <= 40 else kind[:40] + "..."
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"no message type {shown!r}")
-        return _build(cls, raw, "", skip="type")
+        return _build(cls, raw, "", version, skip="type")
     except ProtocolError:
         raise
     except Exception as exc:  # a bug in the checks must not become a crash of the caller
         raise ProtocolError(ErrorCode.BAD_FIELD, f"undecodable message: {exc!r}") from None
 
 
-def decode_client(data: Any, max_size: int | None = DEFAULT_MAX_FRAME) -> ClientMessage:
-    """A message a client may send (what the server decodes); raises only ProtocolError."""
-    message: ClientMessage = _decode(data, max_size, CLIENT_TYPES)
+def decode_client(
+    data: Any, max_size: int | None = DEFAULT_MAX_FRAME, version: int = PROTOCOL_VERSION
+) -> ClientMessage:
+    """A message a client of this protocol version may send (what the server decodes); raises
+    only ProtocolError."""
+    message: ClientMessage = _decode(data, max_size, CLIENT_TYPES, version)
     return message
 
 
-def decode_server(data: Any, max_size: int | None = CLIENT_MAX_FRAME) -> ServerMessage:
-    """A message the server may send (what a client decodes); raises only ProtocolError."""
-    message: ServerMessage = _decode(data, max_size, SERVER_TYPES)
+def decode_server(
+    data: Any, max_size: int | None = CLIENT_MAX_FRAME, version: int = PROTOCOL_VERSION
+) -> ServerMessage:
+    """A message the server may send to a client of this version; raises only ProtocolError."""
+    message: ServerMessage = _decode(data, max_size, SERVER_TYPES, version)
     return message
 
 
-def decode(data: Any, max_size: int | None = None) -> Message:
+def decode(data: Any, max_size: int | None = None, version: int = PROTOCOL_VERSION) -> Message:
     """Any message of either direction; raises only ProtocolError."""
-    message: Message = _decode(data, max_size, ALL_TYPES)
+    message: Message = _decode(data, max_size, ALL_TYPES, version)
     return message
 
 

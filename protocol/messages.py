@@ -16,6 +16,16 @@ from shared.types import GameOptions, Seat
 
 PROTOCOL_VERSION = 2  # the newest version this code speaks
 SUPPORTED_VERSIONS = (1, 2)  # a server answers hello with either; see docs/protocol.md
+SINCE = "since"  # attrs metadata: the protocol version that added a field
+
+
+def since_v2(default: Any) -> Any:
+    """A field added in version 2: never sent to a version-1 peer, refused from one (as an
+    extra field), optional on the wire from a version-2 peer (absent means `default`)."""
+    return attrs.field(default=default, metadata={SINCE: 2})
+
+
+LevelName = Literal["easy", "normal", "strong"]
 
 SeatName = Literal["white", "black"]
 FirstName = Literal["white", "black", "random"]
@@ -60,6 +70,16 @@ def seat_name(seat: Seat) -> SeatName:
 
 
 @attrs.frozen
+class TimeControl:
+    """Version 2: a clock per player. `initial` seconds for the whole game plus `increment`
+    seconds after each turn; or, with `per_turn` > 0, that many seconds for each turn."""
+
+    initial: int = 0
+    increment: int = 0
+    per_turn: int = 0
+
+
+@attrs.frozen
 class PlayerInfo:
     name: str
     connected: bool
@@ -83,12 +103,16 @@ class TableInfo:
     players: Players
     spectators: int
     status: StatusName
+    clock: TimeControl | None = since_v2(None)
+    level: LevelName = since_v2("easy")  # the computer's strength, at a table against it
+    hints: bool = since_v2(True)  # whether the players agreed that hints may be used
 
 
 @attrs.frozen
 class ChatEntry:
     sender: str
     text: str
+    role: RoleName | None = since_v2(None)  # the sender's role at the table
 
 
 # ----- client to server -------------------------------------------------------------------
@@ -118,6 +142,9 @@ class CreateTable:
     vs_computer: bool = False
     seat: SeatName | None = None  # nil: the server picks (white)
     first: FirstName = "white"
+    clock: TimeControl | None = since_v2(None)  # nil: no clock
+    level: LevelName = since_v2("normal")  # version 1 tables get "easy", as they always did
+    hints: bool = since_v2(True)
 
 
 @attrs.frozen
@@ -165,6 +192,44 @@ class Chat:
     TYPE: ClassVar[str] = "chat"
     table_id: str
     text: str
+
+
+@attrs.frozen
+class Resign:
+    """Version 2: the sender's seat gives up the game."""
+
+    TYPE: ClassVar[str] = "resign"
+    table_id: str
+
+
+@attrs.frozen
+class OfferDraw:
+    """Version 2: offer a draw, or accept the opponent's offer."""
+
+    TYPE: ClassVar[str] = "offer_draw"
+    table_id: str
+
+
+@attrs.frozen
+class DeclineDraw:
+    TYPE: ClassVar[str] = "decline_draw"
+    table_id: str
+
+
+@attrs.frozen
+class Claim:
+    """Version 2: claim the win of an opponent who is gone (or idle) past the limit."""
+
+    TYPE: ClassVar[str] = "claim"
+    table_id: str
+
+
+@attrs.frozen
+class Rematch:
+    """Version 2: after the game, offer a rematch, or accept the opponent's offer."""
+
+    TYPE: ClassVar[str] = "rematch"
+    table_id: str
 
 
 @attrs.frozen
@@ -259,6 +324,25 @@ class ChatMessage:
     table_id: str
     sender: str
     text: str
+    role: RoleName | None = since_v2(None)
+
+
+NoteName = Literal[
+    "draw_offered", "draw_declined", "rematch_offered", "rematch_declined", "rematch_started",
+    "claim_available", "claim_withdrawn",
+]  # fmt: skip
+
+
+@attrs.frozen
+class TableNote:
+    """Version 2: something happened at the table that is not a game action. `seat` is who did
+    it (or whom it concerns); `detail` is the new table's id for rematch_started."""
+
+    TYPE: ClassVar[str] = "table_note"
+    table_id: str
+    note: NoteName
+    seat: SeatName | None
+    detail: str | None
 
 
 @attrs.frozen
@@ -290,11 +374,11 @@ class Record:
 
 ClientMessage = (
     Hello | LobbySubscribe | LobbyUnsubscribe | CreateTable | Join | Spectate | Reclaim | Leave
-    | Command | Resync | Chat | GetRecord
+    | Command | Resync | Chat | GetRecord | Resign | OfferDraw | DeclineDraw | Claim | Rematch
 )  # fmt: skip
 ServerMessage = (
     Welcome | Error | Lobby | Joined | Spectating | Left | State | Update | PlayersChanged
-    | ChatMessage | TableClosed | History | Record
+    | ChatMessage | TableClosed | History | Record | TableNote
 )  # fmt: skip
 Message = ClientMessage | ServerMessage
 
@@ -302,18 +386,23 @@ CLIENT_TYPES: dict[str, type[Any]] = {
     cls.TYPE: cls
     for cls in (
         Hello, LobbySubscribe, LobbyUnsubscribe, CreateTable, Join, Spectate, Reclaim, Leave,
-        Command, Resync, Chat, GetRecord,
+        Command, Resync, Chat, GetRecord, Resign, OfferDraw, DeclineDraw, Claim, Rematch,
     )
 }  # fmt: skip
 SERVER_TYPES: dict[str, type[Any]] = {
     cls.TYPE: cls
     for cls in (
         Welcome, Error, Lobby, Joined, Spectating, Left, State, Update, PlayersChanged,
-        ChatMessage, TableClosed, History, Record,
+        ChatMessage, TableClosed, History, Record, TableNote,
     )
 }  # fmt: skip
 ALL_TYPES: dict[str, type[Any]] = {**CLIENT_TYPES, **SERVER_TYPES}
 
 # Messages that exist only from version 2 on: a version-1 connection never receives one, and one
 # it sends is refused as unknown_type, as a version-1 server would.
-V2_ONLY: frozenset[str] = frozenset({GetRecord.TYPE, History.TYPE, Record.TYPE})
+V2_ONLY: frozenset[str] = frozenset(
+    cls.TYPE
+    for cls in (
+        GetRecord, History, Record, Resign, OfferDraw, DeclineDraw, Claim, Rematch, TableNote,
+    )
+)  # fmt: skip

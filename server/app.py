@@ -176,14 +176,16 @@ class KahunaServer:
 
     def deliver(self, outbox: list[tuple[MemberId, ServerMessage]]) -> None:
         """Send each message to its connection; a message for many is encoded once."""
-        encoded: dict[int, bytes] = {}
+        encoded: dict[tuple[int, int], bytes] = {}
         for member, message in outbox:
             conn = self.connections.get(member)
-            if conn is None:
+            session = self.core.sessions.get(member)
+            if conn is None or session is None:
                 continue
-            data = encoded.get(id(message))
+            key = (id(message), session.version)
+            data = encoded.get(key)
             if data is None:
-                data = encoded[id(message)] = encode(message)
+                data = encoded[key] = encode(message, max(session.version, 1))
             conn.send(data)
             if conn.closing:
                 self.core.slow_reader(member)

@@ -27,7 +27,6 @@ from protocol.codec import decode_client, peek_type
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     SUPPORTED_VERSIONS,
-    V2_ONLY,
     Chat,
     ChatEntry,
     ClientMessage,
@@ -217,11 +216,8 @@ class ServerCore:
                 self._error(member, ErrorCode.RATE_LIMITED, "too many messages; slow down")
             return self._take()
         try:
-            message = decode_client(data, self.config.max_frame)
-            if session.version < 2 and message.TYPE in V2_ONLY:
-                raise ProtocolError(
-                    ErrorCode.UNKNOWN_TYPE, f"unknown message type {message.TYPE!r}"
-                )
+            # before hello: version 1's rules, so a hello from any version reads
+            message = decode_client(data, self.config.max_frame, max(session.version, 1))
         except ProtocolError as exc:
             small = isinstance(data, bytes) and exc.code is not ErrorCode.FRAME_TOO_LARGE
             self._error(member, exc.code, exc.message, refused=peek_type(data) if small else None)

@@ -20,6 +20,8 @@ from protocol.messages import (
     ChatMessage,
     Command,
     CreateTable,
+    Claim,
+    DeclineDraw,
     Error,
     GetRecord,
     Hello,
@@ -31,18 +33,23 @@ from protocol.messages import (
     Lobby,
     LobbySubscribe,
     LobbyUnsubscribe,
+    OfferDraw,
     PlayerInfo,
     Players,
     PlayersChanged,
     Reclaim,
     Record,
+    Rematch,
+    Resign,
     Resync,
     Spectate,
     Spectating,
     State,
     TableClosed,
     TableInfo,
+    TableNote,
     TableOptions,
+    TimeControl,
     Update,
     Welcome,
 )
@@ -52,6 +59,12 @@ PLAYERS = Players(PlayerInfo("Ana", True, False), None)
 CLIENT_SAMPLES: list[Any] = [
     Hello(1, "Ana"),
     GetRecord("t1"),
+    Resign("t1"),
+    OfferDraw("t1"),
+    DeclineDraw("t1"),
+    Claim("t1"),
+    Rematch("t1"),
+    CreateTable(TableOptions(), True, "black", "random", TimeControl(600, 5, 0), "strong", False),
     LobbySubscribe(),
     LobbyUnsubscribe(),
     CreateTable(TableOptions(True, True, "black", 2), True, "white", "random"),
@@ -69,6 +82,9 @@ SERVER_SAMPLES: list[Any] = [
     Welcome(1, "kahuna", 16384, 300),
     History("t1", 2, [[{"type": "bridge_placed"}], []]),
     Record("t1", "kahuna-record 1\n"),
+    TableNote("t1", "rematch_started", None, "t2"),
+    TableNote("t1", "draw_offered", "white", None),
+    ChatMessage("t1", "Ann", "hi", "spectator"),
     Error("stale_version", "old", "t1", 3, "command"),
     Error("bad_msgpack", "x"),
     Lobby([TableInfo("t1", TableOptions(), False, PLAYERS, 2, "waiting")]),
@@ -101,7 +117,7 @@ def test_server_messages_round_trip(message: Any) -> None:
 
 
 def test_wire_form_is_a_flat_map_with_type() -> None:
-    wire = to_wire(CreateTable(TableOptions(variant1=True), True, None, "white"))
+    wire = to_wire(CreateTable(TableOptions(variant1=True), True, None, "white"), 1)
     assert wire == {
         "type": "create_table",
         "options": {
@@ -220,3 +236,60 @@ def test_random_bytes_never_escape(data: bytes) -> None:
 def test_random_maps_never_escape(kind: str, fields: dict[str, Any]) -> None:
     with contextlib.suppress(ProtocolError):
         decode_client(pack({"type": kind, **fields}))
+
+
+# ----- versions -----------------------------------------------------------------------------
+
+
+def test_version_1_peers_never_see_version_2_fields_and_may_not_send_them() -> None:
+    create = CreateTable(TableOptions(), True, "white", "white", TimeControl(300, 2, 0), "easy")
+    v1 = msgpack.unpackb(encode(create, 1))
+    assert set(v1) == {"type", "options", "vs_computer", "seat", "first"}
+    assert decode_client(encode(create, 1), version=1) == CreateTable(
+        TableOptions(), True, "white", "white"
+    )
+    with pytest.raises(ProtocolError) as info:
+        decode_client(encode(create, 2), version=1)
+    assert info.value.code is ErrorCode.EXTRA_FIELD
+    chat = ChatMessage("t1", "Ann", "hi", "white")
+    assert set(msgpack.unpackb(encode(chat, 1))) == {"type", "table_id", "sender", "text"}
+
+
+def test_version_2_fields_may_be_absent_from_a_version_2_peer() -> None:
+    old_shape = encode(CreateTable(TableOptions(), False, None, "white"), 1)
+    assert decode_client(old_shape, version=2) == CreateTable(TableOptions(), False, None)
+
+
+def test_version_2_messages_do_not_exist_in_version_1() -> None:
+    with pytest.raises(ProtocolError) as info:
+        decode_client(encode(Resign("t1")), version=1)
+    assert info.value.code is ErrorCode.UNKNOWN_TYPE
+    with pytest.raises(ValueError):
+        encode(TableNote("t1", "draw_offered", "white", None), 1)
+
+
+def test_version_1_views_are_cut_back_to_the_released_keys() -> None:
+    view = {
+        "seat": "white",
+        "hand": ["ALOA"],
+        "table": {"clock": None},
+        "public": {
+            "phase": "over",
+            "undoable": 0,
+            "result": {"winner": "black", "kind": "resigned"},
+        },
+    }
+    events = [
+        {"type": "PlaysUndone", "seat": "white", "actions": []},
+        {"type": "GameOver", "winner": "black", "kind": "resigned", "scores": [0, 0]},
+    ]
+    wire = msgpack.unpackb(encode(Update("t1", 3, events, view), 1))
+    assert set(wire["view"]) == {"seat", "hand", "public"}
+    assert wire["view"]["public"] == {
+        "phase": "over",
+        "result": {"winner": "black", "reason": "White resigned"},
+    }
+    assert wire["events"] == [
+        {"type": "GameOver", "winner": "black", "reason": "White resigned", "scores": [0, 0]}
+    ]
+    assert msgpack.unpackb(encode(Update("t1", 3, events, view), 2))["view"] == view
