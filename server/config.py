@@ -35,6 +35,13 @@ class ServerConfig:
     over_grace: float = 60.0  # ...or this long after its players have all gone
     sweep_interval: float = 1.0
     send_queue: int = 512  # frames waiting for a slow client before it is disconnected
+    send_queue_bytes: int = 1024 * 1024  # ...or bytes waiting (the frame being written too)
+    waiting_grace: float = 30.0  # a waiting table closes this long after its creator has gone
+    handshake_timeout: float = 5.0  # seconds from TCP accept to an open WebSocket
+    # TCP connections one address may hold open beyond max_per_address, counted from accept
+    # (handshakes under way, connections closing); over it a new socket is closed at once
+    extra_sockets_per_address: int = 8
+    accept_log_interval: float = 10.0  # seconds between log lines about refused sockets
     chat_max: int = 300  # characters
     chat_rate: float = 0.5  # chat messages per second, sustained
     chat_burst: int = 5

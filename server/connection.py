@@ -1,11 +1,19 @@
 """One client connection's transport: its outgoing queue and the task that writes it. What the
-connection may do and where it sits is the core's business (server/core.py)."""
+connection may do and where it sits is the core's business (server/core.py).
+
+The queue is bounded in bytes (`send_queue_bytes`) as well as in frames (`send_queue`): the
+frame being written counts until it is written. A connection whose queue would go over either
+bound is closed (1008) and its queue dropped, so a client that does not read costs the server
+a bounded amount of memory. A lobby listing waiting in the queue is replaced by a newer one
+(`send(data, lobby=True)`): a listing is a snapshot, and a reader slower than the lobby's
+changes needs only the newest."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from collections import deque
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -18,6 +26,15 @@ CLOSE_GOING_AWAY = 1001  # the server shuts down
 CLOSE_SLOW = 1008  # a policy close, as for a flood
 
 
+class _Frame:
+    """One queued frame; `data` None once a newer lobby listing replaced it."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data: bytes | None = data
+
+
 class Connection:
     """Frames to send are queued and written by one task, so a slow client holds up no one."""
 
@@ -26,31 +43,53 @@ class Connection:
         self.ws = ws
         self.address = address
         self.closing = False
-        self._queue: asyncio.Queue[bytes | tuple[int, str]] = asyncio.Queue(config.send_queue)
+        self.max_frames = config.send_queue
+        self.max_bytes = config.send_queue_bytes
+        self.queued_bytes = 0  # queued and not yet written, the frame being written included
+        self._queue: deque[_Frame | tuple[int, str]] = deque()
+        self._lobby: _Frame | None = None  # the lobby listing waiting in the queue, if any
+        self._ready = asyncio.Event()
         self._writer = asyncio.get_running_loop().create_task(self._write())
 
-    def send(self, data: bytes) -> None:
+    def send(self, data: bytes, *, lobby: bool = False) -> None:
+        """Queue a frame; `lobby`: a lobby listing, which replaces one still waiting."""
         if self.closing:
             return
-        try:
-            self._queue.put_nowait(data)
-        except asyncio.QueueFull:
-            log.warning("connection %s from %s is too slow; closing it", self.member, self.address)
+        if lobby and self._lobby is not None and self._lobby.data is not None:
+            self.queued_bytes -= len(self._lobby.data)
+            self._lobby.data = None  # the writer skips it
+        # A single frame larger than the whole bound still goes to an idle connection.
+        too_many = len(self._queue) >= self.max_frames
+        too_big = self.queued_bytes > 0 and self.queued_bytes + len(data) > self.max_bytes
+        if too_many or too_big:
+            log.warning(
+                "connection %s from %s is too slow (%d frames, %d bytes waiting); closing it",
+                self.member, self.address, len(self._queue), self.queued_bytes,
+            )  # fmt: skip
             self.abort(CLOSE_SLOW, "too slow to read its messages")
+            return
+        frame = _Frame(data)
+        if lobby:
+            self._lobby = frame
+        self._queue.append(frame)
+        self.queued_bytes += len(data)
+        self._ready.set()
 
     def close_after_sending(self, code: int, reason: str) -> None:
         """Close once the frames already queued are written."""
         if self.closing:
             return
         self.closing = True
-        try:
-            self._queue.put_nowait((code, reason))
-        except asyncio.QueueFull:
-            self.abort(code, reason)
+        self._queue.append((code, reason))
+        self._ready.set()
 
     def abort(self, code: int, reason: str) -> None:
+        """Close now, dropping whatever is queued."""
         self.closing = True
         self._writer.cancel()
+        self._queue.clear()
+        self._lobby = None
+        self.queued_bytes = 0
         asyncio.get_running_loop().create_task(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
@@ -60,11 +99,21 @@ class Connection:
     async def _write(self) -> None:
         try:
             while True:
-                item = await self._queue.get()
+                while not self._queue:
+                    self._ready.clear()
+                    await self._ready.wait()
+                item = self._queue.popleft()
                 if isinstance(item, tuple):
                     await self._close(*item)
                     return
-                await self.ws.send(item)
+                if item is self._lobby:
+                    self._lobby = None  # being written: no longer replaceable
+                data = item.data
+                if data is not None:
+                    try:
+                        await self.ws.send(data)
+                    finally:
+                        self.queued_bytes = max(0, self.queued_bytes - len(data))
         except ConnectionClosed:
             pass
 
