@@ -1,6 +1,13 @@
 """The server's I/O: accepts WebSocket connections, feeds what they send to the core
 (server/core.py), and carries out what the core returns: storage writes first, then messages,
-closes, the computer players' turns and the host's record files. Timers wake the core."""
+closes, the computer players' turns and the host's record files. Timers wake the core.
+
+Before the core ever hears of a connection, the TCP socket itself is counted against its
+address from the moment it is accepted (SocketGate): one address holds at most
+max_per_address + extra_sockets_per_address sockets, handshaking or open, and a socket over
+that is closed at once, before any byte of it is read. The WebSocket handshake must finish
+within handshake_timeout. When the process runs out of file descriptors, asyncio's accept loop
+reports each failed accept; those reports become one log line per accept_log_interval."""
 
 from __future__ import annotations
 
@@ -12,13 +19,16 @@ import random
 import ssl
 import time
 from pathlib import Path
+from typing import Any, cast
 
+from websockets.asyncio.connection import Connection as WsConnection
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from protocol.codec import encode
 from protocol.errors import MEANINGS, ErrorCode
 from protocol.messages import Error, ServerMessage
+from protocol.messages import Lobby as LobbyMessage
 from server.config import ServerConfig
 from server.connection import CLOSE_GOING_AWAY, Connection
 from server.core import CLOSE_POLICY, CLOSE_TRY_AGAIN, ComputerTurn, Effects, KeepRecord, ServerCore
@@ -29,6 +39,107 @@ from shared.ai import choose_action
 from shared.views import seat_view_from_dict
 
 log = logging.getLogger(__name__)
+
+ACCEPT_FAILED = "socket.accept() out of system resource"  # asyncio's report of EMFILE & co.
+
+
+class SocketGate:
+    """TCP sockets open per address, counted from accept to close."""
+
+    def __init__(self, per_address: int, log_interval: float) -> None:
+        self.per_address = per_address
+        self.log_interval = log_interval
+        self.open: dict[str, int] = {}
+        self.refused: dict[str, int] = {}  # since the last log line
+        self._logged_at = -1e9
+
+    def admit(self, address: str) -> bool:
+        count = self.open.get(address, 0)
+        if count >= self.per_address:
+            self.refused[address] = self.refused.get(address, 0) + 1
+            self._log_refusals()
+            return False
+        self.open[address] = count + 1
+        return True
+
+    def release(self, address: str) -> None:
+        left = self.open.get(address, 1) - 1
+        if left > 0:
+            self.open[address] = left
+        else:
+            self.open.pop(address, None)
+
+    def _log_refusals(self) -> None:
+        now = time.monotonic()
+        if now - self._logged_at < self.log_interval:
+            return
+        self._logged_at = now
+        worst = sorted(self.refused.items(), key=lambda item: -item[1])[:5]
+        named = ", ".join(f"{count} from {address}" for address, count in worst)
+        more = len(self.refused) - len(worst)
+        log.warning(
+            "refused sockets over the limit of %d per address: %s%s",
+            self.per_address, named, f" and {more} more address(es)" if more > 0 else "",
+        )  # fmt: skip
+        self.refused.clear()
+
+
+def gated_connection(gate: SocketGate) -> type[ServerConnection]:
+    """A ServerConnection class that asks the gate before anything else happens."""
+
+    class GatedConnection(ServerConnection):
+        gate_address: str | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            peer = transport.get_extra_info("peername")
+            address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+            if not gate.admit(address):
+                # Only what connection_lost needs: no handler task, no handshake.
+                WsConnection.connection_made(self, transport)
+                cast(asyncio.Transport, transport).abort()
+                return
+            self.gate_address = address
+            super().connection_made(transport)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self.gate_address is not None:
+                gate.release(self.gate_address)
+                self.gate_address = None
+            super().connection_lost(exc)
+
+    return GatedConnection
+
+
+class AcceptErrors:
+    """The loop's exception handler while the server runs: asyncio reports every accept that
+    failed for want of file descriptors (EMFILE), up to a hundred per wake-up, each with its
+    traceback. These become one line per interval, with their count; the rest goes on to the
+    handler that was there before."""
+
+    def __init__(self, interval: float, previous: Any) -> None:
+        self.interval = interval
+        self.previous = previous
+        self.count = 0
+        self._logged_at = -1e9
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if context.get("message") != ACCEPT_FAILED:
+            if self.previous is not None:
+                self.previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+            return
+        self.count += 1
+        now = time.monotonic()
+        if now - self._logged_at >= self.interval:
+            self._logged_at = now
+            exc = context.get("exception")
+            log.error(
+                "cannot accept connections: %s (%d failed accept(s) since the last such line);"
+                " retrying every second",
+                exc, self.count,
+            )  # fmt: skip
+            self.count = 0
 
 
 class KahunaServer:
@@ -46,6 +157,14 @@ class KahunaServer:
         self._computer_tasks: dict[MemberId, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._stopping = False
+        self.gate = SocketGate(
+            self.config.max_per_address + self.config.extra_sockets_per_address,
+            self.config.accept_log_interval,
+        )
+        self._accept_errors: AcceptErrors | None = None
+        # the last lobby listing and its encodings, one per protocol version
+        self._listing: LobbyMessage | None = None
+        self._listing_bytes: dict[int, bytes] = {}
 
     @property
     def lobby(self) -> Lobby:
@@ -69,6 +188,9 @@ class KahunaServer:
         if stored:
             log.info("%d table(s) restored from %s", len(self.core.lobby.tables), cfg.db)
         del stored
+        loop = asyncio.get_running_loop()
+        self._accept_errors = AcceptErrors(cfg.accept_log_interval, loop.get_exception_handler())
+        loop.set_exception_handler(self._accept_errors)
         self._server = await serve(
             self._handle,
             cfg.host,
@@ -77,9 +199,11 @@ class KahunaServer:
             max_size=cfg.hard_max_frame,
             ping_interval=cfg.ping_interval,
             ping_timeout=cfg.ping_timeout,
+            open_timeout=cfg.handshake_timeout,  # and the TLS handshake's timeout
             compression=None,
             server_header=None,
             close_timeout=2,  # a peer that reads nothing must not hold up a stop
+            create_connection=gated_connection(self.gate),
         )
 
     @property
@@ -107,6 +231,9 @@ class KahunaServer:
         if self._background:
             await asyncio.gather(*self._background, return_exceptions=True)
         self.storage.close()
+        loop = asyncio.get_running_loop()
+        if self._accept_errors is not None and loop.get_exception_handler() is self._accept_errors:
+            loop.set_exception_handler(self._accept_errors.previous)
 
     async def __aenter__(self) -> KahunaServer:
         await self.start()
@@ -124,6 +251,7 @@ class KahunaServer:
         address = str(ws.remote_address[0]) if ws.remote_address else "?"
         member = self.core.connect(address, self._now())
         if isinstance(member, ErrorCode):
+            log.info("refused a connection from %s: %s", address, member.value)
             close = CLOSE_TRY_AGAIN if member is ErrorCode.SERVER_FULL else CLOSE_POLICY
             with contextlib.suppress(Exception):
                 await ws.send(encode(Error(member.value, MEANINGS[member])))
@@ -139,6 +267,7 @@ class KahunaServer:
             pass
         finally:
             self.connections.pop(member, None)
+            log.debug("connection %s from %s closed (%s)", member, address, _close_code(ws))
             self.carry_out(self.core.disconnect(member, self._now()))
             await conn.stop()
 
@@ -146,7 +275,7 @@ class KahunaServer:
         """The transport of a connection the core has accepted."""
         conn = Connection(member, ws, address, self.config)
         self.connections[member] = conn
-        log.debug("connection %s from %s", member, address)
+        log.debug("connection %s from %s opened", member, address)
         self._reschedule()
         return conn
 
@@ -175,20 +304,36 @@ class KahunaServer:
         self._reschedule()
 
     def deliver(self, outbox: list[tuple[MemberId, ServerMessage]]) -> None:
-        """Send each message to its connection; a message for many is encoded once."""
+        """Send each message to its connection; a message for many is encoded once (per
+        protocol version). A lobby listing is encoded once for as long as the core hands out
+        the same object, that is until the lobby changes, however many subscribe meanwhile."""
         encoded: dict[tuple[int, int], bytes] = {}
         for member, message in outbox:
             conn = self.connections.get(member)
             session = self.core.sessions.get(member)
             if conn is None or session is None:
                 continue
-            key = (id(message), session.version)
-            data = encoded.get(key)
-            if data is None:
-                data = encoded[key] = encode(message, max(session.version, 1))
-            conn.send(data)
+            version = max(session.version, 1)
+            if isinstance(message, LobbyMessage):
+                conn.send(self._encoded_listing(message, version), lobby=True)
+            else:
+                key = (id(message), version)
+                data = encoded.get(key)
+                if data is None:
+                    data = encoded[key] = encode(message, version)
+                conn.send(data)
             if conn.closing:
                 self.core.slow_reader(member)
+
+    def _encoded_listing(self, listing: LobbyMessage, version: int) -> bytes:
+        # Held with the listing itself, so that no other object can take its id meanwhile.
+        if listing is not self._listing:
+            self._listing = listing
+            self._listing_bytes = {}
+        data = self._listing_bytes.get(version)
+        if data is None:
+            data = self._listing_bytes[version] = encode(listing, version)
+        return data
 
     def _fail(self) -> None:
         self._stopping = True  # decide nothing more: memory is ahead of the disk
@@ -252,6 +397,11 @@ class KahunaServer:
 
 def _wall_clock() -> float:
     return time.time()
+
+
+def _close_code(ws: ServerConnection) -> str:
+    code = ws.close_code
+    return "no close code" if code is None else f"code {code}"
 
 
 def _write_record_file(directory: Path, record: KeepRecord) -> None:
