@@ -364,8 +364,9 @@ class ServerCore:
         member = session.member
         match message:
             case LobbySubscribe():
-                self.lobby.watchers.add(member)
-                self._send(member, self.lobby.listing())
+                if member not in self.lobby.watchers:  # a repeat is not answered again
+                    self.lobby.watchers.add(member)
+                    self._send(member, self.lobby.listing())
             case LobbyUnsubscribe():
                 self.lobby.watchers.discard(member)
             case CreateTable():
