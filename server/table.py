@@ -282,11 +282,22 @@ class Table:
         return all(h is None or h.computer for h in self.seats.values())
 
     def expired(
-        self, now: float, abandon_timeout: float, over_linger: float, over_grace: float
+        self,
+        now: float,
+        abandon_timeout: float,
+        over_linger: float,
+        over_grace: float,
+        waiting_grace: float | None = None,
     ) -> str | None:
-        """Why the table should close now, if it should."""
+        """Why the table should close now, if it should. A game not yet started waits only
+        `waiting_grace` for a player who has gone (None: `abandon_timeout`)."""
         if self.empty:
             return "nobody is seated"
+        if waiting_grace is not None and self.status == "waiting":
+            for holder in self.seats.values():
+                gone = holder is not None and holder.member is None and not holder.computer
+                if gone and holder is not None and now - holder.since >= waiting_grace:
+                    return f"{holder.name} left before the game started"
         if self.game.is_over:
             if self.over_since is None:
                 self.over_since = now
