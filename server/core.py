@@ -644,7 +644,9 @@ class ServerCore:
                 self._error(session.member, ErrorCode.HELLO_REQUIRED, "no hello in time")
                 self._close(session, CLOSE_POLICY, "no hello")
         for table in list(self.lobby.tables.values()):
-            reason = table.expired(now, cfg.abandon_timeout, cfg.over_linger, cfg.over_grace)
+            reason = table.expired(
+                now, cfg.abandon_timeout, cfg.over_linger, cfg.over_grace, cfg.waiting_grace
+            )
             if reason is not None:
                 self._close_table(table, reason, now)
         if self.sessions or self.lobby.tables:
