@@ -7,10 +7,12 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import signal
 import socket
 import ssl
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from server.app import KahunaServer
@@ -34,6 +36,59 @@ def port_number(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError("a port is a number from 0 to 65535")
     return port
+
+
+def _number(kind: type[float] | type[int], least: float, what: str) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            noun = "a whole number" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
+        if value != value or value in (float("inf"), float("-inf")) or value < least:
+            raise argparse.ArgumentTypeError(f"{text!r}: {what}")
+        return value
+
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
+
+
+positive_int = _number(int, 1, "must be 1 or more")
+natural_int = _number(int, 0, "must be 0 or more")
+positive_float = _number(float, 1e-9, "must be more than 0")
+natural_float = _number(float, 0, "must be 0 or more")
+
+
+def records_dir(path: Path) -> str | None:
+    """Why the --records directory cannot be used, or None when a record can be written there
+    (it is made if need be)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        return f"--records {path}: not a directory"
+    except OSError as exc:
+        return f"--records {path}: cannot make the directory: {exc.strerror or exc}"
+    if not path.is_dir():
+        return f"--records {path}: not a directory"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return f"--records {path}: the directory is not writable"
+    return None
+
+
+def raise_fd_limit() -> tuple[int, int] | None:
+    """Lift the soft limit on open files to the hard one: every connection is a descriptor.
+    Returns the (soft, hard) limits now in force, None where unknown."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+    return soft, hard
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,89 +117,118 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("limits")
     g.add_argument(
         "--max-frame",
-        type=int,
+        type=positive_int,
         default=d.max_frame,
         help="bytes a client frame may hold; longer ones get error frame_too_large",
     )
     g.add_argument(
         "--hard-max-frame",
-        type=int,
+        type=positive_int,
         default=d.hard_max_frame,
         help="a frame longer than this closes the connection (1009)",
     )
-    g.add_argument("--rate", type=float, default=d.rate, help="messages per second per connection")
     g.add_argument(
-        "--burst", type=int, default=d.burst, help="messages a connection may send at once"
+        "--rate", type=positive_float, default=d.rate, help="messages per second per connection"
+    )
+    g.add_argument(
+        "--burst", type=positive_int, default=d.burst, help="messages a connection may send at once"
     )
     g.add_argument(
         "--flood-limit",
-        type=int,
+        type=positive_int,
         default=d.flood_limit,
         help="messages dropped for the rate before the connection is closed (1008)",
     )
     g.add_argument(
         "--max-per-address",
-        type=int,
+        type=positive_int,
         default=d.max_per_address,
         help="simultaneous connections from one IP address",
     )
     g.add_argument(
         "--max-connections",
-        type=int,
+        type=positive_int,
         default=d.max_connections,
         help="simultaneous connections in all",
     )
-    g.add_argument("--max-tables", type=int, default=d.max_tables, help="open tables in all")
+    g.add_argument(
+        "--max-tables", type=positive_int, default=d.max_tables, help="open tables in all"
+    )
     g.add_argument(
         "--tables-per-connection",
-        type=int,
+        type=positive_int,
         default=d.tables_per_connection,
         help="tables one connection may sit or watch at",
     )
     g.add_argument(
         "--hello-timeout",
-        type=float,
+        type=positive_float,
         default=d.hello_timeout,
         help="seconds a new connection has to send hello",
     )
     g.add_argument(
         "--ping-interval",
-        type=float,
+        type=natural_float,
         default=d.ping_interval,
         help="seconds between keepalive pings; 0 turns them off",
     )
     g.add_argument(
         "--ping-timeout",
-        type=float,
+        type=natural_float,
         default=d.ping_timeout,
         help="seconds to wait for a pong before dropping the connection",
     )
     g.add_argument(
         "--abandon-timeout",
-        type=float,
+        type=positive_float,
         default=d.abandon_timeout,
         help="seconds a disconnected player has to come back before the table closes",
     )
     g.add_argument(
         "--over-linger",
-        type=float,
+        type=positive_float,
         default=d.over_linger,
         help="seconds a finished game stays open",
     )
     g.add_argument(
-        "--chat-max", type=int, default=d.chat_max, help="characters in one chat message"
+        "--chat-max", type=positive_int, default=d.chat_max, help="characters in one chat message"
     )
     g.add_argument(
         "--chat-rate",
-        type=float,
+        type=positive_float,
         default=d.chat_rate,
         help="chat messages per second per connection",
     )
     g.add_argument(
         "--computer-delay",
-        type=float,
+        type=natural_float,
         default=d.computer_delay,
         help="seconds the computer opponent waits before each action",
+    )
+    g.add_argument(
+        "--waiting-grace",
+        type=natural_float,
+        default=d.waiting_grace,
+        help="seconds a table not yet started waits for its creator to come back",
+    )
+    g.add_argument(
+        "--handshake-timeout",
+        type=positive_float,
+        default=d.handshake_timeout,
+        help="seconds from a TCP connection to an open WebSocket",
+    )
+    g.add_argument(
+        "--extra-sockets-per-address",
+        type=natural_int,
+        default=d.extra_sockets_per_address,
+        help="sockets one address may hold beyond --max-per-address (handshakes, closing"
+        " connections), counted from accept; over it a new socket is closed at once",
+    )
+    g.add_argument(
+        "--send-queue-bytes",
+        type=positive_int,
+        default=d.send_queue_bytes,
+        help="bytes waiting for a client that reads too slowly before it is disconnected (1008)",
     )
     p.add_argument(
         "--db",
@@ -185,6 +269,10 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         chat_max=args.chat_max,
         chat_rate=args.chat_rate,
         computer_delay=args.computer_delay,
+        waiting_grace=args.waiting_grace,
+        handshake_timeout=args.handshake_timeout,
+        extra_sockets_per_address=args.extra_sockets_per_address,
+        send_queue_bytes=args.send_queue_bytes,
         db=args.db,
         records_dir=args.records,
     )
@@ -257,6 +345,17 @@ def main(argv: list[str] | None = None) -> int:
             ssl_context.load_cert_chain(args.tls_cert, args.tls_key)
         except (OSError, ssl.SSLError) as exc:
             parser.error(f"cannot load the TLS certificate: {exc}")
+    if args.records is not None:
+        problem = records_dir(args.records)
+        if problem is not None:
+            parser.error(problem)
+    limits = raise_fd_limit()
+    if limits is not None and limits[0] < args.max_connections + 64:
+        log.warning(
+            "at most %d open files (ulimit -n) for --max-connections %d: connections beyond"
+            " the file limit will be refused",
+            limits[0], args.max_connections,
+        )  # fmt: skip
     try:
         return asyncio.run(run(config_from_args(args), ssl_context))
     except StorageError as exc:
