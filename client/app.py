@@ -438,22 +438,38 @@ class KahunaApp:
     # ----- the lobby ---------------------------------------------------------------------------
 
     def join(self, seat: SeatName | None) -> None:
-        table = self.state.selected_table
+        state = self.state
+        table = state.selected_table
         if table is None:
-            self.state.say("No table selected: press n to create one.", "error")
+            state.say("No table selected: press n to create one.", "error")
             return
-        saved = self.state.saved_seats.get(table.table_id)
-        if saved is not None and seat in (None, saved[0]):
-            if self.send(Reclaim(table.table_id, saved[1])):
+        confirmed = state.confirm_takeover == table.table_id
+        state.confirm_takeover = None
+        mine = state.my_seat(table)
+        if mine is not None and seat in (None, mine[0]):
+            info = table.players.white if mine[0] == "white" else table.players.black
+            if info is not None and info.connected and not confirmed:
+                # another client of this name sits there now: taking the seat throws it out
+                state.confirm_takeover = table.table_id
+                players = table.players
+                free = "w" if players.white is None else "b" if players.black is None else ""
+                other = f"; {free} takes the free seat" if free else ""
+                state.say(
+                    f"Your {mine[0]} seat at table {table.table_id} is in use by another client:"
+                    f" Enter again takes it over (the other goes to the lobby){other}.",
+                    "error",
+                )
+                return
+            if self.send(Reclaim(table.table_id, mine[1])):
                 self.send(LobbyUnsubscribe())
-                self.state.say(f"Taking your {saved[0]} seat at table {table.table_id} back...")
+                state.say(f"Taking your {mine[0]} seat at table {table.table_id} back...")
             return
         if seat is None and table.players.white is not None and table.players.black is not None:
             self.spectate()
             return
         if self.send(Join(table.table_id, seat)):
             self.send(LobbyUnsubscribe())
-            self.state.say(f"Joining table {table.table_id}...")
+            state.say(f"Joining table {table.table_id}...")
 
     def spectate(self) -> None:
         table = self.state.selected_table
@@ -550,10 +566,12 @@ class KahunaApp:
         @kb.add("up", filter=lobby)
         def _up(event: KeyPressEvent) -> None:
             state.selected = max(state.selected - 1, 0)
+            state.confirm_takeover = None
 
         @kb.add("down", filter=lobby)
         def _down(event: KeyPressEvent) -> None:
             state.selected = min(state.selected + 1, max(len(state.tables) - 1, 0))
+            state.confirm_takeover = None
 
         @kb.add("enter", filter=lobby)
         @kb.add("j", filter=lobby)
@@ -647,7 +665,7 @@ class Client:
         self.seats = seats
         self.outer_on_message = on_message
         if seats is not None:
-            state.saved_seats = seats.seats(url)
+            state.saved_seats = seats.seats(url, state.name)
         self.ui = KahunaApp(
             state,
             self.send,
@@ -668,24 +686,29 @@ class Client:
         state, store = self.state, self.seats
         if store is not None:
             if isinstance(msg, Joined):
-                store.remember(self.url, msg.table_id, msg.seat, msg.token)
+                store.remember(self.url, msg.table_id, msg.seat, msg.token, state.name)
             elif isinstance(msg, TableClosed) or (
                 isinstance(msg, Error)
                 and msg.code in ("bad_token", "no_such_table")
                 and msg.table_id is not None
             ):
                 assert msg.table_id is not None
-                store.forget(self.url, msg.table_id)
+                # a closed table is no one's; a refused token was this name's
+                store.forget(
+                    self.url, msg.table_id, None if isinstance(msg, TableClosed) else state.name
+                )
             elif isinstance(msg, Lobby):
                 listed = {t.table_id for t in msg.tables}
                 for table_id in list(store.seats(self.url)):
                     if table_id not in listed and table_id != state.table_id:
                         store.forget(self.url, table_id)
-            state.saved_seats = store.seats(self.url)
+            state.saved_seats = store.seats(self.url, state.name)
             if isinstance(msg, Lobby) and state.table_id is None:
-                mine = [t.table_id for t in msg.tables if t.table_id in state.saved_seats]
+                mine = [t.table_id for t in msg.tables if state.my_seat(t) is not None]
                 if mine and not state.message:
-                    state.say(f"You have a seat at table {mine[0]}: select it, press Enter.")
+                    state.say(f"You have a seat at table {mine[0]}: Enter takes it back.")
+        if isinstance(msg, Lobby) and state.table_id is None:
+            state.place_lobby_cursor()
         self.ui.received(msg)
         self.outer_on_message(msg)
 

@@ -542,18 +542,19 @@ def _table_options(options: TableOptions) -> str:
 
 
 def table_row(table: TableInfo, width: int, mine: str | None = None) -> str:
-    """One table of the lobby; `mine` names the seat this user holds a token for."""
+    """One table of the lobby; `mine` names the seat this user holds a token for (marked
+    "(yours)", or "(in use)" while another client of this user sits in it)."""
     white = _seat_text(table.players.white)
     black = _seat_text(table.players.black)
     players = table.players
-    if mine == "white" and players.white is not None:
-        white = "(yours) " + players.white.name
-    elif mine == "black" and players.black is not None:
-        black = "(yours) " + players.black.name
+    for seat, info in (("white", players.white), ("black", players.black)):
+        if mine == seat and info is not None:
+            text = ("(in use) " if info.connected else "(yours) ") + info.name
+            white, black = (text, black) if seat == "white" else (white, text)
     options = _table_options(table.options)
     row = (
         f"{table.table_id:<8.8} {white:<16.16} {black:<16.16} {options:<12.12}"
-        f" {table.status:<8} {table.spectators:>3}"
+        f" {table.status:<8} {table.spectators:>8}"
     )
     return row[:width]
 
@@ -570,7 +571,7 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     canvas.put(
         3,
         y,
-        f"{'table':<8} {'White':<16} {'Black':<16} {'options':<12} status   eye",
+        f"{'table':<8} {'White':<16} {'Black':<16} {'options':<12} status   watching",
         "class:label",
     )
     y += 1
@@ -582,7 +583,7 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     for i, table in enumerate(state.tables[first : first + list_room], start=first):
         selected = i == state.selected
         style = "class:selected" if selected else ""
-        saved = state.saved_seats.get(table.table_id)
+        saved = state.my_seat(table)
         row = table_row(table, width - 4, None if saved is None else saved[0])
         canvas.put(1, y, ("> " if selected else "  ") + row, style)
         y += 1

@@ -91,6 +91,8 @@ class ClientState:
     tables: list[TableInfo] = attrs.Factory(list)
     selected: int = 0
     saved_seats: dict[str, tuple[str, str]] = attrs.Factory(dict)  # table -> (seat, token)
+    lobby_placed: bool = False  # the cursor was put on this user's own table (once a visit)
+    confirm_takeover: str | None = None  # the table whose seat in use Enter again takes over
     # the table
     table_id: str | None = None
     role: str | None = None  # "white", "black" or "spectator"
@@ -132,6 +134,28 @@ class ClientState:
             return self.tables[self.selected]
         return None
 
+    def my_seat(self, table: TableInfo) -> tuple[str, str] | None:
+        """(seat, token) this user holds at the table: a remembered token whose seat the
+        lobby shows with this user's name (a token of the same account under another name, or
+        for a seat someone else sits in now, is not this user's)."""
+        saved = self.saved_seats.get(table.table_id)
+        if saved is None:
+            return None
+        info = table.players.white if saved[0] == "white" else table.players.black
+        if info is None or info.computer or info.name != self.name:
+            return None
+        return saved
+
+    def place_lobby_cursor(self) -> None:
+        """On the first listing of a visit to the lobby, the cursor goes to this user's table."""
+        if self.lobby_placed or not self.tables:
+            return
+        self.lobby_placed = True
+        for i, table in enumerate(self.tables):
+            if self.my_seat(table) is not None:
+                self.selected = i
+                return
+
     def player_name(self, seat: Seat) -> str:
         info = None if self.players is None else self.players.get(seat)
         return "(empty seat)" if info is None else info.name
@@ -157,7 +181,12 @@ class ClientState:
             self.server = msg.server
             self.max_chat = msg.max_chat
         elif isinstance(msg, Lobby):
+            # the cursor stays on the table it was on, wherever the list puts it now
+            before = self.selected_table
             self.tables = list(msg.tables)
+            ids = [t.table_id for t in self.tables]
+            if before is not None and before.table_id in ids:
+                self.selected = ids.index(before.table_id)
             self.selected = min(self.selected, max(len(self.tables) - 1, 0))
         elif isinstance(msg, Joined):
             if msg.table_id != self.table_id:
@@ -216,6 +245,8 @@ class ClientState:
         self.seat_view, self.public, self.players = None, None, None
         self.screen = "lobby"
         self.pending = None
+        self.lobby_placed = False
+        self.confirm_takeover = None
 
     def _set_view(self, view: dict[str, object]) -> bool:
         try:
