@@ -225,9 +225,7 @@ def encode(message: Message, version: int = PROTOCOL_VERSION) -> bytes:
 # ----- decoding -----------------------------------------------------------------------------
 
 
-def _decode(
-    data: Any, max_size: int | None, accepted: dict[str, type[Any]], version: int
-) -> Any:
+def _decode(data: Any, max_size: int | None, accepted: dict[str, type[Any]], version: int) -> Any:
     try:
         if isinstance(data, str):
             raise ProtocolError(ErrorCode.TEXT_FRAME, "send binary frames holding msgpack")

@@ -26,6 +26,7 @@ import attrs
 from protocol.codec import decode_client, peek_type
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
+    PROTOCOL_VERSION,
     SUPPORTED_VERSIONS,
     Chat,
     ChatEntry,
@@ -216,8 +217,9 @@ class ServerCore:
                 self._error(member, ErrorCode.RATE_LIMITED, "too many messages; slow down")
             return self._take()
         try:
-            # before hello: version 1's rules, so a hello from any version reads
-            message = decode_client(data, self.config.max_frame, max(session.version, 1))
+            # before hello (version 0) the newest rules: whatever it is, it gets hello_required
+            version = session.version or PROTOCOL_VERSION
+            message = decode_client(data, self.config.max_frame, version)
         except ProtocolError as exc:
             small = isinstance(data, bytes) and exc.code is not ErrorCode.FRAME_TOO_LARGE
             self._error(member, exc.code, exc.message, refused=peek_type(data) if small else None)

@@ -160,7 +160,10 @@ class Harness:
         return self.took(self.core.frame(member, data, self.now))
 
     def send(self, member: MemberId, message: ClientMessage) -> Effects:
-        return self.raw(member, encode(message))
+        """The message as the member's client encodes it: in its protocol version."""
+        session = self.core.sessions.get(member)
+        version = session.version if session is not None and session.version else 2
+        return self.raw(member, encode(message, version))
 
     def disconnect(self, member: MemberId) -> Effects:
         return self.took(self.core.disconnect(member, self.now))
