@@ -220,12 +220,7 @@ class KahunaApp:
 
     def _draw_game(self, width: int, height: int) -> Canvas:
         self._text_changed(self.buffer)  # the position may have changed under the typed line
-        canvas = render_game(self.state, width, height, self.highlight)
-        if self.preview is not None and height:
-            style, text = self.preview
-            canvas.put(0, height - 1, " " * width)
-            canvas.put(0, height - 1, text[:width], style)
-        return canvas
+        return render_game(self.state, width, height, self.highlight, self.preview)
 
     def _draw_lobby(self, width: int, height: int) -> Canvas:
         return render_lobby(self.state, width, height)
@@ -279,16 +274,20 @@ class KahunaApp:
     def _accept(self, buffer: Buffer) -> bool:
         text = buffer.text
         self.preview, self.highlight = None, []
-        self.submit(text)
-        return False  # clear the line; the history keeps it
+        kept = not self.submit(text)
+        if kept:
+            self._text_changed(buffer)  # the line stays, and so does what is said about it
+        return kept  # a line done with is cleared (the history keeps it); a refused one stays
 
-    def submit(self, text: str) -> None:
-        """Do what a typed line asks; a game command only if it is legal now."""
+    def submit(self, text: str) -> bool:
+        """Do what a typed line asks; a game command only if it is legal now. False when it
+        was refused or could not be sent: the command line keeps it, to be corrected."""
         state = self.state
         outcome = interpret(text, state.seat_view, state.public)
         self.quit_armed = False
+        done = False
         if outcome.kind == "none":
-            return
+            return True
         if outcome.kind == "refused":
             state.say(f"Not sent: {outcome.text}", "error")
         elif outcome.kind == "action":
@@ -301,6 +300,7 @@ class KahunaApp:
                 state.played_yet = True
                 state.transcript.append(f"{time.strftime('%H:%M:%S')} > {outcome.text}")
                 state.say(f"Sent: {outcome.text}")
+                done = True
             else:
                 state.say("Not connected: the command was not sent. Reconnecting...", "error")
         elif outcome.kind == "chat":
@@ -308,7 +308,11 @@ class KahunaApp:
                 state.say("Chat is for tables.", "error")
             elif not self.send(Chat(state.table_id, outcome.text[: state.max_chat])):
                 state.say("Not connected: the message was not sent.", "error")
-        elif outcome.kind == "help":
+            else:
+                done = True
+        else:
+            done = True
+        if outcome.kind == "help":
             state.help_open = True
         elif outcome.kind == "save":
             self.save(outcome.text)
@@ -320,6 +324,7 @@ class KahunaApp:
         elif outcome.kind == "quit":
             self.ask_quit()
         self.invalidate()
+        return done
 
     def quick(self, make: Callable[[], str | None]) -> None:
         """A key for a frequent action: the same check as a typed command."""
@@ -550,9 +555,13 @@ class KahunaApp:
 
         @kb.add("enter", filter=game & completion_is_selected)
         def _accept_completion(event: KeyPressEvent) -> None:
-            # Enter takes the chosen completion; the next Enter sends the command.
+            # Enter does what the line under the map says: with the chosen completion the
+            # command is whole ("Enter plays: ..."): it is played; otherwise (a word of a
+            # longer command) the completion is taken and the player goes on typing.
             self.buffer.complete_state = None
             self._text_changed(self.buffer)
+            if self.preview is not None and self.preview[1].startswith("Enter plays"):
+                self.buffer.validate_and_handle()
 
         @kb.add("pageup", filter=game)
         def _log_back(event: KeyPressEvent) -> None:

@@ -11,7 +11,7 @@ from typing import Literal
 
 import attrs
 
-from shared.actions import VERBS, Action, NotationError, Place, Remove, parse_action
+from shared.actions import Action, NotationError, Place, Remove, parse_action
 from shared.board import ISLANDS, LINES, NUM_LINES, line_name
 from shared.legality import legal_actions, why_illegal
 from shared.types import Phase
@@ -106,8 +106,8 @@ def _action_meta(action: Action) -> str:
 
 
 def complete(before_cursor: str, seat_view: SeatView | None) -> list[Candidate]:
-    """Candidates for the word being typed: from the legal commands when it is your turn,
-    otherwise from the verbs, the islands and the lines."""
+    """Candidates for the word being typed: from the legal commands when it is your turn;
+    otherwise the client's words (say, help, ...), and the islands and lines after a verb."""
     words = before_cursor.split()
     if before_cursor and not before_cursor[-1].isspace():
         partial = words.pop() if words else ""
@@ -132,9 +132,8 @@ def complete(before_cursor: str, seat_view: SeatView | None) -> list[Candidate]:
         meta = "ends your turn" if parts[0] in ("take", "draw", "abstain", "end") else ""
         add(parts[index], meta if index == 0 else _action_meta(action))
     if index == 0:
-        if not legal:
-            for verb in VERBS:
-                add(verb)
+        # the game's verbs only when they can be played: out of turn (or watching) Tab offers
+        # what can be done then, the client's own words
         for word, text in CLIENT_WORDS.items():
             add(word, text.partition(": ")[2])
         return out

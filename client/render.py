@@ -401,24 +401,48 @@ def map_size(width: int, height: int) -> tuple[int, int, int]:
     return map_w, map_h, side
 
 
+MESSAGE_LINES = 3  # a long message is wrapped onto up to this many lines
+
+
+def message_lines(text: str, width: int) -> list[str]:
+    """A message wrapped to the width, on up to MESSAGE_LINES lines (the last one cut)."""
+    lines = textwrap.wrap(text, max(width, 10), subsequent_indent="  ") or [""]
+    if len(lines) > MESSAGE_LINES:
+        lines = lines[:MESSAGE_LINES]
+        lines[-1] = lines[-1][: max(width - 3, 0)] + "..."
+    return [line[:width] for line in lines]
+
+
 def render_game(
-    state: ClientState, width: int, height: int, highlight: Iterable[int] = ()
+    state: ClientState,
+    width: int,
+    height: int,
+    highlight: Iterable[int] = (),
+    preview: tuple[str, str] | None = None,
 ) -> Canvas:
-    """The game screen above the command line: header, map, side panel and log, message."""
+    """The game screen above the command line: header, map, side panel and log, and the
+    message (or `preview`, (style, text): what Enter would do with the line being typed),
+    wrapped onto as many lines as it needs at the bottom."""
     canvas = Canvas(width, height)
     if height < 3:
         return canvas
     canvas.blit(0, 0, header(state, width))
-    body_h = height - 2
+    if preview is not None:
+        style, text = preview
+    else:
+        text = state.message
+        style = {
+            "error": "class:msg.error",
+            "you": "class:msg.you",
+        }.get(state.message_kind, "class:msg")
+    lines = message_lines(text, width)[: max(height - 2, 1)]
+    body_h = height - 1 - len(lines)
     if state.help_open:
         canvas.blit(0, 1, render_help(width, body_h))
     else:
         canvas.blit(0, 1, render_body(state, width, body_h, highlight))
-    style = {
-        "error": "class:msg.error",
-        "you": "class:msg.you",
-    }.get(state.message_kind, "class:msg")
-    canvas.put(0, height - 1, state.message[:width], style)
+    for i, line in enumerate(lines):
+        canvas.put(0, height - len(lines) + i, line, style)
     return canvas
 
 
@@ -565,6 +589,8 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     if height < 3:
         return canvas
     canvas.blit(0, 0, header(state, width))
+    lines = message_lines(state.message, width)
+    full_height, height = height, height - len(lines) + 1  # the rest is laid out above it
     y = 2
     canvas.put(1, y, "Tables on this server", "class:title")
     y += 1
@@ -594,12 +620,9 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     elif height - y >= len(LOBBY_INTRO) + 2:
         for i, line in enumerate(LOBBY_INTRO):
             canvas.put(1, height - 2 - len(LOBBY_INTRO) + i, line[: width - 2], "class:dim")
-    canvas.put(
-        0,
-        height - 1,
-        state.message[:width],
-        "class:msg.error" if state.message_kind == "error" else "class:msg",
-    )
+    style = "class:msg.error" if state.message_kind == "error" else "class:msg"
+    for i, line in enumerate(lines):
+        canvas.put(0, full_height - len(lines) + i, line, style)
     return canvas
 
 

@@ -121,13 +121,20 @@ async def test_create_join_play_and_refuse(server: KahunaServer, tmp_path: Path)
         await until(lambda: "Not sent" in ann.state.message, "the refusal")
         assert ann.state.message == f"Not sent: you have no {ISLANDS[missing]} card"
         assert ann.state.message_kind == "error"
+        # the refused line stays on the command line, to be corrected; Ctrl-C clears it
+        assert ann.client.ui.buffer.text == f"discard {ISLANDS[missing]}"
+        ann.type("\x03")
+        await until(lambda: ann.client.ui.buffer.text == "", "the line cleared")
         ann.line("draw please")
         await until(lambda: "takes nothing after it" in ann.state.message, "the notation error")
+        assert ann.client.ui.buffer.text == "draw please"
+        ann.type("\x03")
         await asyncio.sleep(0.2)
         assert ann.state.version == version and ann.state.pending is None
         # Bob may not play out of turn: refused locally
         bob.line("abstain")
         await until(lambda: "not your turn" in bob.state.message, "Bob's refusal")
+        assert bob.client.ui.buffer.text == "abstain"  # kept: Enter plays it once it is his turn
         # legal commands: a bridge, then a key for drawing from the pile (F2)
         command = a_place(ann)
         ann.line(command)
@@ -137,7 +144,7 @@ async def test_create_join_play_and_refuse(server: KahunaServer, tmp_path: Path)
         await until(lambda: ann.state.version == version + 2, "the draw")
         await until(lambda: bob.state.message.startswith("Your turn"), "Bob's turn")
         assert "White drew a card from the pile; Black to move" in [e.text for e in bob.state.log]
-        bob.line("abstain")
+        bob.type("\r")
         await until(lambda: ann.state.version == version + 3, "Bob's abstention")
         # chat reaches both players
         bob.line("say good luck")
