@@ -51,11 +51,13 @@ class SocketGate:
         self.log_interval = log_interval
         self.open: dict[str, int] = {}
         self.refused: dict[str, int] = {}  # since the last log line
+        self.refused_total = 0
         self._logged_at = -1e9
 
     def admit(self, address: str) -> bool:
         count = self.open.get(address, 0)
         if count >= self.per_address:
+            self.refused_total += 1
             self.refused[address] = self.refused.get(address, 0) + 1
             self._log_refusals()
             return False

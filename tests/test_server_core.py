@@ -28,6 +28,7 @@ from protocol.messages import (
     Left,
     Lobby,
     LobbySubscribe,
+    LobbyUnsubscribe,
     PlayersChanged,
     Reclaim,
     Record,
@@ -365,8 +366,8 @@ def test_the_server_holds_at_most_max_connections() -> None:
 def test_the_rate_limit_drops_answers_once_a_second_and_closes_a_flood() -> None:
     h = Harness(rate=0.1, burst=3, flood_limit=6)
     member = h.player()  # the hello took one of the 3
-    served = [h.send(member, LobbySubscribe()) for _ in range(2)]
-    assert all(of(e, member, Lobby) for e in served)
+    served = [h.send(member, LobbySubscribe()), h.send(member, LobbyUnsubscribe())]
+    assert of(served[0], member, Lobby) and not codes(served[1], member)
     dropped = h.send(member, LobbySubscribe())
     assert codes(dropped, member) == ["rate_limited"] and len(dropped.sends) == 1
     assert h.send(member, LobbySubscribe()) == Effects()  # dropped in silence: same second
@@ -388,9 +389,20 @@ def test_the_bucket_refills_with_time() -> None:
     h = Harness(rate=2.0, burst=2, flood_limit=100)
     member = h.player()
     assert of(h.send(member, LobbySubscribe()), member, Lobby)
-    assert codes(h.send(member, LobbySubscribe()), member) == ["rate_limited"]
+    assert codes(h.send(member, LobbyUnsubscribe()), member) == ["rate_limited"]
     h.now = 0.5  # one more token
+    assert not codes(h.send(member, LobbyUnsubscribe()), member)
+    h.now = 1.0
     assert of(h.send(member, LobbySubscribe()), member, Lobby)
+
+
+def test_a_repeated_subscribe_is_not_answered() -> None:
+    h = Harness()
+    member = h.player()
+    listing = the(h.send(member, LobbySubscribe()), member, Lobby)
+    assert h.send(member, LobbySubscribe()) == Effects()
+    h.send(member, LobbyUnsubscribe())
+    assert the(h.send(member, LobbySubscribe()), member, Lobby) is listing  # built once
 
 
 def test_a_frame_over_max_frame_is_refused_and_ignored() -> None:
@@ -855,13 +867,14 @@ def test_a_waiting_table_whose_creator_leaves_closes_at_once() -> None:
     assert table_id not in h.core.lobby.tables
 
 
-def test_a_waiting_table_whose_creator_drops_closes_after_the_abandon_timeout() -> None:
-    h = Harness(abandon_timeout=30.0)
+def test_a_waiting_table_whose_creator_drops_closes_after_the_waiting_grace() -> None:
+    h = Harness(abandon_timeout=600.0, waiting_grace=30.0)
     ana = h.player()
     _, table_id, _ = h.create(ana)
     h.disconnect(ana)
     assert not writes_of(h.advance(29.0), CloseOp)
-    assert writes_of(h.advance(30.0), CloseOp) == [CloseOp(table_id, "Ana did not come back", WALL)]
+    closed = writes_of(h.advance(30.0), CloseOp)
+    assert closed == [CloseOp(table_id, "Ana left before the game started", WALL)]
 
 
 # ----- restore --------------------------------------------------------------------------------
