@@ -152,3 +152,58 @@ async def test_memory_leaves_no_file(tmp_path: Path) -> None:
     await asyncio.wait_for(proc.stdout.readline(), 20)
     assert await stop(proc) == 0
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "says"),
+    [
+        ("--rate", "-1", "must be more than 0"),
+        ("--rate", "nan", "must be more than 0"),
+        ("--rate", "fast", "is not a number"),
+        ("--burst", "1.5", "is not a whole number"),
+        ("--max-per-address", "0", "must be 1 or more"),
+        ("--max-tables", "-5", "must be 1 or more"),
+        ("--hello-timeout", "0", "must be more than 0"),
+        ("--ping-interval", "-2", "must be 0 or more"),
+        ("--send-queue-bytes", "0", "must be 1 or more"),
+        ("--waiting-grace", "inf", "must be 0 or more"),
+    ],
+)
+def test_nonsense_limits_are_refused_with_a_clear_error(
+    flag: str, value: str, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        build_parser().parse_args([flag, value])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {flag}" in err and says in err and "Traceback" not in err
+
+
+def test_zero_turns_pings_off_and_the_new_limits_reach_the_config() -> None:
+    args = build_parser().parse_args(
+        ["--ping-interval", "0", "--waiting-grace", "5", "--handshake-timeout", "2",
+         "--extra-sockets-per-address", "0", "--send-queue-bytes", "65536"]
+    )  # fmt: skip
+    config = config_from_args(args)
+    assert config.ping_interval is None and config.waiting_grace == 5
+    assert config.handshake_timeout == 2 and config.extra_sockets_per_address == 0
+    assert config.send_queue_bytes == 65536
+
+
+def test_a_bad_records_directory_is_refused_at_once(tmp_path: Path) -> None:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("not a directory")
+    for bad, says in [(a_file, "not a directory"), (a_file / "sub", "cannot make")]:
+        done = run_server("--db", ":memory:", "--records", str(bad))
+        assert done.returncode == 2, done.stderr
+        assert f"--records {bad}" in done.stderr and says in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr and "listening" not in done.stdout
+
+
+async def test_a_missing_records_directory_is_made_at_start(tmp_path: Path) -> None:
+    records = tmp_path / "kept" / "records"
+    proc, _ = await start("--records", str(records))
+    try:
+        assert records.is_dir()
+    finally:
+        assert await stop(proc) == 0
