@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
 import logging
 import os
+import re
+import signal
+import ssl
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from importlib import metadata
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output
@@ -17,7 +23,7 @@ from prompt_toolkit.output import ColorDepth, Output
 from client.app import Client
 from client.seats import SeatStore
 from client.state import ClientState
-from protocol.messages import CreateTable, ServerMessage, TableOptions, Welcome
+from protocol.messages import PROTOCOL_VERSION, CreateTable, ServerMessage, TableOptions, Welcome
 from server.config import DEFAULT_PORT
 
 DESCRIPTION = f"""\
@@ -36,16 +42,72 @@ A dropped connection is retried by itself, and the seat is taken back.
 """
 
 
+class AddressError(ValueError):
+    """A server address that can never work: a bad scheme, host or port."""
+
+
+_HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.%A-Za-z]+\]")
+
+
 def server_url(text: str | None) -> str:
-    """'host', 'host:port' or a ws:// / wss:// URL, as a URL."""
+    """'host', 'host:port' or a ws:// / wss:// URL, as a URL; AddressError when it is none."""
     if not text:
         return f"ws://127.0.0.1:{DEFAULT_PORT}"
+    text = text.strip()
     if "://" in text:
-        return text
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or (host.count(":") and not host.endswith("]")):
-        host, port = text, str(DEFAULT_PORT)
-    return f"ws://{host}:{port}"
+        url = text
+    elif text.count(":") > 1 and not text.startswith("["):
+        url = f"ws://[{text}]:{DEFAULT_PORT}"  # a bare IPv6 address
+    else:
+        host, sep, port = text.rpartition(":")
+        url = f"ws://{host}:{port}" if sep else f"ws://{text}:{DEFAULT_PORT}"
+    parts = urlsplit(url)
+    if parts.scheme not in ("ws", "wss"):
+        raise AddressError(
+            f"{text!r}: the server's address is HOST, HOST:PORT, ws://HOST:PORT or wss://HOST:PORT"
+            f" (not {parts.scheme}://)"
+        )
+    host = parts.netloc.rpartition("@")[2]
+    host = host.rpartition(":")[0] if not host.endswith("]") and ":" in host else host
+    if not host or not _HOST.fullmatch(host):
+        raise AddressError(f"{text!r}: {host or 'no host'!r} is not a host name or an address")
+    try:
+        number = parts.port
+    except ValueError:
+        number = -1
+    if number is None:
+        number = DEFAULT_PORT
+        url = f"{parts.scheme}://{host}:{number}{parts.path}"
+    if not 1 <= number <= 65535:
+        given = parts.netloc.rpartition(":")[2]
+        raise AddressError(f"{text!r}: the port {given!r} is not a number from 1 to 65535")
+    return url
+
+
+def tls_context(args: argparse.Namespace, url: str) -> ssl.SSLContext | None:
+    """The TLS settings for a wss:// server: the system's authorities, or --ca-file's."""
+    if not url.startswith("wss://"):
+        if args.ca_file:
+            raise AddressError("--ca-file is for a wss:// server (TLS); this address is ws://")
+        return None
+    try:
+        return ssl.create_default_context(cafile=args.ca_file)
+    except (OSError, ssl.SSLError) as exc:
+        raise AddressError(f"--ca-file {args.ca_file}: not a PEM certificate ({exc})") from None
+
+
+def theme_from_env(environ: Mapping[str, str]) -> str:
+    """'light' or 'dark' from COLORFGBG ("15;0": white on black), which many terminals set;
+    dark when it says nothing."""
+    bg = environ.get("COLORFGBG", "").rpartition(";")[2]
+    return "light" if bg.isdigit() and int(bg) in (7, 9, 10, 11, 12, 13, 14, 15) else "dark"
+
+
+def client_version() -> str:
+    try:
+        return metadata.version("kahuna")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def default_name() -> str:
@@ -66,7 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
         "url",
         nargs="?",
         metavar="SERVER",
-        help=f"HOST, HOST:PORT or ws://HOST:PORT (default: this machine, port {DEFAULT_PORT})",
+        help=f"HOST, HOST:PORT, ws://HOST:PORT or wss://HOST:PORT (default: this machine,"
+        f" port {DEFAULT_PORT})",
+    )
+    p.add_argument(
+        "--version",
+        action="version",
+        version=f"kahuna-client {client_version()} (protocol version {PROTOCOL_VERSION})",
     )
     p.add_argument(
         "--name", default=default_name(), help="your name at the table (default: %(default)s)"
@@ -103,7 +171,19 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.8,
         help="seconds the computer waits before each action",
     )
+    p.add_argument(
+        "--ca-file",
+        metavar="PEM",
+        help="trust the certificate(s) in PEM for a wss:// server, e.g. the self-signed"
+        " certificate of a server on a LAN",
+    )
     p.add_argument("--no-color", action="store_true", help="no colours (also when NO_COLOR is set)")
+    p.add_argument(
+        "--theme",
+        choices=["light", "dark"],
+        help="colours for a light or a dark terminal background (default: from COLORFGBG,"
+        " else dark)",
+    )
     p.add_argument("--log", metavar="FILE", help="write a debug log to FILE")
     return p
 
@@ -140,6 +220,7 @@ async def run_client(
     state.name = args.name
     server = None
     url = server_url(args.url)
+    ssl_context = tls_context(args, url)
     if args.local:
         from server.app import KahunaServer
         from server.config import ServerConfig
@@ -176,16 +257,36 @@ async def run_client(
         on_message=on_message,
         save_dir=Path.cwd(),
         seats=None if args.local else SeatStore(),
+        theme=args.theme or theme_from_env(os.environ),
+        ssl_context=ssl_context,
     )
+    # SIGTERM and SIGHUP (the terminal closed) end the program the way Ctrl-Q does: the
+    # application leaves the alternate screen and shows the cursor again on its way out
+    loop = asyncio.get_running_loop()
+    signalled: list[int] = []
+
+    def on_signal(signum: int) -> None:
+        signalled.append(signum)
+        client.ui.quit()
+
+    handled = []
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(signum, on_signal, signum)
+            handled.append(signum)
     try:
         await client.run()
     finally:
+        for signum in handled:
+            loop.remove_signal_handler(signum)
         if server is not None:
             await server.stop()
     session = client.session
     if session.fatal:
         print(f"kahuna-client: {session.fatal}", file=sys.stderr)
         return 1
+    if signalled:
+        return 128 + signalled[0]
     return 0
 
 
@@ -199,6 +300,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.name = args.name.strip()
     if not 1 <= len(args.name) <= 32 or not args.name.isprintable():
         parser.error("--name takes 1 to 32 printable characters")
+    try:
+        tls_context(args, server_url(args.url))
+    except AddressError as exc:
+        parser.error(str(exc))
+    for stream, what in ((sys.stdin, "standard input"), (sys.stdout, "standard output")):
+        if not stream.isatty():
+            print(
+                f"kahuna-client: {what} is not a terminal: kahuna-client is a full-screen"
+                " program; run it in a terminal (see --help)",
+                file=sys.stderr,
+            )
+            return 2
     root = logging.getLogger()
     if args.log:
         logging.basicConfig(filename=args.log, level=logging.DEBUG)

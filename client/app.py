@@ -7,7 +7,9 @@ the client state and to a `send` function that hands messages to the connection.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import ssl
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -70,43 +72,67 @@ from protocol.messages import (
 from shared.board import ISLAND_LINES, ISLANDS, BoardNameError, parse_island, parse_line
 from shared.types import Seat
 
-STYLE = Style.from_dict(
-    {
-        "header": "bg:#005f87 #ffffff",
-        "brand": "bold",
-        "conn.bad": "bg:#af0000 #ffffff bold",
-        "free": "#808080",
-        "white": "bold #ffffff",
-        "black": "bold #ff8700",
-        "token": "reverse",
-        "bridge": "bold",
-        "highlight": "reverse",
-        "recent": "underline",
-        "incard": "underline",
-        "island": "bold",
-        "count": "#8a8a8a",
-        "title": "bold",
-        "label": "#87afd7",
-        "dim": "#8a8a8a",
-        "key": "bold #5fafff",
-        "card": "bold",
-        "you": "bold #5fff5f",
-        "arrow": "bold",
-        "points": "bold",
-        "frame": "#585858",
-        "value": "bold",
-        "selected": "reverse",
-        "log.chat": "#5fd7ff",
-        "log.info": "#8a8a8a",
-        "log.error": "#ff5f5f",
-        "log.you": "bold",
-        "msg.error": "bold #ff5f5f",
-        "msg.you": "bold #5fff5f",
-        "msg.ok": "#5fff5f",
-        "prompt": "bold",
-        "hints": "reverse",
-    }
-)
+DARK: dict[str, str] = {
+    "header": "bg:#005f87 #ffffff",
+    "brand": "bold",
+    "conn.bad": "bg:#af0000 #ffffff bold",
+    "free": "#808080",
+    "white": "bold #ffffff",
+    "black": "bold #ff8700",
+    "token": "reverse",
+    "bridge": "bold",
+    "highlight": "reverse",
+    "recent": "underline",
+    "incard": "underline",
+    "island": "bold",
+    "count": "#8a8a8a",
+    "title": "bold",
+    "label": "#87afd7",
+    "dim": "#8a8a8a",
+    "key": "bold #5fafff",
+    "card": "bold",
+    "you": "bold #5fff5f",
+    "arrow": "bold",
+    "points": "bold",
+    "frame": "#585858",
+    "value": "bold",
+    "selected": "reverse",
+    "log.chat": "#5fd7ff",
+    "log.info": "#8a8a8a",
+    "log.error": "#ff5f5f",
+    "log.you": "bold",
+    "msg.error": "bold #ff5f5f",
+    "msg.you": "bold #5fff5f",
+    "msg.ok": "#5fff5f",
+    "prompt": "bold",
+    "hints": "reverse",
+}
+# A light background: no white or pale text on it; White's pieces are dark on a light grey.
+LIGHT: dict[str, str] = {
+    **DARK,
+    "free": "#767676",
+    "white": "bold #000000 bg:#d0d0d0",
+    "black": "bold #af5f00",
+    "count": "#6c6c6c",
+    "label": "#005f87",
+    "dim": "#6c6c6c",
+    "key": "bold #005faf",
+    "you": "bold #008700",
+    "frame": "#9e9e9e",
+    "log.chat": "#005f87",
+    "log.info": "#6c6c6c",
+    "log.error": "#af0000",
+    "msg.error": "bold #af0000",
+    "msg.you": "bold #008700",
+    "msg.ok": "#008700",
+}
+THEMES: dict[str, dict[str, str]] = {"dark": DARK, "light": LIGHT}
+STYLE = Style.from_dict(DARK)
+
+
+def style_for(theme: str) -> Style:
+    return Style.from_dict(THEMES.get(theme, DARK))
+
 
 Send = Callable[[ClientMessage], bool]
 
@@ -160,6 +186,7 @@ class KahunaApp:
         output: Output | None = None,
         color_depth: ColorDepth | None = None,
         save_dir: Path | None = None,
+        theme: str = "dark",
     ) -> None:
         self.state = state
         self.send = send
@@ -207,7 +234,7 @@ class KahunaApp:
         self.app: Application[None] = Application(
             layout=Layout(root, focused_element=self.lobby_screen),
             key_bindings=self._bindings(),
-            style=STYLE,
+            style=style_for(theme),
             full_screen=True,
             input=input,
             output=output,
@@ -668,10 +695,13 @@ class Client:
         on_message: Callable[[ServerMessage], None] = lambda _m: None,
         save_dir: Path | None = None,
         seats: SeatStore | None = None,
+        theme: str = "dark",
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         self.state = state
         self.url = url
         self.seats = seats
+        self.done = False
         self.outer_on_message = on_message
         if seats is not None:
             state.saved_seats = seats.seats(url, state.name)
@@ -682,9 +712,14 @@ class Client:
             output=output,
             color_depth=color_depth,
             save_dir=save_dir,
+            theme=theme,
         )
         self.session = Session(
-            url, state, on_change=self.ui.invalidate, on_message=self._on_message
+            url,
+            state,
+            on_change=self.ui.invalidate,
+            on_message=self._on_message,
+            ssl_context=ssl_context,
         )
 
     def send(self, msg: ClientMessage) -> bool:
@@ -721,12 +756,23 @@ class Client:
         self.ui.received(msg)
         self.outer_on_message(msg)
 
+    def _session_ended(self, _task: asyncio.Task[None]) -> None:
+        """A server that can never be reached (a certificate refused, a name that does not
+        resolve, a refused hello) before any game: the program ends and says why."""
+        if self.session.fatal is not None and not self.session.ever_connected and not self.done:
+            if self.ui.app.is_running:
+                self.ui.quit()
+            else:  # not drawn yet: as soon as it is
+                asyncio.get_running_loop().call_later(0.05, self._session_ended, _task)
+
     async def run(self) -> None:
         # An app session of its own, so that several clients can run in one event loop (tests).
         app = self.ui.app
         with create_app_session(input=app.input, output=app.output):
-            self.session.start()
+            task = self.session.start()
+            task.add_done_callback(self._session_ended)
             try:
                 await app.run_async()
             finally:
+                self.done = True
                 await self.session.stop()

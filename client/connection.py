@@ -10,10 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
+import ssl
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage, InvalidURI
 
 from client.state import ClientState
 from protocol import CLIENT_MAX_FRAME, ProtocolError, decode_server, encode
@@ -40,6 +43,26 @@ BACKOFF = (0.3, 0.7, 1.5, 3.0)
 FATAL_CODES = {"version_mismatch", "bad_name", "too_many_connections"}
 
 
+def certificate_problem(url: str, exc: ssl.SSLCertVerificationError) -> str:
+    """What is wrong with a server's certificate, and what to do, in words."""
+    why = str(exc.verify_message or exc.reason or exc)
+    if exc.verify_code in (18, 19) or "self-signed" in why or "self signed" in why:
+        return (
+            f"the certificate of {url} is self-signed ({why}): if you trust that server,"
+            " connect with --ca-file CERT.pem, its certificate"
+        )
+    if exc.verify_code == 10 or "expired" in why:
+        return f"the certificate of {url} has expired ({why}): the server needs a new one"
+    if exc.verify_code == 62 or "mismatch" in why:
+        return f"the certificate of {url} is for another name ({why})"
+    if exc.verify_code in (2, 20):
+        return (
+            f"the certificate of {url} is signed by an authority this machine does not trust"
+            f" ({why}): --ca-file PEM names the authority's certificate"
+        )
+    return f"the certificate of {url} was refused: {why}"
+
+
 class Session:
     """One client's link to one server, kept alive across dropped connections."""
 
@@ -49,8 +72,10 @@ class Session:
         state: ClientState,
         on_change: Callable[[], None] = lambda: None,
         on_message: Callable[[ServerMessage], None] = lambda _m: None,
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         self.url = url
+        self.ssl_context = ssl_context
         self.state = state
         self.on_change = on_change
         self.on_message = on_message
@@ -100,11 +125,29 @@ class Session:
             resumed = self.attempts > 0
             self._status("connecting" if not resumed else "reconnecting", False)
             try:
-                async with connect(self.url, max_size=CLIENT_MAX_FRAME, open_timeout=5) as ws:
+                if self.ssl_context is not None and self.url.startswith("wss:"):
+                    opening = connect(
+                        self.url, max_size=CLIENT_MAX_FRAME, open_timeout=5, ssl=self.ssl_context
+                    )
+                else:
+                    opening = connect(self.url, max_size=CLIENT_MAX_FRAME, open_timeout=5)
+                async with opening as ws:
                     self.ws = ws
                     await self._session(ws)
             except InvalidURI as exc:
                 self.fatal = f"bad server address: {exc}"
+            except ssl.SSLCertVerificationError as exc:
+                # a certificate does not get better by trying again: say what is wrong
+                self.fatal = certificate_problem(self.url, exc)
+            except socket.gaierror as exc:
+                log.debug("no address: %r", exc)
+                if not self.ever_connected:  # a name that never resolved: a typing error
+                    self.fatal = f"cannot find the server {self.url}: {exc.strerror or exc}"
+            except (ssl.SSLError, ConnectionResetError, InvalidMessage, EOFError) as exc:
+                # cut off in the opening handshake: perhaps one side speaks TLS and not the other
+                log.debug("handshake failed: %r", exc)
+                if not self.ever_connected:
+                    self.fatal = await self._tls_mismatch()
             except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
                 log.debug("connection failed: %r", exc)
             except Exception:
@@ -131,6 +174,29 @@ class Session:
             wait = f"{pause:.1f}" if pause < 1 else f"{pause:.0f}"
             self._status(f"reconnecting in {wait}s (try {self.attempts})", False)
             await asyncio.sleep(pause)
+
+    async def _tls_mismatch(self) -> str | None:
+        """Whether the server speaks the other kind (TLS or not) than the URL says, tried with
+        one WebSocket opening of that kind; what to say if so, None if not."""
+        parts = urlsplit(self.url)
+        if parts.scheme == "wss":
+            other, context = parts._replace(scheme="ws").geturl(), None
+        else:
+            other, context = parts._replace(scheme="wss").geturl(), ssl.create_default_context()
+            context.check_hostname, context.verify_mode = False, ssl.CERT_NONE  # only a probe
+        try:
+            if context is None:
+                probe = connect(other, open_timeout=2)
+            else:
+                probe = connect(other, open_timeout=2, ssl=context)
+            async with probe as ws:
+                await ws.close()
+        except Exception as exc:
+            log.debug("the probe of %s failed: %r", other, exc)
+            return None
+        if parts.scheme == "wss":
+            return f"the server at {self.url} does not speak TLS: connect with {other}"
+        return f"the server at {self.url} speaks TLS: connect with {other}"
 
     async def _session(self, ws: ClientConnection) -> None:
         # A queue per connection: what was not sent when a connection dropped is dropped too
