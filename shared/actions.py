@@ -13,6 +13,11 @@ The notation is what the terminal client accepts and what game records store:
     abstain                      do not draw (ends the turn)
     end                          end a final turn (no drawing in the final turns)
     handicap ALOA-BARI           handicap play: a free bridge before the first turn
+    undo                         take back the last play of this turn (place, remove, discard)
+    undo turn                    take back every play of this turn
+
+An undo is allowed only while the turn has plays to take back; legal_actions() never lists it
+(the computer does not undo; see docs/rules.md, R17).
 """
 
 from __future__ import annotations
@@ -121,13 +126,29 @@ class Handicap:
         return f"handicap {line_name(self.line)}"
 
 
-Action = Place | Remove | Discard | Take | Draw | Abstain | EndTurn | Handicap
+@attrs.frozen
+class Undo:
+    """Take back the last play of this turn, or with `whole_turn` every play of it."""
+
+    whole_turn: bool = False
+
+    def __str__(self) -> str:
+        return "undo turn" if self.whole_turn else "undo"
+
+
+Action = Place | Remove | Discard | Take | Draw | Abstain | EndTurn | Handicap | Undo
+
+# The actions an undo takes back: the plays of a turn (not handicap placements, not the draw,
+# abstention or end that ends the turn).
+PLAYS = (Place, Remove, Discard)
 
 DRAW = Draw()
 ABSTAIN = Abstain()
 END_TURN = EndTurn()
+UNDO = Undo()
+UNDO_TURN = Undo(whole_turn=True)
 
-VERBS = ("place", "remove", "discard", "take", "draw", "abstain", "end", "handicap")
+VERBS = ("place", "remove", "discard", "take", "draw", "abstain", "end", "handicap", "undo")
 
 
 class NotationError(ValueError):
@@ -146,6 +167,12 @@ def parse_action(text: str) -> Action:
                 raise NotationError(f"'{verb}' takes nothing after it")
             simple: dict[str, Action] = {"draw": DRAW, "abstain": ABSTAIN, "end": END_TURN}
             return simple[verb]
+        if verb == "undo":
+            if not args:
+                return UNDO
+            if len(args) == 1 and args[0].lower() == "turn":
+                return UNDO_TURN
+            raise NotationError("'undo' takes back the last play; 'undo turn' all of this turn's")
         if verb in ("discard", "take"):
             if len(args) != 1:
                 raise NotationError(f"'{verb}' takes one island, like '{verb} ELAI'")

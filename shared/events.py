@@ -10,8 +10,10 @@ from typing import Any
 
 import attrs
 
+from shared.actions import Action, Discard, Place, Remove, parse_action
 from shared.board import ISLANDS, line_name
-from shared.types import Seat
+from shared.results import Result, english_reason, termination
+from shared.types import Seat, Termination
 
 
 @attrs.frozen
@@ -93,13 +95,35 @@ class FinalTurnsBegan:
 @attrs.frozen
 class GameOver:
     winner: Seat | None
-    reason: str
+    # How it ended (a code; english_reason words it). Takes the older English reasons too.
+    kind: Termination = attrs.field(converter=termination)
     scores: tuple[int, int]
+
+    @property
+    def result(self) -> Result:
+        return Result(self.winner, self.kind)
+
+
+@attrs.frozen
+class PlayUndone:
+    """One play of the turn taken back by an undo: an 'undo turn' gives one event a play, the
+    last play first. The state goes back to what it was before the play."""
+
+    seat: Seat
+    # The play (Place, Remove or Discard); None in a view that may not see it: a face-down
+    # discard of a hidden card, like CardDiscarded's card.
+    action: Action | None
+    open: bool = False  # a Discard of an open card (Variant 2): everyone saw it
+
+    def __attrs_post_init__(self) -> None:
+        if self.action is not None and not isinstance(self.action, Place | Remove | Discard):
+            raise ValueError(f"'{self.action}' is not a play that an undo takes back")
 
 
 Event = (
     BridgePlaced | BridgeRemoved | TokenPlaced | TokenRemoved | CardDiscarded | CardTaken
     | CardDrawn | Abstained | TurnEnded | RoundScored | Reshuffled | FinalTurnsBegan | GameOver
+    | PlayUndone
 )  # fmt: skip
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -107,6 +131,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
     for cls in (
         BridgePlaced, BridgeRemoved, TokenPlaced, TokenRemoved, CardDiscarded, CardTaken,
         CardDrawn, Abstained, TurnEnded, RoundScored, Reshuffled, FinalTurnsBegan, GameOver,
+        PlayUndone,
     )
 }  # fmt: skip
 
@@ -122,6 +147,10 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         value = getattr(event, field.name)
         if isinstance(value, Seat):
             value = value.name.lower()
+        elif isinstance(value, Termination):
+            value = value.value
+        elif field.name == "action":
+            value = None if value is None else str(value)
         elif field.name in ("card", "island", "replacement"):
             value = _island(value)
         elif field.name == "line":
@@ -151,7 +180,10 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         cls = EVENT_TYPES[data["type"]]
         values: dict[str, Any] = {}
         for field in attrs.fields(cls):
-            value = data[field.name]
+            if cls is GameOver and field.name == "kind" and "kind" not in data:
+                value = data["reason"]  # the older form, with the English reason
+            else:
+                value = data[field.name]
             if value is None:
                 pass
             elif field.name in _SEAT_FIELDS:
@@ -160,6 +192,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
                 value = parse_island(value)
             elif field.name == "line":
                 value = parse_line(value)
+            elif field.name == "action":
+                value = parse_action(value)
             elif field.name in _CARD_LIST_FIELDS:
                 value = tuple(parse_island(name) for name in value)
             elif isinstance(value, list):
@@ -216,7 +250,11 @@ def describe(event: Event) -> str:
             return f"The discard pile was shuffled: {pile_size} cards to draw, face up {row}"
         case FinalTurnsBegan(first):
             return f"The cards are out: one last turn each, {first.label} first"
-        case GameOver(winner, reason, scores):
+        case GameOver(winner, kind, scores):
             who = "a draw" if winner is None else f"{winner.label} wins"
+            reason = english_reason(Result(winner, kind))
             return f"Game over, {who} ({reason}); White {scores[0]}, Black {scores[1]}"
+        case PlayUndone(seat, action, _):
+            what = "a card discarded face down" if action is None else str(action)
+            return f"{seat.label} took back {what}"
     raise TypeError(event)

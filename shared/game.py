@@ -10,7 +10,18 @@ from collections.abc import Sequence
 
 import attrs
 
-from shared.actions import Abstain, Action, Discard, Draw, EndTurn, Handicap, Place, Remove, Take
+from shared.actions import (
+    Abstain,
+    Action,
+    Discard,
+    Draw,
+    EndTurn,
+    Handicap,
+    Place,
+    Remove,
+    Take,
+    Undo,
+)
 from shared.board import (
     CARDS_PER_ISLAND,
     DEAL_SIZE,
@@ -32,29 +43,21 @@ from shared.events import (
     Event,
     FinalTurnsBegan,
     GameOver,
+    PlayUndone,
     Reshuffled,
     RoundScored,
     TokenPlaced,
     TokenRemoved,
     TurnEnded,
 )
-from shared.history import Chance, LogEntry, LogError, Move
+from shared.history import Chance, Ending, LogEntry, LogError, Move
 from shared.legality import IllegalAction, TurnContext, legal_actions, why_illegal
 from shared.randomness import CardSource, SecureSource
-from shared.types import GameOptions, Phase, Seat
+from shared.results import Result as Result  # re-exported: shared.game.Result as before
+from shared.types import GameOptions, Phase, Seat, Termination
 
 FULL_DECK: tuple[int, ...] = tuple(i for i in range(NUM_ISLANDS) for _ in range(CARDS_PER_ISLAND))
 ROUNDS = 3
-
-
-@attrs.frozen
-class Result:
-    winner: Seat | None
-    reason: str
-
-    def to_dict(self) -> dict[str, str | None]:
-        winner = None if self.winner is None else self.winner.name.lower()
-        return {"winner": winner, "reason": self.reason}
 
 
 @attrs.frozen
@@ -80,6 +83,11 @@ class TurnStart:
 _TurnMark = tuple[
     int, int, Seat, Phase, int, int, int, int, tuple[int, ...], tuple[int, ...], int, int, int
 ]
+
+# What an undo needs of one play (see Game._undo): the play, then the state just before it:
+# bridges, tokens, the mover's hand and open cards, played and face-down counts. A play changes
+# nothing else (the row, the pile and the other hand wait for the draw that ends the turn).
+_PlayMark = tuple[Action, int, int, int, int, tuple[int, ...], tuple[int, ...], int, int]
 
 
 class _ChanceRefused(Exception):
@@ -143,6 +151,9 @@ class Game:
         self.log: list[LogEntry] = []
         self.move_count = 0
         self._turn_mark: _TurnMark | None = None
+        # The plays of the current turn that an undo can take back, last on top; emptied at
+        # every turn start and at the end of the game.
+        self._plays: list[_PlayMark] = []
         self._feed: _ChanceFeed | None = None
 
     # ----- creation -----------------------------------------------------------------------
@@ -187,9 +198,9 @@ class Game:
         Without a position the log starts with the deal; with one it holds only what followed
         (and `first` and `options` must be the position's). The chance outcomes come from the
         log; `source` (by default the system's secure one) is only asked for shuffles after its
-        end. If `events` is given, the events of each move are appended to it, one list a move.
-        Raises LogError naming the entry on a log that does not replay, PositionError on a bad
-        position.
+        end. If `events` is given, the events of each move (and of an Ending) are appended to
+        it, one list an entry. Raises LogError naming the entry on a log that does not replay,
+        PositionError on a bad position.
         """
         source = SecureSource() if source is None else source
         if position is not None:
@@ -216,6 +227,12 @@ class Game:
                     raise LogError(index, "chance-stray", "no reshuffle happens here")
                 if game.phase is Phase.OVER:
                     raise LogError(index, "over", "the game is already over")
+                if isinstance(entry, Ending):
+                    ended = game._declare(entry)
+                    if events is not None:
+                        events.append(ended)
+                    index += 1
+                    continue
                 if entry.seat is not game.to_move:
                     raise LogError(
                         index,
@@ -273,6 +290,7 @@ class Game:
         other.log = list(self.log)
         other.move_count = self.move_count
         other._turn_mark = self._turn_mark
+        other._plays = list(self._plays)  # its marks are tuples: a shallow copy is a full one
         other._feed = None
         return other
 
@@ -310,6 +328,8 @@ class Game:
             tuple(self.hand[seat]), tuple(self.open[seat]),
             len(self.played), len(self.face_down), self.handicap_left,
         )  # fmt: skip
+        if self._plays:
+            self._plays.clear()
 
     @property
     def turn_start(self) -> TurnStart:
@@ -327,8 +347,9 @@ class Game:
         )  # fmt: skip
 
     def restore_turn_start(self) -> None:
-        """Undo every move of the current turn (the engine's part of a future undo; no player
-        can ask for it yet). A game that is over stays over."""
+        """Go back to the start of the turn, its moves removed from the log (engine only: a
+        player's undo is the Undo action, which is logged and keeps the log). A game that is
+        over stays over."""
         if self.phase is Phase.OVER:
             raise ValueError("the game is over; its last turn cannot be undone")
         mark = self._turn_mark
@@ -344,6 +365,7 @@ class Game:
         del self.played[played:]
         del self.face_down[face_down:]
         self.handicap_left = left
+        self._plays.clear()
 
     # ----- queries ------------------------------------------------------------------------
 
@@ -380,7 +402,13 @@ class Game:
             len(self.pile),
             self.opponent_abstained,
             self.handicap_left,
+            len(self._plays),
         )
+
+    @property
+    def undoable(self) -> int:
+        """How many plays of this turn an undo can take back (0 once the game is over)."""
+        return len(self._plays)
 
     def legal_actions(self) -> list[Action]:
         return legal_actions(self.turn_context())
@@ -405,6 +433,14 @@ class Game:
         # The move goes in before its effects: a reshuffle it causes follows it in the log.
         self.log.append(Move(seat, action))
         self.move_count += 1
+        if isinstance(action, Place | Remove | Discard):
+            self._plays.append(
+                (
+                    action, self.bridges[0], self.bridges[1], self.tokens[0], self.tokens[1],
+                    tuple(self.hand[seat]), tuple(self.open[seat]), len(self.played),
+                    len(self.face_down),
+                )
+            )  # fmt: skip
         if isinstance(action, Place):
             self._use_card(seat, action.card)
             self.played.append(action.card)
@@ -448,9 +484,28 @@ class Game:
             self._end_turn(seat, events, abstained=True)
         elif isinstance(action, EndTurn):
             self._end_turn(seat, events, abstained=False)
+        elif isinstance(action, Undo):
+            self._undo(seat, action.whole_turn, events)
         if self.phase is not Phase.OVER and self.round >= 2:
             self._check_premature_end(events)
         return events
+
+    def _undo(self, seat: Seat, whole_turn: bool, events: list[Event]) -> None:
+        """Take back the last play (or all of this turn's), last first: the state goes back to
+        what it was before it; nothing hidden is drawn or shown, no chance is undone."""
+        while True:
+            play, b0, b1, t0, t1, hand, opened, played, face_down = self._plays.pop()
+            # The state is the one right after this play: did its discard use an open card?
+            was_open = isinstance(play, Discard) and opened[play.card] > self.open[seat][play.card]
+            self.bridges = [b0, b1]
+            self.tokens = [t0, t1]
+            self.hand[seat] = list(hand)
+            self.open[seat] = list(opened)
+            del self.played[played:]
+            del self.face_down[face_down:]
+            events.append(PlayUndone(seat, play, was_open))
+            if not whole_turn or not self._plays:
+                return
 
     def _use_card(self, seat: Seat, card: int) -> bool:
         """Take a card of this island from the hand; open cards go first (see docs/rules.md)."""
@@ -541,33 +596,59 @@ class Game:
         total_w, total_b = self.scores
         if total_w != total_b:
             winner: Seat | None = Seat.WHITE if total_w > total_b else Seat.BLACK
-            reason = "more points"
+            kind = Termination.POINTS
         elif points[0] != points[1]:
             winner = Seat.WHITE if points[0] > points[1] else Seat.BLACK
-            reason = "tied on points, more in the final scoring"
+            kind = Termination.FINAL
         else:
             on_board = self.bridges[0].bit_count(), self.bridges[1].bit_count()
             if on_board[0] != on_board[1]:
                 winner = Seat.WHITE if on_board[0] > on_board[1] else Seat.BLACK
-                reason = "tied on points, more bridges on the board"
+                kind = Termination.BRIDGES
             else:
-                winner, reason = None, "tied on points and bridges: no winner"
-        self._finish(winner, reason, events)
+                winner, kind = None, Termination.TIE
+        self._finish(winner, kind, events)
 
     def _check_premature_end(self, events: list[Event]) -> None:
         if self.bridges[0] and self.bridges[1]:
             return
         empty = [seat for seat in Seat if not self.bridges[seat]]
-        if len(empty) == 2:
-            self._finish(None, "neither player has a bridge on the board", events)
-        else:
-            loser = empty[0]
-            self._finish(loser.other, f"{loser.label} has no bridge on the board", events)
+        winner = None if len(empty) == 2 else empty[0].other
+        self._finish(winner, Termination.NO_BRIDGES, events)
 
-    def _finish(self, winner: Seat | None, reason: str, events: list[Event]) -> None:
+    def _finish(self, winner: Seat | None, kind: Termination, events: list[Event]) -> None:
         self.phase = Phase.OVER
-        self.result = Result(winner, reason)
-        events.append(GameOver(winner, reason, self.scores))
+        self.result = Result(winner, kind)
+        self._plays.clear()  # a play that ended the game cannot be taken back
+        events.append(GameOver(winner, kind, self.scores))
+
+    # ----- endings that are not a move ------------------------------------------------------
+
+    def why_not_end(self, kind: Termination, seat: Seat | None) -> str | None:
+        """None if the game can end this way now, else the reason in words."""
+        if self.phase is Phase.OVER:
+            return "the game is over"
+        try:
+            Ending(kind, seat)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    def end(self, kind: Termination, seat: Seat | None) -> list[Event]:
+        """End the game without a move: `seat` resigned, ran out of time or forfeited (the
+        other seat wins), or a draw was agreed (`seat` None). Allowed at any moment while the
+        game runs, whoever is to move; the scores stay as they are (no final scoring). Logged
+        as an Ending. Raises IllegalAction, the game unchanged, once it is over."""
+        reason = self.why_not_end(kind, seat)
+        if reason is not None:
+            raise IllegalAction(reason)
+        return self._declare(Ending(kind, seat))
+
+    def _declare(self, ending: Ending) -> list[Event]:
+        self.log.append(ending)
+        events: list[Event] = []
+        self._finish(ending.winner, ending.kind, events)
+        return events
 
     # ----- set-up positions ---------------------------------------------------------------
 

@@ -3,13 +3,17 @@
 A fresh game's log starts with the deal, a `Chance` holding the 24 shuffled cards (cards 1-3
 White's hand, 4-6 Black's, 7-9 face up, the rest the draw pile, top first). Each reshuffle is a
 `Chance` right after the `Move` that emptied the pile and the face-up row, as chance nodes in
-OpenSpiel. The log alone rebuilds the game: `shared.game.Game.from_log`.
+OpenSpiel. An ending that is not a move (a resignation, a draw agreed, a clock run out, a game
+abandoned) is an `Ending`, the last entry. The log alone rebuilds the game:
+`shared.game.Game.from_log`.
 
 The stored form of an entry is a short list of strings and integers, so that msgpack and JSON
 both carry it unchanged:
 
     ["m", "white", "place BARI-DUDA"]       a move: the seat and the action's notation
     ["c", [3, 0, 11, ...]]                   a chance outcome: the cards (island ids) in order
+    ["e", "resigned", "white"]               an ending: its kind and the seat that resigned,
+    ["e", "agreed", None]                    ran out of time or forfeited (None: a draw agreed)
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import attrs
 
 from shared.actions import Action, NotationError, Place, parse_action
 from shared.board import LINES, NUM_ISLANDS, line_name
-from shared.types import Seat
+from shared.types import DECLARED_ENDINGS, Seat, Termination
 
 
 @attrs.frozen
@@ -36,10 +40,42 @@ class Chance:
     order: tuple[int, ...]
 
 
-LogEntry = Move | Chance
+def _ending_kind(value: object) -> Termination:
+    kind = Termination(value) if isinstance(value, str) and value in _DECLARED_CODES else None
+    if kind is None:
+        kinds = ", ".join(sorted(_DECLARED_CODES))
+        raise ValueError(f"{value!r} is not an ending that is declared; one of {kinds}")
+    return kind
+
+
+_DECLARED_CODES = frozenset(kind.value for kind in DECLARED_ENDINGS)
+
+
+@attrs.frozen
+class Ending:
+    """The game ended without a move: `seat` resigned, ran out of time or forfeited (the other
+    seat wins), or both agreed a draw (`seat` None)."""
+
+    kind: Termination = attrs.field(converter=_ending_kind)
+    seat: Seat | None
+
+    def __attrs_post_init__(self) -> None:
+        if (self.seat is None) != (self.kind is Termination.AGREED):
+            raise ValueError(
+                "a draw is agreed by both (no seat); any other ending names the seat"
+                " that resigned, ran out of time or forfeited"
+            )
+
+    @property
+    def winner(self) -> Seat | None:
+        return None if self.seat is None else self.seat.other
+
+
+LogEntry = Move | Chance | Ending
 
 MOVE_TAG = "m"
 CHANCE_TAG = "c"
+ENDING_TAG = "e"
 _SEATS = {seat.name.lower(): seat for seat in Seat}
 
 
@@ -67,6 +103,7 @@ LOG_ERROR_KINDS = (
     "chance-stray",  # a chance entry where nothing is shuffled
     "chance-impossible",  # a chance entry that is not an order of the cards shuffled
 )
+# An Ending after the end is "over", like a move; an entry after an Ending too.
 
 
 def entry_to_wire(entry: LogEntry) -> list[Any]:
@@ -78,6 +115,9 @@ def entry_to_wire(entry: LogEntry) -> list[Any]:
         if isinstance(action, Place) and action.card not in LINES[action.line]:
             raise LogFormatError(f"a placement on {line_name(action.line)} with another card")
         return [MOVE_TAG, entry.seat.name.lower(), str(action)]
+    if isinstance(entry, Ending):
+        seat = None if entry.seat is None else entry.seat.name.lower()
+        return [ENDING_TAG, entry.kind.value, seat]
     return [CHANCE_TAG, list(entry.order)]
 
 
@@ -116,7 +156,17 @@ def entry_from_wire(data: Any) -> LogEntry:
                     f"{card!r} is not a card (an island number 0-{NUM_ISLANDS - 1})"
                 )
         return Chance(tuple(order))
-    raise LogFormatError(f"a log entry starts with 'm' or 'c', not {tag!r}")
+    if tag == ENDING_TAG:
+        if len(data) != 3:
+            raise LogFormatError("an ending is ['e', kind, seat or None]")
+        kind, seat_name = data[1], data[2]
+        if seat_name is not None and (not isinstance(seat_name, str) or seat_name not in _SEATS):
+            raise LogFormatError(f"{seat_name!r} is not a seat; use 'white', 'black' or None")
+        try:
+            return Ending(kind, None if seat_name is None else _SEATS[seat_name])
+        except ValueError as exc:
+            raise LogFormatError(str(exc)) from None
+    raise LogFormatError(f"a log entry starts with 'm', 'c' or 'e', not {tag!r}")
 
 
 def log_to_wire(log: Iterable[LogEntry]) -> list[list[Any]]:

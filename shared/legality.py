@@ -22,6 +22,7 @@ from shared.actions import (
     Place,
     Remove,
     Take,
+    Undo,
 )
 from shared.board import (
     BRIDGES_PER_PLAYER,
@@ -54,6 +55,8 @@ class TurnContext(NamedTuple):
     pile_size: int
     opponent_abstained: bool
     handicap_left: int
+    # The plays of this turn an undo can take back (0 when none). Not in legal_actions().
+    undoable: int = 0
 
 
 class IllegalAction(ValueError):
@@ -109,7 +112,9 @@ _HANDICAPS = tuple(Handicap(line) for line in range(NUM_LINES))
 
 
 def legal_actions(ctx: TurnContext) -> list[Action]:
-    """Every legal action of the player to move, and only those."""
+    """Every legal action of the player to move, and only those, except an undo: why_illegal
+    allows one while the turn has plays to take back (ctx.undoable), but the list leaves it
+    out so that search and the computer never take anything back."""
     phase = ctx.phase
     if phase is Phase.OVER:
         return []
@@ -175,6 +180,12 @@ def why_illegal(ctx: TurnContext, action: Action) -> str | None:
     phase = ctx.phase
     if phase is Phase.OVER:
         return "the game is over"
+    if isinstance(action, Undo):
+        if phase is Phase.HANDICAP:
+            return "handicap bridges cannot be taken back"
+        if not ctx.undoable:
+            return "there is nothing to take back: you have made no play this turn"
+        return None
     me, opp = ctx.bridges[ctx.seat], ctx.bridges[1 - ctx.seat]
     hand = ctx.hand
     if phase is Phase.HANDICAP:

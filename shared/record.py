@@ -21,9 +21,10 @@ import attrs
 from shared.actions import NotationError, parse_action
 from shared.board import ISLANDS, iter_bits, line_name, parse_island, parse_line
 from shared.game import FULL_DECK, Game, Position, PositionError, Result
-from shared.history import Chance, LogEntry, LogError, Move
+from shared.history import Chance, Ending, LogEntry, LogError, Move
 from shared.randomness import CardSource
-from shared.types import GameOptions, OptionsError, Phase, Seat
+from shared.results import english_reason
+from shared.types import GameOptions, OptionsError, Phase, Seat, Termination
 
 MAGIC = "kahuna-record 1"
 
@@ -131,13 +132,43 @@ def record_from_log(
     for entry in entries:
         if isinstance(entry, Move):
             lines.append(f"{entry.seat.name.lower()} {entry.action}")
+        elif isinstance(entry, Ending):
+            lines.append(ending_line(entry))
         else:
             lines.append(f"shuffle {_names(entry.order)}")
     if result is not None:
         winner = "draw" if result.winner is None else result.winner.name.lower()
         points = "" if scores is None else f"; points {scores[0]}:{scores[1]}"
-        lines.append(f"# result: {winner} ({result.reason}){points}")
+        lines.append(f"# result: {winner} ({english_reason(result)}){points}")
     return "\n".join(lines) + "\n"
+
+
+# An ending's record line: the seat's name, then these words (a draw agreed names no seat).
+_ENDING_WORDS = {
+    Termination.RESIGNED: "resigns",
+    Termination.TIME: "loses on time",
+    Termination.FORFEIT: "forfeits",
+}
+_AGREED_LINE = "draw agreed"
+
+
+def ending_line(ending: Ending) -> str:
+    """`white resigns`, `black loses on time`, `white forfeits` or `draw agreed`."""
+    if ending.seat is None:
+        return _AGREED_LINE
+    return f"{ending.seat.name.lower()} {_ENDING_WORDS[ending.kind]}"
+
+
+def _read_ending(words: Sequence[str]) -> Ending | None:
+    """The Ending a record line states, or None when the line is not an ending."""
+    text = " ".join(w.lower() for w in words)
+    if text == _AGREED_LINE:
+        return Ending(Termination.AGREED, None)
+    seat_word, _, rest = text.partition(" ")
+    for kind, phrase in _ENDING_WORDS.items():
+        if rest == phrase and seat_word in ("white", "black"):
+            return Ending(kind, Seat.parse(seat_word))
+    return None
 
 
 # ----- reading ----------------------------------------------------------------------------
@@ -327,8 +358,11 @@ def read_record(text: str) -> ParsedRecord:
     else:
         raise RecordError(number, "expected 'first' and 'deal', or 'position'")
     for number, words in lines[index:]:
+        ending = _read_ending(words)
         if words[0] == "shuffle":
             log.append(Chance(_cards(number, words[1:])))
+        elif ending is not None:
+            log.append(ending)
         else:
             seat = _seat(number, words[0])
             try:
@@ -379,7 +413,10 @@ def game_to_json(game: Game) -> dict[str, Any]:
             "points": game.scores[seat],
         }
 
-    result = None if game.result is None else game.result.to_dict()
+    # The result's codes, and its sentence for a reader.
+    result = None
+    if game.result is not None:
+        result = {**game.result.to_dict(), "reason": english_reason(game.result)}
     return {
         "phase": game.phase.value,
         "round": game.round,

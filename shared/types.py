@@ -39,6 +39,28 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+class Termination(StrEnum):
+    """How a game ended: the code in results, GameOver events and the wire (see
+    shared/results.py for the English sentence of each)."""
+
+    POINTS = "points"  # more points
+    FINAL = "final"  # tied on points, more in the final scoring
+    BRIDGES = "bridges"  # tied on points and final scoring, more bridges on the board
+    TIE = "tie"  # tied on points and bridges: no winner
+    NO_BRIDGES = "no_bridges"  # R12/R13: a player (or both) without a bridge in round 2 or 3
+    RESIGNED = "resigned"  # a player resigned: the other wins
+    AGREED = "agreed"  # a draw by agreement: no winner
+    TIME = "time"  # a player's clock ran out: the other wins
+    FORFEIT = "forfeit"  # a player abandoned the game: the other wins
+
+
+# The endings that are not a move (Game.end, the log's Ending entries); the others come from
+# the rules at the end of an action.
+DECLARED_ENDINGS = frozenset(
+    {Termination.RESIGNED, Termination.AGREED, Termination.TIME, Termination.FORFEIT}
+)
+
+
 class OptionsError(ValueError):
     """Game options that do not make a game."""
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from shared.actions import Discard
 from shared.board import (
     ISLANDS,
     NUM_ISLANDS,
@@ -22,7 +23,7 @@ from shared.board import (
     parse_island,
     parse_line,
 )
-from shared.events import CardDiscarded, CardDrawn, Event, event_to_dict
+from shared.events import CardDiscarded, CardDrawn, Event, PlayUndone, event_to_dict
 from shared.game import Game, Result
 from shared.legality import TurnContext
 from shared.types import GameOptions, Phase, Seat
@@ -47,6 +48,11 @@ class PublicView:
     final_turns_left: int
     handicap_left: int
     result: Result | None
+    # The plays of this turn the player to move can take back with 'undo' (everyone may know
+    # it: the plays were seen). Left out of ==: apart from it, a view in the middle of a turn
+    # is the view of the same state set up as a position (which is what the computer's
+    # sampler rebuilds, tests/test_search.py); tests compare it on its own.
+    undoable: int = attrs.field(default=0, eq=False)
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -71,7 +77,7 @@ class SeatView:
             counts[card] += 1
         return TurnContext(
             pub.options, pub.phase, self.seat, pub.bridges, pub.tokens, tuple(counts),
-            pub.face_up, pub.pile_size, pub.opponent_abstained, pub.handicap_left,
+            pub.face_up, pub.pile_size, pub.opponent_abstained, pub.handicap_left, pub.undoable,
         )  # fmt: skip
 
 
@@ -94,6 +100,7 @@ def _public(game: Game) -> PublicView:
         final_turns_left=game.final_turns_left,
         handicap_left=game.handicap_left,
         result=game.result,
+        undoable=game.undoable,
     )
 
 
@@ -127,10 +134,15 @@ def _hidden_from(event: Event, viewer: Seat | None) -> bool:
         return event.seat is not viewer
     if isinstance(event, CardDiscarded):
         return event.seat is not viewer and not event.open
+    if isinstance(event, PlayUndone):
+        # A face-down discard taken back: its card goes back to a hidden hand.
+        return isinstance(event.action, Discard) and event.seat is not viewer and not event.open
     return False
 
 
-def _blank(event: CardDrawn | CardDiscarded) -> Event:
+def _blank(event: CardDrawn | CardDiscarded | PlayUndone) -> Event:
+    if isinstance(event, PlayUndone):
+        return attrs.evolve(event, action=None)
     return attrs.evolve(event, card=None)
 
 
@@ -172,6 +184,7 @@ def public_to_dict(view: PublicView) -> dict[str, Any]:
         "final_turns_left": view.final_turns_left,
         "handicap_left": view.handicap_left,
         "result": result,
+        "undoable": view.undoable,
     }
 
 
@@ -215,10 +228,7 @@ def public_from_dict(data: dict[str, Any]) -> PublicView:
         hw, hb = _seat_key(data, "hand_sizes")
         ow, ob = _seat_key(data, "open_cards")
         raw_result = data["result"]
-        result = None
-        if raw_result is not None:
-            winner = raw_result["winner"]
-            result = Result(None if winner is None else Seat.parse(winner), raw_result["reason"])
+        result = None if raw_result is None else Result.from_dict(raw_result)
         return PublicView(
             options=GameOptions.from_dict(data["options"]),
             phase=Phase(data["phase"]),
@@ -237,6 +247,7 @@ def public_from_dict(data: dict[str, Any]) -> PublicView:
             final_turns_left=int(data["final_turns_left"]),
             handicap_left=int(data["handicap_left"]),
             result=result,
+            undoable=int(data.get("undoable", 0)),  # absent from views sent before undo
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ViewFormatError(f"malformed view: {exc!r}") from None

@@ -26,7 +26,7 @@ from client.state import ClientState, LogLine
 from protocol.messages import PlayerInfo, Players, TableInfo, TableOptions
 from shared.board import DEGREE, ISLANDS, NEEDED, NUM_LINES, parse_island, parse_line
 from shared.game import Game, Result
-from shared.types import Phase, Seat
+from shared.types import Phase, Seat, Termination
 from shared.views import seat_view, spectator_view
 from tests.positions import game
 
@@ -177,7 +177,7 @@ def test_the_end_of_the_game_shows_each_round_and_the_winner() -> None:
         phase=Phase.OVER,
         round=3,
         round_points=((1, 0), (0, 2), (3, 0)),
-        result=Result(Seat.WHITE, "White has more points"),
+        result=Result(Seat.WHITE, Termination.POINTS),
     )
     text = render_game(state, 80, 22).text()
     assert "GAME OVER" in text and "White (Ann) wins" in text

@@ -14,13 +14,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared.actions import DRAW, END_TURN, Action, Handicap, Place
+from shared.actions import DRAW, END_TURN, UNDO, UNDO_TURN, Action, Handicap, Place
 from shared.board import LINES, NUM_ISLANDS
 from shared.events import Event, TurnEnded
 from shared.game import FULL_DECK, Game, Position, PositionError, TurnStart
 from shared.history import (
     LOG_ERROR_KINDS,
     Chance,
+    Ending,
     LogEntry,
     LogError,
     LogFormatError,
@@ -32,7 +33,7 @@ from shared.history import (
 )
 from shared.randomness import SeededSource
 from shared.record import record_from_log, replay, write_record
-from shared.types import GameOptions, Phase, Seat
+from shared.types import DECLARED_ENDINGS, GameOptions, Phase, Seat, Termination
 from tests.test_properties import ALL_ACTIONS, game_options
 
 W, B = Seat.WHITE, Seat.BLACK
@@ -224,11 +225,16 @@ def test_the_log_and_the_older_lists_agree() -> None:
 
 # A placement with a card of neither end is never legal and has no notation.
 WRITABLE = [a for a in ALL_ACTIONS if not (isinstance(a, Place) and a.card not in LINES[a.line])]
+WRITABLE += [UNDO, UNDO_TURN]
 moves = st.builds(Move, st.sampled_from(Seat), st.sampled_from(WRITABLE))
 chances = st.builds(
     Chance, st.lists(st.integers(0, NUM_ISLANDS - 1), max_size=24).map(tuple)
 )  # fmt: skip
-entries: st.SearchStrategy[LogEntry] = st.one_of(moves, chances)
+endings = st.sampled_from(
+    [Ending(Termination.AGREED, None)]
+    + [Ending(k, s) for k in DECLARED_ENDINGS - {Termination.AGREED} for s in Seat]
+)
+entries: st.SearchStrategy[LogEntry] = st.one_of(moves, chances, endings)
 
 
 @settings(max_examples=200, deadline=None)
@@ -271,7 +277,7 @@ def test_the_wire_form_is_short_and_plain() -> None:
         (None, "non-empty list"),
         ([], "non-empty list"),
         ("m white draw", "non-empty list"),
-        (["x"], "starts with 'm' or 'c'"),
+        (["x"], "starts with 'm', 'c' or 'e'"),
         (["m", "white"], r"\['m', seat, action\]"),
         (["m", "green", "draw"], "not a seat"),
         (["m", 0, "draw"], "not a seat"),

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 
 import attrs
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,8 @@ from shared.actions import (
     ABSTAIN,
     DRAW,
     END_TURN,
+    UNDO,
+    UNDO_TURN,
     Action,
     Discard,
     Handicap,
@@ -299,6 +302,19 @@ def test_legal_actions_and_why_illegal_agree_on_every_action(setup: Setup) -> No
         legal = set(game.legal_actions())
         allowed = {a for a in ALL_ACTIONS if game.why_illegal(a) is None}
         assert legal == allowed, (legal - allowed, allowed - legal)
+        # An undo is never listed, and allowed exactly while the turn has a play to take back
+        # (these games never undo, so every move since the turn began was a play).
+        plays = game.phase in (Phase.PLAY, Phase.FINAL) and (
+            game.move_count > game.turn_start.move_count
+        )
+        for undo in (UNDO, UNDO_TURN):
+            assert undo not in legal
+            assert (game.why_illegal(undo) is None) == plays, (undo, plays)
+            ctx = seat_view(game, game.to_move).turn_context()
+            assert ctx is not None and ctx.undoable == game.undoable
+            if not plays:
+                with pytest.raises(IllegalAction):
+                    game.clone().apply(undo)
 
     run(setup, check)
 
@@ -332,6 +348,8 @@ def check_views(game: Game, rng: random.Random) -> None:
     assert not hasattr(public, "hand")
     assert "hand" not in public_to_dict(public)
     assert public_from_dict(public_to_dict(public)) == public
+    # undoable is left out of == (see PublicView): compared here on its own.
+    assert public_from_dict(public_to_dict(public)).undoable == public.undoable == game.undoable
     for seat in Seat:
         view = seat_view(game, seat)
         assert view.seat is seat

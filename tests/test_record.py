@@ -199,6 +199,7 @@ def test_the_replay_command_prints_json_and_names_bad_lines(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     state = json.loads(done.stdout)
     assert state["phase"] == "over" and state["result"]["reason"]
+    assert state["result"]["kind"] in {"points", "final", "bridges", "tie", "no_bridges"}
     bad = tmp_path / "bad.kahuna"
     lines = good.read_text().splitlines()
     k = first_action_index(lines)

@@ -45,7 +45,7 @@ from shared.events import (
 from shared.game import Game, PositionError
 from shared.legality import IllegalAction
 from shared.randomness import SeededSource
-from shared.types import GameOptions, OptionsError, Phase, Seat
+from shared.types import GameOptions, OptionsError, Phase, Seat, Termination
 from shared.views import seat_events, seat_view, spectator_events, spectator_view
 from tests.positions import game, lines, position
 
@@ -328,7 +328,7 @@ def test_final_scoring_gives_the_difference_r10() -> None:
     g = final_turn("ALOA-BARI ALOA-DUDA HUNA-LALE IFFI-LALE", "GOLA-JOJO", ((0, 0), (0, 0)))
     events = act(g, "end")
     assert RoundScored(3, (2, 0), (2, 0), True) in events
-    assert isinstance(events[-1], GameOver) and events[-1].winner is W
+    assert events[-1] == GameOver(W, Termination.POINTS, (2, 0))
 
 
 def test_tie_on_points_goes_to_the_better_final_scoring_r11() -> None:
@@ -337,16 +337,16 @@ def test_tie_on_points_goes_to_the_better_final_scoring_r11() -> None:
     g = final_turn("BARI-FAAA", black, ((1, 0), (2, 0)))
     act(g, "end")
     assert g.scores == (3, 3) and g.result is not None
-    assert g.result.winner is B and "final scoring" in g.result.reason
+    assert g.result.winner is B and g.result.kind is Termination.FINAL
 
 
 def test_tie_at_zero_goes_to_more_bridges_then_no_winner_r11() -> None:
     g = final_turn("BARI-FAAA BARI-COCO", "GOLA-JOJO", ((0, 0), (0, 0)))
     act(g, "end")
-    assert g.result is not None and g.result.winner is W and "bridges" in g.result.reason
+    assert g.result is not None and g.result.winner is W and g.result.kind is Termination.BRIDGES
     g = final_turn("BARI-FAAA", "GOLA-JOJO", ((0, 0), (0, 0)))
     act(g, "end")
-    assert g.result is not None and g.result.winner is None
+    assert g.result is not None and g.result.winner is None and g.result.kind is Termination.TIE
 
 
 # ----- premature end ----------------------------------------------------------------------
@@ -356,7 +356,8 @@ def test_losing_the_last_bridge_in_round_two_ends_the_game_r12() -> None:
     g = game(white="HUNA-LALE", black="ALOA-BARI", white_hand="ALOA BARI", black_hand="KAHU",
              round=2, round_points=((0, 0),))  # fmt: skip
     events = act(g, "remove ALOA-BARI ALOA+BARI")
-    assert isinstance(events[-1], GameOver) and events[-1].winner is W
+    assert events[-1] == GameOver(W, Termination.NO_BRIDGES, (0, 0))
+    assert g.result is not None and g.result.reason == "Black has no bridge on the board"
     assert g.is_over and g.legal_actions() == []
     with pytest.raises(IllegalAction, match="over"):
         g.apply(DRAW)
@@ -391,6 +392,7 @@ def test_neither_player_with_a_bridge_in_round_two_is_a_draw_r13() -> None:
     g = deplete(white_hand="DUDA", black_hand="KAHU")
     events = act(g, "take COCO")
     assert isinstance(events[-1], GameOver) and events[-1].winner is None
+    assert events[-1].kind is Termination.NO_BRIDGES
 
 
 # ----- variant 1 --------------------------------------------------------------------------
@@ -523,3 +525,34 @@ def test_the_two_cards_of_a_removal_are_one_action_in_either_order() -> None:
     assert backwards in g.legal_actions()
     events = g.apply(backwards)
     assert events[0] == BridgeRemoved(B, parse_line("ALOA-BARI"), (isl("ALOA"), isl("BARI")))
+
+
+# ----- undo and endings (online play, not in the rulebook) --------------------------------
+
+
+def test_undo_takes_back_plays_of_this_turn_only_r17() -> None:
+    from shared.actions import UNDO, UNDO_TURN
+
+    g = game(white="ALOA-BARI", black="KAHU-LALE", white_hand="BARI DUDA", black_hand="KAHU")
+    before = g.hand_counts(W), g.bridges[:], g.played[:], g.face_down[:]
+    act(g, "place BARI-DUDA")
+    act(g, "discard DUDA")
+    act(g, "undo")
+    assert g.face_down == before[3] and g.undoable == 1
+    g.apply(UNDO_TURN)
+    assert (g.hand_counts(W), g.bridges, g.played, g.face_down) == before
+    assert UNDO not in g.legal_actions()
+    act(g, "discard BARI")
+    act(g, "draw")
+    assert "nothing to take back" in (g.why_illegal(UNDO) or "")
+
+
+def test_resigning_and_the_other_endings_keep_the_scores_r18() -> None:
+    g = game(white="ALOA-BARI", black="KAHU-LALE", white_hand="BARI", black_hand="KAHU",
+             round=2, round_points=((1, 0),))  # fmt: skip
+    act(g, "place BARI-DUDA")
+    events = g.end(Termination.RESIGNED, W)  # White resigns in White's own turn
+    assert events == [GameOver(B, Termination.RESIGNED, (1, 0))]
+    assert g.round_points == [(1, 0)] and g.result is not None and g.result.winner is B
+    with pytest.raises(IllegalAction, match="over"):
+        g.end(Termination.AGREED, None)

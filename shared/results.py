@@ -1,0 +1,121 @@
+"""A game's result as codes, and the one place that words it in English.
+
+`Result(winner, kind)`: the winner (None: nobody) and how the game ended, a `Termination`.
+Clients and records that want prose call `english_reason(result)`; its sentences for the
+endings the rules decide are exactly the ones the engine sent before results had codes, so
+version-1 clients and the records' `# result:` comment read as they always did.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from shared.types import Seat, Termination
+
+T = Termination
+
+# Today's English for the endings the rules decide, read back for code and data made before
+# results had codes (older stored summaries, the playout engine's English reasons).
+_LEGACY: dict[str, Termination] = {
+    "more points": T.POINTS,
+    "tied on points, more in the final scoring": T.FINAL,
+    "tied on points, more bridges on the board": T.BRIDGES,
+    "tied on points and bridges: no winner": T.TIE,
+    "neither player has a bridge on the board": T.NO_BRIDGES,
+    **{f"{seat.label} has no bridge on the board": T.NO_BRIDGES for seat in Seat},
+}
+
+# Kinds that never have a winner, and kinds that always have one.
+_NO_WINNER = frozenset({T.TIE, T.AGREED})
+_WINNER = frozenset({T.POINTS, T.FINAL, T.BRIDGES, T.RESIGNED, T.TIME, T.FORFEIT})
+
+
+def termination(value: object) -> Termination:
+    """A Termination from its code ("points"), or from the English reason the engine gave
+    before results had codes ("more points"); ValueError for anything else."""
+    if isinstance(value, Termination):
+        return value
+    if isinstance(value, str):
+        if value in _LEGACY:
+            return _LEGACY[value]
+        try:
+            return Termination(value)
+        except ValueError:
+            pass
+    codes = ", ".join(t.value for t in Termination)
+    raise ValueError(f"{value!r} is not how a game ends; one of {codes}")
+
+
+@attrs.frozen
+class Result:
+    """Who won (None: nobody) and how the game ended."""
+
+    winner: Seat | None
+    # The converter also takes the older English reasons, so code that still builds a Result
+    # from one (shared/playout.py) compares equal to the engine's.
+    kind: Termination = attrs.field(converter=termination)
+
+    def __attrs_post_init__(self) -> None:
+        if self.winner is None and self.kind in _WINNER:
+            raise ValueError(f"a game that ends by {self.kind.value!r} has a winner")
+        if self.winner is not None and self.kind in _NO_WINNER:
+            raise ValueError(f"a game that ends by {self.kind.value!r} has no winner")
+
+    @property
+    def loser(self) -> Seat | None:
+        return None if self.winner is None else self.winner.other
+
+    @property
+    def reason(self) -> str:
+        """The English sentence: english_reason(self). For code from before the codes; new
+        code reads `kind`."""
+        return english_reason(self)
+
+    def to_dict(self) -> dict[str, str | None]:
+        winner = None if self.winner is None else self.winner.name.lower()
+        return {"winner": winner, "kind": self.kind.value}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Result:
+        """The result from to_dict()'s form; the older {"winner", "reason"} form is read too.
+        ValueError (or KeyError, TypeError) when it is not one."""
+        winner = data["winner"]
+        if winner is not None and not isinstance(winner, str):
+            raise ValueError(f"{winner!r} is not a seat")
+        kind = data["kind"] if "kind" in data else data["reason"]
+        return cls(None if winner is None else Seat.parse(winner), kind)
+
+
+def english_reason(result: Result) -> str:
+    """The result in words, for prose: the client's screen, records' comments, version-1
+    clients. The winner is not named except where the sentence needs the loser."""
+    kind, loser = result.kind, result.loser
+    if kind is T.POINTS:
+        return "more points"
+    if kind is T.FINAL:
+        return "tied on points, more in the final scoring"
+    if kind is T.BRIDGES:
+        return "tied on points, more bridges on the board"
+    if kind is T.TIE:
+        return "tied on points and bridges: no winner"
+    if kind is T.NO_BRIDGES:
+        if loser is None:
+            return "neither player has a bridge on the board"
+        return f"{loser.label} has no bridge on the board"
+    if kind is T.AGREED:
+        return "draw agreed"
+    assert loser is not None  # resigned, time and forfeit always have a winner
+    if kind is T.RESIGNED:
+        return f"{loser.label} resigned"
+    if kind is T.TIME:
+        return f"{loser.label} ran out of time"
+    return f"{loser.label} forfeited"
+
+
+def legacy_result_dict(result: Result) -> dict[str, str | None]:
+    """The result as version-1 clients (and docs/protocol.md's version 1) know it:
+    {"winner", "reason"} with the English sentence."""
+    winner = None if result.winner is None else result.winner.name.lower()
+    return {"winner": winner, "reason": english_reason(result)}
