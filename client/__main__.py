@@ -76,8 +76,7 @@ def server_url(text: str | None) -> str:
     except ValueError:
         number = -1
     if number is None:
-        number = DEFAULT_PORT
-        url = f"{parts.scheme}://{host}:{number}{parts.path}"
+        return url  # a URL without a port: its scheme's (80 or 443)
     if not 1 <= number <= 65535:
         given = parts.netloc.rpartition(":")[2]
         raise AddressError(f"{text!r}: the port {given!r} is not a number from 1 to 65535")

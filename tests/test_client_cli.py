@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
         ("192.168.1.20:9000", "ws://192.168.1.20:9000"),
         ("ws://h:1", "ws://h:1"),
         ("wss://games.example.org:8765", "wss://games.example.org:8765"),
-        ("wss://games.example.org", "wss://games.example.org:8765"),
+        ("wss://games.example.org/k", "wss://games.example.org/k"),
         ("[::1]:9000", "ws://[::1]:9000"),
         ("::1", "ws://[::1]:8765"),
     ],
