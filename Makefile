@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PLAY_STAMP := $(VENV)/.installed-play
 
 .PHONY: test check lint typecheck pytest play bench clean
 
@@ -24,9 +25,18 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest -q
 
-# Play against the computer: a server starts inside the client, nothing else is needed.
-play: $(STAMP)
-	$(BIN)/kahuna-client --local
+# Play against the computer: a server starts inside the client, nothing else is needed. Only
+# what playing needs is installed (not the test tools); options go through ARGS, e.g.
+# make play ARGS="--seat black --variant1".
+ARGS ?=
+$(PLAY_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(PLAY_STAMP)
+
+play: $(PLAY_STAMP)
+	$(BIN)/kahuna-client --local $(ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py

@@ -439,12 +439,23 @@ class KahunaApp:
 
     def go_to_lobby(self) -> None:
         state = self.state
-        if state.table_id is not None:
-            self.send(Leave(state.table_id))
+        table, seat = state.table_id, state.seat
+        started = state.table_status != "waiting" and state.public is not None
+        over = state.public is not None and state.public.result is not None
+        if table is not None:
+            self.send(Leave(table))
         state.leave_table()
         state.help_open = False
         self.send(LobbySubscribe())
-        state.say("Back in the lobby.")
+        if table is not None and seat is not None and started and not over:
+            state.say(
+                f"You stepped away from table {table}: your {seat.label} seat waits for you"
+                " (select the table, Enter sits you down again)."
+            )
+        elif table is not None and seat is not None and not started:
+            state.say(f"You gave up your seat at table {table}. Back in the lobby.")
+        else:
+            state.say("Back in the lobby.")
         self.invalidate()
 
     def quit(self) -> None:

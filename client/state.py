@@ -370,7 +370,9 @@ class ClientState:
             elif before is not None and after is None:
                 self.add_log(f"{before.name} left the {seat.label} seat", "info")
             elif before is not None and after is not None and before.connected != after.connected:
-                what = "is back" if after.connected else "lost the connection"
+                # a player who stepped away (lobby) and one whose connection dropped look the
+                # same in the protocol's players message: say only what is known
+                what = "is back" if after.connected else "is away; the game waits for them"
                 self.add_log(f"{after.name} ({seat.label}) {what}", "info")
 
     def _error(self, msg: Error) -> None:

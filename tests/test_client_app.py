@@ -273,7 +273,7 @@ async def test_a_player_who_was_away_catches_up(server: KahunaServer) -> None:
             ),
             "Ann to see Bob away",
         )
-        assert "Bob (Black) lost the connection" in [e.text for e in ann.state.log]
+        assert "Bob (Black) is away; the game waits for them" in [e.text for e in ann.state.log]
         ann.line(a_place(ann))
         await until(lambda: ann.state.version == version + 1, "Ann's bridge")
         await until(lambda: bob.state.connected, "Bob back")

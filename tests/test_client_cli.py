@@ -263,3 +263,17 @@ def test_a_signal_gives_the_terminal_back(signum: int, tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
         os.close(controller)
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_make_play_installs_only_the_game_and_passes_options(tmp_path: Path) -> None:
+    done = subprocess.run(
+        ["make", "-n", "-f", str(ROOT / "Makefile"), "play", "ARGS=--seat black --variant1",
+         "VENV=" + str(tmp_path / "venv")],
+        cwd=ROOT, capture_output=True, text=True, timeout=20,
+    )  # fmt: skip
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0, done.stderr
+    assert not any("[test]" in line for line in lines)  # no test tools to play
+    assert any(line.endswith("pip install --quiet -e .") for line in lines)
+    assert lines[-1].endswith("kahuna-client --local --seat black --variant1")

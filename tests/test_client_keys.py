@@ -15,7 +15,7 @@ from prompt_toolkit.output import DummyOutput
 from client.app import KahunaApp
 from client.render import render_game, render_lobby
 from client.state import ClientState
-from protocol.messages import ClientMessage, Command
+from protocol.messages import ClientMessage, Command, Leave, LobbySubscribe, PlayersChanged
 from tests.test_client_app import until
 from tests.test_client_render import known_state
 
@@ -97,3 +97,18 @@ def test_no_handicap_is_not_mentioned() -> None:
     assert state.public is not None and state.public.options.handicap_seat is None
     text = render_game(state, 80, 22).text().lower()
     assert "handicap" not in text
+
+
+async def test_lobby_during_a_game_says_the_player_stepped_away() -> None:
+    state = known_state()
+    async with running(state) as ui:
+        ui.pipe.send_text("lobby\r")
+        await until(lambda: state.screen == "lobby", "the lobby")
+        assert ui.sent == [Leave("t1"), LobbySubscribe()]
+        assert state.message.startswith("You stepped away from table t1: your White seat waits")
+    # the others: the players message says only "not connected": no word of a lost connection
+    other = known_state("Bob")
+    assert other.players is not None and other.players.white is not None
+    away = attrs.evolve(other.players.white, connected=False)
+    other.handle(PlayersChanged("t1", "playing", attrs.evolve(other.players, white=away)))
+    assert other.log[-1].text == "Bob (White) is away; the game waits for them"
