@@ -51,6 +51,8 @@ class ErrorCode(StrEnum):
     CHAT_RATE_LIMITED = "chat_rate_limited"
     # version 2
     GAME_NOT_OVER = "game_not_over"
+    NO_OFFER = "no_offer"
+    CANNOT_CLAIM = "cannot_claim"
 
 
 MEANINGS: dict[ErrorCode, str] = {
@@ -95,6 +97,14 @@ MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.CHAT_EMPTY: "the chat text is empty after removing control characters",
     ErrorCode.CHAT_TOO_LONG: "the chat text is longer than the limit",
     ErrorCode.CHAT_RATE_LIMITED: "too many chat messages; this one was dropped",
+    ErrorCode.NO_OFFER: (
+        "version 2: there is no offer to answer, the sender's own offer stands, or the"
+        " opponent cannot take it up ('message' says which)"
+    ),
+    ErrorCode.CANNOT_CLAIM: (
+        "version 2: the opponent is neither gone nor idle long enough to claim the win;"
+        " 'message' says when"
+    ),
     ErrorCode.GAME_NOT_OVER: "version 2: get_record before the game ended (the record holds"
     " every hidden card)",
 }

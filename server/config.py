@@ -33,6 +33,8 @@ class ServerConfig:
     abandon_timeout: float = 600.0  # a seat left empty this long closes its table
     over_linger: float = 600.0  # a finished game stays open this long for chat and rematch talk
     over_grace: float = 60.0  # ...or this long after its players have all gone
+    claim_after: float = 120.0  # a player gone this long: the opponent may claim the win
+    move_timeout: float = 1800.0  # without a clock: a turn this long, likewise
     sweep_interval: float = 1.0
     send_queue: int = 512  # frames waiting for a slow client before it is disconnected
     send_queue_bytes: int = 1024 * 1024  # ...or bytes waiting (the frame being written too)
@@ -42,6 +44,8 @@ class ServerConfig:
     # (handshakes under way, connections closing); over it a new socket is closed at once
     extra_sockets_per_address: int = 8
     accept_log_interval: float = 10.0  # seconds between log lines about refused sockets
+    # connections the kernel holds for accept(); when full, new ones (anyone's) wait a second
+    listen_backlog: int = 1024
     chat_max: int = 300  # characters
     chat_rate: float = 0.5  # chat messages per second, sustained
     chat_burst: int = 5

@@ -14,6 +14,8 @@ one thread, the event loop's, and each call runs to its end without awaiting any
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import logging
 import random
 import secrets
@@ -28,11 +30,14 @@ from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     PROTOCOL_VERSION,
     SUPPORTED_VERSIONS,
+    V2_ONLY,
     Chat,
     ChatEntry,
+    Claim,
     ClientMessage,
     Command,
     CreateTable,
+    DeclineDraw,
     Error,
     GetRecord,
     Hello,
@@ -40,14 +45,23 @@ from protocol.messages import (
     Leave,
     LobbySubscribe,
     LobbyUnsubscribe,
+    NoteName,
+    OfferDraw,
     Reclaim,
     Record,
+    Rematch,
+    Resign,
     Resync,
+    RoleName,
     ServerMessage,
     Spectate,
     State,
+    TableNote,
+    Update,
     Welcome,
+    seat_name,
 )
+from server.clock import Clock, ClockError
 from server.config import ServerConfig
 from server.lobby import Lobby
 from server.ratelimit import TokenBucket
@@ -61,13 +75,14 @@ from server.storage import (
     SetSeatOp,
     StorageOp,
     StoredTable,
+    TableStateOp,
 )
-from server.table import MemberId, Outbox, SeatHolder, Table, TableError
+from server.table import COMPUTER_NAME, MemberId, Outbox, SeatHolder, Table, TableError
 from shared.events import Event
 from shared.game import Game
 from shared.history import Move, entry_from_wire, entry_to_wire
 from shared.record import write_record
-from shared.types import GameOptions, OptionsError, Seat
+from shared.types import GameOptions, OptionsError, Seat, Termination
 from shared.views import seat_view, seat_view_to_dict
 
 log = logging.getLogger(__name__)
@@ -75,7 +90,6 @@ log = logging.getLogger(__name__)
 LOBBY_COALESCE = 0.1  # seconds: lobby changes within this window go out as one listing
 CLOSE_POLICY = 1008  # flood, version mismatch, too many connections, no hello
 CLOSE_TRY_AGAIN = 1013  # the server is full
-COMPUTER_NAME = "Computer"
 
 
 def clean_text(text: str) -> str:
@@ -166,6 +180,11 @@ class ServerCore:
         self._next_member = 1
         self._lobby_flush_at: float | None = None
         self._next_sweep: float | None = None
+        # (when, order, table id, what): clock flags and claims coming due; stale ones are
+        # checked again when they come and dropped
+        self._timers: list[tuple[float, int, str, str]] = []
+        self._timer_order = itertools.count()
+        self._now = 0.0  # the time of the call being handled, for what a send must show
         self._effects = Effects()
 
     # ----- what happens ---------------------------------------------------------------------
@@ -204,6 +223,7 @@ class ServerCore:
 
     def frame(self, member: MemberId, data: Any, now: float) -> Effects:
         """One frame from a connection, as received."""
+        self._now = now
         session = self.sessions.get(member)
         if session is None or session.closing:
             return self._take()
@@ -246,6 +266,7 @@ class ServerCore:
 
     def disconnect(self, member: MemberId, now: float) -> Effects:
         """The connection is gone: its seats wait for their tokens."""
+        self._now = now
         session = self.sessions.pop(member, None)
         if session is None:
             return self._take()
@@ -258,8 +279,11 @@ class ServerCore:
         for table_id in session.tables:
             table = self.lobby.tables.get(table_id)
             if table is not None and not table.closed:
+                seat = table.seat_of(member)
                 self._send_all(table.disconnect(member, now))
                 self._lobby_changed(now)
+                if seat is not None:
+                    self._seat_gone(table, seat, now)
         return self._take()
 
     def computer_command(
@@ -267,6 +291,7 @@ class ServerCore:
     ) -> Effects:
         """The action a computer player chose for the turn it was given (None: its code
         failed)."""
+        self._now = now
         if self.computers.get(member) != table_id:
             return self._take()  # its table closed while it thought
         if action is None:
@@ -287,7 +312,14 @@ class ServerCore:
         return self._take()
 
     def tick(self, now: float) -> Effects:
-        """Time passed: flush the lobby, drop silent connections, close abandoned tables."""
+        """Time passed: flush the lobby, drop silent connections, close abandoned tables, flag
+        clocks that ran out, tell players they may claim."""
+        self._now = now
+        while self._timers and self._timers[0][0] <= now:
+            _, _, table_id, what = heapq.heappop(self._timers)
+            table = self.lobby.tables.get(table_id)
+            if table is not None and not table.closed:
+                self._timer_due(table, what, now)
         if self._lobby_flush_at is not None and now >= self._lobby_flush_at:
             self._lobby_flush_at = None
             self._flush_lobby()
@@ -299,6 +331,8 @@ class ServerCore:
     def next_wake(self) -> float | None:
         """When tick() next has something to do."""
         times = [t for t in (self._lobby_flush_at, self._next_sweep) if t is not None]
+        if self._timers:
+            times.append(self._timers[0][0])
         return min(times) if times else None
 
     def slow_reader(self, member: MemberId) -> None:
@@ -329,15 +363,48 @@ class ServerCore:
         turn (see _computers_to_move). A version-2 connection gets the game's log with every
         full state."""
         sends = self._effects.sends
+        overlays: dict[str, dict[str, Any]] = {}
+        shown: dict[int, ServerMessage] = {}
         for member, message in outbox:
             session = self.sessions.get(member)
             if session is None:
                 continue
-            if isinstance(message, State) and session.version >= 2:
+            if session.version < 2:
+                if message.TYPE not in V2_ONLY:
+                    sends.append((member, message))
+                continue
+            if isinstance(message, State | Update):
                 table = self.lobby.tables.get(message.table_id)
                 if table is not None:
-                    sends.append((member, table.history_for(member)))
+                    if isinstance(message, State):
+                        sends.append((member, table.history_for(member)))
+                    # one message object per original, so that it is still encoded once
+                    extended = shown.get(id(message))
+                    if extended is None:
+                        overlay = overlays.get(table.table_id)
+                        if overlay is None:
+                            overlay = overlays[table.table_id] = self._overlay(table)
+                        extended = attrs.evolve(message, view={**message.view, "table": overlay})
+                        shown[id(message)] = extended
+                    message = extended
             sends.append((member, message))
+
+    def _overlay(self, table: Table) -> dict[str, Any]:
+        """Version 2: what every view of a table also shows, besides the game: the clocks at
+        this moment, the offers standing, the settings."""
+
+        def seat(value: Seat | None) -> str | None:
+            return None if value is None else seat_name(value)
+
+        return {
+            "clock": None if table.clock is None else table.clock.to_view(self._now),
+            "draw_offer": seat(table.draw_offer),
+            "rematch_offer": seat(table.rematch_offer),
+            "rematch_table": table.rematch_to,
+            "claim": seat(self._claimant(table, self._now)),
+            "level": table.level if table.vs_computer else None,
+            "hints": table.hints,
+        }
 
     def _error(
         self,
@@ -379,6 +446,9 @@ class ServerCore:
                     self._room_for_one_more(session)
                 assert session.name is not None
                 parsed = None if seat is None else Seat.parse(seat)
+                free = [s for s in Seat if table.seats[s] is None]
+                if len(free) == 1 and (parsed is None or parsed is free[0]):
+                    self._game_may_start(table, now, joining=free[0])
                 self._send_all(table.join(member, session.name, parsed, now=now))
                 self._seat_written(table, member)
                 session.tables.add(table_id)
@@ -417,12 +487,33 @@ class ServerCore:
                     self._close_table(table, "nobody is seated", now)
                 self._lobby_changed(now)
             case Command():
+                if session.version < 2 and message.action.strip().lower().startswith("undo"):
+                    raise TableError(ErrorCode.BAD_NOTATION, "unknown action 'undo'")
                 self._command(member, message, now)
             case Resync(table_id):
                 table = self.lobby.get(table_id)
                 self._send_all(table.resync(member))
             case Chat(table_id, text):
                 self._chat(session, table_id, text, now)
+            case Resign(table_id):
+                table, mine = self._my_seat(member, table_id)
+                self._end(table, Termination.RESIGNED, mine, now)
+            case OfferDraw(table_id):
+                self._offer_draw(member, table_id, now)
+            case DeclineDraw(table_id):
+                table, mine = self._my_seat(member, table_id)
+                if table.draw_offer is not mine.other:
+                    raise TableError(ErrorCode.NO_OFFER, "there is no draw offer to decline")
+                table.draw_offer = None
+                self._note(table, "draw_declined", mine)
+                self._store_state(table, now)
+            case Claim(table_id):
+                table, mine = self._my_seat(member, table_id)
+                if self._claimant(table, now) is not mine:
+                    raise TableError(ErrorCode.CANNOT_CLAIM, self._claim_refusal(table, mine, now))
+                self._end(table, Termination.FORFEIT, mine.other, now)
+            case Rematch(table_id):
+                self._rematch(member, table_id, now)
             case GetRecord(table_id):
                 table = self.lobby.get(table_id)
                 if table.role_of(member) is None:
@@ -488,10 +579,20 @@ class ServerCore:
         else:
             first = Seat.parse(create.first)
         seat = Seat.WHITE if create.seat is None else Seat.parse(create.seat)
+        clock = None
+        if create.clock is not None:
+            try:
+                clock = Clock.new(create.clock)
+            except ClockError as exc:
+                raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
         game = Game.new(cfg.source_factory(), first, options)
         table = Table(
             table_id, game, vs_computer=create.vs_computer, chat_history=cfg.chat_history, now=now
         )
+        # a version-1 client meets the computer it always met, the easy one
+        table.level = create.level if session.version >= 2 else "easy"
+        table.hints = create.hints
+        table.clock = clock
         self._write(
             CreateTableOp(
                 table_id,
@@ -502,18 +603,29 @@ class ServerCore:
             )
         )
         self._append_log(table)
+        self._store_state(table, now)
         self.lobby.add(table)
-        if create.vs_computer:  # seated first, so that the creator's state says "playing"
+        self._seat_players(table, create.vs_computer, seat, session, now)
+        log.info(
+            "table %s created by %s: %s%s", table_id, session.name, describe_options(options),
+            "" if clock is None else f", clock {create.clock}",
+        )  # fmt: skip
+        self._lobby_changed(now)
+
+    def _seat_players(
+        self, table: Table, vs_computer: bool, seat: Seat, session: Session, now: float
+    ) -> None:
+        table_id = table.table_id
+        if vs_computer:  # seated first, so that the creator's state says "playing"
             computer = self._new_member()
             self.computers[computer] = table_id
             self._send_all(table.join(computer, COMPUTER_NAME, seat.other, computer=True))
             self._seat_written(table, computer)
         assert session.name is not None
+        self._game_may_start(table, now)
         self._send_all(table.join(session.member, session.name, seat, now=now))
         self._seat_written(table, session.member)
         session.tables.add(table_id)
-        log.info("table %s created by %s: %s", table_id, session.name, describe_options(options))
-        self._lobby_changed(now)
         self._computers_to_move(table)
 
     def _seat_written(self, table: Table, member: MemberId) -> None:
@@ -559,15 +671,246 @@ class ServerCore:
 
     def _command(self, member: MemberId, command: Command, now: float) -> None:
         table = self.lobby.get(command.table_id)
+        mover = table.seat_of(member)
+        if self._flag_fell(table, now):
+            raise TableError(ErrorCode.GAME_OVER, "the time ran out")
         before_status = table.status
         outbox = table.command(member, command.version, command.action)
         self._append_log(table)
+        assert mover is not None  # the table refuses a command from anyone but a seat
+        if table.draw_offer is mover.other:  # playing on declines the offer
+            table.draw_offer = None
+            self._note(table, "draw_declined", mover)
         if table.game.is_over:
-            self._finished(table)
+            self._game_ended(table, now)
+        elif table.game.to_move is not mover:
+            self._turn_passed(table, mover, now)
+        if table.clock is not None or table.game.is_over:
+            self._store_state(table, now)
         self._send_all(outbox)
         if table.status != before_status:
             self._lobby_changed(now)
         self._computers_to_move(table)
+
+    # ----- internals: the life of a game around its moves ----------------------------------------
+
+    def _game_may_start(self, table: Table, now: float, joining: Seat | None = None) -> None:
+        """Called just before the last seat is taken: the first turn (and its clock) begins."""
+        if table.game.is_over:
+            return
+        if any(table.seats[s] is None and s is not joining for s in Seat):
+            return
+        table.turn_since = now
+        if table.clock is not None:
+            table.clock.start(table.game.to_move, now)
+            self._store_state(table, now)
+        self._timers_for_turn(table, now)
+
+    def _turn_passed(self, table: Table, mover: Seat, now: float) -> None:
+        table.turn_since = now
+        if table.clock is not None:
+            table.clock.turn_passed(mover, now)
+        self._timers_for_turn(table, now)
+
+    def _timers_for_turn(self, table: Table, now: float) -> None:
+        if table.clock is not None:
+            flag = table.clock.flag_at()
+            if flag is not None:
+                self._schedule(flag, table.table_id, "flag")
+        else:
+            self._schedule(now + self.config.move_timeout, table.table_id, "claim")
+
+    def _schedule(self, at: float, table_id: str, what: str) -> None:
+        heapq.heappush(self._timers, (at, next(self._timer_order), table_id, what))
+
+    def _timer_due(self, table: Table, what: str, now: float) -> None:
+        if what == "flag":
+            self._flag_fell(table, now)
+        elif what == "claim":
+            claimant = self._claimant(table, now)
+            if claimant is not None:
+                self._note(table, "claim_available", claimant)
+
+    def _flag_fell(self, table: Table, now: float) -> bool:
+        """End the game if the running clock is at zero (the computer's included)."""
+        clock = table.clock
+        if clock is None or clock.running is None or table.status != "playing":
+            return False
+        if clock.left_at(clock.running, now) > 0:
+            return False
+        self._end(table, Termination.TIME, clock.running, now)
+        return True
+
+    def _game_ended(self, table: Table, now: float) -> None:
+        if table.clock is not None:
+            table.clock.stop(now)
+        table.draw_offer = None
+        self._finished(table)
+
+    def _end(self, table: Table, kind: Termination, seat: Seat | None, now: float) -> None:
+        outbox = table.end(kind, seat)
+        self._append_log(table)
+        self._game_ended(table, now)
+        self._store_state(table, now)
+        self._send_all(outbox)
+        self._lobby_changed(now)
+        log.info("table %s: game over (%s, %s)", table.table_id, kind.value, seat)
+
+    def _my_seat(self, member: MemberId, table_id: str) -> tuple[Table, Seat]:
+        table = self.lobby.get(table_id)
+        seat = table.seat_of(member)
+        if seat is None:
+            if member in table.spectators:
+                raise TableError(ErrorCode.SPECTATOR_CANNOT_ACT, "spectators cannot act")
+            raise TableError(ErrorCode.NOT_AT_TABLE, "you have no seat at this table")
+        return table, seat
+
+    def _note(
+        self, table: Table, note: NoteName, seat: Seat | None, detail: str | None = None
+    ) -> None:
+        message = TableNote(table.table_id, note, None if seat is None else seat_name(seat), detail)
+        self._send_all([(m, message) for m in table.members()])
+
+    def _store_state(self, table: Table, now: float) -> None:
+        def seat(value: Seat | None) -> str | None:
+            return None if value is None else value.name.lower()
+
+        state: dict[str, Any] = {
+            "level": table.level,
+            "hints": table.hints,
+            "clock": None if table.clock is None else table.clock.to_state(now),
+            "draw_offer": seat(table.draw_offer),
+            "rematch_offer": seat(table.rematch_offer),
+            "rematch_to": table.rematch_to,
+        }
+        self._write(TableStateOp(table.table_id, state, self.wall_clock()))
+
+    def _offer_draw(self, member: MemberId, table_id: str, now: float) -> None:
+        table, seat = self._my_seat(member, table_id)
+        if table.status != "playing":
+            raise TableError(
+                ErrorCode.GAME_OVER if table.game.is_over else ErrorCode.GAME_NOT_STARTED,
+                "a draw is offered while the game runs",
+            )
+        if table.draw_offer is seat.other:
+            self._end(table, Termination.AGREED, None, now)
+            return
+        if table.draw_offer is seat:
+            raise TableError(ErrorCode.NO_OFFER, "your offer stands; the opponent decides")
+        other = table.seats[seat.other]
+        if other is not None and other.computer:  # the computer plays every game out
+            self._note(table, "draw_declined", seat.other)
+            return
+        table.draw_offer = seat
+        self._note(table, "draw_offered", seat)
+        self._store_state(table, now)
+
+    def _claimant(self, table: Table, now: float) -> Seat | None:
+        """The seat that may claim the win now: its opponent has been gone for claim_after
+        seconds, or (without a clock) has not acted for move_timeout seconds on its turn."""
+        if table.status != "playing":
+            return None
+        for seat in Seat:
+            mine, theirs = table.seats[seat], table.seats[seat.other]
+            if mine is None or theirs is None or mine.computer or mine.member is None:
+                continue
+            if theirs.computer:
+                continue
+            if theirs.member is None and now - theirs.since >= self.config.claim_after:
+                return seat
+            idle = table.game.to_move is seat.other and table.clock is None
+            if idle and now - table.turn_since >= self.config.move_timeout:
+                return seat
+        return None
+
+    def _claim_refusal(self, table: Table, seat: Seat, now: float) -> str:
+        theirs = table.seats[seat.other]
+        if theirs is not None and not theirs.computer and theirs.member is None:
+            wait = self.config.claim_after - (now - theirs.since)
+            return f"your opponent may still come back; you may claim in {max(1, round(wait))} s"
+        return "you may claim when your opponent is gone or idle past the limit"
+
+    def _seat_gone(self, table: Table, seat: Seat, now: float) -> None:
+        """A player's connection went: the other may claim later, and its rematch offer
+        falls."""
+        if table.status == "playing":
+            self._schedule(now + self.config.claim_after, table.table_id, "claim")
+        if table.rematch_offer is seat:
+            table.rematch_offer = None
+            self._note(table, "rematch_declined", seat)
+            self._store_state(table, now)
+
+    def _rematch(self, member: MemberId, table_id: str, now: float) -> None:
+        table, seat = self._my_seat(member, table_id)
+        if not table.game.is_over:
+            raise TableError(ErrorCode.GAME_NOT_OVER, "a rematch is offered after the game")
+        if table.rematch_to is not None:
+            raise TableError(ErrorCode.NO_OFFER, "the rematch has started already")
+        other = table.seats[seat.other]
+        if other is None:
+            raise TableError(ErrorCode.NO_OFFER, "your opponent has left")
+        if not (other.computer or table.rematch_offer is seat.other):
+            if table.rematch_offer is seat:
+                raise TableError(ErrorCode.NO_OFFER, "your offer stands; the opponent decides")
+            table.rematch_offer = seat
+            self._note(table, "rematch_offered", seat)
+            self._store_state(table, now)
+            return
+        if not other.computer and other.member is None:
+            raise TableError(ErrorCode.NO_OFFER, "your opponent is not connected")
+        self._start_rematch(table, now)
+
+    def _start_rematch(self, table: Table, now: float) -> None:
+        """Same options and players, colours swapped, new tokens; the spectators come along."""
+        cfg = self.config
+        table_id = self._new_table_id()
+        game = Game.new(cfg.source_factory(), table.game.first_player, table.game.options)
+        new = Table(
+            table_id, game, vs_computer=table.vs_computer, chat_history=cfg.chat_history, now=now
+        )
+        new.level, new.hints = table.level, table.hints
+        if table.clock is not None:
+            new.clock = Clock.new(table.clock.control)
+        self._write(
+            CreateTableOp(
+                table_id,
+                dict(game.options.to_dict()),
+                game.first_player.name.lower(),
+                table.vs_computer,
+                self.wall_clock(),
+            )
+        )
+        self._append_log(new)
+        self._store_state(new, now)
+        self.lobby.add(new)
+        table.rematch_to, table.rematch_offer = table_id, None
+        self._store_state(table, now)
+        self._note(table, "rematch_started", None, table_id)
+        humans = [(s, h) for s, h in table.seats.items() if h is not None and not h.computer]
+        computers = [(s, h) for s, h in table.seats.items() if h is not None and h.computer]
+        for seat, holder in computers:
+            computer = self._new_member()
+            self.computers[computer] = table_id
+            self._send_all(new.join(computer, holder.name, seat.other, computer=True))
+            self._seat_written(new, computer)
+        for index, (seat, holder) in enumerate(humans):
+            if index == len(humans) - 1:
+                self._game_may_start(new, now, joining=seat.other)
+            if holder.member is None:
+                continue  # not reached: a rematch starts with both players connected
+            self._send_all(new.join(holder.member, holder.name, seat.other, now=now))
+            self._seat_written(new, holder.member)
+            session = self.sessions.get(holder.member)
+            if session is not None:
+                session.tables.add(table_id)
+        for member, name in list(table.spectators.items()):
+            self._send_all(new.spectate(member, name))
+            session = self.sessions.get(member)
+            if session is not None:
+                session.tables.add(table_id)
+        log.info("table %s: rematch of %s", table_id, table.table_id)
+        self._lobby_changed(now)
+        self._computers_to_move(new)
 
     def _finished(self, table: Table) -> None:
         result = table.game.result
@@ -616,7 +959,7 @@ class ServerCore:
             raise TableError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a little")
         outbox = table.chat(session.member, cleaned)
         entry = table.chat_log[-1]
-        self._write(ChatOp(table_id, entry.sender, entry.text, self.wall_clock()))
+        self._write(ChatOp(table_id, entry.sender, entry.text, self.wall_clock(), entry.role))
         self._send_all(outbox)
 
     # ----- internals: lobby, tables, time -------------------------------------------------------
@@ -646,6 +989,8 @@ class ServerCore:
                 self._error(session.member, ErrorCode.HELLO_REQUIRED, "no hello in time")
                 self._close(session, CLOSE_POLICY, "no hello")
         for table in list(self.lobby.tables.values()):
+            if self._forfeit_abandoned(table, now):
+                continue
             reason = table.expired(
                 now, cfg.abandon_timeout, cfg.over_linger, cfg.over_grace, cfg.waiting_grace
             )
@@ -653,6 +998,41 @@ class ServerCore:
                 self._close_table(table, reason, now)
         if self.sessions or self.lobby.tables:
             self._wake_for_sweep(now)
+
+    def _restore_state(self, table: Table, state: dict[str, Any], now: float) -> None:
+        """The table's settings, clocks and offers as stored; a running clock starts again
+        now, so the time the server was down is charged to nobody."""
+        level = state.get("level", "easy")
+        table.level = level if level in ("easy", "normal", "strong") else "easy"
+        table.hints = bool(state.get("hints", True))
+        if state.get("clock") is not None:
+            table.clock = Clock.from_state(state["clock"], now)
+        table.draw_offer = _seat_or_none(state.get("draw_offer"))
+        table.rematch_offer = _seat_or_none(state.get("rematch_offer"))
+        rematch_to = state.get("rematch_to")
+        table.rematch_to = rematch_to if isinstance(rematch_to, str) else None
+        if table.status == "playing":
+            self._timers_for_turn(table, now)
+            for seat in Seat:
+                holder = table.seats[seat]
+                if holder is not None and not holder.computer:
+                    self._schedule(now + self.config.claim_after, table.table_id, "claim")
+
+    def _forfeit_abandoned(self, table: Table, now: float) -> bool:
+        """A player gone past the abandonment timeout loses the game to the one who stayed
+        (a table whose players are both gone closes instead, with no result)."""
+        if table.status != "playing":
+            return False
+        for seat in Seat:
+            gone, stayed = table.seats[seat], table.seats[seat.other]
+            if gone is None or gone.computer or gone.member is not None:
+                continue
+            if now - gone.since < self.config.abandon_timeout:
+                continue
+            if stayed is not None and (stayed.computer or stayed.member is not None):
+                self._end(table, Termination.FORFEIT, seat, now)
+                return True
+        return False
 
     def _close_table(self, table: Table, reason: str, now: float) -> None:
         if table.closed:
@@ -701,11 +1081,20 @@ class ServerCore:
             table.seats[seat] = SeatHolder(
                 stored.name, stored.token_hash, stored.computer, member, now
             )
-        table.chat_log.extend(ChatEntry(sender, text) for sender, text in row.chat)
+        roles: dict[str | None, RoleName] = {"white": "white", "black": "black"}
+        roles["spectator"] = "spectator"
+        table.chat_log.extend(
+            ChatEntry(sender, text, roles.get(role)) for sender, text, role in row.chat
+        )
+        self._restore_state(table, row.state, now)
         self.used_table_ids.add(row.table_id)
         self.lobby.add(table)
         self._wake_for_sweep(now)
         self._computers_to_move(table)
+
+
+def _seat_or_none(value: Any) -> Seat | None:
+    return Seat.parse(value) if isinstance(value, str) else None
 
 
 def describe_options(options: GameOptions) -> str:

@@ -51,7 +51,14 @@ from typing import Any, Protocol
 import attrs
 import msgpack
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# What each version added to the one before, applied in order to an older database at opening.
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    2: (
+        "ALTER TABLE tables ADD COLUMN state TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE chat ADD COLUMN role TEXT",
+    ),
+}
 
 # Stored in the SQLite header (PRAGMA application_id) so that a database of another program,
 # which may well have user_version 1 too, is never taken for ours. "KaHu" in ASCII.
@@ -117,6 +124,17 @@ class ChatOp:
     sender: str
     text: str
     at: float
+    role: str | None = None  # "white", "black" or "spectator"
+
+
+@attrs.frozen
+class TableStateOp:
+    """What a table holds besides its log, seats and chat (clocks, offers, its settings), as a
+    JSON-able map that replaces the one stored before."""
+
+    table_id: str
+    state: dict[str, Any]
+    at: float
 
 
 @attrs.frozen
@@ -137,7 +155,10 @@ class CloseOp:
     at: float
 
 
-StorageOp = CreateTableOp | SetSeatOp | ClearSeatOp | AppendLogOp | ChatOp | FinishOp | CloseOp
+StorageOp = (
+    CreateTableOp | SetSeatOp | ClearSeatOp | AppendLogOp | ChatOp | TableStateOp | FinishOp
+    | CloseOp
+)  # fmt: skip
 
 
 @attrs.frozen
@@ -157,8 +178,9 @@ class StoredTable:
     updated: float  # the latest time carried by an op on this table (seat ops carry none)
     seats: dict[str, StoredSeat]  # "white"/"black"; absent when free
     log: list[Any]  # entries in index order
-    chat: list[tuple[str, str]]  # (sender, text), the last chat_limit, oldest first
+    chat: list[tuple[str, str, str | None]]  # (sender, text, role), the last chat_limit
     finished: bool
+    state: dict[str, Any] = attrs.Factory(dict)  # the last TableStateOp's map
 
 
 class Storage(Protocol):
@@ -187,7 +209,8 @@ CREATE TABLE tables (
     status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
     created REAL NOT NULL,
     updated REAL NOT NULL,
-    close_reason TEXT
+    close_reason TEXT,
+    state TEXT NOT NULL DEFAULT '{}'  -- JSON: clocks, offers, settings (TableStateOp)
 );
 CREATE INDEX tables_status ON tables (status, seq);
 
@@ -212,7 +235,8 @@ CREATE TABLE chat (
     table_id TEXT NOT NULL REFERENCES tables (id),
     sender TEXT NOT NULL,
     text TEXT NOT NULL,
-    at REAL NOT NULL
+    at REAL NOT NULL,
+    role TEXT
 );
 CREATE INDEX chat_table ON chat (table_id, id);
 
@@ -309,6 +333,7 @@ class SqliteStorage:
             else:
                 new = False
                 self._check_integrity()
+                old = version
         except sqlite3.Error as e:
             raise StorageError(
                 f"{self.path}: not a readable SQLite database ({e}); the file was left as it was"
@@ -327,8 +352,23 @@ class SqliteStorage:
                 self._conn.execute("PRAGMA wal_autocheckpoint=0")  # the thread does it
             if new:
                 self._create_schema()
+            elif old < SCHEMA_VERSION:
+                self._migrate(old)
         except sqlite3.Error as e:
             raise StorageError(f"{self.path}: cannot prepare the database: {e}") from e
+
+    def _migrate(self, version: int) -> None:
+        """Bring a database of an older schema up to this one, in one transaction."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            for step in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in _MIGRATIONS[step]:
+                    self._conn.execute(statement)
+            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
 
     def _probe(self) -> tuple[int, int, int]:
         app_id = self._conn.execute("PRAGMA application_id").fetchone()[0]
@@ -432,8 +472,15 @@ class SqliteStorage:
             case ChatOp():
                 self._require_table(op.table_id, op)
                 c.execute(
-                    "INSERT INTO chat (table_id, sender, text, at) VALUES (?, ?, ?, ?)",
-                    (op.table_id, op.sender, op.text, op.at),
+                    "INSERT INTO chat (table_id, sender, text, at, role) VALUES (?, ?, ?, ?, ?)",
+                    (op.table_id, op.sender, op.text, op.at, op.role),
+                )
+                self._touch(op.table_id, op.at)
+            case TableStateOp():
+                self._require_table(op.table_id, op)
+                c.execute(
+                    "UPDATE tables SET state = ? WHERE id = ?",
+                    (json.dumps(op.state, sort_keys=True), op.table_id),
                 )
                 self._touch(op.table_id, op.at)
             case FinishOp():
@@ -478,13 +525,13 @@ class SqliteStorage:
         try:
             rows = c.execute(
                 "SELECT t.id, t.options, t.first, t.vs_computer, t.created, t.updated,"
-                " f.table_id IS NOT NULL"
+                " f.table_id IS NOT NULL, t.state"
                 " FROM tables t LEFT JOIN finished f ON f.table_id = t.id"
                 " WHERE t.status = 'open' ORDER BY t.seq"
             ).fetchall()
             seats: dict[str, dict[str, StoredSeat]] = {row[0]: {} for row in rows}
             logs: dict[str, list[Any]] = {row[0]: [] for row in rows}
-            chats: dict[str, list[tuple[str, str]]] = {row[0]: [] for row in rows}
+            chats: dict[str, list[tuple[str, str, str | None]]] = {row[0]: [] for row in rows}
             for table_id, seat, name, token_hash, computer in c.execute(
                 "SELECT s.table_id, s.seat, s.name, s.token_hash, s.computer"
                 " FROM tables t JOIN seats s ON s.table_id = t.id WHERE t.status = 'open'"
@@ -496,15 +543,15 @@ class SqliteStorage:
             ):
                 logs[table_id].append(msgpack.unpackb(entry, raw=False))
             if chat_limit > 0:
-                for table_id, sender, text in c.execute(
-                    "SELECT table_id, sender, text FROM ("
-                    "  SELECT h.table_id, h.sender, h.text, h.id, row_number() OVER"
+                for table_id, sender, text, role in c.execute(
+                    "SELECT table_id, sender, text, role FROM ("
+                    "  SELECT h.table_id, h.sender, h.text, h.role, h.id, row_number() OVER"
                     "   (PARTITION BY h.table_id ORDER BY h.id DESC) AS back"
                     "  FROM tables t JOIN chat h ON h.table_id = t.id WHERE t.status = 'open'"
                     ") WHERE back <= ? ORDER BY table_id, id",
                     (chat_limit,),
                 ):
-                    chats[table_id].append((sender, text))
+                    chats[table_id].append((sender, text, role))
         finally:
             c.execute("COMMIT")
         return [
@@ -519,8 +566,9 @@ class SqliteStorage:
                 log=logs[table_id],
                 chat=chats[table_id],
                 finished=bool(finished),
+                state=json.loads(state),
             )
-            for table_id, options, first, vs_computer, created, updated, finished in rows
+            for table_id, options, first, vs_computer, created, updated, finished, state in rows
         ]
 
     def finished_record(self, table_id: str) -> str | None:

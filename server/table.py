@@ -24,6 +24,7 @@ from protocol.messages import (
     History,
     Joined,
     Left,
+    LevelName,
     PlayerInfo,
     Players,
     PlayersChanged,
@@ -38,12 +39,13 @@ from protocol.messages import (
     Update,
     seat_name,
 )
+from server.clock import Clock
 from server.storage import hash_token
 from shared.actions import NotationError, parse_action
 from shared.events import Event
 from shared.game import Game
 from shared.legality import IllegalAction
-from shared.types import Seat
+from shared.types import Seat, Termination
 from shared.views import (
     events_to_dicts,
     public_to_dict,
@@ -58,6 +60,7 @@ from shared.views import (
 MemberId = int
 Outbox = list[tuple[MemberId, ServerMessage]]
 TOKEN_BYTES = 24  # 192 bits
+COMPUTER_NAME = "Computer"
 
 
 class TableError(Exception):
@@ -105,6 +108,15 @@ class Table:
         self.closed = False
         self.stored_log = 0  # entries of game.log already written to storage
         self.finish_stored = False  # the result and record are written
+        # Chosen at creation (version 2; a version-1 table plays the easy computer, no clock).
+        self.level: LevelName = "easy"
+        self.hints = True
+        self.clock: Clock | None = None
+        # The life of the game around the moves (server/core.py keeps them; all are stored).
+        self.draw_offer: Seat | None = None  # who offers a draw now
+        self.rematch_offer: Seat | None = None  # who offers a rematch now
+        self.rematch_to: str | None = None  # the rematch's table, once it started
+        self.turn_since = now  # when the seat to move began its turn
 
     # ----- queries ------------------------------------------------------------------------
 
@@ -149,7 +161,28 @@ class Table:
             self.players(),
             len(self.spectators),
             self.status,
+            None if self.clock is None else self.clock.control,
+            self.level,
+            self.hints,
         )
+
+    def chat_for(self, member: MemberId) -> list[ChatEntry]:
+        """The chat a member may read: while the game runs, the players do not see what the
+        spectators say (as on Lichess); afterwards everyone sees everything."""
+        if self.seat_of(member) is None or self.status != "playing":
+            return list(self.chat_log)
+        return [entry for entry in self.chat_log if entry.role != "spectator"]
+
+    def name_at_table(self, name: str, member: MemberId) -> str:
+        """The name a newcomer goes by here: the seated players' names and the computer's are
+        taken, so nobody else can write in their name; a taken name gets a number."""
+        taken = {h.name.casefold() for h in self.seats.values() if h is not None}
+        taken |= {n.casefold() for m, n in self.spectators.items() if m != member}
+        taken.add(COMPUTER_NAME.casefold())
+        candidate, number = name, 2
+        while candidate.casefold() in taken:
+            candidate, number = f"{name} ({number})", number + 1
+        return candidate
 
     def state_for(self, member: MemberId) -> State:
         seat = self.seat_of(member)
@@ -166,7 +199,7 @@ class Table:
             self.status,
             view,
             self.players(),
-            list(self.chat_log),
+            self.chat_for(member),
         )
 
     def history_for(self, member: MemberId) -> History:
@@ -204,6 +237,8 @@ class Table:
         elif self.seats[seat] is not None:
             raise TableError(ErrorCode.SEAT_TAKEN, f"the {seat_name(seat)} seat is taken")
         self.spectators.pop(member, None)
+        if not computer:
+            name = self.name_at_table(name, member)
         token = secrets.token_urlsafe(TOKEN_BYTES)
         self.seats[seat] = SeatHolder(name, hash_token(token), computer, member, now)
         out: Outbox = [(member, Joined(self.table_id, seat_name(seat), token))]
@@ -213,7 +248,7 @@ class Table:
     def spectate(self, member: MemberId, name: str) -> Outbox:
         if self.role_of(member) is not None:
             raise TableError(ErrorCode.ALREADY_AT_TABLE, "you are already at this table")
-        self.spectators[member] = name
+        self.spectators[member] = self.name_at_table(name, member)
         return [(member, Spectating(self.table_id)), (member, self.state_for(member))]
 
     def reclaim(self, member: MemberId, token: str, now: float = 0.0) -> Outbox:
@@ -376,16 +411,32 @@ class Table:
         return [(member, self.state_for(member))]
 
     def chat(self, member: MemberId, text: str) -> Outbox:
-        """Text already checked for length and rate by the caller."""
+        """Text already checked for length and rate by the caller. While the game runs, what
+        a spectator says goes to the spectators only."""
+        role = self.role_of(member)
         seat = self.seat_of(member)
         if seat is not None:
             holder = self.seats[seat]
             assert holder is not None
             sender = holder.name
-        elif member in self.spectators:
+        elif role is not None:
             sender = self.spectators[member]
         else:
             raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
-        self.chat_log.append(ChatEntry(sender, text))
-        message = ChatMessage(self.table_id, sender, text)
+        self.chat_log.append(ChatEntry(sender, text, role))
+        message = ChatMessage(self.table_id, sender, text, role)
+        if role == "spectator" and self.status == "playing":
+            return [(m, message) for m in self.spectators]
         return [(m, message) for m in self.members()]
+
+    def end(self, kind: Termination, seat: Seat | None) -> Outbox:
+        """End the game otherwise than by playing it out (resigned, agreed, time, forfeit):
+        it is the next version, told to everyone like an action."""
+        if self.status == "waiting":
+            raise TableError(ErrorCode.GAME_NOT_STARTED, "the game has not started")
+        if self.game.is_over:
+            raise TableError(ErrorCode.GAME_OVER, "the game is over")
+        events = self.game.end(kind, seat)
+        self.events.append(events)
+        self.version += 1
+        return self._updates(seat or self.game.to_move, events)

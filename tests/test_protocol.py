@@ -279,7 +279,7 @@ def test_version_1_views_are_cut_back_to_the_released_keys() -> None:
             "result": {"winner": "black", "kind": "resigned"},
         },
     }
-    events = [
+    events: list[dict[str, Any]] = [
         {"type": "PlaysUndone", "seat": "white", "actions": []},
         {"type": "GameOver", "winner": "black", "kind": "resigned", "scores": [0, 0]},
     ]

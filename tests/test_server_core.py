@@ -61,6 +61,7 @@ from server.storage import (
     SetSeatOp,
     SqliteStorage,
     StorageOp,
+    TableStateOp,
     hash_token,
 )
 from server.table import MemberId, Table
@@ -454,9 +455,11 @@ def test_chat_length_emptiness_and_rate() -> None:
         effects = h.send(member, Chat(duo.table_id, text))
         assert codes(effects, member) == [code] and not effects.writes
     effects = h.send(duo.white, Chat(duo.table_id, " \x1bhello\u202e "))
-    assert writes_of(effects, ChatOp) == [ChatOp(duo.table_id, "Ana", "hello", WALL)]
+    assert writes_of(effects, ChatOp) == [ChatOp(duo.table_id, "Ana", "hello", WALL, "white")]
     for member in (duo.white, duo.black, watcher):
-        assert of(effects, member, ChatMessage) == [ChatMessage(duo.table_id, "Ana", "hello")]
+        assert of(effects, member, ChatMessage) == [
+            ChatMessage(duo.table_id, "Ana", "hello", "white")
+        ]
     assert not msgs(effects, stranger)
     assert writes_of(h.send(duo.white, Chat(duo.table_id, "x" * 10)), ChatOp)  # burst of 2
     limited = h.send(duo.white, Chat(duo.table_id, "again"))
@@ -509,6 +512,16 @@ def test_lobby_listing_follows_a_join_once() -> None:
 # ----- seats and commands ---------------------------------------------------------------------
 
 
+NEW_TABLE_STATE = {
+    "level": "normal",
+    "hints": True,
+    "clock": None,
+    "draw_offer": None,
+    "rematch_offer": None,
+    "rematch_to": None,
+}
+
+
 def test_creating_a_table_writes_the_table_the_seat_and_the_deal_with_its_messages() -> None:
     h = Harness()
     ana = h.player()
@@ -519,11 +532,13 @@ def test_creating_a_table_writes_the_table_the_seat_and_the_deal_with_its_messag
     assert effects.writes == [
         CreateTableOp(table_id, dict(table.game.options.to_dict()), "black", False, WALL),
         AppendLogOp(table_id, 0, (entry_to_wire(table.game.log[0]),), WALL),
+        TableStateOp(table_id, NEW_TABLE_STATE, WALL),
         SetSeatOp(table_id, "black", "Ana", hash_token(token), False),
     ]
     assert token not in repr(effects.writes)
     state = the(effects, ana, State)
     assert (state.version, state.role, state.status) == (0, "black", "waiting")
+    assert state.view.pop("table")["clock"] is None  # version 2: the table around the game
     assert state.view == seat_view_to_dict(seat_view(table.game, Seat.BLACK))
 
 
@@ -649,7 +664,7 @@ def test_version_1_never_gets_history_or_record_and_version_2_gets_both() -> Non
     assert of(h.send(duo.black, GetRecord(duo.table_id)), duo.black, Record) == [
         Record(duo.table_id, write_record(table.game))
     ]
-    refused = h.send(duo.white, GetRecord(duo.table_id))
+    refused = h.raw(duo.white, encode(GetRecord(duo.table_id), 2))  # as a v2 client would
     assert [(e.code, e.refused) for e in of(refused, duo.white, Error)] == [
         ("unknown_type", "get_record")
     ]
@@ -782,22 +797,42 @@ def test_a_stale_or_orphaned_computer_action_is_dropped(stale: str | None) -> No
 # ----- abandonment and timers -----------------------------------------------------------------
 
 
-def test_a_disconnected_seat_closes_its_table_after_the_abandon_timeout() -> None:
+def test_a_player_gone_past_the_abandon_timeout_forfeits_to_the_one_who_stayed() -> None:
     h = Harness(abandon_timeout=30.0)
     duo = h.duo()
     h.act(duo.white, duo.table_id, "draw")
+    h.now = 5.5
+    h.disconnect(duo.black)
+    assert not h.advance(35.4).writes
+    late = h.advance(36.0)
+    table = h.table(duo.table_id)
+    assert table.game.result is not None
+    assert (table.game.result.winner, table.game.result.kind) == (Seat.WHITE, "forfeit")
+    assert writes_of(late, FinishOp) and not writes_of(late, CloseOp)
+    update = the(late, duo.white, Update)
+    assert update.view["public"]["result"] == {"winner": "white", "kind": "forfeit"}
+
+
+def test_a_table_whose_players_are_both_gone_closes_after_the_abandon_timeout() -> None:
+    h = Harness(abandon_timeout=30.0)
+    duo = h.duo()
+    h.act(duo.white, duo.table_id, "draw")
+    watcher = h.player("Cy")
+    h.send(watcher, Spectate(duo.table_id))
     h.now = 5.5
     effects = h.disconnect(duo.black)
     changed = the(effects, duo.white, PlayersChanged)
     assert changed.players.black is not None and not changed.players.black.connected
     assert not effects.writes
+    h.now = 6.0
+    h.disconnect(duo.white)
     early = h.advance(35.4)
-    assert not early.writes and not early.sends
+    assert not early.writes
     late = h.advance(36.0)
-    assert late.writes == [CloseOp(duo.table_id, "Bo did not come back", WALL)]
-    assert of(late, duo.white, TableClosed) == [TableClosed(duo.table_id, "Bo did not come back")]
+    assert late.writes == [CloseOp(duo.table_id, "Ana did not come back", WALL)]
+    assert of(late, watcher, TableClosed) == [TableClosed(duo.table_id, "Ana did not come back")]
     assert duo.table_id not in h.core.lobby.tables
-    assert codes(h.send(duo.white, Resync(duo.table_id)), duo.white) == ["no_such_table"]
+    assert codes(h.send(watcher, Resync(duo.table_id)), watcher) == ["no_such_table"]
 
 
 def test_coming_back_in_time_keeps_the_table() -> None:
@@ -943,7 +978,8 @@ def test_a_restored_seat_is_reclaimed_with_its_token_only() -> None:
     state = the(effects, bo, State)
     before = r.old.table(duo.table_id)
     assert state.version == before.version
-    assert state.view == seat_view_to_dict(seat_view(before.game, Seat.BLACK))
+    shown = {key: value for key, value in state.view.items() if key != "table"}
+    assert shown == seat_view_to_dict(seat_view(before.game, Seat.BLACK))
     assert state.chat == list(before.chat_log)
     assert the(effects, bo, History).version == before.version
     ana = h.player("Ana")
@@ -956,10 +992,9 @@ def test_the_abandonment_clock_starts_at_the_restore() -> None:
     h = r.new
     assert not writes_of(h.advance(1029.5), CloseOp)
     closed = h.advance(1030.0)
-    assert {op.table_id for op in writes_of(closed, CloseOp)} == {
-        r.duo.table_id,
-        r.computer_table,
-    }
+    # the human game closes (both gone); against the computer, the one who stayed wins
+    assert {op.table_id for op in writes_of(closed, CloseOp)} == {r.duo.table_id}
+    assert {op.table_id for op in writes_of(closed, FinishOp)} == {r.computer_table}
 
 
 def test_a_new_table_never_takes_an_old_id(monkeypatch: pytest.MonkeyPatch) -> None:

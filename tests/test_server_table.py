@@ -9,7 +9,7 @@ from protocol.messages import Joined, Left, PlayersChanged, Spectating, State, T
 from server.table import Table, TableError
 from shared.game import Game
 from shared.randomness import SeededSource
-from shared.types import Seat
+from shared.types import Seat, Termination
 
 W, B, S, X = 1, 2, 3, 4  # members: white, black, a spectator, a stranger
 
@@ -120,9 +120,32 @@ def test_leave_gives_up_a_waiting_seat_but_not_a_started_one() -> None:
 def test_chat_goes_to_everyone_and_its_history_is_bounded() -> None:
     table, _, _ = seated()
     for i in range(5):
-        out = table.chat(S, f"hi {i}")
+        out = table.chat(W, f"hi {i}")
     assert sorted(m for m, _ in out) == [W, B, S]
-    assert [e.text for e in table.state_for(W).chat] == ["hi 2", "hi 3", "hi 4"]
+    assert [e.text for e in table.state_for(S).chat] == ["hi 2", "hi 3", "hi 4"]
+    assert all(e.role == "white" for e in table.state_for(S).chat)
+
+
+def test_spectators_talk_among_themselves_while_the_game_runs() -> None:
+    table, _, _ = seated()
+    assert table.status == "playing"
+    out = table.chat(S, "what a move")
+    assert [m for m, _ in out] == [S]
+    assert [e.text for e in table.state_for(S).chat] == ["what a move"]
+    assert table.state_for(W).chat == []  # the players read it once the game is over
+    table.end(Termination.RESIGNED, Seat.WHITE)
+    assert [e.text for e in table.state_for(W).chat] == ["what a move"]
+    assert sorted(m for m, _ in table.chat(S, "gg")) == [W, B, S]
+
+
+def test_names_at_a_table_are_the_players_own() -> None:
+    table, _, _ = seated()
+    white = table.seats[Seat.WHITE]
+    assert white is not None
+    table.spectate(90, white.name)
+    table.spectate(91, "computer")
+    assert table.spectators[90] == f"{white.name} (2)"
+    assert table.spectators[91] == "computer (2)"
     assert code_of(table.chat, X, "hi") is ErrorCode.NOT_AT_TABLE
 
 

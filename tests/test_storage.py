@@ -28,6 +28,7 @@ from server.storage import (
     StorageOp,
     StoredSeat,
     StoredTable,
+    TableStateOp,
     default_db_path,
     hash_token,
 )
@@ -50,7 +51,8 @@ def every_op(table_id: str) -> list[StorageOp]:
         ClearSeatOp(table_id, "black"),
         SetSeatOp(table_id, "black", "Cid", hash_token("tok-cid"), False),
         AppendLogOp(table_id, 2, (["m", "black", "draw"],), 1003.0),
-        ChatOp(table_id, "Cid", "hi", 1004.0),
+        ChatOp(table_id, "Cid", "hi", 1004.0, "spectator"),
+        TableStateOp(table_id, {"clock": {"white": 3.5}}, 1004.5),
         FinishOp(
             table_id, {"winner": "white", "reason": "points", "points": [5, 3]}, RECORD, 1005.0
         ),
@@ -70,8 +72,9 @@ def expected(table_id: str) -> StoredTable:
             "black": StoredSeat("Cid", hash_token("tok-cid"), False),
         },
         log=[["c", [1, 2, 3]], ["m", "white", "place BARI-DUDA"], ["m", "black", "draw"]],
-        chat=[("Ann", "hello"), ("Cid", "hi")],
+        chat=[("Ann", "hello", None), ("Cid", "hi", "spectator")],
         finished=True,
+        state={"clock": {"white": 3.5}},
     )
 
 
@@ -150,8 +153,8 @@ def test_chat_limit_keeps_the_last_messages_in_order(tmp_path: Path) -> None:
     for i in range(8):
         store.write([ChatOp("a", "Ann", f"a{i}", float(i)), ChatOp("b", "Bob", f"b{i}", float(i))])
     a, b = store.load_open_tables(chat_limit=3)
-    assert a.chat == [("Ann", "a5"), ("Ann", "a6"), ("Ann", "a7")]
-    assert b.chat == [("Bob", "b5"), ("Bob", "b6"), ("Bob", "b7")]
+    assert a.chat == [("Ann", "a5", None), ("Ann", "a6", None), ("Ann", "a7", None)]
+    assert b.chat == [("Bob", "b5", None), ("Bob", "b6", None), ("Bob", "b7", None)]
     assert [t.chat for t in store.load_open_tables(chat_limit=0)] == [[], []]
     assert len(store.load_open_tables(chat_limit=100)[0].chat) == 8
     store.close()
@@ -446,4 +449,47 @@ def test_checkpoints_happen_off_the_writing_connection(
     storage.close()
     again = SqliteStorage(path)
     assert again.load_open_tables(5)[0].table_id == "t1"
+    again.close()
+
+
+def test_a_version_1_database_is_brought_up_to_date(tmp_path: Path) -> None:
+    """A database as the first persistent release wrote it (schema 1) opens, keeps its tables
+    and gains the columns of schema 2."""
+    import sqlite3
+
+    from server.storage import APPLICATION_ID
+
+    path = tmp_path / "server.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(
+        """
+        CREATE TABLE tables (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
+            options TEXT NOT NULL, first TEXT NOT NULL, vs_computer INTEGER NOT NULL,
+            status TEXT NOT NULL DEFAULT 'open', created REAL NOT NULL, updated REAL NOT NULL,
+            close_reason TEXT);
+        CREATE TABLE seats (table_id TEXT NOT NULL, seat TEXT NOT NULL, name TEXT NOT NULL,
+            token_hash BLOB NOT NULL, computer INTEGER NOT NULL, PRIMARY KEY (table_id, seat));
+        CREATE TABLE log (table_id TEXT NOT NULL, idx INTEGER NOT NULL, entry BLOB NOT NULL,
+            PRIMARY KEY (table_id, idx));
+        CREATE TABLE chat (id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL,
+            sender TEXT NOT NULL, text TEXT NOT NULL, at REAL NOT NULL);
+        CREATE TABLE finished (table_id TEXT PRIMARY KEY, result TEXT NOT NULL,
+            record TEXT NOT NULL, at REAL NOT NULL);
+        INSERT INTO tables (id, options, first, vs_computer, created, updated)
+            VALUES ('old', '{}', 'white', 0, 1.0, 1.0);
+        INSERT INTO chat (table_id, sender, text, at) VALUES ('old', 'Ann', 'hi', 1.0);
+        """
+    )
+    db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    db.execute("PRAGMA user_version=1")
+    db.commit()
+    db.close()
+    store = SqliteStorage(path)
+    (table,) = store.load_open_tables(5)
+    assert table.table_id == "old" and table.chat == [("Ann", "hi", None)] and table.state == {}
+    store.write([TableStateOp("old", {"x": 1}, 2.0), ChatOp("old", "Bo", "yo", 2.0, "black")])
+    assert store.load_open_tables(5)[0].state == {"x": 1}
+    store.close()
+    again = SqliteStorage(path)
+    assert again.load_open_tables(5)[0].chat[-1] == ("Bo", "yo", "black")
     again.close()

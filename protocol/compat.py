@@ -1,0 +1,86 @@
+"""Version 1 as released, for peers that say hello with version 1.
+
+The views and events inside `state` and `update` are free-form maps, so the codec's per-field
+versioning cannot see into them: this module cuts them back to what docs/protocol.md version 1
+describes. Keys added later are dropped, event types added later are left out (the new view
+still says where the game stands), and a result carries its English reason, not its code.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+if TYPE_CHECKING:
+    from protocol.messages import Message
+
+V1_PUBLIC_KEYS = (
+    "options", "phase", "to_move", "round", "round_points", "bridges", "tokens", "hand_sizes",
+    "open_cards", "face_up", "pile_size", "played", "face_down_count", "opponent_abstained",
+    "final_turns_left", "handicap_left", "result",
+)  # fmt: skip
+V1_SEAT_KEYS = ("seat", "public", "hand")
+V1_EVENT_TYPES = frozenset(
+    {
+        "BridgePlaced", "BridgeRemoved", "TokenPlaced", "TokenRemoved", "CardDiscarded",
+        "CardTaken", "CardDrawn", "Abstained", "TurnEnded", "RoundScored", "Reshuffled",
+        "FinalTurnsBegan", "GameOver",
+    }
+)  # fmt: skip
+
+
+def for_version(message: Message, version: int) -> Message:
+    """The message as a peer of this version expects it (the same object when nothing
+    changes)."""
+    if version >= 2:
+        return message
+    from protocol.messages import State, Update
+
+    if isinstance(message, State):
+        return attrs.evolve(message, view=v1_view(message.view))
+    if isinstance(message, Update):
+        return attrs.evolve(message, view=v1_view(message.view), events=v1_events(message.events))
+    return message
+
+
+def v1_view(view: dict[str, Any]) -> dict[str, Any]:
+    if "public" in view:  # a seat's view
+        out = {key: view[key] for key in V1_SEAT_KEYS if key in view}
+        out["public"] = _v1_public(view["public"])
+        return out
+    return _v1_public(view)
+
+
+def _v1_public(public: dict[str, Any]) -> dict[str, Any]:
+    out = {key: public[key] for key in V1_PUBLIC_KEYS if key in public}
+    result = out.get("result")
+    if isinstance(result, dict):
+        out["result"] = {"winner": result.get("winner"), "reason": _reason(result)}
+    return out
+
+
+def v1_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for event in events:
+        kind = event.get("type")
+        if kind not in V1_EVENT_TYPES:
+            continue
+        if kind == "GameOver" and "reason" not in event:
+            event = {
+                "type": "GameOver",
+                "winner": event.get("winner"),
+                "reason": _reason(event),
+                "scores": event.get("scores"),
+            }
+        out.append(event)
+    return out
+
+
+def _reason(result: dict[str, Any]) -> str:
+    """The English sentence version 1 sends for a result given by its code."""
+    if "reason" in result:
+        return str(result["reason"])
+    from shared.results import Result, english_reason
+
+    return english_reason(Result.from_dict(result))
