@@ -175,6 +175,10 @@ class ServerCore:
         self.computers: dict[MemberId, str] = {}  # computer member -> its table
         self.per_address: dict[str, int] = {}
         self.used_table_ids: set[str] = set()
+        # the open tables each address created (one address holds at most what its
+        # connections could: max_per_address * tables_per_connection, left or not)
+        self.tables_by_address: dict[str, set[str]] = {}
+        self.creators: dict[str, str] = {}  # table -> the address that created it
         self.wall_clock = wall_clock  # timestamps for storage; the core's own clock is `now`
         self.rng = rng or config.rng
         self._next_member = 1
@@ -573,6 +577,12 @@ class ServerCore:
             options = create.options.to_game_options()
         except OptionsError as exc:
             raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
+        made = self.tables_by_address.get(session.address, ())
+        most = cfg.max_per_address * cfg.tables_per_connection
+        if len(made) >= most:
+            raise TableError(
+                ErrorCode.TOO_MANY_TABLES, f"one address may have {most} open tables at most"
+            )
         table_id = self._new_table_id()
         if create.first == "random":
             first = self.rng.choice((Seat.WHITE, Seat.BLACK))
@@ -605,6 +615,8 @@ class ServerCore:
         self._append_log(table)
         self._store_state(table, now)
         self.lobby.add(table)
+        self.tables_by_address.setdefault(session.address, set()).add(table_id)
+        self.creators[table_id] = session.address
         self._seat_players(table, create.vs_computer, seat, session, now)
         log.info(
             "table %s created by %s: %s%s", table_id, session.name, describe_options(options),
@@ -1042,6 +1054,12 @@ class ServerCore:
         self._send_all(table.close(reason))
         self._write(CloseOp(table.table_id, reason, self.wall_clock()))
         self.lobby.remove(table.table_id)
+        creator = self.creators.pop(table.table_id, None)
+        if creator is not None:
+            made = self.tables_by_address[creator]
+            made.discard(table.table_id)
+            if not made:
+                del self.tables_by_address[creator]
         for holder in table.seats.values():
             if holder is not None and holder.computer and holder.member is not None:
                 self.computers.pop(holder.member, None)
