@@ -206,6 +206,7 @@ class KahunaServer:
             server_header=None,
             close_timeout=2,  # a peer that reads nothing must not hold up a stop
             create_connection=gated_connection(self.gate),
+            backlog=cfg.listen_backlog,
         )
 
     @property
