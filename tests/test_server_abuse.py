@@ -311,3 +311,19 @@ async def test_a_server_out_of_file_descriptors_logs_once_and_recovers() -> None
     text = err.decode()
     assert text.count("cannot accept connections") == 1, text[-3000:]
     assert "Traceback" not in text, text[-3000:]
+
+
+async def test_an_address_cannot_pile_up_tables_by_reconnecting(make_server: ServerFactory) -> None:
+    server = await make_server(max_per_address=2, tables_per_connection=2, max_tables=10)
+    for _ in range(2):  # two connections' worth of tables, left behind
+        churner = Client(await abuser_ws(server.port))
+        await churner.send(Hello(PROTOCOL_VERSION, "Churn"))
+        for _ in range(2):
+            await create_table(churner)
+        await churner.close()
+    churner = Client(await abuser_ws(server.port))
+    await churner.send(Hello(PROTOCOL_VERSION, "Churn"))
+    await churner.send(CreateTable(TableOptions(), False, "white", "white"))
+    await churner.expect_error("too_many_tables")
+    assert len(server.lobby.tables) == 4
+    await honest_round(server.port)  # another address is not held back
