@@ -80,7 +80,7 @@ from server.storage import (
 from server.table import COMPUTER_NAME, MemberId, Outbox, SeatHolder, Table, TableError
 from shared.events import Event
 from shared.game import Game
-from shared.history import Move, entry_from_wire, entry_to_wire
+from shared.history import Chance, entry_from_wire, entry_to_wire
 from shared.record import write_record
 from shared.types import GameOptions, OptionsError, Seat, Termination
 from shared.views import seat_view, seat_view_to_dict
@@ -720,6 +720,7 @@ class ServerCore:
 
     def _turn_passed(self, table: Table, mover: Seat, now: float) -> None:
         table.turn_since = now
+        table.claim_noted = None
         if table.clock is not None:
             table.clock.turn_passed(mover, now)
         self._timers_for_turn(table, now)
@@ -740,7 +741,8 @@ class ServerCore:
             self._flag_fell(table, now)
         elif what == "claim":
             claimant = self._claimant(table, now)
-            if claimant is not None:
+            if claimant is not None and table.claim_noted is not claimant:
+                table.claim_noted = claimant  # once, however many timers come due
                 self._note(table, "claim_available", claimant)
 
     def _flag_fell(self, table: Table, now: float) -> bool:
@@ -1077,7 +1079,7 @@ class ServerCore:
         game = Game.from_log(
             options, first, entries, events=events, source=self.config.source_factory()
         )
-        assert len(events) == sum(isinstance(e, Move) for e in entries)
+        assert len(events) == sum(not isinstance(e, Chance) for e in entries)
         table = Table(
             row.table_id,
             game,

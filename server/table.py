@@ -117,6 +117,7 @@ class Table:
         self.rematch_offer: Seat | None = None  # who offers a rematch now
         self.rematch_to: str | None = None  # the rematch's table, once it started
         self.turn_since = now  # when the seat to move began its turn
+        self.claim_noted: Seat | None = None  # told it may claim (this turn, this absence)
 
     # ----- queries ------------------------------------------------------------------------
 
@@ -339,7 +340,10 @@ class Table:
             humans = [h for h in self.seats.values() if h is not None and not h.computer]
             # A grace, so that a player whose connection dropped (or whose server restarted)
             # right at the end still comes back to the result and its record.
-            if all(h.member is None and now - h.since >= over_grace for h in humans):
+            over_since = self.over_since
+            if all(
+                h.member is None and now - max(h.since, over_since) >= over_grace for h in humans
+            ):
                 return "the game is over and the players left"
             if now - self.over_since >= over_linger:
                 return "the game is over"
