@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.actions import Action, Place, Remove, Take
 from shared.ai import LEVELS, choose_action
+from shared.board import ISLANDS, NUM_ISLANDS
 from shared.game import Game
 from shared.randomness import SeededSource
 from shared.types import GameOptions, Seat
@@ -84,25 +85,53 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def _islands(mask: int) -> str:
+    return " ".join(ISLANDS[i] for i in range(NUM_ISLANDS) if mask >> i & 1) or "-"
+
+
 def _levels_game(
-    a: str, b: str, n: int, options: GameOptions, seed: int, iterations: int | None
-) -> tuple[int, Seat, tuple[int, int], str, Seat | None, dict[str, list[float]]]:
-    """Game `n` of a levels match: (deal, A's seat, scores, reason, winner, decision times)."""
+    a: str,
+    b: str,
+    n: int,
+    options: GameOptions,
+    seed: int,
+    iterations: int | None,
+    log: bool = False,
+) -> tuple[int, Seat, tuple[int, int], str, Seat | None, dict[str, list[float]], list[str]]:
+    """Game `n` of a levels match: (deal, A's seat, scores, reason, winner, decision times,
+    and with `log` the game turn by turn)."""
     times: dict[str, list[float]] = {a: [], b: []}
     deal = seed + n // 2
     a_seat = Seat(n % 2)
     first = Seat(deal % 2)
     game = Game.new(SeededSource(deal), first=first, options=options)
     rng = random.Random(seed * 1_000_003 + n)
+    lines: list[str] = []
+    turn: list[str] = []
     while not game.is_over:
-        level = a if game.to_move == a_seat else b
-        view = seat_view(game, game.to_move)
+        seat = game.to_move
+        level = a if seat == a_seat else b
+        if log and not turn:
+            hand = " ".join(ISLANDS[c] for c in seat_view(game, seat).hand)
+            turn.append(f"r{game.round} {seat.label} ({level}) [{hand}]:")
+        view = seat_view(game, seat)
         start = time.perf_counter()
         action = choose_action(view, rng, level=level, iterations=iterations)
         times[level].append(time.perf_counter() - start)
         game.apply(action)
+        if log:
+            turn.append(str(action))
+            if game.to_move != seat or game.is_over:
+                w, k = game.tokens
+                lines.append(
+                    f"{turn[0]} {'; '.join(turn[1:])} => White {_islands(w)}"
+                    f" ({game.bridges[0].bit_count()} bridges), Black {_islands(k)}"
+                    f" ({game.bridges[1].bit_count()}), points {game.scores}"
+                )
+                turn = []
     assert game.result is not None
-    return deal, a_seat, game.scores, game.result.reason, game.result.winner, times
+    result = game.result
+    return deal, a_seat, game.scores, result.reason, result.winner, times, lines
 
 
 def levels_match(
@@ -113,16 +142,20 @@ def levels_match(
     seed: int,
     iterations: int | None,
     jobs: int = 1,
+    show_losses: bool = False,
 ) -> None:
     """Level `a` against level `b`: deals in pairs with the seats swapped. With `jobs` > 1 the
-    games run in that many processes (each decision still runs on one core)."""
+    games run in that many processes (each decision still runs on one core). With
+    `show_losses`, the games `a` lost are printed turn by turn."""
     wins = draws = losses = 0
     margins: list[int] = []
     times: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
-    play = functools.partial(_levels_game, a, b, options=options, seed=seed, iterations=iterations)
+    play = functools.partial(
+        _levels_game, a, b, options=options, seed=seed, iterations=iterations, log=show_losses
+    )
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     results = pool.imap(play, range(games)) if pool is not None else map(play, range(games))
-    for n, (deal, a_seat, scores, reason, winner, spent) in enumerate(results):
+    for n, (deal, a_seat, scores, reason, winner, spent, log) in enumerate(results):
         for level, values in spent.items():
             times[level] += values
         margins.append(scores[a_seat] - scores[a_seat.other])
@@ -137,6 +170,9 @@ def levels_match(
             f" {scores[0]}-{scores[1]}, {reason}",
             flush=True,
         )
+        if winner is not None and winner != a_seat:
+            for line in log:
+                print(f"    {line}")
     if pool is not None:
         pool.close()
     score = (wins + 0.5 * draws) / games
@@ -174,10 +210,22 @@ def main() -> None:
     parser.add_argument(
         "--jobs", type=int, default=1, help="levels match: games in this many processes"
     )
+    parser.add_argument(
+        "--show-losses", action="store_true", help="levels match: print A's lost games"
+    )
     args = parser.parse_args()
     options = GameOptions(variant1=args.variant1, variant2=args.variant2)
     if args.a is not None:
-        levels_match(args.a, args.b, args.games, options, args.seed, args.iterations, args.jobs)
+        levels_match(
+            args.a,
+            args.b,
+            args.games,
+            options,
+            args.seed,
+            args.iterations,
+            args.jobs,
+            args.show_losses,
+        )
         return
     opponent = OPPONENTS[args.opponent]
 
