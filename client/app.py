@@ -586,10 +586,20 @@ class KahunaApp:
 
         @kb.add("tab", filter=game)
         def _complete(event: KeyPressEvent) -> None:
-            if self.buffer.complete_state is not None:
-                self.buffer.complete_next()
-            else:
-                self.buffer.start_completion(select_first=True)
+            buffer = self.buffer
+            if buffer.complete_state is not None:
+                buffer.complete_next()
+                return
+            # one candidate: taken at once, so that the next Tab completes the next word
+            found = list(
+                buffer.completer.get_completions(
+                    buffer.document, CompleteEvent(completion_requested=True)
+                )
+            )
+            if len(found) == 1:
+                buffer.apply_completion(found[0])
+            elif found:
+                buffer.start_completion(select_first=True)
 
         @kb.add("enter", filter=game & completion_is_selected)
         def _accept_completion(event: KeyPressEvent) -> None:

@@ -48,13 +48,28 @@ async def running(state: ClientState) -> AsyncIterator[Ui]:
 
 async def test_enter_after_tab_plays_what_the_line_says() -> None:
     async with running(known_state()) as ui:
-        ui.pipe.send_text("dr\t")
-        await until(lambda: ui.app.buffer.text == "draw ", "the completion")
-        assert ui.app.preview is not None and ui.app.preview[1] == "Enter plays: draw"
-        ui.pipe.send_text("\r")
+        ui.pipe.send_text("place \t")  # several lines: the menu, the first one chosen
+        await until(lambda: ui.app.buffer.complete_state is not None, "the menu")
+        await until(lambda: ui.app.buffer.text != "place ", "the first line chosen")
+        chosen = ui.app.buffer.text.strip()
+        assert ui.app.preview == ("class:msg.ok", f"Enter plays: {chosen}")
+        ui.pipe.send_text("\r")  # plays it, as the line says (it used to close the menu only)
         await until(lambda: ui.sent, "the command sent")
-        assert ui.sent == [Command("t1", 0, "draw")]
+        assert ui.sent == [Command("t1", 0, chosen)]
         assert ui.app.buffer.text == ""
+
+
+async def test_tab_with_one_candidate_takes_it_and_goes_on_to_the_next_word() -> None:
+    async with running(known_state()) as ui:
+        ui.pipe.send_text("pl\t")
+        await until(lambda: ui.app.buffer.text == "place ", "the verb")
+        assert ui.app.buffer.complete_state is None
+        ui.pipe.send_text("GO\t")  # the only GOLA line White may build on: taken
+        await until(lambda: ui.app.buffer.text.startswith("place GOLA-"), "the line")
+        assert ui.app.preview is not None and ui.app.preview[1].startswith("Enter plays")
+        ui.pipe.send_text("\r")
+        await until(lambda: ui.sent, "the command")
+        assert isinstance(ui.sent[0], Command) and ui.sent[0].action.startswith("place GOLA-")
 
 
 async def test_enter_after_tab_on_a_word_of_a_longer_command_takes_the_word() -> None:
