@@ -769,9 +769,17 @@ class Client:
                         store.forget(self.url, table_id)
             state.saved_seats = store.seats(self.url, state.name)
             if isinstance(msg, Lobby) and state.table_id is None:
-                mine = [t.table_id for t in msg.tables if state.my_seat(t) is not None]
-                if mine and not state.message:
-                    state.say(f"You have a seat at table {mine[0]}: Enter takes it back.")
+                mine = [(t, state.my_seat(t)) for t in msg.tables]
+                held = [(t, seat) for t, seat in mine if seat is not None]
+                if held and not state.message:
+                    table, (seat, _token) = held[0]
+                    info = table.players.white if seat == "white" else table.players.black
+                    what = (
+                        "another client of yours sits in it now"
+                        if info is not None and info.connected
+                        else "Enter takes it back"
+                    )
+                    state.say(f"You have a seat at table {table.table_id}: {what}.")
         if isinstance(msg, Lobby) and state.table_id is None:
             state.place_lobby_cursor()
         self.ui.received(msg)
