@@ -532,14 +532,27 @@ class Sim:
         self.reason = reason
 
 
+_TAKES: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _take_codes(face_up: list[int]) -> tuple[int, ...]:
+    """The take actions of a face-up row, each island once, in the row's order."""
+    row = tuple(face_up)
+    codes = _TAKES.get(row)
+    if codes is None:
+        codes = _TAKES[row] = tuple(TAKE_BASE + card for card in dict.fromkeys(row))
+    return codes
+
+
 def play_random(
     sim: Sim, rng: random.Random, record: list[int] | None = None, max_turns: int = -1
 ) -> int:
     """Play uniformly random legal actions until the game ends (or `max_turns` turns have
     ended, when not negative); return the number of actions. The same rules as Sim.legal and
-    Sim.apply with the common actions inlined: this is the benchmark's and the playouts' hot
-    loop (tests/test_playout.py replays its games in the checked engine). Every action taken is
-    appended to `record` when given."""
+    Sim.apply with the common actions inlined (placements, discards and the ends of turns; the
+    take actions of the face-up row are kept between its changes): this is the benchmark's and
+    the playouts' hot loop (tests/test_playout.py replays its games in the checked engine).
+    Every action taken is appended to `record` when given."""
     rand = rng.random
     bridges = sim.bridges
     tokens = sim.tokens
@@ -556,10 +569,17 @@ def play_random(
     im = _IM
     needed = _NEEDED
     lines = _LINES
+    face_up = sim.face_up
+    pile = sim.pile
+    played = sim.played
+    face_down = sim.face_down
+    takes = _take_codes(face_up)
     count = 0
     turns = 0
-    while sim.phase != OVER and turns != max_turns:
+    while turns != max_turns:
         phase = sim.phase
+        if phase == OVER:
+            break
         s = sim.to_move
         if phase == HANDICAP:
             a = rng.choice(sim.legal())
@@ -617,12 +637,8 @@ def play_random(
             out.append(END)
         else:
             if size[s] < HAND_LIMIT:
-                seen = 0
-                for card in sim.face_up:
-                    if not seen >> card & 1:
-                        seen |= 1 << card
-                        out.append(TAKE_BASE + card)
-                if sim.pile:
+                out += takes
+                if pile:
                     out.append(DRAW)
             if not sim.abstained:
                 out.append(ABSTAIN)
@@ -639,7 +655,7 @@ def play_random(
             size[s] -= 1
             if variant2 and opens[s][card]:
                 opens[s][card] -= 1
-            sim.played.append(card)
+            played.append(card)
             # The bridge, and the islands it wins (inlined Sim._place).
             me |= 1 << line
             bridges[s] = me
@@ -657,11 +673,9 @@ def play_random(
                     tokens[o] = _kept(opp, tokens[o])
                     if sim.round >= 2 and not opp:
                         sim._premature_end()
-        elif a < DISCARD_BASE or a >= TAKE_BASE:
-            sim.apply(a)
-            if a >= TAKE_BASE:
-                turns += 1
-        else:
+        elif a < DISCARD_BASE:
+            sim.apply(a)  # a removal
+        elif a < TAKE_BASE:
             card = a - DISCARD_BASE
             hand[card] -= 1
             if not hand[card]:
@@ -669,5 +683,43 @@ def play_random(
             size[s] -= 1
             if variant2 and opens[s][card]:
                 opens[s][card] -= 1
-            sim.face_down.append(card)
+            face_down.append(card)
+        else:
+            # The end of the turn (inlined Sim.apply and Sim._end_turn).
+            turns += 1
+            if a == DRAW:
+                card = pile.pop()
+                hand[card] += 1
+                helds[s] = held | 1 << card
+                size[s] += 1
+                sim.abstained = False
+            elif a < DRAW:
+                card = a - TAKE_BASE
+                face_up.remove(card)
+                if pile:
+                    face_up.append(pile.pop())
+                hand[card] += 1
+                helds[s] = held | 1 << card
+                size[s] += 1
+                if variant2:
+                    opens[s][card] += 1
+                sim.abstained = False
+                takes = _take_codes(face_up)
+            else:
+                sim.abstained = a == ABSTAIN
+            if phase == FINAL:
+                sim.final_left -= 1
+                if not sim.final_left:
+                    sim._final_scoring()
+                    continue
+            elif not pile and not face_up:
+                sim._depleted()
+                face_up = sim.face_up
+                pile = sim.pile
+                played = sim.played
+                face_down = sim.face_down
+                takes = _take_codes(face_up)
+                if sim.round >= 2 and sim.phase != OVER and not (bridges[0] and bridges[1]):
+                    sim._premature_end()
+            sim.to_move = o
     return count
