@@ -42,6 +42,7 @@ from shared.ai import (
 )
 from shared.board import (
     CARDS_PER_ISLAND,
+    DEGREE,
     HAND_LIMIT,
     ISLAND_MASK,
     LINES,
@@ -459,18 +460,27 @@ def _ivalue(m: int, o: int, island: int, mine: bool, theirs: bool) -> float:
     return _island_value(m, o, island, mine, theirs, 1.0, 1.0)
 
 
+# _IV[((island * 8 + m) * 8 + o) * 3 + st]: _ivalue of island with m and o bridges, st 0 when
+# nobody holds it, 1 when the owner of m holds it, 2 when the other player does.
+_IV: tuple[float, ...] = tuple(
+    _ivalue(m, o, island, st == 1, st == 2) if m + o <= DEGREE[island] else 0.0
+    for island in range(NUM_ISLANDS)
+    for m in range(8)
+    for o in range(8)
+    for st in range(3)
+)
+
+
 def _board_total(me: int, opp: int, mt: int, ot: int) -> float:
     """The board's value for the owner of `me` (islands and bridges only)."""
     total = BRIDGE * me.bit_count()
+    iv = _IV
     for island in range(NUM_ISLANDS):
         mask = _IM[island]
-        total += _ivalue(
-            (me & mask).bit_count(),
-            (opp & mask).bit_count(),
-            island,
-            bool(mt >> island & 1),
-            bool(ot >> island & 1),
-        )
+        st = 1 if mt >> island & 1 else 2 if ot >> island & 1 else 0
+        total += iv[
+            ((island * 8 + (me & mask).bit_count()) * 8 + (opp & mask).bit_count()) * 3 + st
+        ]
     return total
 
 
@@ -480,23 +490,19 @@ def _reply_gain(sim: Sim, a: int) -> float:
     o = 1 - s
     me, opp = sim.bridges[s], sim.bridges[o]
     mt, ot = sim.tokens[s], sim.tokens[o]
+    iv = _IV
     if a < REMOVE_BASE:
         line = a >> 1
         gain = BRIDGE
-        won = False
         for island in _LINES[line]:
             mask = _IM[island]
             m = (me & mask).bit_count()
             if not mt >> island & 1 and m + 1 >= _NEEDED[island]:
-                won = True
-                break
-            o_n = (opp & mask).bit_count()
-            mine = bool(mt >> island & 1)
-            theirs = bool(ot >> island & 1)
-            gain += _ivalue(m + 1, o_n, island, mine, theirs) - _ivalue(
-                m, o_n, island, mine, theirs
-            )
-        if not won:
+                break  # won: bridges go elsewhere too, counted in full below
+            st = 1 if mt >> island & 1 else 2 if ot >> island & 1 else 0
+            k = ((island * 8 + m) * 8 + (opp & mask).bit_count()) * 3 + st
+            gain += iv[k + 24] - iv[k]  # one more of the mover's bridges: m + 1
+        else:
             return gain
         me2, opp2, mt2, ot2 = place_bridge(me, opp, mt, ot, line)
         gain = _board_total(me2, opp2, mt2, ot2) - _board_total(me, opp, mt, ot)
@@ -506,11 +512,21 @@ def _reply_gain(sim: Sim, a: int) -> float:
     rebuild = a >= REBUILD_BASE
     line = (a - (REBUILD_BASE if rebuild else REMOVE_BASE)) // 3
     opp2 = opp & ~(1 << line)
-    ot2 = tokens_kept(opp2, ot)
-    me2, mt2 = me, mt
     if rebuild:
+        ot2 = tokens_kept(opp2, ot)
         me2, opp2, mt2, ot2 = place_bridge(me, opp2, mt, ot2, line)
-    gain = _board_total(me2, opp2, mt2, ot2) - _board_total(me, opp, mt, ot)
+        gain = _board_total(me2, opp2, mt2, ot2) - _board_total(me, opp, mt, ot)
+    else:
+        # Only the line's two islands change: one bridge fewer, perhaps the token gone.
+        gain = 0.0
+        for island in _LINES[line]:
+            mask = _IM[island]
+            m = (me & mask).bit_count()
+            n = (opp & mask).bit_count()
+            st = 1 if mt >> island & 1 else 2 if ot >> island & 1 else 0
+            st2 = 0 if st == 2 and n - 1 < _NEEDED[island] else st
+            base = (island * 8 + m) * 8
+            gain += iv[(base + n - 1) * 3 + st2] - iv[(base + n) * 3 + st]
     if sim.round >= 2 and not opp2:
         gain += WIN
     return gain
