@@ -12,9 +12,11 @@ reports each failed accept; those reports become one log line per accept_log_int
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import gc
 import logging
+import multiprocessing
 import random
 import ssl
 import time
@@ -29,14 +31,13 @@ from protocol.codec import encode
 from protocol.errors import MEANINGS, ErrorCode
 from protocol.messages import Error, ServerMessage
 from protocol.messages import Lobby as LobbyMessage
+from server.computer import decide
 from server.config import ServerConfig
 from server.connection import CLOSE_GOING_AWAY, Connection
 from server.core import CLOSE_POLICY, CLOSE_TRY_AGAIN, ComputerTurn, Effects, KeepRecord, ServerCore
 from server.lobby import Lobby
 from server.storage import SqliteStorage, Storage, StorageError
 from server.table import MemberId
-from shared.ai import choose_action
-from shared.views import seat_view_from_dict
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +126,11 @@ class AcceptErrors:
         self._logged_at = -1e9
 
     def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        if isinstance(exc, ValueError) and "_start_serving" in repr(context.get("handle")):
+            # asyncio's retry of accept(), a second after a failure, once the server closed
+            log.debug("an accept retry after the server closed: %s", exc)
+            return
         if context.get("message") != ACCEPT_FAILED:
             if self.previous is not None:
                 self.previous(loop, context)
@@ -135,7 +141,6 @@ class AcceptErrors:
         now = time.monotonic()
         if now - self._logged_at >= self.interval:
             self._logged_at = now
-            exc = context.get("exception")
             log.error(
                 "cannot accept connections: %s (%d failed accept(s) since the last such line);"
                 " retrying every second",
@@ -159,6 +164,7 @@ class KahunaServer:
         self._computer_tasks: dict[MemberId, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._stopping = False
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.gate = SocketGate(
             self.config.max_per_address + self.config.extra_sockets_per_address,
             self.config.accept_log_interval,
@@ -233,10 +239,11 @@ class KahunaServer:
             await self._server.wait_closed()
         if self._background:
             await asyncio.gather(*self._background, return_exceptions=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
         self.storage.close()
-        loop = asyncio.get_running_loop()
-        if self._accept_errors is not None and loop.get_exception_handler() is self._accept_errors:
-            loop.set_exception_handler(self._accept_errors.previous)
+        # The handler stays: asyncio's accept retries still due report through it.
 
     async def __aenter__(self) -> KahunaServer:
         await self.start()
@@ -378,8 +385,17 @@ class KahunaServer:
         else:
             await asyncio.sleep(0)
         action: str | None
+        seed = self._rng.getrandbits(64)
         try:
-            action = str(choose_action(seat_view_from_dict(turn.view), self._rng))
+            if turn.level == "easy":
+                action = decide(turn.view, seed, turn.level)
+            else:  # a search: in a worker process, off the event loop
+                loop = asyncio.get_running_loop()
+                action = await loop.run_in_executor(
+                    self._workers(), decide, turn.view, seed, turn.level
+                )
+        except asyncio.CancelledError:
+            raise
         except Exception:
             log.exception("the computer found no action at table %s", turn.table_id)
             action = None
@@ -387,6 +403,16 @@ class KahunaServer:
         self.carry_out(
             self.core.computer_command(turn.member, turn.table_id, turn.version, action, now)
         )
+
+    def _workers(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn, not fork: this process has threads (storage checkpoints) a fork would copy
+            # in the middle of whatever they hold
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.config.computer_workers,
+                mp_context=multiprocessing.get_context("spawn"),
+            )
+        return self._pool
 
     def _keep_record(self, record: KeepRecord) -> None:
         directory = self.config.records_dir

@@ -52,6 +52,7 @@ class ServerConfig:
     chat_history: int = 50  # chat messages sent in a full state
     name_max: int = 32
     computer_delay: float = 0.8  # seconds the computer "thinks" before each action
+    computer_workers: int = 1  # processes for the searching levels (each decision on one core)
     db: str = ":memory:"  # the SQLite database; kahuna-server's default is a file (--db)
     records_dir: Path | None = None  # where the host keeps the full record of each finished game
     source_factory: Callable[[], CardSource] = SecureSource

@@ -118,6 +118,7 @@ class ComputerTurn:
     version: int
     view: dict[str, Any]
     delay: float
+    level: str = "easy"
 
 
 @attrs.frozen
@@ -956,7 +957,12 @@ class ServerCore:
         view = seat_view_to_dict(seat_view(table.game, table.game.to_move))
         self._effects.computer_turns.append(
             ComputerTurn(
-                holder.member, table.table_id, table.version, view, self.config.computer_delay
+                holder.member,
+                table.table_id,
+                table.version,
+                view,
+                self.config.computer_delay,
+                table.level,
             )
         )
 

@@ -154,9 +154,12 @@ async def create_table(
     seat: str | None = "white",
     first: str = "white",
     options: TableOptions | None = None,
+    level: str = "easy",
 ) -> tuple[Joined, State]:
+    """Create a table; against the computer, the easy one by default (a search takes up to a
+    second a decision, too long for most tests)."""
     await client.send(
-        CreateTable(options or TableOptions(), vs_computer, seat, first)  # type: ignore[arg-type]
+        CreateTable(options or TableOptions(), vs_computer, seat, first, level=level)  # type: ignore[arg-type]
     )
     joined = await client.expect(Joined)
     state = await client.expect(State)

@@ -7,6 +7,7 @@ import random
 
 from protocol.messages import Join, Joined, Spectate, Spectating, State, TableOptions, Update
 from server.app import KahunaServer
+from shared.types import Seat
 from shared.views import public_from_dict
 from tests.conftest import Client, create_table, play_random
 
@@ -93,4 +94,15 @@ async def test_handicap_and_variants_are_played(server: KahunaServer) -> None:
     assert state.view["public"]["options"]["variant2"] is True
     view = await play_random(ana, joined.table_id, random.Random(9), start=state)
     assert view.public.result is not None
+    await ana.close()
+
+
+async def test_a_searching_computer_thinks_in_a_worker_process(server: KahunaServer) -> None:
+    ana = await Client.connect(server.port, "Ana")
+    joined, _ = await create_table(ana, vs_computer=True, seat="black", level="normal")
+    update = await ana.expect(Update, timeout=30)  # its first action, decided in a worker
+    assert update.table_id == joined.table_id and update.version == 1
+    assert server._pool is not None
+    table = server.lobby.tables[joined.table_id]
+    assert table.level == "normal" and table.game.log[1].seat is Seat.WHITE  # type: ignore[union-attr]
     await ana.close()
