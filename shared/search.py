@@ -589,16 +589,20 @@ def _reply_ender(sim: Sim, legal: list[int]) -> int:
 class PlanSearch:
     """Whole-turn plans for the seat to move in one view, compared in common samples."""
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, *, candidates: int | None = None, deep: int = 0) -> None:
         ctx = view.turn_context()
         if ctx is None:
             raise ValueError(f"it is not {view.seat.label}'s turn")
         self.view = view
         self.ctx = ctx
         self.seat = int(view.seat)
+        self.candidates = PLAN_CANDIDATES if candidates is None else candidates
+        self.deep = deep
         self.sampler = Sampler(view)
         self.ev = _Evaluator(ctx, view)
         self.legal_root = [from_action(a) for a in legal_actions(ctx)]
+        if not self.legal_root:
+            raise ValueError("there is no legal action: the game is over")
         pub = view.public
         self.base_points = self._points(pub.round_points)
         self.plans = self._candidates()
@@ -662,7 +666,7 @@ class PlanSearch:
         chosen: list[tuple[int, ...]] = []
         firsts: set[int] = set()
         for _, plan in scored:
-            if len(chosen) < PLAN_CANDIDATES or plan[0] not in firsts:
+            if len(chosen) < self.candidates or plan[0] not in firsts:
                 chosen.append(plan)
                 firsts.add(plan[0])
         # Ending the turn at once, every way: holding the cards is a plan too.
@@ -682,6 +686,12 @@ class PlanSearch:
             sim.apply(code)
         if sim.phase != OVER and sim.to_move != me:
             _reply_turn(sim)
+        for _ in range(self.deep):
+            # A whole turn more for each side, both greedy.
+            if sim.phase != OVER and sim.to_move == me:
+                _reply_turn(sim)
+            if sim.phase != OVER and sim.to_move != me:
+                _reply_turn(sim)
         if LEAF_PLAYS and sim.phase != OVER and sim.to_move == me:
             _reply_turn(sim, plays_only=True)
         if sim.phase == OVER:
@@ -760,10 +770,14 @@ def plan_action(
     *,
     iterations: int | None = None,
     seconds: float | None = None,
+    candidates: int | None = None,
+    deep: int = 0,
 ) -> Action:
     """The first action of the best whole-turn plan for the seat to move in `view`, decided
-    from that view alone."""
-    search = PlanSearch(view)
+    from that view alone. `candidates` plans at least are compared (PLAN_CANDIDATES by
+    default); with `deep`, that many more whole turns of each side are played greedily in the
+    samples before the evaluation."""
+    search = PlanSearch(view, candidates=candidates, deep=deep)
     if len(search.legal_root) == 1:
         return to_action(search.legal_root[0])
     if len(search.plans) == 1:

@@ -10,13 +10,20 @@ from collections import Counter
 import pytest
 
 from shared.actions import Handicap, Place, Take
-from shared.ai import choose_action
+from shared.ai import WIN, choose_action
 from shared.board import parse_island, parse_line
 from shared.game import FULL_DECK, Game
-from shared.playout import PHASES, RandomSource, from_action
+from shared.playout import DISCARD_BASE, PHASES, RandomSource, Sim, from_action
 from shared.randomness import RecordedSource, SeededSource
 from shared.sampling import Sampler, SamplingError
-from shared.search import Search, search_action
+from shared.search import (
+    PlanSearch,
+    Search,
+    _board_total,
+    _reply_gain,
+    plan_action,
+    search_action,
+)
 from shared.types import GameOptions, Phase, Seat
 from shared.views import SeatView, seat_view
 from tests.positions import game as position_game
@@ -230,3 +237,100 @@ def test_the_tree_is_reused_within_a_turn() -> None:
     assert search.root is child and child.visits > 0
     # A view that does not follow from the action is refused.
     assert not Search(view).advance(action, view)
+
+
+# ----- whole-turn plans (what the levels use) -----------------------------------------------
+
+
+def test_plans_return_legal_actions_for_whole_games() -> None:
+    for seed, options in enumerate(OPTIONS):
+        game = Game.new(SeededSource(seed), first=Seat(seed % 2), options=options)
+        rng = random.Random(seed)
+        while not game.is_over:
+            view = seat_view(game, game.to_move)
+            if game.to_move is Seat.WHITE and game.phase is not Phase.HANDICAP:
+                action = plan_action(view, rng, iterations=6, deep=seed % 2)
+            else:
+                action = rng.choice(game.legal_actions())
+            assert action in game.legal_actions()
+            game.apply(action)
+
+
+def test_plans_include_the_greedy_players_first_play() -> None:
+    for seed in range(4):
+        game = Game.new(SeededSource(seed), first=Seat(seed % 2))
+        rng = random.Random(seed)
+        for _ in range(10 * seed):
+            game.apply(rng.choice(game.legal_actions()))
+        if game.is_over:
+            continue
+        view = seat_view(game, game.to_move)
+        firsts = {plan[0] for plan in PlanSearch(view).plans}
+        assert from_action(choose_action(view, random.Random(0))) in firsts
+
+
+def test_plans_win_an_island_they_can_win() -> None:
+    # The last turn of the game: ALOA (2 of 3 with ALOA-BARI) is won now or never.
+    game = position_game(
+        white="ALOA-BARI COCO-GOLA",
+        black="BARI-DUDA JOJO-KAHU",
+        white_hand="ALOA FAAA",
+        black_hand="IFFI LALE",
+        face_up="",
+        pile="",
+        round=3,
+        round_points=((0, 0), (0, 0)),
+        phase=Phase.FINAL,
+        final_turns_left=1,
+    )
+    rng = random.Random(0)
+    while not game.is_over:
+        game.apply(plan_action(seat_view(game, Seat.WHITE), rng, iterations=100))
+    assert game.tokens[Seat.WHITE] >> parse_island("ALOA") & 1
+
+
+def test_plans_do_not_build_where_the_opponent_sweeps() -> None:
+    # As in the tree search's test: Black holds both HUNA cards (White can tell), so White's
+    # bridge on DUDA-HUNA would be swept away at once.
+    game = position_game(
+        white="COCO-GOLA JOJO-KAHU",
+        black="HUNA-IFFI HUNA-LALE",
+        white_hand="DUDA BARI",
+        black_hand="HUNA HUNA",
+        face_up="",
+        pile="",
+        round=3,
+        round_points=((0, 0), (0, 0)),
+        phase=Phase.FINAL,
+        final_turns_left=2,
+    )
+    chosen = plan_action(seat_view(game, Seat.WHITE), random.Random(0), iterations=100)
+    assert chosen != Place(parse_island("DUDA"), parse_line("DUDA-HUNA"))
+
+
+def test_the_replys_gains_match_a_full_recount() -> None:
+    count = 0
+    for seed in range(8):
+        options = GameOptions(variant1=seed % 2 == 1)
+        sim = Sim.from_game(
+            Game.new(SeededSource(seed), first=Seat(seed % 2), options=options),
+            RandomSource(random.Random(seed)),
+        )
+        rng = random.Random(seed)
+        while not sim.over:
+            s, o = sim.to_move, 1 - sim.to_move
+            before = _board_total(sim.bridges[s], sim.bridges[o], sim.tokens[s], sim.tokens[o])
+            for code in sim.legal():
+                if code >= DISCARD_BASE:
+                    continue
+                after = sim.copy()
+                after.apply(code)
+                full = _board_total(
+                    after.bridges[s], after.bridges[o], after.tokens[s], after.tokens[o]
+                )
+                if sim.round >= 2 and not after.bridges[o]:
+                    full += WIN
+                assert _reply_gain(sim, code) == pytest.approx(full - before)
+                count += 1
+            sim.apply(rng.choice(sim.legal()))
+    assert count > 500
