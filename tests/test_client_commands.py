@@ -203,7 +203,7 @@ def test_state_follows_the_server() -> None:
             Players(PlayerInfo("Ann", True, False), PlayerInfo("Bob", False, False)),
         )
     )
-    assert state.log[-1].text == "Bob (Black) lost the connection"
+    assert state.log[-1].text == "Bob (Black) is away; the game waits for them"
     state.handle(ChatMessage("t1", "Bob", "brb"))
     assert state.log[-1].text == "<Bob> brb" and state.log[-1].kind == "chat"
     state.handle(Error("illegal_action", "no", "t1", None, "command"))
