@@ -484,6 +484,8 @@ class ServerCore:
                 table = self.lobby.get(table_id)
                 held = table.seat_of(member)
                 self._send_all(table.leave(member, now))
+                if held is not None and table.seats[held] is not None:
+                    self._seat_gone(table, held, now)  # stepped away: like a dropped line
                 if held is not None and table.seats[held] is None:
                     self._write(ClearSeatOp(table_id, held.name.lower()))
                 if table.role_of(member) is None:
@@ -685,7 +687,7 @@ class ServerCore:
     def _command(self, member: MemberId, command: Command, now: float) -> None:
         table = self.lobby.get(command.table_id)
         mover = table.seat_of(member)
-        if self._flag_fell(table, now):
+        if mover is not None and self._flag_fell(table, now):
             raise TableError(ErrorCode.GAME_OVER, "the time ran out")
         before_status = table.status
         outbox = table.command(member, command.version, command.action)

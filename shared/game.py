@@ -81,13 +81,16 @@ class TurnStart:
 # The compact form kept while playing (see Game._mark_turn_start): move count, log length, mover,
 # phase, bridges, tokens, the mover's hand and open cards, played and face-down counts, handicap.
 _TurnMark = tuple[
-    int, int, Seat, Phase, int, int, int, int, tuple[int, ...], tuple[int, ...], int, int, int
-]
+    int, int, Seat, Phase, int, int, int, int, tuple[int, ...], tuple[int, ...], int, int, int,
+    tuple[int, ...],
+]  # fmt: skip
 
 # What an undo needs of one play (see Game._undo): the play, then the state just before it:
 # bridges, tokens, the mover's hand and open cards, played and face-down counts. A play changes
 # nothing else (the row, the pile and the other hand wait for the draw that ends the turn).
-_PlayMark = tuple[Action, int, int, int, int, tuple[int, ...], tuple[int, ...], int, int]
+_PlayMark = tuple[
+    Action, int, int, int, int, tuple[int, ...], tuple[int, ...], int, int, tuple[int, ...]
+]
 
 
 class _ChanceRefused(Exception):
@@ -133,6 +136,9 @@ class Game:
         # Cards in hand per island, open cards (Variant 2) included; `open` counts those alone.
         self.hand: list[list[int]] = [[0] * NUM_ISLANDS, [0] * NUM_ISLANDS]
         self.open: list[list[int]] = [[0] * NUM_ISLANDS, [0] * NUM_ISLANDS]
+        # Cards each player surely still holds, as an attentive opponent tracks them: taken
+        # from the face-up row, not yet possibly played or discarded (open cards aside). Public.
+        self.known: list[list[int]] = [[0] * NUM_ISLANDS, [0] * NUM_ISLANDS]
         self.face_up: list[int] = []
         self.pile: list[int] = []  # top first
         self.played: list[int] = []  # face up on the discard pile, in order
@@ -272,6 +278,7 @@ class Game:
         other.tokens = list(self.tokens)
         other.hand = [list(h) for h in self.hand]
         other.open = [list(h) for h in self.open]
+        other.known = [list(k) for k in self.known]
         other.face_up = list(self.face_up)
         other.pile = list(self.pile)
         other.played = list(self.played)
@@ -326,7 +333,7 @@ class Game:
             self.move_count, len(self.log), seat, self.phase,
             self.bridges[0], self.bridges[1], self.tokens[0], self.tokens[1],
             tuple(self.hand[seat]), tuple(self.open[seat]),
-            len(self.played), len(self.face_down), self.handicap_left,
+            len(self.played), len(self.face_down), self.handicap_left, tuple(self.known[seat]),
         )  # fmt: skip
         if self._plays:
             self._plays.clear()
@@ -336,7 +343,7 @@ class Game:
         """The state as the current turn began (for a game over, as its last turn began)."""
         mark = self._turn_mark
         assert mark is not None, "a game is dealt or set up before it is played"
-        count, _, seat, phase, b0, b1, t0, t1, hand, opened, played, face_down, left = mark
+        count, _, seat, phase, b0, b1, t0, t1, hand, opened, played, face_down, left, _ = mark
         hands = [tuple(self.hand[0]), tuple(self.hand[1])]
         opens = [tuple(self.open[0]), tuple(self.open[1])]
         hands[seat], opens[seat] = hand, opened
@@ -354,7 +361,9 @@ class Game:
             raise ValueError("the game is over; its last turn cannot be undone")
         mark = self._turn_mark
         assert mark is not None, "a game is dealt or set up before it is played"
-        count, length, seat, phase, b0, b1, t0, t1, hand, opened, played, face_down, left = mark
+        count, length, seat, phase, b0, b1, t0, t1, hand, opened, played, face_down, left = mark[
+            :13
+        ]
         self.move_count = count
         del self.log[length:]
         self.to_move, self.phase = seat, phase
@@ -362,6 +371,7 @@ class Game:
         self.tokens = [t0, t1]
         self.hand[seat] = list(hand)
         self.open[seat] = list(opened)
+        self.known[seat] = list(mark[13])
         del self.played[played:]
         del self.face_down[face_down:]
         self.handicap_left = left
@@ -438,22 +448,24 @@ class Game:
                 (
                     action, self.bridges[0], self.bridges[1], self.tokens[0], self.tokens[1],
                     tuple(self.hand[seat]), tuple(self.open[seat]), len(self.played),
-                    len(self.face_down),
+                    len(self.face_down), tuple(self.known[seat]),
                 )
             )  # fmt: skip
         if isinstance(action, Place):
-            self._use_card(seat, action.card)
+            self._play_card(seat, action.card)
             self.played.append(action.card)
             self._place_bridge(seat, action.line, action.card, events)
         elif isinstance(action, Remove):
             for card in action.cards:
-                self._use_card(seat, card)
+                self._play_card(seat, card)
                 self.played.append(card)
             self._remove_bridge(seat.other, action.line, action.cards, events)
             if action.rebuild:
                 self._place_bridge(seat, action.line, None, events)
         elif isinstance(action, Discard):
             was_open = self._use_card(seat, action.card)
+            if not was_open:  # any known card may be the one that went
+                self.known[seat] = [k - 1 if k else 0 for k in self.known[seat]]
             self.face_down.append(action.card)
             events.append(CardDiscarded(seat, action.card, was_open))
         elif isinstance(action, Handicap):
@@ -471,7 +483,9 @@ class Game:
                 self.face_up.append(replacement)
             self.hand[seat][action.card] += 1
             if self.options.variant2:
-                self.open[seat][action.card] += 1
+                self.open[seat][action.card] += 1  # open: shown as such, not "known"
+            else:
+                self.known[seat][action.card] += 1
             events.append(CardTaken(seat, action.card, replacement))
             self._end_turn(seat, events, abstained=False)
         elif isinstance(action, Draw):
@@ -494,18 +508,24 @@ class Game:
         """Take back the last play (or all of this turn's), last first: the state goes back to
         what it was before it; nothing hidden is drawn or shown, no chance is undone."""
         while True:
-            play, b0, b1, t0, t1, hand, opened, played, face_down = self._plays.pop()
+            play, b0, b1, t0, t1, hand, opened, played, face_down, known = self._plays.pop()
             # The state is the one right after this play: did its discard use an open card?
             was_open = isinstance(play, Discard) and opened[play.card] > self.open[seat][play.card]
             self.bridges = [b0, b1]
             self.tokens = [t0, t1]
             self.hand[seat] = list(hand)
             self.open[seat] = list(opened)
+            self.known[seat] = list(known)
             del self.played[played:]
             del self.face_down[face_down:]
             events.append(PlayUndone(seat, play, was_open))
             if not whole_turn or not self._plays:
                 return
+
+    def _play_card(self, seat: Seat, card: int) -> None:
+        """A card played face up: the hand may have held it as a known card or a hidden one."""
+        if not self._use_card(seat, card) and self.known[seat][card]:
+            self.known[seat][card] -= 1
 
     def _use_card(self, seat: Seat, card: int) -> bool:
         """Take a card of this island from the hand; open cards go first (see docs/rules.md)."""

@@ -53,6 +53,10 @@ class PublicView:
     # is the view of the same state set up as a position (which is what the computer's
     # sampler rebuilds, tests/test_search.py); tests compare it on its own.
     undoable: int = attrs.field(default=0, eq=False)
+    # Cards each player surely still holds, by seat: taken from the face-up row and not since
+    # possibly played or discarded face down (Game.known). Left out of == like `undoable`: a
+    # position carries no such memory.
+    known: tuple[tuple[int, ...], tuple[int, ...]] = attrs.field(default=((), ()), eq=False)
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -101,6 +105,7 @@ def _public(game: Game) -> PublicView:
         handicap_left=game.handicap_left,
         result=game.result,
         undoable=game.undoable,
+        known=(_cards(game.known[0]), _cards(game.known[1])),
     )
 
 
@@ -185,6 +190,7 @@ def public_to_dict(view: PublicView) -> dict[str, Any]:
         "handicap_left": view.handicap_left,
         "result": result,
         "undoable": view.undoable,
+        "known": {"white": _names(view.known[0]), "black": _names(view.known[1])},
     }
 
 
@@ -248,9 +254,16 @@ def public_from_dict(data: dict[str, Any]) -> PublicView:
             handicap_left=int(data["handicap_left"]),
             result=result,
             undoable=int(data.get("undoable", 0)),  # absent from views sent before undo
+            known=_known(data.get("known")),
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ViewFormatError(f"malformed view: {exc!r}") from None
+
+
+def _known(data: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    if data is None:  # views from before known cards
+        return ((), ())
+    return (_card_tuple(data["white"]), _card_tuple(data["black"]))
 
 
 def seat_view_from_dict(data: dict[str, Any]) -> SeatView:

@@ -66,8 +66,21 @@ def island_strings(obj: Any, path: str = "") -> Iterator[tuple[str, str]]:
             yield from island_strings(value, f"{path}[{i}]")
 
 
-PUBLIC_CARD_PATHS = (".public.face_up", ".public.played", ".public.open_cards", ".public.tokens")
-SPECTATOR_CARD_PATHS = (".face_up", ".played", ".open_cards", ".tokens")
+PUBLIC_CARD_PATHS = (
+    ".public.face_up", ".public.played", ".public.open_cards", ".public.tokens", ".public.known",
+)  # fmt: skip
+SPECTATOR_CARD_PATHS = (".face_up", ".played", ".open_cards", ".tokens", ".known")
+
+
+def check_known(public: dict[str, object], hands: tuple[tuple[str, ...], tuple[str, ...]]) -> None:
+    """Known cards are public only because everyone saw them taken: each must still be held."""
+    known = public.get("known")
+    assert isinstance(known, dict)
+    for seat in Seat:
+        held = list(hands[seat])
+        for card in known[seat.name.lower()]:
+            assert card in held, f"{seat.label} is said to hold {card}, holding {held}"
+            held.remove(card)
 
 
 def check_event(event: dict[str, Any], viewer: str | None) -> None:
@@ -104,6 +117,7 @@ def check_frames(client: Client, viewer: str | None, truth: Truth) -> int:
             check_event(event, viewer)
         if kind == "update":
             assert len(frame["events"]) == len(truth.events[version])
+        check_known(view if viewer is None else view["public"], truth.hands[version])
         if viewer is None:
             assert "hand" not in view and "seat" not in view
             for path, _ in island_strings(view):
