@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import importlib.metadata
 import logging
 import os
 import signal
@@ -15,6 +16,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from protocol.messages import SUPPORTED_VERSIONS
 from server.app import KahunaServer
 from server.config import DEFAULT_PORT, ServerConfig
 from server.storage import StorageError, default_db_path
@@ -108,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--tls-cert", metavar="PEM", help="certificate chain, to serve wss:// (needs --tls-key)"
     )
     p.add_argument("--tls-key", metavar="PEM", help="private key of --tls-cert")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     p.add_argument(
         "--log-level",
         default="info",
@@ -206,6 +209,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds the computer opponent waits before each action",
     )
     g.add_argument(
+        "--claim-after",
+        type=positive_float,
+        default=d.claim_after,
+        help="seconds a player may be gone before the opponent may claim the win",
+    )
+    g.add_argument(
+        "--move-timeout",
+        type=positive_float,
+        default=d.move_timeout,
+        help="without a clock: seconds a player may take over a turn before the opponent may"
+        " claim the win",
+    )
+    g.add_argument(
+        "--computer-workers",
+        type=positive_int,
+        default=d.computer_workers,
+        help="processes in which the searching computer levels think (one core each)",
+    )
+    g.add_argument(
         "--waiting-grace",
         type=natural_float,
         default=d.waiting_grace,
@@ -248,6 +270,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p  # fmt: skip
 
 
+def _version() -> str:
+    try:
+        number = importlib.metadata.version("kahuna")
+    except importlib.metadata.PackageNotFoundError:
+        number = "unknown"
+    return f"{number} (protocol versions {', '.join(map(str, SUPPORTED_VERSIONS))})"
+
+
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(
         host=args.host,
@@ -269,6 +299,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         chat_max=args.chat_max,
         chat_rate=args.chat_rate,
         computer_delay=args.computer_delay,
+        claim_after=args.claim_after,
+        move_timeout=args.move_timeout,
+        computer_workers=args.computer_workers,
         waiting_grace=args.waiting_grace,
         handshake_timeout=args.handshake_timeout,
         extra_sockets_per_address=args.extra_sockets_per_address,

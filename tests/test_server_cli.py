@@ -207,3 +207,16 @@ async def test_a_missing_records_directory_is_made_at_start(tmp_path: Path) -> N
         assert records.is_dir()
     finally:
         assert await stop(proc) == 0
+
+
+def test_version_and_the_life_of_a_game_flags() -> None:
+    text = build_parser().format_help()
+    for flag in ("--version", "--claim-after", "--move-timeout", "--computer-workers"):
+        assert flag in text
+    args = build_parser().parse_args(["--claim-after", "30", "--move-timeout", "600"])
+    config = config_from_args(args)
+    assert (config.claim_after, config.move_timeout) == (30.0, 600.0)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--claim-after", "-1"])
+    done = run_server("--version")
+    assert done.returncode == 0 and "protocol versions 1, 2" in done.stdout
