@@ -44,6 +44,7 @@ from protocol.messages import (  # noqa: E402
     Hello,
     Join,
     Joined,
+    Leave,
     PlayersChanged,
     State,
     TableOptions,
@@ -134,11 +135,11 @@ class Stats:
         self.errors = 0
 
 
-async def open_client(port: int, name: str) -> ClientConnection:
+async def open_client(port: int, name: str, version: int = 1) -> ClientConnection:
     ws = await connect(
         f"ws://127.0.0.1:{port}", compression=None, ping_interval=None, max_size=2**22
     )
-    await ws.send(encode(Hello(1, name)))
+    await ws.send(encode(Hello(version, name), version))
     await ws.recv()  # welcome
     return ws
 
@@ -217,7 +218,7 @@ async def new_game(
 ) -> tuple[ClientConnection, ClientConnection, str, State, State]:
     host = await open_client(port, f"host{index}")
     guest = await open_client(port, f"guest{index}")
-    await host.send(encode(CreateTable(TableOptions(), False, "white", "random")))
+    await host.send(encode(CreateTable(TableOptions(), False, "white", "random"), 1))
     joined = decode_server(await host.recv())
     assert isinstance(joined, Joined), joined
     host_state = decode_server(await host.recv())
@@ -258,14 +259,61 @@ async def table_loop(port: int, index: int, think: float, start: Start, stats: S
         game = await new_game(port, index)
 
 
+async def computer_loop(port: int, index: int, level: str, start: Start, stats: Stats) -> None:
+    """A person against the computer at `level`, playing at once on its turns; the computer
+    thinks in the server's worker process. Counts the computer's decisions."""
+    rng = random.Random(10_000 + index)
+    ws = await open_client(port, f"solo{index}", version=2)
+    await start.arrive()
+    while time.perf_counter() < start.until:
+        create = CreateTable(TableOptions(), True, "white", "random", level=level)  # type: ignore[arg-type]
+        await ws.send(encode(create, 2))
+        table_id, version, view, mine = "", 0, None, False
+        while time.perf_counter() < start.until:
+            try:
+                async with asyncio.timeout(max(0.01, start.until - time.perf_counter())):
+                    message = msgpack.unpackb(await ws.recv())
+            except TimeoutError:
+                break
+            kind = message["type"]
+            if kind == "joined":
+                table_id = message["table_id"]
+            elif kind in ("state", "update") and message["table_id"] == table_id:
+                if kind == "update":
+                    if mine:
+                        mine = False
+                    else:
+                        stats.actions += 1  # an action of the computer's
+                version, view = message["version"], seat_view_from_dict(message["view"])
+                if view.public.result is not None:
+                    stats.games += 1
+                    await ws.send(encode(Leave(table_id), 2))
+                    break
+                ctx = view.turn_context()
+                if ctx is not None:
+                    action = rng.choice(legal_actions(ctx))
+                    await ws.send(encode(Command(table_id, version, str(action)), 2))
+                    mine = True
+    await ws.close()
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run_load(port: int, pid: int, tables: int, seconds: float, think: float) -> Stats:
+async def run_load(
+    port: int,
+    pid: int,
+    tables: int,
+    seconds: float,
+    think: float,
+    computer_tables: int = 0,
+    level: str = "strong",
+) -> Stats:
     stats = Stats()
-    start = Start(tables, seconds)
+    computer_stats = Stats()
+    start = Start(tables + computer_tables, seconds)
     peak_rss = 0
 
     async def sample() -> None:
@@ -275,7 +323,10 @@ async def run_load(port: int, pid: int, tables: int, seconds: float, think: floa
             await asyncio.sleep(0.5)
 
     sampler = asyncio.create_task(sample())
-    await asyncio.gather(*(table_loop(port, i, think, start, stats) for i in range(tables)))
+    await asyncio.gather(
+        *(table_loop(port, i, think, start, stats) for i in range(tables)),
+        *(computer_loop(port, i, level, start, computer_stats) for i in range(computer_tables)),
+    )
     elapsed = time.perf_counter() - start.began
     sampler.cancel()
     lat = stats.latencies
@@ -287,6 +338,11 @@ async def run_load(port: int, pid: int, tables: int, seconds: float, think: floa
         print(
             f"  command->update latency: p50 {percentile(lat, 0.5) * 1e3:.2f} ms,"
             f" p99 {percentile(lat, 0.99) * 1e3:.2f} ms, max {max(lat) * 1e3:.2f} ms"
+        )
+    if computer_tables:
+        print(
+            f"  meanwhile {computer_tables} table(s) against the {level} computer:"
+            f" {computer_stats.actions} of its actions (thought in a worker process)"
         )
     print(f"  server RSS peak while loaded: {peak_rss / 1024:.1f} MiB")
     return stats
@@ -308,7 +364,9 @@ async def main_async(args: argparse.Namespace) -> None:
         print(f"server pid {server_proc.pid}, RSS at start {start_rss:.1f} MiB")
         for tables, think in args.runs:
             print(f"load: {tables} table(s), {args.seconds:.0f} s")
-            stats = await run_load(port, server_proc.pid, tables, args.seconds, think)
+            stats = await run_load(
+                port, server_proc.pid, tables, args.seconds, think, args.computer_tables, args.level
+            )
             if tables == 1 and think == 0 and stats.latencies:
                 # the machine may be busy: measure the echo again right after, take the mean
                 again = statistics.median(await measure_echo(echo_port, args.echo_rounds, payload))
@@ -351,6 +409,14 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each run")
     parser.add_argument("--echo-rounds", type=int, default=2000)
+    parser.add_argument(
+        "--computer-tables",
+        type=int,
+        default=0,
+        help="tables where a person plays the computer during each run (its search runs in the"
+        " server's worker process: the other tables' latency shows whether it holds them up)",
+    )
+    parser.add_argument("--level", default="strong", choices=["easy", "normal", "strong"])
     parser.add_argument(
         "--db", help="the server's database (default: a new file in a temporary directory)"
     )
