@@ -272,7 +272,9 @@ async def computer_loop(port: int, index: int, level: str, start: Start, stats: 
         while time.perf_counter() < start.until:
             try:
                 async with asyncio.timeout(max(0.01, start.until - time.perf_counter())):
-                    message = msgpack.unpackb(await ws.recv())
+                    data = await ws.recv()
+                assert isinstance(data, bytes)
+                message = msgpack.unpackb(data)
             except TimeoutError:
                 break
             kind = message["type"]
