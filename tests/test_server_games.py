@@ -106,3 +106,41 @@ async def test_a_searching_computer_thinks_in_a_worker_process(server: KahunaSer
     table = server.lobby.tables[joined.table_id]
     assert table.level == "normal" and table.game.log[1].seat is Seat.WHITE  # type: ignore[union-attr]
     await ana.close()
+
+
+async def test_a_version_1_client_plays_a_whole_game_at_a_table_with_a_clock(
+    server: KahunaServer,
+) -> None:
+    """A client written from the released protocol joins a version-2 player's clocked table and
+    plays to the end, receiving only what version 1 describes."""
+    import msgpack
+
+    from protocol.messages import CreateTable, TimeControl
+
+    ana = await Client.connect(server.port, "Ana")  # version 2
+    old = await Client.connect(server.port, "Old", version=1)
+    await ana.send(CreateTable(TableOptions(), False, "white", "white", TimeControl(600, 5, 0)))
+    joined = await ana.expect(Joined)
+    ana_state = await ana.expect(State)
+    assert ana_state.view["table"]["clock"]["white"] == 600_000
+    await old.send(Join(joined.table_id, None))
+    await old.expect(Joined)
+    old_state = await old.expect(State)
+    first, second = await asyncio.gather(
+        play_random(ana, joined.table_id, random.Random(5), start=ana_state),
+        play_random(old, joined.table_id, random.Random(6), start=old_state),
+    )
+    assert first.public.result is not None and second.public.result is not None
+    released = {"seat", "public", "hand"}
+    for data in old.frames:
+        frame = msgpack.unpackb(data)
+        assert frame["type"] in {"welcome", "joined", "state", "update", "players", "lobby"}
+        if "view" in frame:
+            assert set(frame["view"]) == released
+            assert "known" not in frame["view"]["public"]
+            result = frame["view"]["public"]["result"]
+            assert result is None or set(result) == {"winner", "reason"}
+        for event in frame.get("events", []):
+            assert "kind" not in event
+    await ana.close()
+    await old.close()
