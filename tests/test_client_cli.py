@@ -268,9 +268,11 @@ def test_a_signal_gives_the_terminal_back(signum: int, tmp_path: Path) -> None:
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 def test_make_play_installs_only_the_game_and_passes_options(tmp_path: Path) -> None:
     done = subprocess.run(
-        ["make", "-n", "-f", str(ROOT / "Makefile"), "play", "ARGS=--seat black --variant1",
-         "VENV=" + str(tmp_path / "venv")],
+        ["make", "--no-print-directory", "-n", "-f", str(ROOT / "Makefile"), "play",
+         "ARGS=--seat black --variant1", "VENV=" + str(tmp_path / "venv")],
         cwd=ROOT, capture_output=True, text=True, timeout=20,
+        # run from `make test`, the outer make's settings would reach this one
+        env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")},
     )  # fmt: skip
     lines = done.stdout.splitlines()
     assert done.returncode == 0, done.stderr
