@@ -7,19 +7,26 @@ import asyncio
 import contextlib
 import gc
 import importlib.metadata
+import ipaddress
 import logging
 import os
 import signal
 import socket
 import ssl
 import sys
-from collections.abc import Callable
+import textwrap
+import tomllib
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from protocol.messages import SUPPORTED_VERSIONS
 from server.app import KahunaServer
 from server.config import DEFAULT_PORT, ServerConfig
 from server.storage import StorageError, default_db_path
+
+if TYPE_CHECKING:
+    from server.discovery import Announcer
 
 log = logging.getLogger("server")
 
@@ -77,6 +84,54 @@ def records_dir(path: Path) -> str | None:
     return None
 
 
+NAME_MAX = 63  # bytes of UTF-8: the name is also the server's DNS-SD instance name on the LAN
+
+
+def server_name(text: str) -> str:
+    name = text.strip()
+    if not name or not name.isprintable() or len(name.encode()) > NAME_MAX:
+        raise argparse.ArgumentTypeError(f"{text!r}: a name is 1 to {NAME_MAX} printable bytes")
+    return name
+
+
+def default_name() -> str:
+    """This machine's name, as much of it as a server's name holds."""
+    name = "".join(c for c in socket.gethostname() if c.isprintable()).strip() or "kahuna-server"
+    while len(name.encode()) > NAME_MAX:
+        name = name[:-1]
+    return name
+
+
+def ip_address(text: str) -> str:
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an IP address") from None
+
+
+class AppendReplacing(argparse.Action):
+    """Like action="append", except that the values given on the command line replace the
+    default (the one the --config file gave) instead of adding to it."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        given = f"_{self.dest}_given"
+        items = (
+            list(getattr(namespace, self.dest) or []) if getattr(namespace, given, False) else []
+        )
+        setattr(namespace, self.dest, [*items, values])
+        setattr(namespace, given, True)
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Each option's default, and the description and epilog as they are written."""
+
+
 def raise_fd_limit() -> tuple[int, int] | None:
     """Lift the soft limit on open files to the hard one: every connection is a descriptor.
     Returns the (soft, hard) limits now in force, None where unknown."""
@@ -98,7 +153,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="kahuna-server",
         description=DESCRIPTION,
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=HelpFormatter,
+    )
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        help="read the options from FILE, a TOML file (its keys are below); flags given as well"
+        " override it",
     )
     p.add_argument(
         "--host", default=d.host, help="address to listen on; 0.0.0.0 is every interface"
@@ -110,6 +171,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--tls-cert", metavar="PEM", help="certificate chain, to serve wss:// (needs --tls-key)"
     )
     p.add_argument("--tls-key", metavar="PEM", help="private key of --tls-cert")
+    p.add_argument(
+        "--name",
+        type=server_name,
+        default=default_name(),
+        help="the server's name: players see it when they connect and on the LAN",
+    )
+    p.add_argument(
+        "--no-announce",
+        action="store_true",
+        help="do not announce the server on the LAN (DNS-SD over multicast DNS, as"
+        " _kahuna._tcp, which kahuna-client --find lists)",
+    )
+    p.add_argument(
+        "--lan-interface",
+        metavar="ADDR",
+        type=ip_address,
+        action=AppendReplacing,
+        help="announce on the interface with this address only (may be repeated); default:"
+        " the interface of --host, every one for 0.0.0.0",
+    )
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     p.add_argument(
         "--log-level",
@@ -267,7 +348,146 @@ def build_parser() -> argparse.ArgumentParser:
         help="also write the complete record of every finished game to DIR, for the host (the"
         " database keeps them too; players get one over the protocol once the game is over)",
     )
+    p.epilog = config_help(p)
     return p  # fmt: skip
+
+
+CONFIG_EXAMPLE = """\
+    name = "Kahuna club"
+    port = 8765
+    db = "/var/lib/kahuna/server.sqlite3"
+    records = "/var/lib/kahuna/records"
+    lan-interface = ["192.168.1.20"]
+    max-tables = 200
+"""
+
+
+def config_keys(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    """The keys a --config file may hold, each with its option: every long option but --help,
+    --version and --config, named without its dashes."""
+    keys: dict[str, argparse.Action] = {}
+    for action in parser._actions:
+        longs = [o for o in action.option_strings if o.startswith("--")]
+        if not longs or action.dest in ("help", "version", "config"):
+            continue
+        keys[longs[0].removeprefix("--")] = action
+    return keys
+
+
+def config_help(parser: argparse.ArgumentParser) -> str:
+    keys = ", ".join(config_keys(parser))
+    return (
+        "--config FILE reads the options from a TOML file; flags given as well override it.\n"
+        "Each key is a long option's name, with dashes or underscores (max-tables or\n"
+        "max_tables), and takes the option's value: a string, a number, true for a flag\n"
+        "without a value, a list of addresses for lan-interface. For example:\n\n"
+        f"{CONFIG_EXAMPLE}\n"
+        + textwrap.fill(f"The keys: {keys}.", 80, break_on_hyphens=False)
+        + "\n"
+    )
+
+
+def _kind(action: argparse.Action) -> str:
+    """What TOML value an option takes: 'flag', 'list', 'int', 'float' or 'str'."""
+    if action.nargs == 0:
+        return "flag"
+    if isinstance(action, AppendReplacing):
+        return "list"
+    if action.type is port_number or getattr(action.type, "__name__", "") == "int":
+        return "int"
+    if getattr(action.type, "__name__", "") == "float":
+        return "float"
+    return "str"
+
+
+KIND_WORDS = {
+    "flag": "true or false",
+    "list": "a list of strings",
+    "int": "a whole number",
+    "float": "a number",
+    "str": "a string",
+}
+TOML_TYPES = {
+    bool: "a boolean",
+    int: "a whole number",
+    float: "a number",
+    str: "a string",
+    list: "a list",
+    dict: "a table",
+}
+
+
+def _toml_type(value: object) -> str:
+    return TOML_TYPES.get(type(value), type(value).__name__)
+
+
+def _convert(action: argparse.Action, value: object) -> object:
+    """The option's value for a TOML value; ValueError says why it cannot be."""
+    kind = _kind(action)
+    fits = {
+        "flag": isinstance(value, bool),
+        "list": isinstance(value, list) and all(isinstance(v, str) for v in value),
+        "int": isinstance(value, int) and not isinstance(value, bool),
+        "float": isinstance(value, int | float) and not isinstance(value, bool),
+        "str": isinstance(value, str),
+    }[kind]
+    if not fits:
+        raise ValueError(f"must be {KIND_WORDS[kind]}, not {_toml_type(value)} ({value!r})")
+    if kind == "flag":
+        return value
+    items = value if isinstance(value, list) else [value]
+    converted = []
+    for item in items:
+        if action.choices is not None and item not in action.choices:
+            raise ValueError(f"{item!r} is not one of {', '.join(map(repr, action.choices))}")
+        if callable(action.type):
+            try:
+                item = action.type(str(item))
+            except (argparse.ArgumentTypeError, ValueError) as exc:
+                raise ValueError(str(exc)) from None
+        converted.append(item)
+    return converted if kind == "list" else converted[0]
+
+
+def read_config(path: str, parser: argparse.ArgumentParser) -> dict[str, object]:
+    """The options a TOML file gives, by their argparse destinations. ValueError names the file
+    and, for a key that is not an option or a value the option does not take, the key."""
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as exc:
+        raise ValueError(f"--config {path}: cannot read it: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"--config {path}: not a TOML file: {exc}") from None
+    keys = config_keys(parser)
+    values: dict[str, object] = {}
+    for key, value in data.items():
+        action = keys.get(key.replace("_", "-"))
+        if action is None:
+            raise ValueError(
+                f"--config {path}: unknown key {key!r}; the keys are the long options' names"
+                " (kahuna-server --help lists them)"
+            )
+        if action.dest in values:
+            raise ValueError(f"--config {path}: {key!r} is given twice")
+        try:
+            values[action.dest] = _convert(action, value)
+        except ValueError as exc:
+            raise ValueError(f"--config {path}: {key!r} {exc}") from None
+    return values
+
+
+def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """The options: --config FILE's, with the flags given over them."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--config")
+    known, _ = pre.parse_known_args(argv)
+    if known.config:
+        try:
+            parser.set_defaults(**read_config(known.config, parser))
+        except ValueError as exc:
+            parser.error(str(exc))
+    return parser.parse_args(argv)
 
 
 def _version() -> str:
@@ -308,6 +528,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         send_queue_bytes=args.send_queue_bytes,
         db=args.db,
         records_dir=args.records,
+        server_name=args.name,
+        announce=not args.no_announce,
+        lan_interfaces=tuple(args.lan_interface or ()),
     )
 
 
@@ -328,6 +551,30 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 50)
+
+
+def announce(config: ServerConfig, server: KahunaServer, tls: bool) -> Announcer | None:
+    """Start announcing the server on the LAN (in the background), unless it was told not to.
+    Nothing here stops the server: a failure is one log line."""
+    if not config.announce:
+        return None
+    try:
+        from server.discovery import Announcer, lobby_counts
+
+        announcer = Announcer(
+            config.server_name,
+            config.host,
+            server.port,
+            lambda: lobby_counts(server.lobby),
+            tls=tls,
+            lan_interfaces=config.lan_interfaces,
+            interval=config.announce_interval,
+        )
+        announcer.start()
+    except Exception as exc:
+        log.warning("not announced on the LAN (%s: %s)", type(exc).__name__, exc)
+        return None
+    return announcer
 
 
 async def run(config: ServerConfig, ssl_context: ssl.SSLContext | None) -> int:
@@ -351,12 +598,15 @@ async def run(config: ServerConfig, ssl_context: ssl.SSLContext | None) -> int:
         f"Kahuna server listening; players connect to {scheme}://{shown}:{server.port}", flush=True
     )
     log.info("listening on %s port %s", host, server.port)
+    announcer = announce(config, server, tls=ssl_context is not None)
     stopped = loop.create_task(stop.wait())
     failed = loop.create_task(server.failed.wait())
     await asyncio.wait((stopped, failed), return_when=asyncio.FIRST_COMPLETED)
     stopped.cancel()
     failed.cancel()
     log.info("shutting down")
+    if announcer is not None:
+        await announcer.stop()
     await server.stop()
     log.info("stopped")
     return 1 if server.failed.is_set() else 0
@@ -364,7 +614,7 @@ async def run(config: ServerConfig, ssl_context: ssl.SSLContext | None) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         parser.error("--tls-cert and --tls-key go together")
     logging.basicConfig(

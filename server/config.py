@@ -55,5 +55,9 @@ class ServerConfig:
     computer_workers: int = 1  # processes for the searching levels (each decision on one core)
     db: str = ":memory:"  # the SQLite database; kahuna-server's default is a file (--db)
     records_dir: Path | None = None  # where the host keeps the full record of each finished game
+    # DNS-SD on the LAN (server/discovery.py): kahuna-server announces itself unless told not to
+    announce: bool = False
+    lan_interfaces: tuple[str, ...] = ()  # announce on these addresses' interfaces only
+    announce_interval: float = 5.0  # seconds between looks at the lobby's numbers to publish
     source_factory: Callable[[], CardSource] = SecureSource
     rng: random.Random = attrs.field(factory=random.SystemRandom, eq=False)
