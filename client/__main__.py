@@ -183,6 +183,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="colours for a light or a dark terminal background (default: from COLORFGBG,"
         " else dark)",
     )
+    p.add_argument(
+        "--find",
+        action="store_true",
+        help="list the Kahuna servers on the LAN that answer within a few seconds, and exit",
+    )
+    p.add_argument(
+        "--lan-interface",
+        metavar="ADDR",
+        action="append",
+        help="with --find: look on the interface with this address only (e.g. 192.168.1.5)",
+    )
     p.add_argument("--log", metavar="FILE", help="write a debug log to FILE")
     return p
 
@@ -292,6 +303,10 @@ async def run_client(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.find:
+        from client.discovery import find_main
+
+        return find_main(args.lan_interface)
     try:
         parse_handicap(args.handicap)
     except argparse.ArgumentTypeError as exc:
