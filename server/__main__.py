@@ -473,7 +473,8 @@ def read_config(path: str, parser: argparse.ArgumentParser) -> dict[str, object]
         try:
             values[action.dest] = _convert(action, value)
         except ValueError as exc:
-            raise ValueError(f"--config {path}: {key!r} {exc}") from None
+            joint = " " if str(exc).startswith("must ") else ": "
+            raise ValueError(f"--config {path}: {key!r}{joint}{exc}") from None
     return values
 
 
