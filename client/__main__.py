@@ -23,6 +23,7 @@ from prompt_toolkit.output import ColorDepth, Output
 from client.app import Client
 from client.seats import SeatStore
 from client.state import ClientState
+from client.table import LEVEL_CHOICES, parse_control
 from protocol.messages import PROTOCOL_VERSION, CreateTable, ServerMessage, TableOptions, Welcome
 from server.config import DEFAULT_PORT
 
@@ -35,10 +36,11 @@ Kahuna, Günter Cornett's two-player game of islands and bridges, in a terminal.
   kahuna-client HOST --spectate T  watch table T
 
 In the lobby: arrows select a table, Enter joins it, s watches it, n creates a table (against
-the computer or a person, with the variants and a handicap). In a game, type commands in the
-game's notation (Tab completes them; F1 lists them all), e.g. 'place BARI-DUDA', 'take COCO',
-'draw'. F2 draws from the pile, F3-F5 take a face-up card, F6 abstains, F7 ends a final turn.
-A dropped connection is retried by itself, and the seat is taken back.
+the computer and its level, or a person; the variants, a handicap, a clock, hints). In a game,
+type commands in the game's notation (Tab completes them; F1 lists them all), e.g. 'place
+BARI-DUDA', 'take COCO', 'draw', 'undo'; and resign, offer draw, accept, decline, claim,
+rematch, hint. F2 draws from the pile, F3-F5 take a face-up card, F6 abstains, F7 ends a final
+turn, F8 undoes a play. A dropped connection is retried by itself, and the seat is taken back.
 """
 
 
@@ -165,6 +167,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="handicap play: SEAT (white or black) places N (1-3) free bridges first, e.g. white:2",
     )
     g.add_argument(
+        "--level",
+        choices=LEVEL_CHOICES,
+        default="normal",
+        help="the computer's strength (default: %(default)s; strong thinks about a second a move)",
+    )
+    g.add_argument(
+        "--clock",
+        metavar="CONTROL",
+        default="none",
+        help="a time control: MINUTES+SECONDS, e.g. 5+3 (5 minutes each, 3 seconds more after"
+        " each turn), 10+5, 30+0; or SECONDS/turn, e.g. 60/turn; default: none",
+    )
+    g.add_argument(
+        "--no-hints",
+        action="store_true",
+        help="play without the 'hint' command (a courtesy: the client refuses it)",
+    )
+    g.add_argument(
         "--computer-delay",
         type=float,
         default=0.8,
@@ -216,7 +236,15 @@ def local_table(args: argparse.Namespace) -> CreateTable:
         "white" if seat == "white" else "black" if seat == "black" else None,
         bridges,
     )
-    return CreateTable(options, True, args.seat, args.first)
+    return CreateTable(
+        options,
+        True,
+        args.seat,
+        args.first,
+        clock=parse_control(args.clock),
+        level=args.level,
+        hints=not args.no_hints,
+    )
 
 
 async def run_client(
@@ -311,6 +339,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parse_handicap(args.handicap)
     except argparse.ArgumentTypeError as exc:
         parser.error(str(exc))
+    try:
+        parse_control(args.clock)
+    except ValueError as exc:
+        parser.error(f"--clock: {exc}")
     args.name = args.name.strip()
     if not 1 <= len(args.name) <= 32 or not args.name.isprintable():
         parser.error("--name takes 1 to 32 printable characters")

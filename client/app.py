@@ -41,16 +41,19 @@ from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
-from client.commands import complete, interpret
+from client.commands import Outcome, complete, interpret
 from client.connection import Session
+from client.hint import suggest
 from client.render import KEY_HINTS, LOBBY_KEYS, Canvas, render_game, render_lobby
 from client.seats import SeatStore
 from client.state import ClientState
 from protocol.messages import (
     Chat,
+    Claim,
     ClientMessage,
     Command,
     CreateTable,
+    DeclineDraw,
     Error,
     FirstName,
     GetRecord,
@@ -60,13 +63,17 @@ from protocol.messages import (
     Lobby,
     LobbySubscribe,
     LobbyUnsubscribe,
+    OfferDraw,
     Reclaim,
     Record,
+    Rematch,
+    Resign,
     Resync,
     SeatName,
     ServerMessage,
     Spectate,
     TableClosed,
+    TableNote,
     TableOptions,
 )
 from shared.board import ISLAND_LINES, ISLANDS, BoardNameError, parse_island, parse_line
@@ -104,6 +111,8 @@ DARK: dict[str, str] = {
     "msg.error": "bold #ff5f5f",
     "msg.you": "bold #5fff5f",
     "msg.ok": "#5fff5f",
+    "clock.run": "bold",
+    "clock.low": "bold #ffffff bg:#af0000",
     "prompt": "bold",
     "hints": "reverse",
 }
@@ -135,6 +144,7 @@ def style_for(theme: str) -> Style:
 
 
 Send = Callable[[ClientMessage], bool]
+TABLE_KINDS = ("resign", "offer_draw", "decline_draw", "claim", "rematch", "hint")
 
 
 class CanvasControl(UIControl):
@@ -187,9 +197,12 @@ class KahunaApp:
         color_depth: ColorDepth | None = None,
         save_dir: Path | None = None,
         theme: str = "dark",
+        hint_iterations: int | None = None,
     ) -> None:
         self.state = state
         self.send = send
+        self.hint_iterations = hint_iterations  # a fixed budget (tests); None: about 0.2 s
+        self.hint_task: asyncio.Future[None] | None = None
         self.save_dir = save_dir or Path.cwd()
         self.saving: tuple[str, Path] | None = None  # (table, file) waiting for its record
         self.preview: tuple[str, str] | None = None
@@ -265,14 +278,16 @@ class KahunaApp:
     def _hints(self) -> str:
         if self.state.screen == "lobby":
             if self.state.form_open:
-                return " c s f 1 2 h change an option   Enter create   Esc cancel"
+                return " c s f 1 2 h t l i change an option   Enter create   Esc cancel"
             return " " + LOBBY_KEYS
         if self.state.help_open:
-            return " Esc or F1 closes the help"
+            return " Esc or F1 closes the help   PgDn/PgUp turn its pages"
+        if self.state.resign_armed:
+            return " yes resigns the game   anything else plays on"
         if self.state.is_spectator:
             return " F1 help   PgUp/PgDn scroll the log   'TEXT chats   lobby leaves   ^Q quit"
         if self.state.public is not None and self.state.public.result is not None:
-            return " save [FILE] keeps the game   lobby leaves the table   F1 help   ^Q quit"
+            return " rematch plays again   lobby leaves the table   save [FILE] keeps it   ^Q quit"
         return " " + KEY_HINTS
 
     def invalidate(self) -> None:
@@ -292,7 +307,8 @@ class KahunaApp:
         self.preview = None
         if not text.strip():
             return
-        outcome = interpret(text, self.state.seat_view, self.state.public)
+        state = self.state
+        outcome = interpret(text, state.seat_view, state.public, state.table, state.table_status)
         if outcome.kind == "action":
             self.preview = ("class:msg.ok", f"Enter plays: {outcome.text}")
         elif outcome.kind == "refused" and outcome.action is not None:
@@ -310,11 +326,21 @@ class KahunaApp:
         """Do what a typed line asks; a game command only if it is legal now. False when it
         was refused or could not be sent: the command line keeps it, to be corrected."""
         state = self.state
-        outcome = interpret(text, state.seat_view, state.public)
         self.quit_armed = False
+        if state.resign_armed:
+            state.resign_armed = False
+            if text.strip().lower() in ("yes", "y", "resign"):
+                return self.table_message(Outcome("resign", "confirmed"))
+            state.say("You play on: not resigned.")
+            if text.strip().lower() in ("no", "n"):
+                self.invalidate()
+                return True
+        outcome = interpret(text, state.seat_view, state.public, state.table, state.table_status)
         done = False
         if outcome.kind == "none":
             return True
+        if outcome.kind in TABLE_KINDS:
+            return self.table_message(outcome)
         if outcome.kind == "refused":
             state.say(f"Not sent: {outcome.text}", "error")
         elif outcome.kind == "action":
@@ -340,7 +366,7 @@ class KahunaApp:
         else:
             done = True
         if outcome.kind == "help":
-            state.help_open = True
+            state.help_open, state.help_page = True, 0
         elif outcome.kind == "save":
             self.save(outcome.text)
         elif outcome.kind == "lobby":
@@ -352,6 +378,102 @@ class KahunaApp:
             self.ask_quit()
         self.invalidate()
         return done
+
+    def table_message(self, outcome: Outcome) -> bool:
+        """resign (asked first), offer draw / accept, decline, claim, rematch; hint."""
+        state = self.state
+        table_id = state.table_id
+        if table_id is None:
+            state.say("You are not at a table.", "error")
+            return False
+        kind = outcome.kind
+        if kind == "hint":
+            return self.hint()
+        if kind == "resign" and outcome.text != "confirmed":
+            state.resign_armed = True
+            state.say(
+                "Resign and lose this game? Type 'yes' (or 'resign' again) to resign;"
+                " anything else plays on.",
+                "error",
+            )
+            self.invalidate()
+            return True
+        messages: dict[str, tuple[ClientMessage, str]] = {
+            "resign": (Resign(table_id), "You resign..."),
+            "offer_draw": (
+                OfferDraw(table_id),
+                "You accept the draw..." if outcome.text == "accept" else "You offer a draw...",
+            ),
+            "decline_draw": (DeclineDraw(table_id), "You decline the draw..."),
+            "claim": (Claim(table_id), "You claim the win..."),
+            "rematch": (
+                Rematch(table_id),
+                "You accept the rematch..."
+                if outcome.text == "accept"
+                else "You offer a rematch...",
+            ),
+        }
+        msg, said = messages[kind]
+        if not self.send(msg):
+            state.say("Not connected: nothing was sent. Reconnecting...", "error")
+            self.invalidate()
+            return False
+        state.transcript.append(f"{time.strftime('%H:%M:%S')} > {kind.replace('_', ' ')}")
+        state.say(said)
+        self.invalidate()
+        return True
+
+    def hint(self) -> bool:
+        """What the normal level would play now, computed in a worker thread from this
+        player's own view (nothing is asked of the server, nothing is revealed)."""
+        state = self.state
+        view = state.seat_view
+        if view is None:
+            return False
+        if state.hinting is not None:
+            state.say("Thinking about a hint already...")
+            self.invalidate()
+            return True
+        version = state.version
+        state.hinting = version
+        state.say("Thinking about a hint...")
+        self.invalidate()
+        loop = asyncio.get_running_loop()
+        work = loop.run_in_executor(None, suggest, view, version, self.hint_iterations)
+
+        async def shown() -> None:
+            try:
+                action, why = await work
+            except Exception as exc:  # the engine found nothing: say so, never crash the UI
+                state.hinting = None
+                state.say(f"No hint: {exc}", "error")
+                self.invalidate()
+                return
+            if state.hinting != version or state.version != version:
+                if state.hinting == version:
+                    state.hinting = None
+                return  # the position changed (or the table): that hint is for another one
+            state.hinting = None
+            state.say(f"Hint: {action} ({why}).", "you")
+            state.add_log(f"Hint: {action}: {why}", "you")
+            self.invalidate()
+
+        self.hint_task = asyncio.ensure_future(shown())
+        return True
+
+    async def tick(self) -> None:
+        """Redraw each second while a clock runs, so the clocks count down on the screen."""
+        while True:
+            state = self.state
+            running = state.table is not None and state.table.clock is not None
+            if running and state.table is not None and state.table.clock is not None:
+                seat = state.table.clock.running
+                left = None if seat is None else state.clock_left(seat)
+                if left is not None and state.game_running:
+                    self.app.invalidate()
+                    await asyncio.sleep(min(max(left % 1.0, 0.05), 1.0) + 0.01)
+                    continue
+            await asyncio.sleep(0.5)
 
     def quick(self, make: Callable[[], str | None]) -> None:
         """A key for a frequent action: the same check as a typed command."""
@@ -528,7 +650,15 @@ class KahunaApp:
         options = TableOptions(
             form.variant1, form.variant2, form.handicap_seat, form.handicap_bridges
         )
-        msg = CreateTable(options, form.vs_computer, form.seat, form.first)
+        msg = CreateTable(
+            options,
+            form.vs_computer,
+            form.seat,
+            form.first,
+            clock=form.clock,
+            level=form.level,
+            hints=form.hints,
+        )
         if self.send(msg):
             self.send(LobbyUnsubscribe())
             self.state.form_open = False
@@ -561,7 +691,7 @@ class KahunaApp:
             if state.screen == "lobby":
                 state.say("Lobby: " + LOBBY_KEYS)
             else:
-                state.help_open = not state.help_open
+                state.help_open, state.help_page = not state.help_open, 0
 
         @kb.add("escape", filter=Condition(lambda: state.help_open), eager=True)
         def _close_help(event: KeyPressEvent) -> None:
@@ -580,6 +710,8 @@ class KahunaApp:
             (("escape", "a"), lambda: "abstain"),
             (("f7",), lambda: "end"),
             (("escape", "e"), lambda: "end"),
+            (("f8",), lambda: "undo"),
+            (("escape", "u"), lambda: "undo"),
         ]
         for keys, make in quick_keys:
             kb.add(*keys, filter=game)(self._quick_handler(make))
@@ -613,10 +745,16 @@ class KahunaApp:
 
         @kb.add("pageup", filter=game)
         def _log_back(event: KeyPressEvent) -> None:
+            if state.help_open:
+                state.help_page = max(state.help_page - 1, 0)
+                return
             state.log_scroll = min(state.log_scroll + 5, max(len(state.log) - 1, 0))
 
         @kb.add("pagedown", filter=game)
         def _log_forward(event: KeyPressEvent) -> None:
+            if state.help_open:
+                state.help_page = min(state.help_page + 1, 9)  # the drawing keeps it in range
+                return
             state.log_scroll = max(state.log_scroll - 5, 0)
 
         # the lobby
@@ -693,6 +831,18 @@ class KahunaApp:
         def _handicap(event: KeyPressEvent) -> None:
             state.form.cycle_handicap()
 
+        @kb.add("t", filter=form)
+        def _clock(event: KeyPressEvent) -> None:
+            state.form.cycle_clock()
+
+        @kb.add("l", filter=form)
+        def _level(event: KeyPressEvent) -> None:
+            state.form.cycle_level()
+
+        @kb.add("i", filter=form)
+        def _hints(event: KeyPressEvent) -> None:
+            state.form.hints = not state.form.hints
+
         return kb
 
     def _quick_handler(self, make: Callable[[], str | None]) -> Callable[[KeyPressEvent], None]:
@@ -718,6 +868,7 @@ class Client:
         seats: SeatStore | None = None,
         theme: str = "dark",
         ssl_context: ssl.SSLContext | None = None,
+        hint_iterations: int | None = None,
     ) -> None:
         self.state = state
         self.url = url
@@ -734,6 +885,7 @@ class Client:
             color_depth=color_depth,
             save_dir=save_dir,
             theme=theme,
+            hint_iterations=hint_iterations,
         )
         self.session = Session(
             url,
@@ -752,6 +904,10 @@ class Client:
         if store is not None:
             if isinstance(msg, Joined):
                 store.remember(self.url, msg.table_id, msg.seat, msg.token, state.name)
+            elif isinstance(msg, TableNote) and msg.note == "rematch_started":
+                # the game there is over and its seat is done with: the new table's token
+                # (the joined that follows) is the one to keep
+                store.forget(self.url, msg.table_id, state.name)
             elif isinstance(msg, TableClosed) or (
                 isinstance(msg, Error)
                 and msg.code in ("bad_token", "no_such_table")
@@ -800,8 +956,10 @@ class Client:
         with create_app_session(input=app.input, output=app.output):
             task = self.session.start()
             task.add_done_callback(self._session_ended)
+            ticker = asyncio.get_running_loop().create_task(self.ui.tick())
             try:
                 await app.run_async()
             finally:
+                ticker.cancel()
                 self.done = True
                 await self.session.stop()

@@ -16,6 +16,7 @@ import textwrap
 from collections.abc import Iterable, Sequence
 
 from client.state import ClientState, LogLine
+from client.table import LOW_TIME, describe_control, format_clock, short_control
 from protocol.messages import PlayerInfo, TableInfo, TableOptions
 from shared.board import (
     BRIDGES_PER_PLAYER,
@@ -25,7 +26,8 @@ from shared.board import (
     NEEDED,
     NUM_LINES,
 )
-from shared.types import Phase, Seat
+from shared.results import Result
+from shared.types import Phase, Seat, Termination
 from shared.views import PublicView
 
 Fragment = tuple[str, str]
@@ -38,7 +40,7 @@ LABEL_W = 5  # "ELAI" plus the token mark
 LABEL_H = 2  # the name, then "4of6"
 MIN_MAP = (36, 12)
 
-KEY_HINTS = "F1 help  F2 draw  F3-F5 take 1-3  F6 abstain  F7 end  Tab complete  ^Q quit"
+KEY_HINTS = "F1 help  F2 draw  F3-F5 take 1-3  F6 abstain  F7 end  F8 undo  Tab  ^Q quit"
 
 
 class Canvas:
@@ -323,7 +325,8 @@ def _player_line(state: ClientState, pub: PublicView, seat: Seat, width: int) ->
     if state.seat is seat:
         name += " (you)"
     if info is not None and info.computer:
-        name += " [AI]"
+        level = None if state.table is None else state.table.level
+        name += f" [AI {level}]" if level else " [AI]"
     if info is not None and not info.connected and not info.computer:
         name += " (away)"
     points = f"{pub.scores[seat]} pt"
@@ -351,6 +354,12 @@ def side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
         Phase.OVER: "game over",
     }[pub.phase]
     opts = _options_short(pub.options)
+    table = state.table
+    if table is not None:
+        extra = [] if table.clock is None else [f"clock {describe_control(table.clock.control)}"]
+        if not table.hints:
+            extra.append("no hints")
+        opts = ", ".join(([opts] if opts else []) + extra)
     out.append([("class:title", f"Round {pub.round} of 3"), ("", f" · {phase}")])
     if opts:
         out.append([("class:dim", opts)])
@@ -368,6 +377,19 @@ def side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
         out.append([("class:dim", detail)])
         if pub.open_cards[seat] and state.seat is not seat:
             out.append([("class:dim", "  open: "), ("class:card", _cards(pub.open_cards[seat]))])
+        known = [c for c in pub.known[seat] if c not in pub.open_cards[seat]]
+        if known:
+            said = f"  {seat.other.label} knows you hold " if state.seat is seat else "  holds "
+            out.append(
+                [
+                    ("class:dim", said),
+                    ("class:card", _cards(known)),
+                    ("class:dim", " (from the row)"),
+                ]
+            )
+    clock = clock_line(state)
+    if clock:
+        out.append(clock)
     out.append(_turn_line(state, pub))
     row: list[Fragment] = [("class:label", "Face up ")]
     for i, card in enumerate(pub.face_up):
@@ -404,6 +426,33 @@ def side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
     return out
 
 
+def clock_line(state: ClientState) -> list[Fragment]:
+    """The clocks, counting down: the running one marked ▶, one under 30 seconds in the
+    warning colour and with a "!" (for monochrome terminals). Empty without a clock."""
+    table = state.table
+    if table is None or table.clock is None:
+        return []
+    clock = table.clock
+    over = state.public is not None and state.public.result is not None
+    out: list[Fragment] = [("class:label", "Clock")]
+    for seat in Seat:
+        running = clock.running is seat and not over
+        if clock.per_turn and not running:
+            continue  # a time per turn: only the turn under way has a clock that means anything
+        left = state.clock_left(seat)
+        assert left is not None
+        low = left < LOW_TIME and (running or not clock.per_turn) and not over
+        style = "class:clock.low" if low else "class:clock.run" if running else ""
+        out.append(("", " "))
+        out.append((SEAT_STYLE[seat], TOKEN_CHAR[seat]))
+        out.append((style, ("▶" if running else " ") + format_clock(left) + ("!" if low else "")))
+    if clock.per_turn:
+        if len(out) == 1:
+            out.append(("class:dim", " stopped"))
+        out.append(("class:dim", f" ({describe_control(clock.control)})"))
+    return out
+
+
 def _turn_line(state: ClientState, pub: PublicView) -> list[Fragment]:
     if pub.result is not None:
         winner = pub.result.winner
@@ -430,10 +479,13 @@ def result_lines(state: ClientState, width: int) -> list[list[Fragment]]:
     if pub is None or pub.result is None:
         return []
     winner = pub.result.winner
-    who = "A draw" if winner is None else f"{winner.label} ({state.player_name(winner)}) wins"
+    if winner is None:
+        who = "No winner" if pub.result.kind is Termination.TIE else "A draw"
+    else:
+        who = f"{winner.label} ({state.player_name(winner)}) wins"
     out: list[list[Fragment]] = [[("class:title", "GAME OVER")], [("class:title", who)]]
-    for line in textwrap.wrap(pub.result.reason, max(width - 2, 10)):
-        out.append([("class:dim", f"  {line}")])
+    for line in textwrap.wrap(ending_words(state, pub.result), max(width - 2, 10)):
+        out.append([("", f"  {line}")])
     out.append([("class:label", "            White  Black")])
     names = ["Round 1", "Round 2", "Final"]
     for i, (w, b) in enumerate(pub.round_points):
@@ -441,9 +493,55 @@ def result_lines(state: ClientState, width: int) -> list[list[Fragment]]:
         out.append([("", f"  {name:<9} {w:>5}  {b:>5}")])
     total = pub.scores
     out.append([("class:title", f"  {'Total':<9} {total[0]:>5}  {total[1]:>5}")])
-    out.append([("class:dim", "Type 'save' to keep the game,")])
-    out.append([("class:dim", "'lobby' to leave the table.")])
+    table = state.table
+    if state.seat is not None:
+        offer = None if table is None else table.rematch_offer
+        if table is not None and table.rematch_table is not None:
+            out.append([("class:you", f"Rematch at table {table.rematch_table}")])
+        elif offer is state.seat:
+            out.append([("class:dim", "You offered a rematch.")])
+        elif offer is not None:
+            out.append([("class:you", f"{state.player_name(offer)} offers a rematch:")])
+            out.append([("class:you", "'accept' (or 'rematch') plays it.")])
+        else:
+            out.append([("class:key", "rematch"), ("class:dim", ": play again (colours swap)")])
+        out.append([("class:key", "lobby"), ("class:dim", ": leave   "), ("class:key", "save"),
+                    ("class:dim", ": keep it")])  # fmt: skip
+    else:
+        out.append([("class:dim", "Type 'save' to keep the game,")])
+        out.append([("class:dim", "'lobby' to leave the table.")])
     return out
+
+
+def ending_words(state: ClientState, result: Result) -> str:
+    """How the game ended, from the result's kind, in words with the players' names."""
+    kind = result.kind
+    loser = result.loser
+
+    def named(seat: Seat) -> str:
+        return f"{state.player_name(seat)} ({seat.label})"
+
+    if kind is Termination.RESIGNED and loser is not None:
+        return f"{named(loser)} resigned."
+    if kind is Termination.TIME and loser is not None:
+        return f"{named(loser)} ran out of time."
+    if kind is Termination.FORFEIT and loser is not None:
+        return f"{named(loser)} left the game and forfeited it."
+    if kind is Termination.AGREED:
+        return "The players agreed a draw."
+    if kind is Termination.POINTS:
+        return "More points after the final scoring."
+    if kind is Termination.FINAL:
+        return "Tied on points; more points in the final scoring."
+    if kind is Termination.BRIDGES:
+        return "Tied on points and in the final scoring; more bridges on the board."
+    if kind is Termination.TIE:
+        return "Tied on points and on bridges: a tie."
+    if kind is Termination.NO_BRIDGES:
+        if loser is None:
+            return "Neither player has a bridge on the board."
+        return f"{named(loser)} has no bridge left on the board."
+    return result.reason
 
 
 def wrap_log(log: Sequence[LogLine], width: int) -> list[list[Fragment]]:
@@ -537,7 +635,9 @@ def render_game(
     lines = message_lines(text, width)[: max(height - 2, 1)]
     body_h = height - 1 - len(lines)
     if state.help_open:
-        canvas.blit(0, 1, render_help(width, body_h))
+        # the page asked for, kept in range (the number of pages depends on the height)
+        state.help_page = min(state.help_page, len(help_pages(body_h)) - 1)
+        canvas.blit(0, 1, render_help(width, body_h, state.help_page))
     else:
         canvas.blit(0, 1, render_body(state, width, body_h, highlight))
     for i, line in enumerate(lines):
@@ -614,6 +714,16 @@ Commands: the game's notation. Tab completes; each is checked before it is sent.
   abstain                     do not draw; ends your turn
   end                         end your final turn (no drawing then)
   handicap ALOA-BARI          a free handicap bridge before the first turn
+  undo / undo turn            take back your last play / all of this turn's
+The table
+  resign                      give up the game (asks first)
+  offer draw                  offer a draw ('draw' alone draws from the pile)
+  accept / decline            answer your opponent's draw (or rematch) offer
+  claim                       win when the server says your opponent is gone
+  rematch                     after the game: another one, colours swapped
+  hint                        the normal level's play now, worked out here;
+                              a courtesy: refused where hints are off (though
+                              nothing stops a program running beside this)
 Client commands
   say TEXT  (or 'TEXT) chat      save [FILE]  keep the game in a file
   lobby     leave the table      resync       fetch the whole position again
@@ -621,6 +731,7 @@ Client commands
 Keys
   F2  Alt-d      draw from pile  F3 F4 F5  Alt-1 2 3  take face-up card 1, 2, 3
   F6  Alt-a      abstain         F7  Alt-e            end the final turn
+  F8  Alt-u      undo a play
   Tab  complete  Up/Down history PgUp/PgDn            scroll the log
   F1  help       Esc  close it   Ctrl-Q               quit
 Map: · free  = White  # Black  ○ ● tokens  4of6: 4 of its 6 lines win the island"""
@@ -636,25 +747,44 @@ def help_lines() -> list[list[Fragment]]:
     return out
 
 
-def render_help(width: int, height: int) -> Canvas:
+def help_pages(height: int) -> list[list[list[Fragment]]]:
+    """The help screen cut into pages of this height (the last line of each: where it is)."""
+    lines = help_lines()
+    if len(lines) <= height:
+        return [lines]
+    size = max(height - 1, 1)
+    return [lines[i : i + size] for i in range(0, len(lines), size)]
+
+
+def render_help(width: int, height: int, page: int = 0) -> Canvas:
     canvas = Canvas(width, height)
-    for y, row in enumerate(help_lines()[:height]):
+    pages = help_pages(height)
+    page = min(max(page, 0), len(pages) - 1)
+    for y, row in enumerate(pages[page][:height]):
         _put_clipped(canvas, 0, y, row, width)
+    if len(pages) > 1:
+        where = f"page {page + 1} of {len(pages)}: PgDn and PgUp turn the pages, Esc closes"
+        canvas.put(0, height - 1, where[:width], "class:dim")
     return canvas
 
 
 # ----- the lobby ------------------------------------------------------------------------------
 
 
-def _seat_text(info: PlayerInfo | None) -> str:
+def _seat_text(info: PlayerInfo | None, level: str | None = None) -> str:
     if info is None:
         return "(free)"
-    mark = " [AI]" if info.computer else ("" if info.connected else " (away)")
-    return info.name + mark
+    if info.computer:
+        return f"{info.name} ({level})" if level else f"{info.name} [AI]"
+    return info.name + ("" if info.connected else " (away)")
 
 
-def _table_options(options: TableOptions) -> str:
+def _table_options(options: TableOptions, table: TableInfo | None = None) -> str:
     parts = []
+    if table is not None and table.clock is not None:
+        parts.append(short_control(table.clock))
+    if table is not None and not table.hints:
+        parts.append("nohint")
     if options.variant1:
         parts.append("V1")
     if options.variant2:
@@ -667,17 +797,18 @@ def _table_options(options: TableOptions) -> str:
 def table_row(table: TableInfo, width: int, mine: str | None = None) -> str:
     """One table of the lobby; `mine` names the seat this user holds a token for (marked
     "(yours)", or "(in use)" while another client of this user sits in it)."""
-    white = _seat_text(table.players.white)
-    black = _seat_text(table.players.black)
+    level = table.level if table.vs_computer else None
+    white = _seat_text(table.players.white, level)
+    black = _seat_text(table.players.black, level)
     players = table.players
     for seat, info in (("white", players.white), ("black", players.black)):
         if mine == seat and info is not None:
             text = ("(in use) " if info.connected else "(yours) ") + info.name
             white, black = (text, black) if seat == "white" else (white, text)
-    options = _table_options(table.options)
+    options = _table_options(table.options, table)
     row = (
-        f"{table.table_id:<8.8} {white:<16.16} {black:<16.16} {options:<12.12}"
-        f" {table.status:<8} {table.spectators:>8}"
+        f"{table.table_id:<8.8} {white:<17.17} {black:<17.17} {options:<13.13}"
+        f" {table.status:<7.7} {table.spectators:>5}"
     )
     return row[:width]
 
@@ -696,14 +827,14 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     canvas.put(
         3,
         y,
-        f"{'table':<8} {'White':<16} {'Black':<16} {'options':<12} status   watching",
+        f"{'table':<8} {'White':<17} {'Black':<17} {'options':<13} {'status':<7} watch",
         "class:label",
     )
     y += 1
     if not state.tables:
         canvas.put(3, y, "No tables yet: press n to create one.", "class:dim")
         y += 1
-    list_room = max(height - y - (11 if state.form_open else 3), 1)
+    list_room = max(height - y - (FORM_HEIGHT + 2 if state.form_open else 3), 1)
     first = max(0, state.selected - list_room + 1)
     for i, table in enumerate(state.tables[first : first + list_room], start=first):
         selected = i == state.selected
@@ -714,7 +845,7 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
         y += 1
     y += 1
     if state.form_open:
-        form_y = max(y, height - 10)
+        form_y = max(y, height - FORM_HEIGHT - 1)
         canvas.blit(0, form_y, render_form(state, width))
     elif height - y >= len(LOBBY_INTRO) + 2:
         for i, line in enumerate(LOBBY_INTRO):
@@ -725,9 +856,12 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     return canvas
 
 
+FORM_HEIGHT = 12
+
+
 def render_form(state: ClientState, width: int) -> Canvas:
     form = state.form
-    canvas = Canvas(width, 9)
+    canvas = Canvas(width, FORM_HEIGHT)
     handicap = (
         "none"
         if form.handicap_seat is None
@@ -740,13 +874,18 @@ def render_form(state: ClientState, width: int) -> Canvas:
         ("1", "Variant 1 (no bridges at opponent's islands)", "on" if form.variant1 else "off"),
         ("2", "Variant 2 (drawn face-up cards lie open)", "on" if form.variant2 else "off"),
         ("h", "Handicap", handicap),
+        ("t", "Time control", describe_control(form.clock)),
     ]
+    if form.vs_computer:
+        rows.append(("l", "The computer's level", form.level))
+    hints = "allowed" if form.hints else "off (a courtesy between the players)"
+    rows.append(("i", "Hints", hints))
     canvas.put(1, 0, "New table", "class:title")
     for i, (key, what, value) in enumerate(rows, start=1):
         x = canvas.put(3, i, f"[{key}] ", "class:key")
         x = canvas.put(x, i, f"{what}: ")
         canvas.put(x, i, value, "class:value")
-    canvas.put(3, 8, "Enter: create and sit down   Esc: cancel", "class:dim")
+    canvas.put(3, FORM_HEIGHT - 1, "Enter: create and sit down   Esc: cancel", "class:dim")
     return canvas
 
 

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 import attrs
 
 from client.eventlog import describe_events
+from client.table import CLOCK_CHOICES, LEVEL_CHOICES, TableView, table_from_view
 from protocol.messages import (
+    ChatEntry,
     ChatMessage,
     Error,
     History,
@@ -27,6 +30,8 @@ from protocol.messages import (
     State,
     TableClosed,
     TableInfo,
+    TableNote,
+    TimeControl,
     Update,
     Welcome,
 )
@@ -62,6 +67,17 @@ class CreateForm:
     variant2: bool = False
     handicap_seat: Literal["white", "black"] | None = None
     handicap_bridges: int = 0
+    clock: TimeControl | None = None
+    level: Literal["easy", "normal", "strong"] = "normal"
+    hints: bool = True
+
+    def cycle_clock(self) -> None:
+        choices = CLOCK_CHOICES
+        index = choices.index(self.clock) if self.clock in choices else 0
+        self.clock = choices[(index + 1) % len(choices)]
+
+    def cycle_level(self) -> None:
+        self.level = LEVEL_CHOICES[(LEVEL_CHOICES.index(self.level) + 1) % len(LEVEL_CHOICES)]
 
     def cycle_handicap(self) -> None:
         """none -> White 1, 2, 3 -> Black 1, 2, 3 -> none."""
@@ -80,6 +96,7 @@ class ClientState:
     name: str = "player"
     screen: Screen = "lobby"
     help_open: bool = False
+    help_page: int = 0
     form_open: bool = False
     form: CreateForm = attrs.Factory(CreateForm)
     # the connection
@@ -115,6 +132,13 @@ class ClientState:
     played_yet: bool = False  # this client has sent a command at this table
     # set when the game screen should follow a spectate request (for --spectate)
     want_spectate: str | None = None
+    # version 2: the view's "table" key (clocks, offers, claim, level, hints), and when it came
+    table: TableView | None = None
+    table_at: float = 0.0
+    clock_source: Callable[[], float] = time.monotonic  # tests pass a fake clock
+    away_since: dict[Seat, float] = attrs.Factory(dict)  # when an opponent was seen to go
+    resign_armed: bool = False  # 'resign' was typed once: the next 'yes' or 'resign' resigns
+    hinting: int | None = None  # the version a hint is being computed for
 
     # ----- derived -------------------------------------------------------------------------
 
@@ -155,6 +179,21 @@ class ClientState:
             if self.my_seat(table) is not None:
                 self.selected = i
                 return
+
+    @property
+    def game_running(self) -> bool:
+        return (
+            self.table_status == "playing"
+            and self.public is not None
+            and self.public.result is None
+        )
+
+    def clock_left(self, seat: Seat) -> float | None:
+        """Seconds left on the seat's clock now, counted down locally; None without a clock."""
+        table = self.table
+        if table is None or table.clock is None:
+            return None
+        return table.clock.left(seat, self.table_at, self.clock_source())
 
     def player_name(self, seat: Seat) -> str:
         info = None if self.players is None else self.players.get(seat)
@@ -210,11 +249,15 @@ class ClientState:
                 started = self.table_status == "waiting" and msg.status == "playing"
                 self.table_status = msg.status
                 if started:
+                    self._clock_started()
                     self.add_log("The game begins.", "info")
                     self._announce_turn()
         elif isinstance(msg, ChatMessage):
             if msg.table_id == self.table_id:
-                self.add_log(f"<{msg.sender}> {msg.text}", "chat")
+                self.add_log(chat_line(msg), "chat")
+        elif isinstance(msg, TableNote):
+            if msg.table_id == self.table_id:
+                self._note(msg)
         elif isinstance(msg, TableClosed):
             if msg.table_id == self.table_id:
                 self.leave_table()
@@ -238,17 +281,23 @@ class ClientState:
         self.pending = None
         self.recent_lines = set()
         self.played_yet = False
+        self.table, self.away_since = None, {}
+        self.resign_armed, self.hinting = False, None
         self.add_log(f"Table {table_id}. F1 lists every command and key.", "info")
 
     def leave_table(self) -> None:
         self.table_id, self.role, self.token = None, None, None
         self.seat_view, self.public, self.players = None, None, None
+        self.table = None
+        self.resign_armed, self.hinting = False, None
         self.screen = "lobby"
         self.pending = None
         self.lobby_placed = False
         self.confirm_takeover = None
 
     def _set_view(self, view: dict[str, object]) -> bool:
+        self.table = table_from_view(view)
+        self.table_at = self.clock_source()
         try:
             if self.role == "spectator" or "public" not in view:
                 self.public = public_from_dict(view)
@@ -303,7 +352,7 @@ class ClientState:
         self._players_changed(msg.players, announce=not first)
         if first:
             for entry in msg.chat:
-                self.add_log(f"<{entry.sender}> {entry.text}", "chat")
+                self.add_log(chat_line(entry), "chat")
         self._announce_turn()  # also after a reconnection or a resync: what to do now
 
     def _update(self, msg: Update) -> None:
@@ -333,7 +382,13 @@ class ClientState:
         if pub is None:
             return
         if pub.result is not None:
-            self.say("The game is over. 'save' writes the record; 'lobby' goes back.")
+            if self.seat is None:
+                self.say("The game is over. 'save' writes the record; 'lobby' goes back.")
+            else:
+                self.say(
+                    "The game is over: 'rematch' plays again, 'lobby' goes back,"
+                    " 'save' writes the record."
+                )
         elif self.table_status == "waiting":
             self.say("Waiting for an opponent to sit down.")
         elif self.seat is not None and pub.to_move is self.seat:
@@ -370,10 +425,86 @@ class ClientState:
             elif before is not None and after is None:
                 self.add_log(f"{before.name} left the {seat.label} seat", "info")
             elif before is not None and after is not None and before.connected != after.connected:
+                if after.connected:
+                    self.away_since.pop(seat, None)
+                else:
+                    self.away_since[seat] = self.clock_source()
                 # a player who stepped away (lobby) and one whose connection dropped look the
                 # same in the protocol's players message: say only what is known
                 what = "is back" if after.connected else "is away; the game waits for them"
                 self.add_log(f"{after.name} ({seat.label}) {what}", "info")
+
+    def _clock_started(self) -> None:
+        """The game began (a players message, which has no view): the clocks start as the
+        protocol says, the mover's running from now, until the next view tells the server's."""
+        table, pub = self.table, self.public
+        if table is None or table.clock is None or table.clock.running is not None or pub is None:
+            return
+        self.table = attrs.evolve(table, clock=attrs.evolve(table.clock, running=pub.to_move))
+        self.table_at = self.clock_source()
+
+    def _note(self, msg: TableNote) -> None:
+        """A table note in words, in the log; the one for this player also as the message."""
+        seat = None if msg.seat is None else Seat.parse(msg.seat)
+        mine = seat is not None and seat is self.seat
+        table = self.table
+        if table is not None:  # what the note changed, until the next view says it all
+            notes: dict[str, dict[str, Any]] = {
+                "draw_offered": {"draw_offer": seat},
+                "draw_declined": {"draw_offer": None},
+                "rematch_offered": {"rematch_offer": seat},
+                "rematch_declined": {"rematch_offer": None},
+                "rematch_started": {"rematch_offer": None, "rematch_table": msg.detail},
+                "claim_available": {"claim": seat},
+                "claim_withdrawn": {"claim": None},
+            }
+            self.table = attrs.evolve(table, **notes.get(msg.note, {}))
+        who = "" if seat is None else self.player_name(seat)
+        opponent = "" if self.seat is None else self.player_name(self.seat.other)
+        text: str | None = None
+        ask = False  # a question for this player: it goes on the message line too
+        if msg.note == "draw_offered":
+            if mine:
+                text = f"You offer a draw; {opponent} may accept or decline"
+            elif self.seat is not None:
+                text, ask = f"{who} offers a draw: accept or decline", True
+            else:
+                text = f"{who} offers a draw"
+        elif msg.note == "draw_declined":
+            text = "You declined the draw" if mine else f"{who} declined the draw"
+            ask = not mine
+        elif msg.note == "rematch_offered":
+            if mine:
+                text = f"You offer a rematch; waiting for {opponent}"
+            elif self.seat is not None:
+                text, ask = f"{who} offers a rematch: accept (or rematch) to play again", True
+            else:
+                text = f"{who} offers a rematch"
+        elif msg.note == "rematch_declined":
+            text = f"{who}'s rematch offer fell: {who} left"
+        elif msg.note == "rematch_started":
+            new = msg.detail or "?"
+            text, ask = f"The rematch begins at table {new}, colours swapped", True
+        elif msg.note == "claim_available" and seat is not None:
+            away = self._absence(seat.other)
+            if mine:
+                text, ask = f"{opponent} {away}: claim to win, or keep waiting", True
+            else:
+                text = f"{self.player_name(seat.other)} {away}: {who} may claim the win"
+        if text is None:
+            return  # a note this client does not know (or has nothing to say about)
+        self.add_log(text, "info")
+        if ask:
+            self.say(text + ".", "you" if seat is not self.seat else "info")
+
+    def _absence(self, seat: Seat) -> str:
+        """'has been away 2 minutes', 'has not moved for 30 minutes', as the client saw it."""
+        info = None if self.players is None else self.players.get(seat)
+        now = self.clock_source()
+        if info is not None and not info.connected:
+            since = self.away_since.get(seat)
+            return "has been away" + ("" if since is None else " " + _duration(now - since))
+        return "has not moved for a long time"
 
     def _error(self, msg: Error) -> None:
         self.pending = None
@@ -387,3 +518,18 @@ class ClientState:
 
     def set_connection(self, text: str, connected: bool) -> None:
         self.connection, self.connected = text, connected
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        whole = max(round(seconds), 1)
+        return "1 second" if whole == 1 else f"{whole} seconds"
+    minutes = round(seconds / 60)
+    return f"{minutes} minutes"
+
+
+def chat_line(msg: ChatMessage | ChatEntry) -> str:
+    """A chat line with the sender's role when it is known: '<Bob (black)> hi'."""
+    if msg.role is None:
+        return f"<{msg.sender}> {msg.text}"
+    return f"<{msg.sender} ({msg.role})> {msg.text}"

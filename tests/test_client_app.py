@@ -148,7 +148,7 @@ async def test_create_join_play_and_refuse(server: KahunaServer, tmp_path: Path)
         await until(lambda: ann.state.version == version + 3, "Bob's abstention")
         # chat reaches both players
         bob.line("say good luck")
-        await until(lambda: any(e.text == "<Bob> good luck" for e in ann.state.log), "chat")
+        await until(lambda: any(e.text == "<Bob (black)> good luck" for e in ann.state.log), "chat")
         # the transcript can be saved
         ann.line("save")
         await until(lambda: "Saved" in ann.state.message, "the save")

@@ -185,7 +185,9 @@ def test_the_end_of_the_game_shows_each_round_and_the_winner() -> None:
     assert "Round 2       0      2" in text
     assert "Final         3      0" in text
     assert "Total         4      2" in text
-    assert "Type 'save'" in text
+    assert "More points after the final" in text and "  scoring." in text
+    assert "rematch: play again (colours" in text
+    assert "lobby: leave   save: keep it" in text
 
 
 def test_the_lobby_lists_tables() -> None:
