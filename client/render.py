@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from client.state import ClientState, LogLine
 from client.table import LOW_TIME, describe_control, format_clock, short_control
-from protocol.messages import PlayerInfo, TableInfo, TableOptions
+from protocol.messages import PlayerInfo, TableInfo, TableOptions, TimeControl
 from shared.board import (
     BRIDGES_PER_PLAYER,
     DEGREE,
@@ -356,7 +356,7 @@ def side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
     opts = _options_short(pub.options)
     table = state.table
     if table is not None:
-        extra = [] if table.clock is None else [f"clock {describe_control(table.clock.control)}"]
+        extra = [] if table.clock is None else [f"clock {panel_control(table.clock.control)}"]
         if not table.hints:
             extra.append("no hints")
         opts = ", ".join(([opts] if opts else []) + extra)
@@ -424,6 +424,13 @@ def side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
     else:
         out.append([("class:dim", "You are watching: no hand is shown.")])
     return out
+
+
+def panel_control(control: TimeControl) -> str:
+    """The time control in a few characters: '5+3', '60 s a turn'."""
+    if control.per_turn:
+        return describe_control(control)
+    return describe_control(control).partition(" ")[0]
 
 
 def clock_line(state: ClientState) -> list[Fragment]:
