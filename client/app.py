@@ -454,7 +454,7 @@ class KahunaApp:
                     state.hinting = None
                 return  # the position changed (or the table): that hint is for another one
             state.hinting = None
-            state.say(f"Hint: {action} ({why}).", "you")
+            state.say(f"Hint: {action}: {why}.", "you")
             state.add_log(f"Hint: {action}: {why}", "you")
             self.invalidate()
 

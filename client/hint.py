@@ -104,4 +104,4 @@ def _closer(mine: int, line: int, my_tokens: int) -> str:
     if best is None:
         return f"strengthens {ISLANDS[a]} and {ISLANDS[b]}, both yours"
     have = (mine & ISLAND_MASK[best]).bit_count()
-    return f"builds toward {ISLANDS[best]} ({have} of the {NEEDED[best]} bridges it needs)"
+    return f"builds toward {ISLANDS[best]}, {have} of the {NEEDED[best]} bridges it needs"

@@ -325,8 +325,7 @@ def _player_line(state: ClientState, pub: PublicView, seat: Seat, width: int) ->
     if state.seat is seat:
         name += " (you)"
     if info is not None and info.computer:
-        level = None if state.table is None else state.table.level
-        name += f" [AI {level}]" if level else " [AI]"
+        name += " [AI]"  # its level is on the line of the options
     if info is not None and not info.connected and not info.computer:
         name += " (away)"
     points = f"{pub.scores[seat]} pt"
@@ -357,6 +356,8 @@ def side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
     table = state.table
     if table is not None:
         extra = [] if table.clock is None else [f"clock {panel_control(table.clock.control)}"]
+        if table.level is not None:
+            extra.append(f"computer: {table.level}")
         if not table.hints:
             extra.append("no hints")
         opts = ", ".join(([opts] if opts else []) + extra)
@@ -511,7 +512,7 @@ def result_lines(state: ClientState, width: int) -> list[list[Fragment]]:
             out.append([("class:you", f"{state.player_name(offer)} offers a rematch:")])
             out.append([("class:you", "'accept' (or 'rematch') plays it.")])
         else:
-            out.append([("class:key", "rematch"), ("class:dim", ": play again (colours swap)")])
+            out.append([("class:key", "rematch"), ("class:dim", ": play again")])
         out.append([("class:key", "lobby"), ("class:dim", ": leave   "), ("class:key", "save"),
                     ("class:dim", ": keep it")])  # fmt: skip
     else:

@@ -435,10 +435,13 @@ class ClientState:
                 self.add_log(f"{after.name} ({seat.label}) {what}", "info")
 
     def _clock_started(self) -> None:
-        """The game began (a players message, which has no view): the clocks start as the
-        protocol says, the mover's running from now, until the next view tells the server's."""
+        """The game began (a players message, which has no view): the mover's clock runs from
+        now, as the protocol says, until the next view tells the server's times. (A view that
+        says no clock runs is shown as it is: only the server's clock counts.)"""
         table, pub = self.table, self.public
         if table is None or table.clock is None or table.clock.running is not None or pub is None:
+            return
+        if self.table_status != "playing" or pub.result is not None:
             return
         self.table = attrs.evolve(table, clock=attrs.evolve(table.clock, running=pub.to_move))
         self.table_at = self.clock_source()

@@ -230,7 +230,7 @@ async def test_hint_refused_without_hints_and_given_with_them(server: KahunaServ
         await until(lambda: cyd.state.form_open, "the form")
         cyd.type("\r")
         await until(lambda: cyd.state.message.startswith("Your turn"), "Cyd's turn")
-        assert "[AI easy]" in screen(cyd)
+        assert "computer: easy" in screen(cyd)
         version = cyd.state.version
         cyd.line("hint")
         await until(lambda: cyd.state.message.startswith("Hint: "), "the hint")

@@ -58,7 +58,7 @@ def test_the_table_key_and_the_clocks() -> None:
     assert text == "Clock ○ 1:05 ●▶0:29!"  # Black runs, under 30 s: marked for NO_COLOR too
     styles = {t: s for s, t in clock_line(state)}
     assert styles["▶0:29!"] == "class:clock.low"
-    assert "clock 5+3, no hints" in render_game(state, 100, 30).text()
+    assert "clock 5+3, computer: strong, no hints" in render_game(state, 100, 30).text()
 
 
 def test_every_ending_in_words() -> None:
