@@ -510,7 +510,7 @@ def result_lines(state: ClientState, width: int) -> list[list[Fragment]]:
             out.append([("class:dim", "You offered a rematch.")])
         elif offer is not None:
             out.append([("class:you", f"{state.player_name(offer)} offers a rematch:")])
-            out.append([("class:you", "'accept' (or 'rematch') plays it.")])
+            out.append([("class:you", "'accept' plays it.")])
         else:
             out.append([("class:key", "rematch"), ("class:dim", ": play again")])
         out.append([("class:key", "lobby"), ("class:dim", ": leave   "), ("class:key", "save"),
