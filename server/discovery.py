@@ -60,10 +60,13 @@ def instance_name(name: str) -> str:
     return text
 
 
-def host_label() -> str:
-    """This machine's name as a `.local.` host name for the service's SRV record."""
+def host_label(port: int) -> str:
+    """A `.local.` host name for the service's SRV record and address records: this machine's
+    name with the port, so that it never clashes with the machine's own name (which Avahi or
+    Bonjour may announce with other addresses: they would take the clash for a conflict)."""
     label = re.sub(r"[^a-z0-9-]+", "-", socket.gethostname().split(".")[0].lower()).strip("-")
-    return f"{label[:INSTANCE_MAX] or 'kahuna'}.local."
+    suffix = f"-{port}"
+    return f"kahuna-{label[: INSTANCE_MAX - 7 - len(suffix)]}{suffix}.local.".replace("--", "-")
 
 
 def interface_addresses() -> list[str]:
@@ -160,6 +163,7 @@ class Announcer:
             log.warning("not announced on the LAN (%s: %s)", type(exc).__name__, exc)
             await self._close()
             return
+        failing = False  # one log line for a run of failures, not one per interval
         while True:
             await asyncio.sleep(self.interval)
             try:
@@ -167,8 +171,12 @@ class Announcer:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                what = f"{type(exc).__name__}: {exc}"
-                log.warning("the LAN announcement was not updated (%s)", what)
+                if not failing:
+                    what = f"{type(exc).__name__}: {exc}"
+                    log.warning("the LAN announcement is not being updated (%s)", what)
+                failing = True
+            else:
+                failing = False
 
     async def _register(self) -> None:
         addresses, interfaces = await announce_plan(self.host, self.lan_interfaces)
@@ -197,7 +205,7 @@ class Announcer:
             full_name,
             port=self.port,
             properties=properties(counts, self.scheme),
-            server=host_label(),
+            server=host_label(self.port),
             parsed_addresses=self._addresses,
         )
 

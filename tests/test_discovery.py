@@ -27,7 +27,7 @@ from client.discovery import LanBrowser, LanServer, best_address, find_main
 from protocol.messages import SUPPORTED_VERSIONS, Join
 from server import __main__ as server_main
 from server.app import KahunaServer
-from server.discovery import SERVICE_TYPE, Announcer, instance_name, lobby_counts
+from server.discovery import SERVICE_TYPE, Announcer, host_label, instance_name, lobby_counts
 from tests.conftest import Client, ServerFactory, create_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,6 +114,10 @@ def test_an_instance_name_fits_a_dns_label() -> None:
     assert instance_name("Kahuna club") == "Kahuna club"
     assert len(instance_name("é" * 40).encode()) <= 63
     assert instance_name("\x00\x07") == "kahuna-server"
+    # the SRV target is never the machine's own name, which Avahi may announce with others
+    target = host_label(8765)
+    assert target.startswith("kahuna-") and target.endswith("-8765.local.")
+    assert len(target.removesuffix(".local.").encode()) <= 63
 
 
 def test_the_address_on_this_machines_network_comes_first() -> None:
