@@ -451,10 +451,10 @@ class ServerCore:
                     self._room_for_one_more(session)
                 assert session.name is not None
                 parsed = None if seat is None else Seat.parse(seat)
-                free = [s for s in Seat if table.seats[s] is None]
-                if len(free) == 1 and (parsed is None or parsed is free[0]):
-                    self._game_may_start(table, now, joining=free[0])
-                self._send_all(table.join(member, session.name, parsed, now=now))
+                outbox = table.join(member, session.name, parsed, now=now)
+                # the players message tells the others the game (and the mover's clock) began
+                self._game_may_start(table, now)
+                self._send_all(outbox)
                 self._seat_written(table, member)
                 session.tables.add(table_id)
                 self._lobby_changed(now)
@@ -637,8 +637,9 @@ class ServerCore:
             self._send_all(table.join(computer, COMPUTER_NAME, seat.other, computer=True))
             self._seat_written(table, computer)
         assert session.name is not None
+        outbox = table.join(session.member, session.name, seat, now=now)
         self._game_may_start(table, now)
-        self._send_all(table.join(session.member, session.name, seat, now=now))
+        self._send_all(outbox)
         self._seat_written(table, session.member)
         session.tables.add(table_id)
         self._computers_to_move(table)
@@ -709,17 +710,18 @@ class ServerCore:
 
     # ----- internals: the life of a game around its moves ----------------------------------------
 
-    def _game_may_start(self, table: Table, now: float, joining: Seat | None = None) -> None:
-        """Called just before the last seat is taken: the first turn (and its clock) begins."""
-        if table.game.is_over:
-            return
-        if any(table.seats[s] is None and s is not joining for s in Seat):
-            return
+    def _game_may_start(self, table: Table, now: float) -> bool:
+        """Called when a seat is taken: once both are, the first turn (and its clock) begins.
+        Whether it began now."""
+        if table.status != "playing" or table.turn_started:
+            return False
+        table.turn_started = True
         table.turn_since = now
         if table.clock is not None:
             table.clock.start(table.game.to_move, now)
             self._store_state(table, now)
         self._timers_for_turn(table, now)
+        return True
 
     def _turn_passed(self, table: Table, mover: Seat, now: float) -> None:
         table.turn_since = now
@@ -910,16 +912,18 @@ class ServerCore:
             self.computers[computer] = table_id
             self._send_all(new.join(computer, holder.name, seat.other, computer=True))
             self._seat_written(new, computer)
-        for index, (seat, holder) in enumerate(humans):
-            if index == len(humans) - 1:
-                self._game_may_start(new, now, joining=seat.other)
+        outboxes: list[Outbox] = []
+        for seat, holder in humans:
             if holder.member is None:
                 continue  # not reached: a rematch starts with both players connected
-            self._send_all(new.join(holder.member, holder.name, seat.other, now=now))
+            outboxes.append(new.join(holder.member, holder.name, seat.other, now=now))
             self._seat_written(new, holder.member)
             session = self.sessions.get(holder.member)
             if session is not None:
                 session.tables.add(table_id)
+        self._game_may_start(new, now)
+        for outbox in outboxes:
+            self._send_all(outbox)
         for member, name in list(table.spectators.items()):
             self._send_all(new.spectate(member, name))
             session = self.sessions.get(member)
@@ -1034,6 +1038,7 @@ class ServerCore:
         rematch_to = state.get("rematch_to")
         table.rematch_to = rematch_to if isinstance(rematch_to, str) else None
         if table.status == "playing":
+            table.turn_started = True
             self._timers_for_turn(table, now)
             for seat in Seat:
                 holder = table.seats[seat]

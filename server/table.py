@@ -117,6 +117,7 @@ class Table:
         self.rematch_offer: Seat | None = None  # who offers a rematch now
         self.rematch_to: str | None = None  # the rematch's table, once it started
         self.turn_since = now  # when the seat to move began its turn
+        self.turn_started = False  # both seats were taken once: the game (and its clock) began
         self.claim_noted: Seat | None = None  # told it may claim (this turn, this absence)
 
     # ----- queries ------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from protocol.messages import (
     Join,
     Joined,
     OfferDraw,
+    PlayersChanged,
     Rematch,
     Resign,
     Resync,
@@ -315,3 +316,31 @@ def test_nobody_else_writes_in_a_players_name() -> None:
     said = h.send(impostor, Chat(duo.table_id, "I resign"))
     message = the(said, impostor, ChatMessage)
     assert message.sender == "Ana (2)" and message.role == "spectator"
+
+
+def test_against_the_computer_the_first_turn_has_its_clock() -> None:
+    h = Harness()
+    ana = h.player()
+    create = CreateTable(TableOptions(), True, "white", "white", TimeControl(0, 0, 10), "easy")
+    effects = h.send(ana, create)
+    clock = the(effects, ana, State).view["table"]["clock"]
+    assert clock["running"] == "white" and clock["white"] == 10_000
+    table_id = the(effects, ana, Joined).table_id
+    h.advance(10.0)
+    assert result_of(h, table_id) == (Seat.BLACK, "time")
+
+
+def test_the_clocks_start_when_the_opponent_sits_down() -> None:
+    h = Harness()
+    white, black = h.player("Ana"), h.player("Bo")
+    create = CreateTable(TableOptions(), False, "white", "white", TimeControl(60, 0, 0))
+    created = h.send(white, create)
+    assert the(created, white, State).view["table"]["clock"]["running"] is None
+    table_id = the(created, white, Joined).table_id
+    h.now = 3.0
+    joined = h.send(black, Join(table_id, "black"))
+    assert the(joined, white, PlayersChanged).status == "playing"  # the creator's cue
+    assert the(joined, black, State).view["table"]["clock"]["running"] == "white"
+    h.now = 10.0
+    state = the(h.send(white, Resync(table_id)), white, State)
+    assert state.view["table"]["clock"]["white"] == 53_000
