@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 
-.PHONY: test check lint typecheck pytest play bench clean
+.PHONY: test check lint typecheck pytest play bench clean locale pot
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,15 @@ $(PLAY_STAMP): pyproject.toml
 
 play: $(PLAY_STAMP)
 	$(BIN)/kahuna-client --local $(ARGS)
+
+# The client's translations: client/locale/kahuna.pot from the code (the messages to
+# translate), and each client/locale/LANG/LC_MESSAGES/kahuna.po compiled to the kahuna.mo beside
+# it (both are committed; tests/test_i18n.py fails when a .mo is older than its .po).
+pot:
+	$(PYTHON) -m client.msgfmt --pot
+
+locale:
+	$(PYTHON) -m client.msgfmt
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py

@@ -13,7 +13,9 @@ from typing import Literal
 
 import attrs
 
+from client.i18n import N_, _, pgettext
 from client.table import TableView
+from client.words import rules_words, seat_name
 from shared.actions import Action, NotationError, Place, Remove, parse_action
 from shared.board import ISLANDS, LINES, NUM_LINES, line_name
 from shared.legality import legal_actions, why_illegal
@@ -25,28 +27,105 @@ Kind = Literal[
     "resign", "offer_draw", "decline_draw", "claim", "rematch", "hint",
 ]  # fmt: skip
 
+# The client's own words, with what each does (translated where shown: _(text)).
 CLIENT_WORDS: dict[str, str] = {
-    "say": "say TEXT: chat with the table (or start the line with ')",
-    "help": "help: the list of commands and keys (F1)",
-    "save": "save [FILE]: write the game record or transcript to a file",
-    "lobby": "lobby: leave the table and go back to the lobby",
-    "resync": "resync: ask the server for the whole position again",
-    "quit": "quit: leave the program (Ctrl-Q)",
-    "undo": "undo [turn]: take back your last play (or all of this turn's)",
-    "hint": "hint: what the computer's normal level would play now, and why",
-    "resign": "resign: give up the game (asks first)",
-    "offer": "offer draw: offer your opponent a draw",
-    "accept": "accept: accept your opponent's draw or rematch offer",
-    "decline": "decline: decline your opponent's draw offer",
-    "claim": "claim: win against an opponent who has gone away",
-    "rematch": "rematch: after the game, offer (or accept) another one",
+    "say": N_("chat with the table (or start the line with ')"),
+    "help": N_("the list of commands and keys (F1)"),
+    "save": N_("write the game record or transcript to a file"),
+    "lobby": N_("leave the table and go back to the lobby"),
+    "resync": N_("ask the server for the whole position again"),
+    "quit": N_("leave the program (Ctrl-Q)"),
+    "undo": N_("take back your last play (or all of this turn's)"),
+    "hint": N_("what the computer's normal level would play now, and why"),
+    "resign": N_("give up the game (asks first)"),
+    "offer": N_("offer your opponent a draw"),
+    "accept": N_("accept your opponent's draw or rematch offer"),
+    "decline": N_("decline your opponent's draw offer"),
+    "claim": N_("win against an opponent who has gone away"),
+    "rematch": N_("after the game, offer (or accept) another one"),
 }
 # the words after a first word, for Tab
 SECOND_WORDS: dict[str, tuple[str, ...]] = {"offer": ("draw",), "undo": ("turn",)}
-HINTS_OFF = (
+HINTS_OFF = N_(
     "hints are off at this table: the players agreed to play without them"
     " (a courtesy between the players)"
 )
+
+# ----- the command words in the player's language ----------------------------------------------
+# The notation (place BARI-DUDA, take COCO, ...) is the one canonical form of records and of the
+# protocol; the player may also type each command word in the chosen language (the catalogs'
+# "command" context: 'setze BARI-DUDA', 'piazza BARI-DUDA'), which is read as the notation.
+
+VERBS = ("place", "remove", "discard", "take", "draw", "abstain", "end", "handicap", "undo")
+PHRASES = ("offer draw", "undo turn")  # two English words, often one word elsewhere
+OTHER_WORDS = (
+    "say", "help", "save", "lobby", "resync", "quit", "hint", "resign", "accept", "decline",
+    "claim", "rematch", "offer", "rebuild", "turn", "yes",
+)  # fmt: skip
+
+
+def local_words() -> dict[str, str]:
+    """Each command word (or phrase) of the notation -> its word in the chosen language."""
+    words = {
+        "place": pgettext("command", "place"),
+        "remove": pgettext("command", "remove"),
+        "discard": pgettext("command", "discard"),
+        "take": pgettext("command", "take"),
+        "draw": pgettext("command", "draw"),
+        "abstain": pgettext("command", "abstain"),
+        "end": pgettext("command", "end"),
+        "handicap": pgettext("command", "handicap"),
+        "undo": pgettext("command", "undo"),
+        "offer draw": pgettext("command", "offer draw"),
+        "undo turn": pgettext("command", "undo turn"),
+        "say": pgettext("command", "say"),
+        "help": pgettext("command", "help"),
+        "save": pgettext("command", "save"),
+        "lobby": pgettext("command", "lobby"),
+        "resync": pgettext("command", "resync"),
+        "quit": pgettext("command", "quit"),
+        "hint": pgettext("command", "hint"),
+        "resign": pgettext("command", "resign"),
+        "accept": pgettext("command", "accept"),
+        "decline": pgettext("command", "decline"),
+        "claim": pgettext("command", "claim"),
+        "rematch": pgettext("command", "rematch"),
+        "offer": pgettext("command", "offer"),
+        "rebuild": pgettext("command", "rebuild"),
+        "turn": pgettext("command", "turn"),
+        "yes": pgettext("command", "yes"),
+    }
+    return {k: v.lower() for k, v in words.items()}
+
+
+def verb_names() -> list[str]:
+    """The game's command words as the player may type them: the language's, then the
+    notation's."""
+    local = local_words()
+    out = [local[v] for v in VERBS]
+    return out + [v for v in VERBS if v not in out]
+
+
+def canonical(line: str) -> str:
+    """The line with its command words in the notation ('setze BARI-DUDA' -> 'place
+    BARI-DUDA'); a line already in the notation, or a chat, is left as it is."""
+    text = line.strip()
+    if not text or text.startswith(("'", '"')):
+        return line
+    words = text.split()
+    back = {v: k for k, v in local_words().items() if v != k}
+    two = " ".join(words[:2]).lower()
+    if len(words) >= 2 and two in back and " " in back[two]:
+        return " ".join([back[two], *words[2:]])
+    english = back.get(words[0].lower())
+    if english is None:
+        return line
+    rest = words[1:]
+    if english in ("offer", "undo") and rest and rest[0].lower() in back:
+        rest[0] = back[rest[0].lower()]
+    if english == "remove" and len(rest) == 3 and rest[2].lower() in back:
+        rest[2] = back[rest[2].lower()]
+    return " ".join([english, *rest])
 
 
 @attrs.frozen
@@ -61,15 +140,16 @@ def check_action(
 ) -> str | None:
     """Why this action may not be sent now, from what this client sees; None if it may."""
     if public is None:
-        return "there is no game on the screen"
+        return _("there is no game on the screen")
     if seat_view is None:
-        return "you are watching this game; spectators do not play"
+        return _("you are watching this game; spectators do not play")
     if public.result is not None or public.phase is Phase.OVER:
-        return "the game is over"
+        return _("the game is over")
     ctx = seat_view.turn_context()
     if ctx is None:
-        return f"it is not your turn: {public.to_move.label} is to move"
-    return why_illegal(ctx, action)
+        return _("it is not your turn: {seat} is to move").format(seat=seat_name(public.to_move))
+    reason = why_illegal(ctx, action)
+    return None if reason is None else rules_words(reason)
 
 
 def table_command(
@@ -83,41 +163,58 @@ def table_command(
     """resign, offer draw, accept, decline, claim, rematch, hint: checked before anything is
     sent, from the view and its "table" key."""
     if public is None:
-        return Outcome("refused", "there is no game on the screen")
+        return Outcome("refused", _("there is no game on the screen"))
     if seat_view is None:
-        what = "hints" if word == "hint" else "these commands"
-        return Outcome("refused", f"you are watching this game; {what} are for the players")
+        if word == "hint":
+            return Outcome("refused", _("you are watching this game; hints are for the players"))
+        return Outcome(
+            "refused", _("you are watching this game; these commands are for the players")
+        )
     if rest and not (word == "offer" and rest.lower() == "draw"):
-        return Outcome("refused", f"'{word}' takes nothing after it")
+        return Outcome(
+            "refused", _("'{word}' takes nothing after it").format(word=local_words()[word])
+        )
     seat = seat_view.seat
     over = public.result is not None
     running = status == "playing" and not over
     if table is None and word != "hint":
-        return Outcome("refused", "this server does not know that command (protocol version 1)")
+        return Outcome("refused", _("this server does not know that command (protocol version 1)"))
     if word == "offer":
         if not rest:
-            return Outcome("refused", "offer what? 'offer draw' offers a draw ('draw' alone draws)")
+            return Outcome(
+                "refused",
+                _("offer what? '{offer}' offers a draw ('{draw}' alone draws)").format(
+                    offer=local_words()["offer draw"], draw=local_words()["draw"]
+                ),
+            )
         if not running:
-            return Outcome("refused", "the game is not running" if not over else "the game is over")
+            return Outcome(
+                "refused", _("the game is not running") if not over else _("the game is over")
+            )
         assert table is not None
         if table.draw_offer is seat:
-            return Outcome("refused", "your draw offer stands already: your opponent decides")
+            return Outcome("refused", _("your draw offer stands already: your opponent decides"))
         if table.draw_offer is seat.other:
             return Outcome("offer_draw", "accept")
         return Outcome("offer_draw", "offer")
     if word == "resign":
         if not running:
-            return Outcome("refused", "the game is over" if over else "the game has not started")
+            return Outcome(
+                "refused", _("the game is over") if over else _("the game has not started")
+            )
         return Outcome("resign")
     if word == "hint":
         if table is not None and not table.hints:
-            return Outcome("refused", HINTS_OFF)
+            return Outcome("refused", _(HINTS_OFF))
         if over:
-            return Outcome("refused", "the game is over")
+            return Outcome("refused", _("the game is over"))
         if status == "waiting":
-            return Outcome("refused", "the game has not started")
+            return Outcome("refused", _("the game has not started"))
         if public.to_move is not seat:
-            return Outcome("refused", f"it is not your turn: {public.to_move.label} is to move")
+            return Outcome(
+                "refused",
+                _("it is not your turn: {seat} is to move").format(seat=seat_name(public.to_move)),
+            )
         return Outcome("hint")
     assert table is not None
     if word == "accept":
@@ -125,30 +222,37 @@ def table_command(
             return Outcome("offer_draw", "accept")
         if over and table.rematch_offer is seat.other and table.rematch_table is None:
             return Outcome("rematch", "accept")
-        return Outcome("refused", "your opponent has offered nothing to accept")
+        return Outcome("refused", _("your opponent has offered nothing to accept"))
     if word == "decline":
         if running and table.draw_offer is seat.other:
             return Outcome("decline_draw")
         if over and table.rematch_offer is seat.other:
-            return Outcome("refused", "a rematch offer needs no answer: 'lobby' leaves the table")
-        return Outcome("refused", "your opponent has offered nothing to decline")
+            return Outcome(
+                "refused", _("a rematch offer needs no answer: 'lobby' leaves the table")
+            )
+        return Outcome("refused", _("your opponent has offered nothing to decline"))
     if word == "claim":
         if table.claim is seat:
             return Outcome("claim")
         if not running:
-            return Outcome("refused", "a claim is for a game under way")
+            return Outcome("refused", _("a claim is for a game under way"))
         return Outcome(
             "refused",
-            "you cannot claim the win now: only against an opponent who has been away"
-            " for a while (you are told when)",
+            _(
+                "you cannot claim the win now: only against an opponent who has been away"
+                " for a while (you are told when)"
+            ),
         )
     # rematch
     if not over:
-        return Outcome("refused", "a rematch is for after the game")
+        return Outcome("refused", _("a rematch is for after the game"))
     if table.rematch_table is not None:
-        return Outcome("refused", f"the rematch has started already (table {table.rematch_table})")
+        return Outcome(
+            "refused",
+            _("the rematch has started already (table {table})").format(table=table.rematch_table),
+        )
     if table.rematch_offer is seat:
-        return Outcome("refused", "your rematch offer stands: your opponent decides")
+        return Outcome("refused", _("your rematch offer stands: your opponent decides"))
     return Outcome("rematch", "accept" if table.rematch_offer is seat.other else "offer")
 
 
@@ -169,10 +273,12 @@ def interpret(
         return Outcome("none")
     if text.startswith(("'", '"')):
         return Outcome("chat", text[1:].strip())
-    word, _, rest = text.partition(" ")
+    word, _sep, rest = text.partition(" ")
+    if word.lower() in ("say", "chat", local_words()["say"]):  # the chat as it was typed
+        return Outcome("chat", rest.strip()) if rest.strip() else Outcome("refused", _("say what?"))
+    text = canonical(text)
+    word, _sep, rest = text.partition(" ")
     word = word.lower()
-    if word in ("say", "chat"):
-        return Outcome("chat", rest.strip()) if rest.strip() else Outcome("refused", "say what?")
     if word in ("help", "?"):
         return Outcome("help")
     if word == "save":
@@ -188,7 +294,7 @@ def interpret(
     try:
         action = parse_action(text)
     except NotationError as exc:
-        return Outcome("refused", str(exc))
+        return Outcome("refused", rules_words(str(exc)))
     reason = check_action(action, seat_view, public)
     if reason is not None:
         return Outcome("refused", reason, action)
@@ -211,15 +317,21 @@ class Candidate:
 
 def _action_meta(action: Action) -> str:
     if isinstance(action, Place):
-        return f"card {ISLANDS[action.card]}"
+        return _("card {card}").format(card=ISLANDS[action.card])
     if isinstance(action, Remove):
-        return "cards " + "+".join(ISLANDS[c] for c in action.cards)
+        return _("cards {cards}").format(cards="+".join(ISLANDS[c] for c in action.cards))
     return ""
+
+
+# words of the notation after the first that have a word in each language
+_LATER_WORDS = ("rebuild", "turn", "draw")
 
 
 def complete(before_cursor: str, seat_view: SeatView | None) -> list[Candidate]:
     """Candidates for the word being typed: from the legal commands when it is your turn;
-    otherwise the client's words (say, help, ...), and the islands and lines after a verb."""
+    otherwise the client's words (say, help, ...), and the islands and lines after a verb.
+    Command words are offered in the player's language (and in the notation's, once what is
+    typed matches only that); words typed in either are understood."""
     words = before_cursor.split()
     if before_cursor and not before_cursor[-1].isspace():
         partial = words.pop() if words else ""
@@ -229,29 +341,40 @@ def complete(before_cursor: str, seat_view: SeatView | None) -> list[Candidate]:
     index = len(words)
     out: list[Candidate] = []
     seen: set[str] = set()
+    local = local_words()
+    back = {v: k for k, v in local.items() if v != k and " " not in k}
 
     def add(text: str, meta: str = "") -> None:
         if text not in seen and text.upper().startswith(upper):
             seen.add(text)
             out.append(Candidate(text, -len(partial), meta))
 
+    def add_word(english: str, meta: str = "") -> None:
+        """A command word: the language's, and the notation's when only it matches."""
+        add(local.get(english, english), meta)
+        if partial and english not in seen and local.get(english, english) not in seen:
+            add(english, meta)
+
     legal = legal_now(seat_view)
-    typed = [w.lower() for w in words]
+    typed = [back.get(w.lower(), w.lower()) for w in words]
     for action in legal:
         parts = str(action).split()
         if len(parts) <= index or [p.lower() for p in parts[:index]] != typed:
             continue
-        meta = "ends your turn" if parts[0] in ("take", "draw", "abstain", "end") else ""
-        add(parts[index], meta if index == 0 else _action_meta(action))
+        meta = _("ends your turn") if parts[0] in ("take", "draw", "abstain", "end") else ""
+        if index == 0 or parts[index] in _LATER_WORDS:
+            add_word(parts[index], meta if index == 0 else "")
+        else:
+            add(parts[index], _action_meta(action))
     if index == 1 and typed[0] in SECOND_WORDS:
         for word in SECOND_WORDS[typed[0]]:
-            add(word)
+            add_word(word)
         return out
     if index == 0:
         # the game's verbs only when they can be played: out of turn (or watching) Tab offers
         # what can be done then, the client's own words
         for word, text in CLIENT_WORDS.items():
-            add(word, text.partition(": ")[2])
+            add_word(word, _(text))
         return out
     if out or legal:
         return out
@@ -260,8 +383,8 @@ def complete(before_cursor: str, seat_view: SeatView | None) -> list[Candidate]:
         if verb == "place":
             for k in range(NUM_LINES):
                 a, b = LINES[k]
-                add(f"{ISLANDS[a]}-{ISLANDS[b]}", f"card {ISLANDS[a]}")
-                add(f"{ISLANDS[b]}-{ISLANDS[a]}", f"card {ISLANDS[b]}")
+                add(f"{ISLANDS[a]}-{ISLANDS[b]}", _("card {card}").format(card=ISLANDS[a]))
+                add(f"{ISLANDS[b]}-{ISLANDS[a]}", _("card {card}").format(card=ISLANDS[b]))
         else:
             for k in range(NUM_LINES):
                 add(line_name(k))

@@ -1,4 +1,5 @@
-"""Events as they arrive over the wire (shared.events.event_to_dict form) told in words.
+"""Events as they arrive over the wire (shared.events.event_to_dict form) told in words, in the
+player's language (client.words makes the sentences from the events' fields).
 
 The events of one update are what one command caused; they are told as one or a few log lines,
 "Black removed White's bridge ELAI-HUNA with HUNA+ELAI; White lost DUDA", so that a player
@@ -10,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shared.events import EventFormatError, describe, event_from_dict
+from client.words import describe
+from shared.events import EventFormatError, event_from_dict
 
 Event = Mapping[str, Any]
 

@@ -71,5 +71,15 @@ def _(message: str) -> str:
     return _catalog.gettext(message)
 
 
+def N_(message: str) -> str:
+    """Marks a message for the catalogs where it is defined; `_()` translates it where shown."""
+    return message
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     return _catalog.ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """The message in the chosen language, told apart by its context (a command word)."""
+    return _catalog.pgettext(context, message)

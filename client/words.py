@@ -1,0 +1,395 @@
+"""The game's sentences in the player's language, made here at the edge from codes: the log's
+sentences from the events' types and fields (shared.events.describe stays the engine's English),
+how a game ended from Result.kind, refusals from the server's error codes, and the reasons the
+rules engine gives (shared.legality, shared.actions: English) read back into the player's
+language. Island and line names stay as they are: they are names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from client.i18n import _
+from shared.board import ISLANDS, line_name
+from shared.events import (
+    Abstained,
+    BridgePlaced,
+    BridgeRemoved,
+    CardDiscarded,
+    CardDrawn,
+    CardTaken,
+    Event,
+    FinalTurnsBegan,
+    GameOver,
+    PlayUndone,
+    Reshuffled,
+    RoundScored,
+    TokenPlaced,
+    TokenRemoved,
+    TurnEnded,
+)
+from shared.results import Result
+from shared.types import Seat, Termination
+
+
+def seat_name(seat: Seat) -> str:
+    """'White' or 'Black' in the player's language."""
+    return _("White") if seat is Seat.WHITE else _("Black")
+
+
+def seat_word(name: str) -> str:
+    """'white' / 'black' as the protocol says them, in words: 'White', 'Black'."""
+    return seat_name(Seat.parse(name)) if name in ("white", "black") else name
+
+
+def first_word(name: str) -> str:
+    """Who moves first: white, black or random."""
+    return {"white": _("White"), "black": _("Black"), "random": _("Random")}.get(name, name)
+
+
+def level_word(level: str) -> str:
+    """The computer's level: easy, normal, strong."""
+    return {"easy": _("easy"), "normal": _("normal"), "strong": _("strong")}.get(level, level)
+
+
+def role_word(role: str) -> str:
+    """A chat sender's role: white, black, spectator."""
+    if role == "spectator":
+        return _("spectator")
+    return seat_word(role)
+
+
+def status_word(status: str) -> str:
+    """A table's status as the lobby shows it."""
+    return {
+        "waiting": _("waiting"),
+        "playing": _("playing"),
+        "over": _("over"),
+    }.get(status, status)
+
+
+# ----- the log --------------------------------------------------------------------------------
+
+
+def describe(event: Event) -> str:
+    """One sentence for one event, in the player's language."""
+    match event:
+        case BridgePlaced(seat, line, card):
+            if card is None:
+                return _("{seat} placed a free bridge on {line}").format(
+                    seat=seat_name(seat), line=line_name(line)
+                )
+            return _("{seat} placed a bridge on {line} with {card}").format(
+                seat=seat_name(seat), line=line_name(line), card=ISLANDS[card]
+            )
+        case BridgeRemoved(seat, line, cards):
+            if cards is None:
+                return _("{seat}'s bridge {line} was removed").format(
+                    seat=seat_name(seat), line=line_name(line)
+                )
+            return _("{by} removed {seat}'s bridge {line} with {cards}").format(
+                by=seat_name(seat.other),
+                seat=seat_name(seat),
+                line=line_name(line),
+                cards=f"{ISLANDS[cards[0]]}+{ISLANDS[cards[1]]}",
+            )
+        case TokenPlaced(seat, island):
+            return _("{seat} won {island}").format(seat=seat_name(seat), island=ISLANDS[island])
+        case TokenRemoved(seat, island):
+            return _("{seat} lost {island}").format(seat=seat_name(seat), island=ISLANDS[island])
+        case CardDiscarded(seat, card, is_open):
+            if card is None:
+                return _("{seat} discarded a card face down").format(seat=seat_name(seat))
+            if is_open:
+                return _("{seat} discarded the open card {card}").format(
+                    seat=seat_name(seat), card=ISLANDS[card]
+                )
+            return _("{seat} discarded {card}").format(seat=seat_name(seat), card=ISLANDS[card])
+        case CardTaken(seat, card, replacement):
+            if replacement is None:
+                return _("{seat} took {card} from the face-up row").format(
+                    seat=seat_name(seat), card=ISLANDS[card]
+                )
+            return _("{seat} took {card} from the face-up row; {new} turned up").format(
+                seat=seat_name(seat), card=ISLANDS[card], new=ISLANDS[replacement]
+            )
+        case CardDrawn(seat, card):
+            if card is None:
+                return _("{seat} drew a card from the pile").format(seat=seat_name(seat))
+            return _("{seat} drew {card} from the pile").format(
+                seat=seat_name(seat), card=ISLANDS[card]
+            )
+        case Abstained(seat):
+            return _("{seat} abstained from drawing").format(seat=seat_name(seat))
+        case TurnEnded(seat, next_seat):
+            if next_seat is None:
+                return _("{seat}'s turn ended").format(seat=seat_name(seat))
+            return _("{seat} to move").format(seat=seat_name(next_seat))
+        case RoundScored(rnd, tokens, points, final):
+            text = _("Final scoring") if final else _("Scoring of round {round}").format(round=rnd)
+            return _(
+                "{scoring}: tokens White {wt}, Black {bt}; points White +{wp}, Black +{bp}"
+            ).format(scoring=text, wt=tokens[0], bt=tokens[1], wp=points[0], bp=points[1])
+        case Reshuffled(face_up, pile_size):
+            return _("The discard pile was shuffled: {count} cards to draw, face up {row}").format(
+                count=pile_size, row=" ".join(ISLANDS[c] for c in face_up)
+            )
+        case FinalTurnsBegan(first):
+            return _("The cards are out: one last turn each, {seat} first").format(
+                seat=seat_name(first)
+            )
+        case GameOver(winner, kind, scores):
+            result = Result(winner, kind)
+            if winner is None:
+                return _("Game over, a draw ({reason}); White {w}, Black {b}").format(
+                    reason=reason_words(result), w=scores[0], b=scores[1]
+                )
+            return _("Game over, {seat} wins ({reason}); White {w}, Black {b}").format(
+                seat=seat_name(winner), reason=reason_words(result), w=scores[0], b=scores[1]
+            )
+        case PlayUndone(seat, action, _open):
+            if action is None:
+                return _("{seat} took back a card discarded face down").format(seat=seat_name(seat))
+            return _("{seat} took back {play}").format(seat=seat_name(seat), play=str(action))
+    raise TypeError(event)
+
+
+def reason_words(result: Result) -> str:
+    """How the game ended, short (for the log): the result's kind in words."""
+    kind, loser = result.kind, result.loser
+    if kind is Termination.POINTS:
+        return _("more points")
+    if kind is Termination.FINAL:
+        return _("tied on points, more in the final scoring")
+    if kind is Termination.BRIDGES:
+        return _("tied on points, more bridges on the board")
+    if kind is Termination.TIE:
+        return _("tied on points and bridges: no winner")
+    if kind is Termination.NO_BRIDGES:
+        if loser is None:
+            return _("neither player has a bridge on the board")
+        return _("{seat} has no bridge on the board").format(seat=seat_name(loser))
+    if kind is Termination.AGREED:
+        return _("draw agreed")
+    assert loser is not None
+    if kind is Termination.RESIGNED:
+        return _("{seat} resigned").format(seat=seat_name(loser))
+    if kind is Termination.TIME:
+        return _("{seat} ran out of time").format(seat=seat_name(loser))
+    return _("{seat} forfeited").format(seat=seat_name(loser))
+
+
+def ending_words(result: Result, name: Mapping[Seat, str]) -> str:
+    """How the game ended, a sentence with the players' names, for the game-over screen."""
+    kind, loser = result.kind, result.loser
+
+    def named(seat: Seat) -> str:
+        return _("{name} ({seat})").format(name=name[seat], seat=seat_name(seat))
+
+    if kind is Termination.RESIGNED and loser is not None:
+        return _("{player} resigned.").format(player=named(loser))
+    if kind is Termination.TIME and loser is not None:
+        return _("{player} ran out of time.").format(player=named(loser))
+    if kind is Termination.FORFEIT and loser is not None:
+        return _("{player} left the game and forfeited it.").format(player=named(loser))
+    if kind is Termination.AGREED:
+        return _("The players agreed a draw.")
+    if kind is Termination.POINTS:
+        return _("More points after the final scoring.")
+    if kind is Termination.FINAL:
+        return _("Tied on points; more points in the final scoring.")
+    if kind is Termination.BRIDGES:
+        return _("Tied on points and in the final scoring; more bridges on the board.")
+    if kind is Termination.TIE:
+        return _("Tied on points and on bridges: a tie.")
+    if loser is None:
+        return _("Neither player has a bridge on the board.")
+    return _("{player} has no bridge left on the board.").format(player=named(loser))
+
+
+# ----- the server's refusals --------------------------------------------------------------------
+
+
+def error_words(code: str, message: str) -> str:
+    """A server's refusal in the player's language, from its code; for a code this client has
+    no sentence for, or where the message carries the detail (illegal_action, no_offer,
+    cannot_claim, bad_options), the server's English message, read back where it can be."""
+    sentences: dict[str, str] = {
+        "rate_limited": _("too many messages at once; that one was dropped"),
+        "server_full": _("the server is full; try again later"),
+        "too_many_connections": _("too many connections from this address"),
+        "version_mismatch": _("the server speaks another protocol version"),
+        "bad_name": _("the name is empty, too long or has control characters"),
+        "internal_error": _("the server failed to handle that; the position is sent again"),
+        "no_such_table": _("there is no such table (any more)"),
+        "table_full": _("both seats of that table are taken"),
+        "seat_taken": _("that seat is taken"),
+        "already_at_table": _("you are at that table already"),
+        "not_at_table": _("you are not at that table"),
+        "bad_token": _("that seat is no longer yours"),
+        "too_many_tables": _("the server (or this connection) has as many tables as it may"),
+        "spectator_cannot_act": _("spectators do not play"),
+        "game_not_started": _("the game has not started: both seats must be taken"),
+        "game_over": _("the game is over"),
+        "not_your_turn": _("it is not your turn"),
+        "stale_version": _("the position changed before your command arrived"),
+        "chat_empty": _("the chat message is empty"),
+        "chat_too_long": _("the chat message is too long"),
+        "chat_rate_limited": _("too many chat messages; that one was dropped"),
+        "game_not_over": _("the record is given once the game is over"),
+    }
+    if code in sentences:
+        return sentences[code]
+    return rules_words(message)
+
+
+# The reasons shared.legality, shared.actions and shared.board give, in English: each read back
+# into the player's language. A reason no pattern matches is shown as it is.
+_ISL = r"(?P<{}>[A-Z]{{4}})"
+_LINE = r"(?P<line>[A-Z]{4}-[A-Z]{4})"
+
+
+def _reasons() -> list[tuple[re.Pattern[str], str]]:
+    pats: list[tuple[str, str]] = [
+        ("the game is over", _("the game is over")),
+        ("handicap bridges cannot be taken back", _("handicap bridges cannot be taken back")),
+        (
+            "there is nothing to take back: you have made no play this turn",
+            _("there is nothing to take back: you have made no play this turn"),
+        ),
+        (
+            r"(?P<seat>White|Black) first places (?P<n>\d+) more handicap bridge\(s\),"
+            r" like 'handicap ALOA-BARI'",
+            _("{seat} first places {n} more handicap bridge(s), like 'handicap ALOA-BARI'"),
+        ),
+        (_LINE + " already has a bridge", _("{line} already has a bridge")),
+        (
+            "handicap bridges are placed only before the first turn",
+            _("handicap bridges are placed only before the first turn"),
+        ),
+        (
+            "a " + _ISL.format("card") + r" card places a bridge only on a line from [A-Z]{4}",
+            _("a {card} card places a bridge only on a line from {card}"),
+        ),
+        ("you have no " + _ISL.format("card") + " card", _("you have no {card} card")),
+        ("you have no bridges left to place", _("you have no bridges left to place")),
+        (
+            "Variant 1: no bridge on " + _LINE + ", an island at its end is under your"
+            " opponent's control",
+            _("Variant 1: no bridge on {line}, an island at its end is your opponent's"),
+        ),
+        (
+            "Variant 1: no bridge on " + _LINE + ", an island at its end stays under your"
+            " opponent's control",
+            _("Variant 1: no bridge on {line}, an island at its end stays your opponent's"),
+        ),
+        (
+            "to remove " + _LINE + " both cards must show one of its two islands",
+            _("to remove {line} both cards must show one of its two islands"),
+        ),
+        (
+            "there is no opponent's bridge on " + _LINE,
+            _("there is no opponent's bridge on {line}"),
+        ),
+        (
+            r"you do not hold (?P<cards>[A-Z]{4}\+[A-Z]{4})",
+            _("you do not hold {cards}"),
+        ),
+        (
+            "rebuilding without a card is Variant 1 only; play a third card instead",
+            _("rebuilding without a card is Variant 1 only; play a third card instead"),
+        ),
+        (
+            r"a turn ends by drawing a card or abstaining \('draw', 'take X', 'abstain'\)",
+            _("a turn ends by drawing a card or abstaining ('draw', 'take X', 'abstain')"),
+        ),
+        (
+            "no drawing in the final turn; play your cards, then 'end'",
+            _("no drawing in the final turn; play your cards, then 'end'"),
+        ),
+        (
+            "you may not abstain right after your opponent abstained; draw a card",
+            _("you may not abstain right after your opponent abstained; draw a card"),
+        ),
+        (
+            "five cards in hand: play or discard a card first, then draw",
+            _("five cards in hand: play or discard a card first, then draw"),
+        ),
+        (
+            "five cards in hand: play or discard first, or abstain",
+            _("five cards in hand: play or discard first, or abstain"),
+        ),
+        (
+            "there is no face-up " + _ISL.format("card") + " card",
+            _("there is no face-up {card} card"),
+        ),
+        (
+            "the draw pile is empty; take a face-up card",
+            _("the draw pile is empty; take a face-up card"),
+        ),
+        # the notation (shared.actions) and the names (shared.board)
+        ("empty command", _("empty command")),
+        (
+            r"'(?P<verb>draw|abstain|end)' takes nothing after it",
+            _("'{verb}' takes nothing after it"),
+        ),
+        (
+            "'undo' takes back the last play; 'undo turn' all of this turn's",
+            _("'undo' takes back the last play; 'undo turn' all of this turn's"),
+        ),
+        (
+            r"'(?P<verb>discard|take)' takes one island, like '(?:discard|take) ELAI'",
+            _("'{verb}' takes one island, like '{verb} ELAI'"),
+        ),
+        (
+            "'place' takes one line, like 'place BARI-DUDA'",
+            _("'place' takes one line, like 'place BARI-DUDA'"),
+        ),
+        (
+            "'handicap' takes one line, like 'handicap ALOA-BARI'",
+            _("'handicap' takes one line, like 'handicap ALOA-BARI'"),
+        ),
+        (
+            "'remove' takes a line and two cards, like 'remove HUNA-ELAI HUNA\\+ELAI'",
+            _("'remove' takes a line and two cards, like 'remove HUNA-ELAI HUNA+ELAI'"),
+        ),
+        (
+            "name the two cards joined by '\\+', like HUNA\\+ELAI",
+            _("name the two cards joined by '+', like HUNA+ELAI"),
+        ),
+        (r"(?P<name>'.*') is not an island", _("{name} is not an island")),
+        (
+            r"(?P<name>'.*') is not a line; write two islands like HUNA-ELAI",
+            _("{name} is not a line; write two islands like HUNA-ELAI"),
+        ),
+        (
+            "(?P<a>[A-Z]{4}) and (?P<b>[A-Z]{4}) are not connected",
+            _("{a} and {b} are not connected"),
+        ),
+        (r"unknown command (?P<word>'.*'); commands are: .*", ""),
+    ]
+    return [(re.compile(p), t) for p, t in pats]
+
+
+def rules_words(english: str) -> str:
+    """A reason the engine gave in English, in the player's language (as it is when no
+    sentence here matches it)."""
+    for pattern, text in _reasons():
+        found = pattern.fullmatch(english)
+        if found is None:
+            continue
+        from client.commands import local_words, verb_names  # commands imports this module
+
+        values: dict[str, Any] = found.groupdict()
+        if "seat" in values:
+            values["seat"] = seat_word(values["seat"].lower())
+        if "verb" in values:
+            values["verb"] = local_words().get(values["verb"], values["verb"])
+        if not text:  # the unknown command: the words of this language, and the notation's
+            return _("unknown command {word}; the commands are: {words}").format(
+                word=values["word"], words=", ".join(verb_names())
+            )
+        return text.format(**values)
+    return english
