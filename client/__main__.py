@@ -214,6 +214,17 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         help="with --find: look on the interface with this address only (e.g. 192.168.1.5)",
     )
+    p.add_argument(
+        "--replay",
+        metavar="FILE",
+        help="step through a game record (saved by 'save' or a server's --records, or a"
+        " position) on the board, every card shown: arrows, Home, End, 1 2 3; q quits",
+    )
+    p.add_argument(
+        "--tutorial",
+        action="store_true",
+        help="learn the game on the board: short lessons where you type the moves",
+    )
     p.add_argument("--log", metavar="FILE", help="write a debug log to FILE")
     return p
 
@@ -335,6 +346,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from client.discovery import find_main
 
         return find_main(args.lan_interface)
+    if args.replay or args.tutorial:
+        from client.replay import replay_main
+        from client.tutorial import tutorial_main
+
+        theme = args.theme or theme_from_env(os.environ)
+        if args.replay:
+            return replay_main(args.replay, no_color=args.no_color, theme=theme)
+        return tutorial_main(no_color=args.no_color, theme=theme)
     try:
         parse_handicap(args.handicap)
     except argparse.ArgumentTypeError as exc:
