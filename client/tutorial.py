@@ -299,6 +299,7 @@ def tutorial_application(
     theme: str = "dark",
 ) -> Application[None]:
     def accept(buffer: Buffer) -> bool:
+        buffer.complete_state = None  # the menu closes, whatever became of the line
         kept = not tutorial.submit(buffer.text)
         if tutorial.quit:
             app.exit()
