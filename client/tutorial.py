@@ -204,7 +204,7 @@ class Tutorial:
                     (
                         "",
                         "  "
-                        + _("{p} pt, {t} tokens").format(
+                        + _("{p} pt, tokens {t}").format(
                             p=game.scores[seat], t=game.tokens[seat].bit_count()
                         ),
                     ),
