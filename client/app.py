@@ -41,12 +41,21 @@ from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
-from client.commands import Outcome, complete, interpret
+from client.commands import Outcome, complete, interpret, local_words
 from client.connection import Session
 from client.hint import suggest
-from client.render import KEY_HINTS, LOBBY_KEYS, Canvas, render_game, render_lobby
+from client.i18n import _
+from client.render import (
+    KEY_HINTS,
+    LOBBY_KEYS,
+    RULES_PAGES,
+    Canvas,
+    render_game,
+    render_lobby,
+)
 from client.seats import SeatStore
 from client.state import ClientState
+from client.words import error_words, reason_words, role_word, seat_name, seat_word
 from protocol.messages import (
     Chat,
     Claim,
@@ -206,6 +215,7 @@ class KahunaApp:
         self.save_dir = save_dir or Path.cwd()
         self.saving: tuple[str, Path] | None = None  # (table, file) waiting for its record
         self.preview: tuple[str, str] | None = None
+        self.preview_plays = False  # the preview says that Enter plays the line
         self.quit_armed = False
         self.highlight: list[int] = []
         self.buffer = Buffer(
@@ -268,27 +278,34 @@ class KahunaApp:
     def _prompt(self) -> str:
         state = self.state
         if state.is_spectator:
-            return "watching> "
+            return _("watching") + "> "
         pub = state.public
         playing = state.table_status == "playing" and pub is not None and pub.result is None
         if playing and pub is not None and state.seat is pub.to_move:
-            return "your move> "
+            return _("your move") + "> "
         return "> "
 
     def _hints(self) -> str:
         if self.state.screen == "lobby":
             if self.state.form_open:
-                return " c s f 1 2 h t l i change an option   Enter create   Esc cancel"
-            return " " + LOBBY_KEYS
+                return " " + _("c s f 1 2 h t l i change an option   Enter create   Esc cancel")
+            return " " + _(LOBBY_KEYS)
+        words = local_words()
         if self.state.help_open:
-            return " Esc or F1 closes the help   PgDn/PgUp turn its pages"
+            return " " + _("Esc or F1 closes the help   PgDn/PgUp turn its pages")
         if self.state.resign_armed:
-            return " yes resigns the game   anything else plays on"
+            return " " + _("{yes} resigns the game   anything else plays on").format(
+                yes=words["yes"]
+            )
         if self.state.is_spectator:
-            return " F1 help   PgUp/PgDn scroll the log   'TEXT chats   lobby leaves   ^Q quit"
+            return " " + _(
+                "F1 help   PgUp/PgDn scroll the log   'TEXT chats   {lobby} leaves   ^Q quit"
+            ).format(lobby=words["lobby"])
         if self.state.public is not None and self.state.public.result is not None:
-            return " rematch plays again   lobby leaves the table   save [FILE] keeps it   ^Q quit"
-        return " " + KEY_HINTS
+            return " " + _(
+                "{rematch} plays again   {lobby} leaves the table   {save} keeps it   ^Q quit"
+            ).format(rematch=words["rematch"], lobby=words["lobby"], save=words["save"])
+        return " " + _(KEY_HINTS)
 
     def invalidate(self) -> None:
         self.sync_focus()
@@ -304,15 +321,22 @@ class KahunaApp:
     def _text_changed(self, buffer: Buffer) -> None:
         text = buffer.text
         self.highlight = highlighted_lines(text)
-        self.preview = None
+        self.preview, self.preview_plays = None, False
         if not text.strip():
             return
         state = self.state
         outcome = interpret(text, state.seat_view, state.public, state.table, state.table_status)
         if outcome.kind == "action":
-            self.preview = ("class:msg.ok", f"Enter plays: {outcome.text}")
+            self.preview = (
+                "class:msg.ok",
+                _("Enter plays: {command}").format(command=outcome.text),
+            )
+            self.preview_plays = True
         elif outcome.kind == "refused" and outcome.action is not None:
-            self.preview = ("class:msg.error", f"Not allowed: {outcome.text}")
+            self.preview = (
+                "class:msg.error",
+                _("Not allowed: {reason}").format(reason=outcome.text),
+            )
 
     def _accept(self, buffer: Buffer) -> bool:
         text = buffer.text
@@ -329,10 +353,11 @@ class KahunaApp:
         self.quit_armed = False
         if state.resign_armed:
             state.resign_armed = False
-            if text.strip().lower() in ("yes", "y", "resign"):
+            words = local_words()
+            if text.strip().lower() in ("yes", "y", "resign", words["yes"], words["resign"]):
                 return self.table_message(Outcome("resign", "confirmed"))
-            state.say("You play on: not resigned.")
-            if text.strip().lower() in ("no", "n"):
+            state.say(_("You play on: not resigned."))
+            if text.strip().lower() in ("no", "n", _("no")):
                 self.invalidate()
                 return True
         outcome = interpret(text, state.seat_view, state.public, state.table, state.table_status)
@@ -342,31 +367,36 @@ class KahunaApp:
         if outcome.kind in TABLE_KINDS:
             return self.table_message(outcome)
         if outcome.kind == "refused":
-            state.say(f"Not sent: {outcome.text}", "error")
+            state.say(_("Not sent: {reason}").format(reason=outcome.text), "error")
         elif outcome.kind == "action":
             if state.table_id is None:
-                state.say("You are not at a table.", "error")
+                state.say(_("You are not at a table."), "error")
             elif state.pending is not None:
-                state.say(f"Wait: '{state.pending}' is on its way to the server.", "error")
+                state.say(
+                    _("Wait: '{command}' is on its way to the server.").format(
+                        command=state.pending
+                    ),
+                    "error",
+                )
             elif self.send(Command(state.table_id, state.version, outcome.text)):
                 state.pending = outcome.text
                 state.played_yet = True
                 state.transcript.append(f"{time.strftime('%H:%M:%S')} > {outcome.text}")
-                state.say(f"Sent: {outcome.text}")
+                state.say(_("Sent: {command}").format(command=outcome.text))
                 done = True
             else:
-                state.say("Not connected: the command was not sent. Reconnecting...", "error")
+                state.say(_("Not connected: the command was not sent. Reconnecting..."), "error")
         elif outcome.kind == "chat":
             if state.table_id is None:
-                state.say("Chat is for tables.", "error")
+                state.say(_("Chat is for tables."), "error")
             elif not self.send(Chat(state.table_id, outcome.text[: state.max_chat])):
-                state.say("Not connected: the message was not sent.", "error")
+                state.say(_("Not connected: the message was not sent."), "error")
             else:
                 done = True
         else:
             done = True
         if outcome.kind == "help":
-            state.help_open, state.help_page = True, 0
+            state.help_open, state.help_page = True, RULES_PAGES  # the commands
         elif outcome.kind == "save":
             self.save(outcome.text)
         elif outcome.kind == "lobby":
@@ -384,38 +414,43 @@ class KahunaApp:
         state = self.state
         table_id = state.table_id
         if table_id is None:
-            state.say("You are not at a table.", "error")
+            state.say(_("You are not at a table."), "error")
             return False
         kind = outcome.kind
         if kind == "hint":
             return self.hint()
         if kind == "resign" and outcome.text != "confirmed":
             state.resign_armed = True
+            words = local_words()
             state.say(
-                "Resign and lose this game? Type 'yes' (or 'resign' again) to resign;"
-                " anything else plays on.",
+                _(
+                    "Resign and lose this game? Type '{yes}' (or '{resign}' again) to resign;"
+                    " anything else plays on."
+                ).format(yes=words["yes"], resign=words["resign"]),
                 "error",
             )
             self.invalidate()
             return True
         messages: dict[str, tuple[ClientMessage, str]] = {
-            "resign": (Resign(table_id), "You resign..."),
+            "resign": (Resign(table_id), _("You resign...")),
             "offer_draw": (
                 OfferDraw(table_id),
-                "You accept the draw..." if outcome.text == "accept" else "You offer a draw...",
+                _("You accept the draw...")
+                if outcome.text == "accept"
+                else _("You offer a draw..."),
             ),
-            "decline_draw": (DeclineDraw(table_id), "You decline the draw..."),
-            "claim": (Claim(table_id), "You claim the win..."),
+            "decline_draw": (DeclineDraw(table_id), _("You decline the draw...")),
+            "claim": (Claim(table_id), _("You claim the win...")),
             "rematch": (
                 Rematch(table_id),
-                "You accept the rematch..."
+                _("You accept the rematch...")
                 if outcome.text == "accept"
-                else "You offer a rematch...",
+                else _("You offer a rematch..."),
             ),
         }
         msg, said = messages[kind]
         if not self.send(msg):
-            state.say("Not connected: nothing was sent. Reconnecting...", "error")
+            state.say(_("Not connected: nothing was sent. Reconnecting..."), "error")
             self.invalidate()
             return False
         state.transcript.append(f"{time.strftime('%H:%M:%S')} > {kind.replace('_', ' ')}")
@@ -431,12 +466,12 @@ class KahunaApp:
         if view is None:
             return False
         if state.hinting is not None:
-            state.say("Thinking about a hint already...")
+            state.say(_("Thinking about a hint already..."))
             self.invalidate()
             return True
         version = state.version
         state.hinting = version
-        state.say("Thinking about a hint...")
+        state.say(_("Thinking about a hint..."))
         self.invalidate()
         loop = asyncio.get_running_loop()
         work = loop.run_in_executor(None, suggest, view, version, self.hint_iterations)
@@ -446,7 +481,7 @@ class KahunaApp:
                 action, why = await work
             except Exception as exc:  # the engine found nothing: say so, never crash the UI
                 state.hinting = None
-                state.say(f"No hint: {exc}", "error")
+                state.say(_("No hint: {reason}").format(reason=exc), "error")
                 self.invalidate()
                 return
             if state.hinting != version or state.version != version:
@@ -454,8 +489,9 @@ class KahunaApp:
                     state.hinting = None
                 return  # the position changed (or the table): that hint is for another one
             state.hinting = None
-            state.say(f"Hint: {action}: {why}.", "you")
-            state.add_log(f"Hint: {action}: {why}", "you")
+            said = _("Hint: {play}: {why}").format(play=action, why=why)
+            state.say(said + ".", "you")
+            state.add_log(said, "you")
             self.invalidate()
 
         self.hint_task = asyncio.ensure_future(shown())
@@ -481,7 +517,7 @@ class KahunaApp:
             return
         text = make()
         if text is None:
-            self.state.say("There is no such card in the face-up row.", "error")
+            self.state.say(_("There is no such card in the face-up row."), "error")
             self.invalidate()
             return
         self.submit(text)
@@ -499,22 +535,24 @@ class KahunaApp:
         file written now, None when nothing was written (yet)."""
         state = self.state
         if not state.transcript or state.table_id is None:
-            state.say("Nothing to save yet.", "error")
+            state.say(_("Nothing to save yet."), "error")
             return None
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = Path(name) if name else self.save_dir / f"kahuna-{state.table_id}-{stamp}.kahuna.txt"
         over = state.public is not None and state.public.result is not None
         if not over:
-            return self._write(path, self.transcript_text(), "the game transcript")
+            return self._write(path, self.transcript_text(), record=False)
         if self.send(GetRecord(state.table_id)):
             self.saving = (state.table_id, path)
-            state.say("Asking the server for the game record...")
+            state.say(_("Asking the server for the game record..."))
             return None
-        written = self._write(path, self.transcript_text(), "the game transcript")
+        written = self._write(path, self.transcript_text(), record=False)
         if written is not None:
             state.say(
-                f"Not connected: saved the transcript to {path};"
-                " 'save' again once connected writes the full record.",
+                _(
+                    "Not connected: saved the transcript to {path};"
+                    " 'save' again once connected writes the full record."
+                ).format(path=path),
                 "error",
             )
         return written
@@ -526,37 +564,50 @@ class KahunaApp:
         table_id, path = self.saving
         if isinstance(msg, Record) and msg.table_id == table_id:
             self.saving = None
-            self._write(path, msg.text, "the game record")
+            self._write(path, msg.text, record=True)
         elif isinstance(msg, Error) and msg.refused == GetRecord.TYPE:
             self.saving = None
-            if self._write(path, self.transcript_text(), "the game transcript") is not None:
+            if self._write(path, self.transcript_text(), record=False) is not None:
                 self.state.say(
-                    f"The server gave no record ({msg.message}): saved the transcript to {path}",
+                    _(
+                        "The server gave no record ({reason}): saved the transcript to {path}"
+                    ).format(reason=error_words(msg.code, msg.message), path=path),
                     "error",
                 )
         self.invalidate()
 
-    def _write(self, path: Path, text: str, what: str) -> Path | None:
+    def _write(self, path: Path, text: str, record: bool) -> Path | None:
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as exc:
-            self.state.say(f"Could not save: {exc}", "error")
+            self.state.say(_("Could not save: {reason}").format(reason=exc), "error")
             return None
-        self.state.say(f"Saved {what} to {path}")
+        if record:
+            self.state.say(_("Saved the game record to {path}").format(path=path))
+        else:
+            self.state.say(_("Saved the game transcript to {path}").format(path=path))
         return path
 
     def transcript_text(self) -> str:
         state = self.state
         lines = [
-            "# Kahuna game transcript (the client's log: commands sent and what happened)",
-            f"# table {state.table_id}; you: {state.name} ({state.role})",
+            "# " + _("Kahuna game transcript (the client's log: commands sent and what happened)"),
+            "# "
+            + _("table {table}; you: {name} ({role})").format(
+                table=state.table_id, name=state.name, role=seat_word(state.role or "")
+            ),
         ]
         pub = state.public
         if pub is not None:
             for seat in Seat:
-                lines.append(f"# {seat.label}: {state.player_name(seat)}")
+                lines.append(f"# {seat_name(seat)}: {state.player_name(seat)}")
             if pub.result is not None:
-                lines.append(f"# result: {pub.result.reason}; scores {pub.scores}")
+                lines.append(
+                    "# "
+                    + _("result: {reason}; points {white}:{black}").format(
+                        reason=reason_words(pub.result), white=pub.scores[0], black=pub.scores[1]
+                    )
+                )
         return "\n".join(lines + state.transcript) + "\n"
 
     def go_to_lobby(self) -> None:
@@ -571,13 +622,17 @@ class KahunaApp:
         self.send(LobbySubscribe())
         if table is not None and seat is not None and started and not over:
             state.say(
-                f"You stepped away from table {table}: your {seat.label} seat waits for you"
-                " (select the table, Enter sits you down again)."
+                _(
+                    "You stepped away from table {table}: your {seat} seat waits for you"
+                    " (select the table, Enter sits you down again)."
+                ).format(table=table, seat=seat_name(seat))
             )
         elif table is not None and seat is not None and not started:
-            state.say(f"You gave up your seat at table {table}. Back in the lobby.")
+            state.say(
+                _("You gave up your seat at table {table}. Back in the lobby.").format(table=table)
+            )
         else:
-            state.say("Back in the lobby.")
+            state.say(_("Back in the lobby."))
         self.invalidate()
 
     def quit(self) -> None:
@@ -596,7 +651,7 @@ class KahunaApp:
         )
         if in_game and not self.quit_armed:
             self.quit_armed = True
-            state.say("Quit in the middle of the game? Press Ctrl-Q again to quit.", "error")
+            state.say(_("Quit in the middle of the game? Press Ctrl-Q again to quit."), "error")
             return
         self.quit()
 
@@ -606,7 +661,7 @@ class KahunaApp:
         state = self.state
         table = state.selected_table
         if table is None:
-            state.say("No table selected: press n to create one.", "error")
+            state.say(_("No table selected: press n to create one."), "error")
             return
         confirmed = state.confirm_takeover == table.table_id
         state.confirm_takeover = None
@@ -618,32 +673,37 @@ class KahunaApp:
                 state.confirm_takeover = table.table_id
                 players = table.players
                 free = "w" if players.white is None else "b" if players.black is None else ""
-                other = f"; {free} takes the free seat" if free else ""
-                state.say(
-                    f"Your {mine[0]} seat at table {table.table_id} is in use by another client:"
-                    f" Enter again takes it over (the other goes to the lobby){other}.",
-                    "error",
-                )
+                said = _(
+                    "Your {seat} seat at table {table} is in use by another client:"
+                    " Enter again takes it over (the other goes to the lobby)"
+                ).format(seat=role_word(mine[0]), table=table.table_id)
+                if free:
+                    said += "; " + _("{key} takes the free seat").format(key=free)
+                state.say(said + ".", "error")
                 return
             if self.send(Reclaim(table.table_id, mine[1])):
                 self.send(LobbyUnsubscribe())
-                state.say(f"Taking your {mine[0]} seat at table {table.table_id} back...")
+                state.say(
+                    _("Taking your {seat} seat at table {table} back...").format(
+                        seat=role_word(mine[0]), table=table.table_id
+                    )
+                )
             return
         if seat is None and table.players.white is not None and table.players.black is not None:
             self.spectate()
             return
         if self.send(Join(table.table_id, seat)):
             self.send(LobbyUnsubscribe())
-            state.say(f"Joining table {table.table_id}...")
+            state.say(_("Joining table {table}...").format(table=table.table_id))
 
     def spectate(self) -> None:
         table = self.state.selected_table
         if table is None:
-            self.state.say("No table selected.", "error")
+            self.state.say(_("No table selected."), "error")
             return
         if self.send(Spectate(table.table_id)):
             self.send(LobbyUnsubscribe())
-            self.state.say(f"Watching table {table.table_id}...")
+            self.state.say(_("Watching table {table}...").format(table=table.table_id))
 
     def create(self) -> None:
         form = self.state.form
@@ -662,9 +722,9 @@ class KahunaApp:
         if self.send(msg):
             self.send(LobbyUnsubscribe())
             self.state.form_open = False
-            self.state.say("Creating the table...")
+            self.state.say(_("Creating the table..."))
         else:
-            self.state.say("Not connected.", "error")
+            self.state.say(_("Not connected."), "error")
 
     # ----- keys --------------------------------------------------------------------------------
 
@@ -689,7 +749,7 @@ class KahunaApp:
         @kb.add("f1")
         def _help(event: KeyPressEvent) -> None:
             if state.screen == "lobby":
-                state.say("Lobby: " + LOBBY_KEYS)
+                state.say(_("Lobby: {keys}").format(keys=_(LOBBY_KEYS)))
             else:
                 state.help_open, state.help_page = not state.help_open, 0
 
@@ -740,7 +800,7 @@ class KahunaApp:
             # longer command) the completion is taken and the player goes on typing.
             self.buffer.complete_state = None
             self._text_changed(self.buffer)
-            if self.preview is not None and self.preview[1].startswith("Enter plays"):
+            if self.preview is not None and self.preview_plays:
                 self.buffer.validate_and_handle()
 
         @kb.add("pageup", filter=game)
@@ -930,12 +990,14 @@ class Client:
                 if held and not state.message:
                     table, (seat, _token) = held[0]
                     info = table.players.white if seat == "white" else table.players.black
-                    what = (
-                        "another client of yours sits in it now"
-                        if info is not None and info.connected
-                        else "Enter takes it back"
-                    )
-                    state.say(f"You have a seat at table {table.table_id}: {what}.")
+                    if info is not None and info.connected:
+                        said = _(
+                            "You have a seat at table {table}:"
+                            " another client of yours sits in it now."
+                        )
+                    else:
+                        said = _("You have a seat at table {table}: Enter takes it back.")
+                    state.say(said.format(table=table.table_id))
         if isinstance(msg, Lobby) and state.table_id is None:
             state.place_lobby_cursor()
         self.ui.received(msg)

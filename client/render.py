@@ -15,8 +15,11 @@ import functools
 import textwrap
 from collections.abc import Iterable, Sequence
 
+from client.i18n import N_, _, ngettext
 from client.state import ClientState, LogLine
 from client.table import LOW_TIME, describe_control, format_clock, short_control
+from client.words import ending_words as _ending_words
+from client.words import first_word, level_word, seat_name, status_word
 from protocol.messages import PlayerInfo, TableInfo, TableOptions, TimeControl
 from shared.board import (
     BRIDGES_PER_PLAYER,
@@ -40,7 +43,7 @@ LABEL_W = 5  # "ELAI" plus the token mark
 LABEL_H = 2  # the name, then "4of6"
 MIN_MAP = (36, 12)
 
-KEY_HINTS = "F1 help  F2 draw  F3-F5 take 1-3  F6 abstain  F7 end  F8 undo  Tab  ^Q quit"
+KEY_HINTS = N_("F1 help  F2 draw  F3-F5 take 1-3  F6 abstain  F7 end  F8 undo  Tab  ^Q quit")
 
 
 class Canvas:
@@ -297,42 +300,44 @@ def _owner(bridges: tuple[int, int], line: int) -> Seat | None:
     return None
 
 
-MAP_LEGEND: list[Fragment] = [
-    ("class:free", FREE_CHAR),
-    ("class:dim", "free "),
-    ("class:white class:bridge", BRIDGE_CHAR[0]),
-    ("class:dim", "White "),
-    ("class:black class:bridge", BRIDGE_CHAR[1]),
-    ("class:dim", "Black "),
-    ("class:white", TOKEN_CHAR[0]),
-    ("class:black", TOKEN_CHAR[1]),
-    ("class:dim", "tokens "),
-    ("class:count", "3of5"),
-    ("class:dim", ":need 3 of 5"),
-]
+def map_legend() -> list[Fragment]:
+    """The line under the map: what its characters mean."""
+    return [
+        ("class:free", FREE_CHAR),
+        ("class:dim", _("free") + " "),
+        ("class:white class:bridge", BRIDGE_CHAR[0]),
+        ("class:dim", seat_name(Seat.WHITE) + " "),
+        ("class:black class:bridge", BRIDGE_CHAR[1]),
+        ("class:dim", seat_name(Seat.BLACK) + " "),
+        ("class:white", TOKEN_CHAR[0]),
+        ("class:black", TOKEN_CHAR[1]),
+        ("class:dim", _("tokens") + " "),
+        ("class:count", "3of5"),
+        ("class:dim", ":" + _("need 3 of 5")),
+    ]
 
 
 # ----- the side panel ---------------------------------------------------------------------------
 
 
 def _cards(cards: Iterable[int]) -> str:
-    return " ".join(ISLANDS[c] for c in sorted(cards)) or "none"
+    return " ".join(ISLANDS[c] for c in sorted(cards)) or _("none")
 
 
 def _player_line(state: ClientState, pub: PublicView, seat: Seat, width: int) -> list[Fragment]:
     name = state.player_name(seat)
     info = None if state.players is None else state.players.get(seat)
     if state.seat is seat:
-        name += " (you)"
+        name += " " + _("(you)")
     if info is not None and info.computer:
         name += " [AI]"  # its level is on the line of the options
     if info is not None and not info.connected and not info.computer:
-        name += " (away)"
-    points = f"{pub.scores[seat]} pt"
+        name += " " + _("(away)")
+    points = _("{n} pt").format(n=pub.scores[seat])
     to_move = pub.to_move is seat and pub.result is None
-    room = max(width - 7 - 1 - len(points) - 3, 4)
+    room = max(width - 2 - len(seat_name(seat)) - 1 - len(points) - 3, 4)
     return [
-        (SEAT_STYLE[seat] + " class:seatname", f"{TOKEN_CHAR[seat]} {seat.label}"),
+        (SEAT_STYLE[seat] + " class:seatname", f"{TOKEN_CHAR[seat]} {seat_name(seat)}"),
         ("", " " + name[:room].ljust(room) + " "),
         ("class:points", points),
         ("class:arrow", " ◀" if to_move else ""),
@@ -344,74 +349,96 @@ def side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
     pub = state.public
     out: list[list[Fragment]] = []
     if pub is None:
-        out.append([("", "Waiting for the table's state...")])
+        out.append([("", _("Waiting for the table's state..."))])
         return out
     phase = {
-        Phase.HANDICAP: "handicap",
-        Phase.PLAY: "play",
-        Phase.FINAL: f"final turns ({pub.final_turns_left} left)",
-        Phase.OVER: "game over",
+        Phase.HANDICAP: _("handicap"),
+        Phase.PLAY: _("play"),
+        Phase.FINAL: _("final turns ({n} left)").format(n=pub.final_turns_left),
+        Phase.OVER: _("game over"),
     }[pub.phase]
     opts = _options_short(pub.options)
     table = state.table
     if table is not None:
-        extra = [] if table.clock is None else [f"clock {panel_control(table.clock.control)}"]
+        extra = (
+            []
+            if table.clock is None
+            else [_("clock {control}").format(control=panel_control(table.clock.control))]
+        )
         if table.level is not None:
-            extra.append(f"computer: {table.level}")
+            extra.append(_("computer: {level}").format(level=level_word(table.level)))
         if not table.hints:
-            extra.append("no hints")
+            extra.append(_("no hints"))
         opts = ", ".join(([opts] if opts else []) + extra)
-    out.append([("class:title", f"Round {pub.round} of 3"), ("", f" · {phase}")])
-    if opts:
-        out.append([("class:dim", opts)])
+    out.append(
+        [
+            ("class:title", _("Round {n} of 3").format(n=pub.round)),
+            ("", f" · {phase}"),
+        ]
+    )
+    for line in textwrap.wrap(opts, width) if opts else []:
+        out.append([("class:dim", line)])
     for seat in Seat:
         out.append(_player_line(state, pub, seat, width))
         on_board = pub.bridges[seat].bit_count()
         tokens, held = pub.tokens[seat].bit_count(), pub.hand_sizes[seat]
-        detail = f"  tokens {tokens} bridges {on_board} cards {held}"
-        with_supply = (
-            f"  tokens {tokens} bridges {on_board} ({BRIDGES_PER_PLAYER - on_board} left)"
-            f" cards {held}"
+        detail = "  " + _("tokens {tokens} bridges {bridges} cards {cards}").format(
+            tokens=tokens, bridges=on_board, cards=held
         )
+        with_supply = "  " + _(
+            "tokens {tokens} bridges {bridges} ({left} left) cards {cards}"
+        ).format(tokens=tokens, bridges=on_board, left=BRIDGES_PER_PLAYER - on_board, cards=held)
         if len(with_supply) <= width:  # the supply only where the whole line fits
             detail = with_supply
         out.append([("class:dim", detail)])
         if pub.open_cards[seat] and state.seat is not seat:
-            out.append([("class:dim", "  open: "), ("class:card", _cards(pub.open_cards[seat]))])
-        known = [c for c in pub.known[seat] if c not in pub.open_cards[seat]]
-        if known:
-            said = f"  {seat.other.label} knows you hold " if state.seat is seat else "  holds "
             out.append(
                 [
-                    ("class:dim", said),
-                    ("class:card", _cards(known)),
-                    ("class:dim", " (from the row)"),
+                    ("class:dim", "  " + _("open:") + " "),
+                    ("class:card", _cards(pub.open_cards[seat])),
                 ]
             )
+        known = [c for c in pub.known[seat] if c not in pub.open_cards[seat]]
+        if known:
+            if state.seat is seat:
+                said = _("{seat} knows you hold").format(seat=seat_name(seat.other))
+            else:
+                said = _("holds")
+            row_known = [
+                ("class:dim", f"  {said} "),
+                ("class:card", _cards(known)),
+                ("class:dim", " " + _("(from the row)")),
+            ]
+            if sum(len(text) for _style, text in row_known) > width:
+                row_known = row_known[:2]  # the cards matter; where they came from, less
+            out.append(row_known)
     clock = clock_line(state)
     if clock:
         out.append(clock)
     out.append(_turn_line(state, pub))
-    row: list[Fragment] = [("class:label", "Face up ")]
+    row: list[Fragment] = [("class:label", _("Face up") + " ")]
     for i, card in enumerate(pub.face_up):
         row += [("class:key", f"{i + 1}"), ("class:card", f" {ISLANDS[card]} ")]
     if not pub.face_up:
-        row.append(("class:dim", "none"))
+        row.append(("class:dim", _("none")))
     out.append(row)
     out.append(
         [
-            ("class:label", "Pile "),
+            ("class:label", _("Pile") + " "),
             ("", f"{pub.pile_size}"),
-            ("class:label", " · discards "),
+            ("class:label", " · " + _("discards") + " "),
             ("", f"{len(pub.played) + pub.face_down_count}"),
-            ("class:dim", f" ({pub.face_down_count} down)"),
+            ("class:dim", " " + _("({n} down)").format(n=pub.face_down_count)),
         ]
     )
     if state.seat_view is not None:
         seat_view = state.seat_view
         opened = list(pub.open_cards[seat_view.seat])
-        note = ", * lies open" if opened else ""
-        out.append([("class:label", f"Your hand ({len(seat_view.hand)} of 5{note})")])
+        if opened:
+            title = _("Your hand ({n} of 5, * lies open)").format(n=len(seat_view.hand))
+        else:
+            title = _("Your hand ({n} of 5)").format(n=len(seat_view.hand))
+        out.append([("class:label", title)])
         cards: list[Fragment] = [("", " ")]
         for card in sorted(seat_view.hand):
             is_open = card in opened
@@ -420,10 +447,11 @@ def side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
             cards.append(("class:card class:hand", ISLANDS[card] + ("*" if is_open else "")))
             cards.append(("", " "))
         if not seat_view.hand:
-            cards.append(("class:dim", "no cards"))
+            cards.append(("class:dim", _("no cards")))
         out.append(cards)
     else:
-        out.append([("class:dim", "You are watching: no hand is shown.")])
+        for line in textwrap.wrap(_("You are watching: no hand is shown."), width):
+            out.append([("class:dim", line)])
     return out
 
 
@@ -442,7 +470,7 @@ def clock_line(state: ClientState) -> list[Fragment]:
         return []
     clock = table.clock
     over = state.public is not None and state.public.result is not None
-    out: list[Fragment] = [("class:label", "Clock")]
+    out: list[Fragment] = [("class:label", _("Clock"))]
     for seat in Seat:
         running = clock.running is seat and not over
         if clock.per_turn and not running:
@@ -456,7 +484,7 @@ def clock_line(state: ClientState) -> list[Fragment]:
         out.append((style, ("▶" if running else " ") + format_clock(left) + ("!" if low else "")))
     if clock.per_turn:
         if len(out) == 1:
-            out.append(("class:dim", " stopped"))
+            out.append(("class:dim", " " + _("stopped")))
         out.append(("class:dim", f" ({describe_control(clock.control)})"))
     return out
 
@@ -464,21 +492,24 @@ def clock_line(state: ClientState) -> list[Fragment]:
 def _turn_line(state: ClientState, pub: PublicView) -> list[Fragment]:
     if pub.result is not None:
         winner = pub.result.winner
-        who = "a draw" if winner is None else f"{winner.label} wins"
-        return [("class:title", f"Game over: {who}")]
+        if winner is None:
+            return [("class:title", _("Game over: a draw"))]
+        return [("class:title", _("Game over: {seat} wins").format(seat=seat_name(winner)))]
     if state.table_status == "waiting":
-        return [("class:dim", "Waiting for an opponent")]
+        return [("class:dim", _("Waiting for an opponent"))]
     mover = pub.to_move
     if state.seat is mover:
-        text = "▶ Your turn"
         if pub.phase is Phase.HANDICAP:
-            text += f": {pub.handicap_left} handicap"
+            text = _("Your turn: {n} handicap").format(n=pub.handicap_left)
         elif pub.phase is Phase.FINAL:
-            text += ": the last one"
+            text = _("Your turn: the last one")
         elif pub.opponent_abstained:
-            text += ": you must draw"
-        return [("class:you", text)]
-    return [(SEAT_STYLE[mover], f"▶ {mover.label} to move ({state.player_name(mover)})")]
+            text = _("Your turn: you must draw")
+        else:
+            text = _("Your turn")
+        return [("class:you", "▶ " + text)]
+    text = _("{seat} to move ({name})").format(seat=seat_name(mover), name=state.player_name(mover))
+    return [(SEAT_STYLE[mover], "▶ " + text)]
 
 
 def result_lines(state: ClientState, width: int) -> list[list[Fragment]]:
@@ -488,68 +519,64 @@ def result_lines(state: ClientState, width: int) -> list[list[Fragment]]:
         return []
     winner = pub.result.winner
     if winner is None:
-        who = "No winner" if pub.result.kind is Termination.TIE else "A draw"
+        who = _("No winner") if pub.result.kind is Termination.TIE else _("A draw")
     else:
-        who = f"{winner.label} ({state.player_name(winner)}) wins"
-    out: list[list[Fragment]] = [[("class:title", "GAME OVER")], [("class:title", who)]]
+        who = _("{seat} ({name}) wins").format(
+            seat=seat_name(winner), name=state.player_name(winner)
+        )
+    out: list[list[Fragment]] = [[("class:title", _("GAME OVER"))]]
+    out += [[("class:title", line)] for line in textwrap.wrap(who, max(width, 10))]
     for line in textwrap.wrap(ending_words(state, pub.result), max(width - 2, 10)):
         out.append([("", f"  {line}")])
-    out.append([("class:label", "            White  Black")])
-    names = ["Round 1", "Round 2", "Final"]
+    white, black = seat_name(Seat.WHITE), seat_name(Seat.BLACK)
+    col = max(len(white), len(black), 5)
+    out.append([("class:label", " " * 12 + f"{white:>{col}}  {black:>{col}}")])
+    names = [_("Round 1"), _("Round 2"), _("Final")]
     for i, (w, b) in enumerate(pub.round_points):
-        name = names[i] if i < len(names) else f"Round {i + 1}"
-        out.append([("", f"  {name:<9} {w:>5}  {b:>5}")])
+        name = names[i] if i < len(names) else _("Round {n}").format(n=i + 1)
+        out.append([("", f"  {name:<9.9} {w:>{col}}  {b:>{col}}")])
     total = pub.scores
-    out.append([("class:title", f"  {'Total':<9} {total[0]:>5}  {total[1]:>5}")])
+    out.append([("class:title", f"  {_('Total'):<9.9} {total[0]:>{col}}  {total[1]:>{col}}")])
     table = state.table
     if state.seat is not None:
         offer = None if table is None else table.rematch_offer
         if table is not None and table.rematch_table is not None:
-            out.append([("class:you", f"Rematch at table {table.rematch_table}")])
+            said = _("Rematch at table {table}").format(table=table.rematch_table)
+            out += [[("class:you", line)] for line in textwrap.wrap(said, width)]
         elif offer is state.seat:
-            out.append([("class:dim", "You offered a rematch.")])
+            said = _("You offered a rematch.")
+            out += [[("class:dim", line)] for line in textwrap.wrap(said, width)]
         elif offer is not None:
-            out.append([("class:you", f"{state.player_name(offer)} offers a rematch:")])
-            out.append([("class:you", "'accept' plays it.")])
+            said = _("{name} offers a rematch: 'accept' plays it.").format(
+                name=state.player_name(offer)
+            )
+            out += [[("class:you", line)] for line in textwrap.wrap(said, width)]
         else:
-            out.append([("class:key", "rematch"), ("class:dim", ": play again")])
-        out.append([("class:key", "lobby"), ("class:dim", ": leave   "), ("class:key", "save"),
-                    ("class:dim", ": keep it")])  # fmt: skip
+            out.append([("class:key", _command("rematch")), ("class:dim", ": " + _("play again"))])
+        out.append(
+            [
+                ("class:key", _command("lobby")),
+                ("class:dim", ": " + _("leave") + "   "),
+                ("class:key", _command("save")),
+                ("class:dim", ": " + _("keep it")),
+            ]
+        )
     else:
-        out.append([("class:dim", "Type 'save' to keep the game,")])
-        out.append([("class:dim", "'lobby' to leave the table.")])
+        said = _("Type 'save' to keep the game, 'lobby' to leave the table.")
+        out += [[("class:dim", line)] for line in textwrap.wrap(said, width)]
     return out
+
+
+def _command(english: str) -> str:
+    """A command word as the player types it in the chosen language."""
+    from client.commands import local_words  # commands needs nothing of this module
+
+    return local_words().get(english, english)
 
 
 def ending_words(state: ClientState, result: Result) -> str:
     """How the game ended, from the result's kind, in words with the players' names."""
-    kind = result.kind
-    loser = result.loser
-
-    def named(seat: Seat) -> str:
-        return f"{state.player_name(seat)} ({seat.label})"
-
-    if kind is Termination.RESIGNED and loser is not None:
-        return f"{named(loser)} resigned."
-    if kind is Termination.TIME and loser is not None:
-        return f"{named(loser)} ran out of time."
-    if kind is Termination.FORFEIT and loser is not None:
-        return f"{named(loser)} left the game and forfeited it."
-    if kind is Termination.AGREED:
-        return "The players agreed a draw."
-    if kind is Termination.POINTS:
-        return "More points after the final scoring."
-    if kind is Termination.FINAL:
-        return "Tied on points; more points in the final scoring."
-    if kind is Termination.BRIDGES:
-        return "Tied on points and in the final scoring; more bridges on the board."
-    if kind is Termination.TIE:
-        return "Tied on points and on bridges: a tie."
-    if kind is Termination.NO_BRIDGES:
-        if loser is None:
-            return "Neither player has a bridge on the board."
-        return f"{named(loser)} has no bridge left on the board."
-    return result.reason
+    return _ending_words(result, {seat: state.player_name(seat) for seat in Seat})
 
 
 def wrap_log(log: Sequence[LogLine], width: int) -> list[list[Fragment]]:
@@ -568,12 +595,12 @@ def _options_short(options: object) -> str:
     bridges = getattr(options, "handicap_bridges", 0)
     parts = []
     if v1:
-        parts.append("Variant 1")
+        parts.append(_("Variant 1"))
     if v2:
-        parts.append("Variant 2")
+        parts.append(_("Variant 2"))
     if seat is not None and bridges:
-        label = seat.label if isinstance(seat, Seat) else str(seat).capitalize()
-        parts.append(f"handicap {label} +{bridges}")
+        label = seat_name(seat) if isinstance(seat, Seat) else first_word(str(seat))
+        parts.append(_("handicap {seat} +{n}").format(seat=label, n=bridges))
     return ", ".join(parts)
 
 
@@ -582,12 +609,12 @@ def _options_short(options: object) -> str:
 
 def header(state: ClientState, width: int) -> Canvas:
     canvas = Canvas(width, 1, "class:header")
-    where = "lobby" if state.table_id is None else f"table {state.table_id}"
+    where = _("lobby") if state.table_id is None else _("table {id}").format(id=state.table_id)
     you = state.name
     if state.role == "spectator":
-        you += " (watching)"
+        you += " " + _("(watching)")
     elif state.seat is not None:
-        you += f" as {state.seat.label}"
+        you = _("{name} as {seat}").format(name=you, seat=seat_name(state.seat))
     x = canvas.put(0, 0, " KAHUNA ", "class:header class:brand")
     canvas.put(x, 0, f" {where} · {you}", "class:header")
     conn = f"{'●' if state.connected else '○'} {state.connection} "
@@ -644,7 +671,7 @@ def render_game(
     body_h = height - 1 - len(lines)
     if state.help_open:
         # the page asked for, kept in range (the number of pages depends on the height)
-        state.help_page = min(state.help_page, len(help_pages(body_h)) - 1)
+        state.help_page = min(state.help_page, len(help_pages(body_h, width)) - 1)
         canvas.blit(0, 1, render_help(width, body_h, state.help_page))
     else:
         canvas.blit(0, 1, render_body(state, width, body_h, highlight))
@@ -657,8 +684,9 @@ def render_body(state: ClientState, width: int, height: int, highlight: Iterable
     canvas = Canvas(width, height)
     map_w, map_h, side_w = map_size(width, height)
     if map_w < MIN_MAP[0] or map_h < MIN_MAP[1]:
-        canvas.put(0, 0, f"The terminal is too small ({width}x{height + 3});", "class:msg.error")
-        canvas.put(0, 1, "Kahuna needs at least 80x24.", "class:msg.error")
+        too_small = _("The terminal is too small ({size});").format(size=f"{width}x{height + 3}")
+        canvas.put(0, 0, too_small, "class:msg.error")
+        canvas.put(0, 1, _("Kahuna needs at least 80x24."), "class:msg.error")
         return canvas
     hand = state.seat_view.hand if state.seat_view is not None else ()
     canvas.blit(
@@ -673,7 +701,7 @@ def render_body(state: ClientState, width: int, height: int, highlight: Iterable
             recent=state.recent_lines,
         ),
     )
-    canvas.put_fragments(0, map_h, MAP_LEGEND)
+    canvas.put_fragments(0, map_h, map_legend())
     for y in range(height):
         canvas.put(map_w, y, "│", "class:frame")
     x0 = map_w + 2
@@ -688,7 +716,11 @@ def render_body(state: ClientState, width: int, height: int, highlight: Iterable
         y += 1
     if y < height:
         canvas.put(x0 - 1, y, "─" * (side_w), "class:frame")
-        title = " log " if not state.log_scroll else f" log (-{state.log_scroll}, PgDn) "
+        title = (
+            f" {_('log')} "
+            if not state.log_scroll
+            else " " + _("log (-{n}, PgDn)").format(n=state.log_scroll) + " "
+        )
         canvas.put(x0 + 1, y, title, "class:frame")
         y += 1
     room = height - y
@@ -711,67 +743,163 @@ def _put_clipped(canvas: Canvas, x: int, y: int, row: Sequence[Fragment], width:
         used += len(piece)
 
 
-HELP_TEXT = """\
-Commands: the game's notation. Tab completes; each is checked before it is sent.
-  place BARI-DUDA             play a BARI card: your bridge on BARI-DUDA
-  remove HUNA-ELAI HUNA+ELAI  two cards of its ends remove that opponent bridge
-  remove ... rebuild          Variant 1: and put your own bridge there, free
-  discard ELAI                put an ELAI card face down under the discards
-  take COCO                   take the face-up COCO card; ends your turn
-  draw                        draw the top card of the pile; ends your turn
-  abstain                     do not draw; ends your turn
-  end                         end your final turn (no drawing then)
-  handicap ALOA-BARI          a free handicap bridge before the first turn
-  undo / undo turn            take back your last play / all of this turn's
-The table
-  resign                      give up the game (asks first)
-  offer draw                  offer a draw ('draw' alone draws from the pile)
-  accept / decline            answer your opponent's draw (or rematch) offer
-  claim                       win when the server says your opponent is gone
-  rematch                     after the game: another one, colours swapped
-  hint                        the normal level's play now, worked out here;
-                              a courtesy: refused where hints are off (though
-                              nothing stops a program running beside this)
-Client commands
-  say TEXT  (or 'TEXT) chat      save [FILE]  keep the game in a file
-  lobby     leave the table      resync       fetch the whole position again
-  help      this screen          quit         leave the program
-Keys
-  F2  Alt-d      draw from pile  F3 F4 F5  Alt-1 2 3  take face-up card 1, 2, 3
-  F6  Alt-a      abstain         F7  Alt-e            end the final turn
-  F8  Alt-u      undo a play
-  Tab  complete  Up/Down history PgUp/PgDn            scroll the log
-  F1  help       Esc  close it   Ctrl-Q               quit
-Map: · free  = White  # Black  ○ ● tokens  4of6: 4 of its 6 lines win the island"""
+# The help: first the rules in brief (F1 opens it), then the commands and keys (`help` opens
+# those). Each command is shown as the player types it in the chosen language, and with the
+# notation's word where that differs; descriptions are wrapped, never cut.
+RULES_TITLE = N_("Kahuna: the rules in brief")
+RULES = (
+    N_(
+        "Two players build bridges between twelve islands. On your turn, play any number of"
+        " cards, then draw one: from the pile or one of the three face-up cards (5 in hand at"
+        " most)."
+    ),
+    N_(
+        "One card: your bridge on a free line from its island. Two cards naming both ends of"
+        " an opponent's bridge: it is removed. A card may also be discarded face down."
+    ),
+    N_(
+        "More than half of an island's lines are yours: your token goes on it, and the"
+        " opponent's bridges there are removed."
+    ),
+    N_("You may abstain from drawing, unless your opponent just did."),
+    N_(
+        "Pile and face-up cards used up: a scoring (more tokens: 1 point, then 2). After the"
+        " third, one last turn each; the final scoring gives the difference in tokens."
+    ),
+    N_(
+        "Most points wins; on a tie, the final scoring, then the bridges. No bridge on the"
+        " board in round 2 or 3 loses at once."
+    ),
+)
+RULES_PAGES = 1  # the rules fit one page at 80x24 (tested): `help` opens the page after them
+COMMAND_W = 30  # the width of the column of commands and keys
+
+# (command words in the notation, what follows them, what it does)
+HELP_GAME: tuple[tuple[str, str, str], ...] = (
+    ("place", "BARI-DUDA", N_("play a BARI card: your bridge on BARI-DUDA")),
+    ("remove", "HUNA-ELAI HUNA+ELAI", N_("two cards of its ends remove that opponent bridge")),
+    ("remove", "... rebuild", N_("Variant 1: and put your own bridge there, free")),
+    ("discard", "ELAI", N_("put an ELAI card face down under the discards")),
+    ("take", "COCO", N_("take the face-up COCO card; ends your turn")),
+    ("draw", "", N_("draw the top card of the pile; ends your turn")),
+    ("abstain", "", N_("do not draw; ends your turn")),
+    ("end", "", N_("end your final turn (no drawing then)")),
+    ("handicap", "ALOA-BARI", N_("a free handicap bridge before the first turn")),
+    ("undo", "", N_("take back your last play")),
+    ("undo turn", "", N_("take back all of this turn's plays")),
+)
+HELP_TABLE: tuple[tuple[str, str, str], ...] = (
+    ("resign", "", N_("give up the game (asks first)")),
+    ("offer draw", "", N_("offer a draw ('draw' alone draws from the pile)")),
+    ("accept", "", N_("accept your opponent's draw (or rematch) offer")),
+    ("decline", "", N_("decline your opponent's draw offer")),
+    ("claim", "", N_("win when the server says your opponent is gone")),
+    ("rematch", "", N_("after the game: another one, colours swapped")),
+    (
+        "hint",
+        "",
+        N_(
+            "the normal level's play now, worked out here; a courtesy: refused where hints"
+            " are off (though nothing stops a program running beside this)"
+        ),
+    ),
+)
+HELP_CLIENT: tuple[tuple[str, str, str], ...] = (
+    ("say", "TEXT", N_("chat (or start the line with ')")),
+    ("save", "[FILE]", N_("keep the game in a file")),
+    ("lobby", "", N_("leave the table")),
+    ("resync", "", N_("fetch the whole position again")),
+    ("help", "", N_("this screen (F1: the rules in brief)")),
+    ("quit", "", N_("leave the program")),
+)
+HELP_KEYS: tuple[tuple[str, str], ...] = (
+    ("F2  Alt-d", N_("draw from the pile")),
+    ("F3 F4 F5  Alt-1 Alt-2 Alt-3", N_("take face-up card 1, 2, 3")),
+    ("F6  Alt-a", N_("abstain")),
+    ("F7  Alt-e", N_("end the final turn")),
+    ("F8  Alt-u", N_("undo a play")),
+    ("Tab", N_("complete the word")),
+    ("Up  Down", N_("the lines typed before")),
+    ("PgUp  PgDn", N_("scroll the log; turn the help's pages")),
+    ("F1", N_("the rules in brief and this help; Esc closes it")),
+    ("Ctrl-Q", N_("quit")),
+)
 
 
-def help_lines() -> list[list[Fragment]]:
-    out: list[list[Fragment]] = []
-    for line in HELP_TEXT.splitlines():
-        if not line.startswith(" "):
-            out.append([("class:title", line)])
-        else:
-            out.append([("class:key", line[:30]), ("", line[30:])])
+def _entry(key: str, text: str, width: int) -> list[list[Fragment]]:
+    """A command or key and what it does, the description wrapped beside it (or under it)."""
+    room = max(width - COMMAND_W, 20)
+    parts = textwrap.wrap(text, room) or [""]
+    if len(key) >= COMMAND_W - 2:
+        return [[("class:key", "  " + key)]] + [[("", " " * COMMAND_W + part)] for part in parts]
+    out = [[("class:key", f"  {key}".ljust(COMMAND_W)), ("", parts[0])]]
+    out += [[("", " " * COMMAND_W + part)] for part in parts[1:]]
     return out
 
 
-def help_pages(height: int) -> list[list[list[Fragment]]]:
-    """The help screen cut into pages of this height (the last line of each: where it is)."""
-    lines = help_lines()
-    if len(lines) <= height:
-        return [lines]
+def _command_entry(english: str, rest: str, text: str, width: int) -> list[list[Fragment]]:
+    from client.commands import local_words  # commands needs nothing of this module
+
+    local = local_words()
+    typed = local.get(english, english)
+    if english == "remove" and rest.endswith("rebuild"):
+        rest = "... " + local["rebuild"]
+    key = f"{typed} {rest}".strip()
+    said = _(text)
+    if typed != english:  # the notation's word too: records and the server speak it
+        said = f"[{english}] {said}"
+    return _entry(key, said, width)
+
+
+def rules_lines(width: int) -> list[list[Fragment]]:
+    out: list[list[Fragment]] = [[("class:title", _(RULES_TITLE))]]
+    for paragraph in RULES:
+        parts = textwrap.wrap(_(paragraph), max(width - 2, 20))
+        out.append([("", "• " + parts[0])])
+        out += [[("", "  " + part)] for part in parts[1:]]
+    return out
+
+
+def help_lines(width: int = 80) -> list[list[Fragment]]:
+    """The commands and keys, one screen line each."""
+    out: list[list[Fragment]] = []
+    for title, entries in (
+        (N_("Commands: the game's notation; Tab completes, each is checked first"), HELP_GAME),
+        (N_("The table"), HELP_TABLE),
+        (N_("The client"), HELP_CLIENT),
+    ):
+        out.append([("class:title", _(title))])
+        for english, rest, text in entries:
+            out += _command_entry(english, rest, text, width)
+    out.append([("class:title", _("Keys"))])
+    for key, text in HELP_KEYS:
+        out += _entry(key, _(text), width)
+    legend = _("Map: · free  = White  # Black  ○ ● tokens  4of6: 4 of its 6 lines win the island")
+    out += [[("class:title", line)] for line in textwrap.wrap(legend, width)]
+    return out
+
+
+def help_pages(height: int, width: int = 80) -> list[list[list[Fragment]]]:
+    """The help cut into pages of this height (the last line of each: where it is): the rules
+    in brief first, then the commands and keys."""
     size = max(height - 1, 1)
-    return [lines[i : i + size] for i in range(0, len(lines), size)]
+    rules = rules_lines(width)
+    rules.append([("class:dim", _("PgDn: the commands and keys"))])
+    pages = [rules[i : i + size] for i in range(0, len(rules), size)]
+    lines = help_lines(width)
+    return pages + [lines[i : i + size] for i in range(0, len(lines), size)]
 
 
 def render_help(width: int, height: int, page: int = 0) -> Canvas:
     canvas = Canvas(width, height)
-    pages = help_pages(height)
+    pages = help_pages(height, width)
     page = min(max(page, 0), len(pages) - 1)
     for y, row in enumerate(pages[page][:height]):
         _put_clipped(canvas, 0, y, row, width)
     if len(pages) > 1:
-        where = f"page {page + 1} of {len(pages)}: PgDn and PgUp turn the pages, Esc closes"
+        where = _("page {page} of {pages}: PgDn and PgUp turn the pages, Esc closes").format(
+            page=page + 1, pages=len(pages)
+        )
         canvas.put(0, height - 1, where[:width], "class:dim")
     return canvas
 
@@ -781,10 +909,10 @@ def render_help(width: int, height: int, page: int = 0) -> Canvas:
 
 def _seat_text(info: PlayerInfo | None, level: str | None = None) -> str:
     if info is None:
-        return "(free)"
+        return _("(free)")
     if info.computer:
-        return f"{info.name} ({level})" if level else f"{info.name} [AI]"
-    return info.name + ("" if info.connected else " (away)")
+        return f"{info.name} ({level_word(level)})" if level else f"{info.name} [AI]"
+    return info.name + ("" if info.connected else " " + _("(away)"))
 
 
 def _table_options(options: TableOptions, table: TableInfo | None = None) -> str:
@@ -799,7 +927,7 @@ def _table_options(options: TableOptions, table: TableInfo | None = None) -> str
         parts.append("V2")
     if options.handicap_seat is not None and options.handicap_bridges:
         parts.append(f"H:{options.handicap_seat[0].upper()}+{options.handicap_bridges}")
-    return " ".join(parts) or "standard"
+    return " ".join(parts) or _("standard")
 
 
 def table_row(table: TableInfo, width: int, mine: str | None = None) -> str:
@@ -811,12 +939,12 @@ def table_row(table: TableInfo, width: int, mine: str | None = None) -> str:
     players = table.players
     for seat, info in (("white", players.white), ("black", players.black)):
         if mine == seat and info is not None:
-            text = ("(in use) " if info.connected else "(yours) ") + info.name
+            text = (_("(in use)") if info.connected else _("(yours)")) + " " + info.name
             white, black = (text, black) if seat == "white" else (white, text)
     options = _table_options(table.options, table)
     row = (
         f"{table.table_id:<8.8} {white:<17.17} {black:<17.17} {options:<13.13}"
-        f" {table.status:<7.7} {table.spectators:>5}"
+        f" {status_word(table.status):<7.7} {table.spectators:>5}"
     )
     return row[:width]
 
@@ -830,17 +958,17 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     lines = message_lines(state.message, width)
     full_height, height = height, height - len(lines) + 1  # the rest is laid out above it
     y = 2
-    canvas.put(1, y, "Tables on this server", "class:title")
+    canvas.put(1, y, _("Tables on this server"), "class:title")
     y += 1
-    canvas.put(
-        3,
-        y,
-        f"{'table':<8} {'White':<17} {'Black':<17} {'options':<13} {'status':<7} watch",
-        "class:label",
+    white, black = seat_name(Seat.WHITE), seat_name(Seat.BLACK)
+    columns = (
+        f"{_('table'):<8.8} {white:<17} {black:<17} {_('options'):<13.13} {_('status'):<7.7}"
+        f" {_('watching')}"
     )
+    canvas.put(3, y, columns, "class:label")
     y += 1
     if not state.tables:
-        canvas.put(3, y, "No tables yet: press n to create one.", "class:dim")
+        canvas.put(3, y, _("No tables yet: press n to create one."), "class:dim")
         y += 1
     list_room = max(height - y - (FORM_HEIGHT + 2 if state.form_open else 3), 1)
     first = max(0, state.selected - list_room + 1)
@@ -855,9 +983,11 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     if state.form_open:
         form_y = max(y, height - FORM_HEIGHT - 1)
         canvas.blit(0, form_y, render_form(state, width))
-    elif height - y >= len(LOBBY_INTRO) + 2:
-        for i, line in enumerate(LOBBY_INTRO):
-            canvas.put(1, height - 2 - len(LOBBY_INTRO) + i, line[: width - 2], "class:dim")
+    else:
+        intro = textwrap.wrap(_(LOBBY_INTRO), max(width - 2, 20))
+        if height - y >= len(intro) + 2:
+            for i, line in enumerate(intro):
+                canvas.put(1, height - 2 - len(intro) + i, line, "class:dim")
     style = "class:msg.error" if state.message_kind == "error" else "class:msg"
     for i, line in enumerate(lines):
         canvas.put(0, full_height - len(lines) + i, line, style)
@@ -870,37 +1000,50 @@ FORM_HEIGHT = 12
 def render_form(state: ClientState, width: int) -> Canvas:
     form = state.form
     canvas = Canvas(width, FORM_HEIGHT)
-    handicap = (
-        "none"
-        if form.handicap_seat is None
-        else f"{form.handicap_seat.capitalize()} places {form.handicap_bridges} free bridge(s)"
-    )
+    if form.handicap_seat is None:
+        handicap = _("none")
+    else:
+        handicap = ngettext(
+            "{seat} places {n} free bridge", "{seat} places {n} free bridges", form.handicap_bridges
+        ).format(seat=first_word(form.handicap_seat), n=form.handicap_bridges)
     rows = [
-        ("c", "Against the computer", "yes" if form.vs_computer else "no (wait for a person)"),
-        ("s", "Your seat", form.seat.capitalize()),
-        ("f", "First to move", form.first.capitalize()),
-        ("1", "Variant 1 (no bridges at opponent's islands)", "on" if form.variant1 else "off"),
-        ("2", "Variant 2 (drawn face-up cards lie open)", "on" if form.variant2 else "off"),
-        ("h", "Handicap", handicap),
-        ("t", "Time control", describe_control(form.clock)),
+        (
+            "c",
+            _("Against the computer"),
+            _("yes") if form.vs_computer else _("no (wait for a person)"),
+        ),
+        ("s", _("Your seat"), first_word(form.seat)),
+        ("f", _("First to move"), first_word(form.first)),
+        (
+            "1",
+            _("Variant 1 (no bridges at opponent's islands)"),
+            _("on") if form.variant1 else _("off"),
+        ),
+        (
+            "2",
+            _("Variant 2 (drawn face-up cards lie open)"),
+            _("on") if form.variant2 else _("off"),
+        ),
+        ("h", _("Handicap"), handicap),
+        ("t", _("Time control"), describe_control(form.clock)),
     ]
     if form.vs_computer:
-        rows.append(("l", "The computer's level", form.level))
-    hints = "allowed" if form.hints else "off (a courtesy between the players)"
-    rows.append(("i", "Hints", hints))
-    canvas.put(1, 0, "New table", "class:title")
+        rows.append(("l", _("The computer's level"), level_word(form.level)))
+    hints = _("allowed") if form.hints else _("off (a courtesy between the players)")
+    rows.append(("i", _("Hints"), hints))
+    canvas.put(1, 0, _("New table"), "class:title")
     for i, (key, what, value) in enumerate(rows, start=1):
         x = canvas.put(3, i, f"[{key}] ", "class:key")
         x = canvas.put(x, i, f"{what}: ")
         canvas.put(x, i, value, "class:value")
-    canvas.put(3, FORM_HEIGHT - 1, "Enter: create and sit down   Esc: cancel", "class:dim")
+    canvas.put(3, FORM_HEIGHT - 1, _("Enter: create and sit down   Esc: cancel"), "class:dim")
     return canvas
 
 
-LOBBY_INTRO = (
-    "Kahuna: two sorcerers build bridges between twelve islands. Hold more than",
-    "half of an island's lines: your token goes on it and the other's bridges go.",
-    "One card builds a bridge, two break one; three scorings decide the game.",
-    "Press n for a new table (against the computer or a person), Enter to join.",
+LOBBY_INTRO = N_(
+    "Kahuna: two sorcerers build bridges between twelve islands. Hold more than half of an"
+    " island's lines: your token goes on it and the other's bridges go. One card builds a"
+    " bridge, two break one; three scorings decide the game. Press n for a new table"
+    " (against the computer or a person), Enter to join."
 )
-LOBBY_KEYS = "↑↓ select  Enter join  w/b sit as White/Black  s watch  n new table  ^Q quit"
+LOBBY_KEYS = N_("↑↓ select  Enter join  w/b sit as White/Black  s watch  n new table  ^Q quit")

@@ -14,7 +14,9 @@ from typing import Any, Literal
 import attrs
 
 from client.eventlog import describe_events
+from client.i18n import _, ngettext
 from client.table import CLOCK_CHOICES, LEVEL_CHOICES, TableView, table_from_view
+from client.words import error_words, role_word, seat_name, seat_word
 from protocol.messages import (
     ChatEntry,
     ChatMessage,
@@ -197,7 +199,7 @@ class ClientState:
 
     def player_name(self, seat: Seat) -> str:
         info = None if self.players is None else self.players.get(seat)
-        return "(empty seat)" if info is None else info.name
+        return _("(empty seat)") if info is None else info.name
 
     # ----- feedback ------------------------------------------------------------------------
 
@@ -231,12 +233,16 @@ class ClientState:
             if msg.table_id != self.table_id:
                 self._enter_table(msg.table_id)
             self.role, self.token = msg.seat, msg.token
-            self.say(f"You sit at table {msg.table_id} as {msg.seat.capitalize()}.")
+            self.say(
+                _("You sit at table {table} as {seat}.").format(
+                    table=msg.table_id, seat=seat_word(msg.seat)
+                )
+            )
         elif isinstance(msg, Spectating):
             if msg.table_id != self.table_id:
                 self._enter_table(msg.table_id)
             self.role, self.token = "spectator", None
-            self.say(f"You watch table {msg.table_id}.")
+            self.say(_("You watch table {table}.").format(table=msg.table_id))
         elif isinstance(msg, History):
             self._history(msg)
         elif isinstance(msg, State):
@@ -250,7 +256,7 @@ class ClientState:
                 self.table_status = msg.status
                 if started:
                     self._clock_started()
-                    self.add_log("The game begins.", "info")
+                    self.add_log(_("The game begins."), "info")
                     self._announce_turn()
         elif isinstance(msg, ChatMessage):
             if msg.table_id == self.table_id:
@@ -261,11 +267,21 @@ class ClientState:
         elif isinstance(msg, TableClosed):
             if msg.table_id == self.table_id:
                 self.leave_table()
-                self.say(f"Table {msg.table_id} closed: {msg.reason}.", "error")
+                self.say(
+                    _("Table {table} closed: {reason}.").format(
+                        table=msg.table_id, reason=msg.reason
+                    ),
+                    "error",
+                )
         elif isinstance(msg, Left):
             if msg.table_id == self.table_id:
                 self.leave_table()
-                self.say(f"You left table {msg.table_id}: {msg.reason}.", "error")
+                self.say(
+                    _("You left table {table}: {reason}.").format(
+                        table=msg.table_id, reason=msg.reason
+                    ),
+                    "error",
+                )
         elif isinstance(msg, Error):
             self._error(msg)
 
@@ -283,7 +299,12 @@ class ClientState:
         self.played_yet = False
         self.table, self.away_since = None, {}
         self.resign_armed, self.hinting = False, None
-        self.add_log(f"Table {table_id}. F1 lists every command and key.", "info")
+        self.add_log(
+            _("Table {table}. F1: the rules in brief, and every command and key.").format(
+                table=table_id
+            ),
+            "info",
+        )
 
     def leave_table(self) -> None:
         self.table_id, self.role, self.token = None, None, None
@@ -306,7 +327,10 @@ class ClientState:
                 self.seat_view = seat_view_from_dict(view)
                 self.public = self.seat_view.public
         except ViewFormatError as exc:
-            self.say(f"the server sent a view this client cannot read: {exc}", "error")
+            self.say(
+                _("the server sent a view this client cannot read: {reason}").format(reason=exc),
+                "error",
+            )
             return False
         return True
 
@@ -343,8 +367,19 @@ class ClientState:
         missed = msg.version - self.version
         self.version = msg.version
         if self.public is not None and missed > 0:
-            where = "the log tells them" if self.logged_version >= msg.version else "see the board"
-            self.add_log(f"Caught up with {missed} missed action(s); {where}.", "info")
+            if self.logged_version >= msg.version:
+                said = ngettext(
+                    "Caught up with {n} missed action; the log tells it.",
+                    "Caught up with {n} missed actions; the log tells them.",
+                    missed,
+                )
+            else:
+                said = ngettext(
+                    "Caught up with {n} missed action; see the board.",
+                    "Caught up with {n} missed actions; see the board.",
+                    missed,
+                )
+            self.add_log(said.format(n=missed), "info")
         self.table_status = msg.status
         self.pending = None
         first = self.public is None
@@ -383,35 +418,48 @@ class ClientState:
             return
         if pub.result is not None:
             if self.seat is None:
-                self.say("The game is over. 'save' writes the record; 'lobby' goes back.")
+                self.say(_("The game is over. 'save' writes the record; 'lobby' goes back."))
             else:
                 self.say(
-                    "The game is over: 'rematch' plays again, 'lobby' goes back,"
-                    " 'save' writes the record."
+                    _(
+                        "The game is over: 'rematch' plays again, 'lobby' goes back,"
+                        " 'save' writes the record."
+                    )
                 )
         elif self.table_status == "waiting":
-            self.say("Waiting for an opponent to sit down.")
+            self.say(_("Waiting for an opponent to sit down."))
         elif self.seat is not None and pub.to_move is self.seat:
             if pub.phase is Phase.HANDICAP:
                 self.say(
-                    f"Your turn: place {pub.handicap_left} handicap bridge(s),"
-                    " like 'handicap ALOA-BARI' (Tab completes).",
+                    ngettext(
+                        "Your turn: place {n} handicap bridge, like 'handicap ALOA-BARI'"
+                        " (Tab completes).",
+                        "Your turn: place {n} handicap bridges, like 'handicap ALOA-BARI'"
+                        " (Tab completes).",
+                        pub.handicap_left,
+                    ).format(n=pub.handicap_left),
                     "you",
                 )
             elif pub.phase is Phase.FINAL:
-                self.say("Your last turn: play your cards, then 'end' (F7).", "you")
+                self.say(_("Your last turn: play your cards, then 'end' (F7)."), "you")
             elif pub.opponent_abstained:
-                self.say("Your turn. Your opponent abstained: you must draw this turn.", "you")
+                self.say(_("Your turn. Your opponent abstained: you must draw this turn."), "you")
             elif not self.played_yet:
                 self.say(
-                    "Your turn: play cards (Tab lists them),"
-                    " then F2 draws or F3-F5 take a face-up.",
+                    _(
+                        "Your turn: play cards (Tab lists them),"
+                        " then F2 draws or F3-F5 take a face-up."
+                    ),
                     "you",
                 )
             else:
-                self.say("Your turn.", "you")
+                self.say(_("Your turn."), "you")
         elif self.seat is not None:
-            self.say(f"{pub.to_move.label} ({self.player_name(pub.to_move)}) is thinking.")
+            self.say(
+                _("{seat} ({name}) is thinking.").format(
+                    seat=seat_name(pub.to_move), name=self.player_name(pub.to_move)
+                )
+            )
 
     def _players_changed(self, players: Players, announce: bool = True) -> None:
         old = self.players
@@ -421,9 +469,17 @@ class ClientState:
         for seat in Seat:
             before, after = old.get(seat), players.get(seat)
             if before is None and after is not None:
-                self.add_log(f"{after.name} sat down as {seat.label}", "info")
+                self.add_log(
+                    _("{name} sat down as {seat}").format(name=after.name, seat=seat_name(seat)),
+                    "info",
+                )
             elif before is not None and after is None:
-                self.add_log(f"{before.name} left the {seat.label} seat", "info")
+                self.add_log(
+                    _("{name} left the seat of {seat}").format(
+                        name=before.name, seat=seat_name(seat)
+                    ),
+                    "info",
+                )
             elif before is not None and after is not None and before.connected != after.connected:
                 if after.connected:
                     self.away_since.pop(seat, None)
@@ -431,8 +487,11 @@ class ClientState:
                     self.away_since[seat] = self.clock_source()
                 # a player who stepped away (lobby) and one whose connection dropped look the
                 # same in the protocol's players message: say only what is known
-                what = "is back" if after.connected else "is away; the game waits for them"
-                self.add_log(f"{after.name} ({seat.label}) {what}", "info")
+                if after.connected:
+                    said = _("{name} ({seat}) is back")
+                else:
+                    said = _("{name} ({seat}) is away; the game waits for them")
+                self.add_log(said.format(name=after.name, seat=seat_name(seat)), "info")
 
     def _clock_started(self) -> None:
         """The game began (a players message, which has no view): the mover's clock runs from
@@ -468,54 +527,85 @@ class ClientState:
         ask = False  # a question for this player: it goes on the message line too
         if msg.note == "draw_offered":
             if mine:
-                text = f"You offer a draw; {opponent} may accept or decline"
+                text = _("You offer a draw; {name} may accept or decline").format(name=opponent)
             elif self.seat is not None:
-                text, ask = f"{who} offers a draw: accept or decline", True
+                text = _("{name} offers a draw: accept or decline").format(name=who)
+                ask = True
             else:
-                text = f"{who} offers a draw"
+                text = _("{name} offers a draw").format(name=who)
         elif msg.note == "draw_declined":
-            text = "You declined the draw" if mine else f"{who} declined the draw"
+            if mine:
+                text = _("You declined the draw")
+            else:
+                text = _("{name} declined the draw").format(name=who)
             ask = not mine
         elif msg.note == "rematch_offered":
             if mine:
-                text = f"You offer a rematch; waiting for {opponent}"
+                text = _("You offer a rematch; waiting for {name}").format(name=opponent)
             elif self.seat is not None:
-                text, ask = f"{who} offers a rematch: accept (or rematch) to play again", True
+                text = _("{name} offers a rematch: accept (or rematch) to play again").format(
+                    name=who
+                )
+                ask = True
             else:
-                text = f"{who} offers a rematch"
+                text = _("{name} offers a rematch").format(name=who)
         elif msg.note == "rematch_declined":
-            text = f"{who}'s rematch offer fell: {who} left"
+            text = _("{name}'s rematch offer fell: {name} left").format(name=who)
         elif msg.note == "rematch_started":
             new = msg.detail or "?"
-            text, ask = f"The rematch begins at table {new}, colours swapped", True
+            text = _("The rematch begins at table {table}, colours swapped").format(table=new)
+            ask = True
         elif msg.note == "claim_available" and seat is not None:
-            away = self._absence(seat.other)
             if mine:
-                text, ask = f"{opponent} {away}: claim to win, or keep waiting", True
+                text = self._absence(seat.other, opponent, True)
+                ask = True
             else:
-                text = f"{self.player_name(seat.other)} {away}: {who} may claim the win"
+                text = self._absence(seat.other, self.player_name(seat.other), False)
+                text = text.replace("{claimer}", who)
         if text is None:
             return  # a note this client does not know (or has nothing to say about)
         self.add_log(text, "info")
         if ask:
             self.say(text + ".", "you" if seat is not self.seat else "info")
 
-    def _absence(self, seat: Seat) -> str:
-        """'has been away 2 minutes', 'has not moved for 30 minutes', as the client saw it."""
+    def _absence(self, seat: Seat, name: str, mine: bool) -> str:
+        """'Bob has been away 2 minutes: claim to win, or keep waiting', as the client saw it;
+        for others, with {claimer} left to fill in."""
         info = None if self.players is None else self.players.get(seat)
         now = self.clock_source()
         if info is not None and not info.connected:
             since = self.away_since.get(seat)
-            return "has been away" + ("" if since is None else " " + _duration(now - since))
-        return "has not moved for a long time"
+            if since is None:
+                if mine:
+                    said = _("{name} has been away: claim to win, or keep waiting")
+                else:
+                    said = _("{name} has been away: {claimer} may claim the win")
+                return said.replace("{name}", name)
+            if mine:
+                said = _("{name} has been away {time}: claim to win, or keep waiting")
+            else:
+                said = _("{name} has been away {time}: {claimer} may claim the win")
+            return said.replace("{name}", name).replace("{time}", _duration(now - since))
+        if mine:
+            said = _("{name} has not moved for a long time: claim to win, or keep waiting")
+        else:
+            said = _("{name} has not moved for a long time: {claimer} may claim the win")
+        return said.replace("{name}", name)
 
     def _error(self, msg: Error) -> None:
         self.pending = None
-        self.say(f"Server: {msg.message} [{msg.code}]", "error")
+        self.say(
+            _("Server: {reason} [{code}]").format(
+                reason=error_words(msg.code, msg.message), code=msg.code
+            ),
+            "error",
+        )
         if msg.code == "stale_version":
             self.needs_resync = True
             # the log keeps it: the full state that follows tells what to do now
-            self.add_log("The position changed before your command arrived; look again.", "error")
+            self.add_log(
+                _("The position changed before your command arrived; look again."), "error"
+            )
 
     # ----- connection ----------------------------------------------------------------------
 
@@ -526,13 +616,13 @@ class ClientState:
 def _duration(seconds: float) -> str:
     if seconds < 90:
         whole = max(round(seconds), 1)
-        return "1 second" if whole == 1 else f"{whole} seconds"
+        return ngettext("{n} second", "{n} seconds", whole).format(n=whole)
     minutes = round(seconds / 60)
-    return f"{minutes} minutes"
+    return ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes)
 
 
 def chat_line(msg: ChatMessage | ChatEntry) -> str:
     """A chat line with the sender's role when it is known: '<Bob (black)> hi'."""
     if msg.role is None:
         return f"<{msg.sender}> {msg.text}"
-    return f"<{msg.sender} ({msg.role})> {msg.text}"
+    return f"<{msg.sender} ({role_word(msg.role)})> {msg.text}"

@@ -56,9 +56,7 @@ def level_word(level: str) -> str:
 
 def role_word(role: str) -> str:
     """A chat sender's role: white, black, spectator."""
-    if role == "spectator":
-        return _("spectator")
-    return seat_word(role)
+    return {"white": _("white"), "black": _("black"), "spectator": _("spectator")}.get(role, role)
 
 
 def status_word(status: str) -> str:

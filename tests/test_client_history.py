@@ -93,7 +93,7 @@ def test_history_rebuilds_the_log_in_place_never_twice() -> None:
     assert texts(state) == [
         *before,
         LINE_4,
-        "Caught up with 1 missed action(s); the log tells them.",
+        "Caught up with 1 missed action; the log tells it.",
     ]
     # the transcript told each action once, in the order the client learned them
     told = [entry.split(" ", 1)[1] for entry in state.transcript]
