@@ -21,6 +21,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output
 
 from client.app import Client
+from client.i18n import LANGUAGES, choose_language, set_language
 from client.seats import SeatStore
 from client.state import ClientState
 from client.table import LEVEL_CHOICES, parse_control
@@ -225,6 +226,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="learn the game on the board: short lessons where you type the moves",
     )
+    p.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="the client's language: en (English), de (Deutsch), it (Italiano); default: from"
+        " the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English. The game's notation"
+        " (place BARI-DUDA) works in every language",
+    )
     p.add_argument("--log", metavar="FILE", help="write a debug log to FILE")
     return p
 
@@ -342,6 +350,7 @@ async def run_client(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    set_language(choose_language(args.lang))
     if args.find:
         from client.discovery import find_main
 

@@ -104,7 +104,7 @@ def extract(paths: list[Path]) -> dict[Key, list[str]]:
                 isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args
             ):
                 raise ValueError(f"{where}: {node.func.id}() needs literal strings")
-            texts = [str(a.value) for a in args if isinstance(a, ast.Constant)]  # type: ignore[union-attr]
+            texts = [str(a.value) for a in args if isinstance(a, ast.Constant)]
             if node.func.id == "pgettext":
                 key: Key = (texts[0], texts[1], None)
             elif node.func.id == "ngettext":
