@@ -121,8 +121,6 @@ def canonical(line: str) -> str:
     if english is None:
         return line
     rest = words[1:]
-    if english in ("offer", "undo") and rest and rest[0].lower() in back:
-        rest[0] = back[rest[0].lower()]
     if english == "remove" and len(rest) == 3 and rest[2].lower() in back:
         rest[2] = back[rest[2].lower()]
     return " ".join([english, *rest])
@@ -368,7 +366,10 @@ def complete(before_cursor: str, seat_view: SeatView | None) -> list[Candidate]:
             add(parts[index], _action_meta(action))
     if index == 1 and typed[0] in SECOND_WORDS:
         for word in SECOND_WORDS[typed[0]]:
-            add_word(word)
+            phrase = local[f"{typed[0]} {word}"].split()  # 'offer draw': 'biete remis'
+            add(phrase[1] if len(phrase) == 2 and phrase[0] == local[typed[0]] else word)
+            if partial and word not in seen:
+                add(word)
         return out
     if index == 0:
         # the game's verbs only when they can be played: out of turn (or watching) Tab offers

@@ -18,7 +18,9 @@ from urllib.parse import urlsplit
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage, InvalidURI
 
+from client.i18n import _
 from client.state import ClientState
+from client.words import error_words
 from protocol import CLIENT_MAX_FRAME, ProtocolError, decode_server, encode
 from protocol.messages import (
     PROTOCOL_VERSION,
@@ -47,20 +49,22 @@ def certificate_problem(url: str, exc: ssl.SSLCertVerificationError) -> str:
     """What is wrong with a server's certificate, and what to do, in words."""
     why = str(exc.verify_message or exc.reason or exc)
     if exc.verify_code in (18, 19) or "self-signed" in why or "self signed" in why:
-        return (
-            f"the certificate of {url} is self-signed ({why}): if you trust that server,"
+        return _(
+            "the certificate of {url} is self-signed ({why}): if you trust that server,"
             " connect with --ca-file CERT.pem, its certificate"
-        )
+        ).format(url=url, why=why)
     if exc.verify_code == 10 or "expired" in why:
-        return f"the certificate of {url} has expired ({why}): the server needs a new one"
-    if exc.verify_code == 62 or "mismatch" in why:
-        return f"the certificate of {url} is for another name ({why})"
-    if exc.verify_code in (2, 20):
-        return (
-            f"the certificate of {url} is signed by an authority this machine does not trust"
-            f" ({why}): --ca-file PEM names the authority's certificate"
+        return _("the certificate of {url} has expired ({why}): the server needs a new one").format(
+            url=url, why=why
         )
-    return f"the certificate of {url} was refused: {why}"
+    if exc.verify_code == 62 or "mismatch" in why:
+        return _("the certificate of {url} is for another name ({why})").format(url=url, why=why)
+    if exc.verify_code in (2, 20):
+        return _(
+            "the certificate of {url} is signed by an authority this machine does not trust"
+            " ({why}): --ca-file PEM names the authority's certificate"
+        ).format(url=url, why=why)
+    return _("the certificate of {url} was refused: {why}").format(url=url, why=why)
 
 
 class Session:
@@ -123,7 +127,7 @@ class Session:
     async def run(self) -> None:
         while not self.stopped and self.fatal is None:
             resumed = self.attempts > 0
-            self._status("connecting" if not resumed else "reconnecting", False)
+            self._status(_("connecting") if not resumed else _("reconnecting"), False)
             try:
                 if self.ssl_context is not None and self.url.startswith("wss:"):
                     opening = connect(
@@ -135,14 +139,16 @@ class Session:
                     self.ws = ws
                     await self._session(ws)
             except InvalidURI as exc:
-                self.fatal = f"bad server address: {exc}"
+                self.fatal = _("bad server address: {reason}").format(reason=exc)
             except ssl.SSLCertVerificationError as exc:
                 # a certificate does not get better by trying again: say what is wrong
                 self.fatal = certificate_problem(self.url, exc)
             except socket.gaierror as exc:
                 log.debug("no address: %r", exc)
                 if not self.ever_connected:  # a name that never resolved: a typing error
-                    self.fatal = f"cannot find the server {self.url}: {exc.strerror or exc}"
+                    self.fatal = _("cannot find the server {url}: {reason}").format(
+                        url=self.url, reason=exc.strerror or exc
+                    )
             except (ssl.SSLError, ConnectionResetError, InvalidMessage, EOFError) as exc:
                 # cut off in the opening handshake: perhaps one side speaks TLS and not the other
                 log.debug("handshake failed: %r", exc)
@@ -159,20 +165,24 @@ class Session:
             if self.stopped:
                 break
             if self.fatal is not None:
-                self._status(f"stopped: {self.fatal}", False)
+                self._status(_("stopped: {reason}").format(reason=self.fatal), False)
                 break
             pause = self.backoff[min(self.attempts, len(self.backoff) - 1)]
             if self.attempts == 0 and self.ever_connected:
-                self.state.say("Lost the connection to the server; reconnecting...", "error")
+                self.state.say(_("Lost the connection to the server; reconnecting..."), "error")
             self.attempts += 1
             if not self.ever_connected:
                 self.state.say(
-                    f"Cannot reach a Kahuna server at {self.url}; trying again."
-                    " (Start one with kahuna-server, or play alone with --local.)",
+                    _(
+                        "Cannot reach a Kahuna server at {url}; trying again."
+                        " (Start one with kahuna-server, or play alone with --local.)"
+                    ).format(url=self.url),
                     "error",
                 )
             wait = f"{pause:.1f}" if pause < 1 else f"{pause:.0f}"
-            self._status(f"reconnecting in {wait}s (try {self.attempts})", False)
+            self._status(
+                _("reconnecting in {wait}s (try {n})").format(wait=wait, n=self.attempts), False
+            )
             await asyncio.sleep(pause)
 
     async def _tls_mismatch(self) -> str | None:
@@ -195,8 +205,12 @@ class Session:
             log.debug("the probe of %s failed: %r", other, exc)
             return None
         if parts.scheme == "wss":
-            return f"the server at {self.url} does not speak TLS: connect with {other}"
-        return f"the server at {self.url} speaks TLS: connect with {other}"
+            return _("the server at {url} does not speak TLS: connect with {other}").format(
+                url=self.url, other=other
+            )
+        return _("the server at {url} speaks TLS: connect with {other}").format(
+            url=self.url, other=other
+        )
 
     async def _session(self, ws: ClientConnection) -> None:
         # A queue per connection: what was not sent when a connection dropped is dropped too
@@ -216,7 +230,12 @@ class Session:
             try:
                 msg = decode_server(data)
             except ProtocolError as exc:
-                self.state.say(f"the server sent a message this client cannot read: {exc}", "error")
+                self.state.say(
+                    _("the server sent a message this client cannot read: {reason}").format(
+                        reason=exc
+                    ),
+                    "error",
+                )
                 self.on_change()
                 continue
             if isinstance(msg, Welcome):
@@ -226,10 +245,10 @@ class Session:
                     self.state.say("")
                 self.ever_connected = True
                 self.state.handle(msg)
-                self._status("connected", True)
+                self._status(_("connected"), True)
                 self._resume()
             elif isinstance(msg, Error) and msg.code in FATAL_CODES:
-                self.fatal = msg.message
+                self.fatal = error_words(msg.code, msg.message)
                 self.state.handle(msg)
             elif (
                 isinstance(msg, Error)
@@ -238,9 +257,12 @@ class Session:
                 and msg.table_id == self.state.table_id
             ):
                 # The table is gone (closed while we were away, or never was): to the lobby.
-                what = "take the seat back" if msg.refused == "reclaim" else "watch the table"
+                if msg.refused == "reclaim":
+                    said = _("Could not take the seat back: {reason}")
+                else:
+                    said = _("Could not watch the table: {reason}")
                 self.state.leave_table()
-                self.state.say(f"Could not {what}: {msg.message}", "error")
+                self.state.say(said.format(reason=error_words(msg.code, msg.message)), "error")
                 self.send(LobbySubscribe())
             else:
                 self.state.handle(msg)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 
+from client.i18n import _, ngettext
+from client.words import seat_name
 from shared.actions import Abstain, Action, Discard, Draw, EndTurn, Handicap, Place, Remove, Take
 from shared.ai import choose_action
 from shared.board import ISLAND_MASK, ISLANDS, LINES, NEEDED, line_name
@@ -30,7 +32,9 @@ def _islands(mask: int) -> list[str]:
 
 
 def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return _("{some} and {last}").format(some=", ".join(names[:-1]), last=names[-1])
 
 
 def explain(view: SeatView, action: Action) -> str:
@@ -39,42 +43,57 @@ def explain(view: SeatView, action: Action) -> str:
     me, opp = view.seat, view.seat.other
     mine, theirs = pub.bridges[me], pub.bridges[opp]
     my_tokens, their_tokens = pub.tokens[me], pub.tokens[opp]
-    other = opp.label
+    other = seat_name(opp)
     if isinstance(action, Place | Handicap):
         line = action.line
         after = place_bridge(mine, theirs, my_tokens, their_tokens, line)
         won = after[2] & ~my_tokens
         gone = theirs & ~after[1]
         if won:
-            text = f"wins {_and(_islands(won))}"
             if gone:
-                text += f" and sweeps away {gone.bit_count()} of {other}'s bridge(s)"
-            return text
+                return ngettext(
+                    "wins {islands} and sweeps away {n} of {other}'s bridges",
+                    "wins {islands} and sweeps away {n} of {other}'s bridges",
+                    gone.bit_count(),
+                ).format(islands=_and(_islands(won)), n=gone.bit_count(), other=other)
+            return _("wins {islands}").format(islands=_and(_islands(won)))
         blocked = _blocked(theirs, mine, after[0], line)
         if blocked:
-            return f"blocks {other} from {_and(blocked)}"
+            return _("blocks {other} from {islands}").format(other=other, islands=_and(blocked))
         return _closer(after[0], line, my_tokens)
     if isinstance(action, Remove):
         theirs_after = theirs & ~(1 << action.line)
         lost = their_tokens & ~tokens_kept(theirs_after, their_tokens)
-        what = f"breaks {other}'s bridge {line_name(action.line)}"
         if lost:
-            what = f"takes {_and(_islands(lost))} from {other} ({what[7:]})"
+            what = _("takes {islands} from {other} (the bridge {line})").format(
+                islands=_and(_islands(lost)), other=other, line=line_name(action.line)
+            )
+        else:
+            what = _("breaks {other}'s bridge {line}").format(
+                other=other, line=line_name(action.line)
+            )
         if action.rebuild:
             after = place_bridge(mine, theirs_after, my_tokens, their_tokens & ~lost, action.line)
             won = after[2] & ~my_tokens
-            what += " and builds there" + (f", winning {_and(_islands(won))}" if won else "")
+            if won:
+                what += " " + _("and builds there, winning {islands}").format(
+                    islands=_and(_islands(won))
+                )
+            else:
+                what += " " + _("and builds there")
         return what
     if isinstance(action, Discard):
-        return f"discards {ISLANDS[action.card]}: the card it needs least"
+        return _("discards {card}: the card it needs least").format(card=ISLANDS[action.card])
     if isinstance(action, Take):
-        return f"ends the turn taking {ISLANDS[action.card]}, the face-up card it wants most"
+        return _("ends the turn taking {card}, the face-up card it wants most").format(
+            card=ISLANDS[action.card]
+        )
     if isinstance(action, Draw):
-        return "ends the turn drawing from the pile: no face-up card is worth more"
+        return _("ends the turn drawing from the pile: no face-up card is worth more")
     if isinstance(action, Abstain):
-        return "ends the turn without drawing"
+        return _("ends the turn without drawing")
     if isinstance(action, EndTurn):
-        return "ends the last turn: no play is worth a card"
+        return _("ends the last turn: no play is worth a card")
     return str(action)
 
 
@@ -102,6 +121,8 @@ def _closer(mine: int, line: int, my_tokens: int) -> str:
         default=None,
     )
     if best is None:
-        return f"strengthens {ISLANDS[a]} and {ISLANDS[b]}, both yours"
+        return _("strengthens {a} and {b}, both yours").format(a=ISLANDS[a], b=ISLANDS[b])
     have = (mine & ISLAND_MASK[best]).bit_count()
-    return f"builds toward {ISLANDS[best]}, {have} of the {NEEDED[best]} bridges it needs"
+    return _("builds toward {island}, {have} of the {needed} bridges it needs").format(
+        island=ISLANDS[best], have=have, needed=NEEDED[best]
+    )

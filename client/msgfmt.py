@@ -86,9 +86,8 @@ FUNCTIONS = {"_": 1, "N_": 1, "ngettext": 2, "pgettext": 2}
 
 
 def extract(paths: list[Path]) -> dict[Key, list[str]]:
-    """Every message the code translates, with where it is ("file:line"). A call whose
-    message is not a literal string (an f-string, a name) raises ValueError: a translator
-    could never see it."""
+    """Every message the code translates, with where it is ("file:line"). An f-string (or a
+    sum) given to one raises ValueError: a translator could never see it whole."""
     found: dict[Key, list[str]] = {}
     for path in paths:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
@@ -100,10 +99,12 @@ def extract(paths: list[Path]) -> dict[Key, list[str]]:
                 continue
             args = node.args[:count]
             where = f"{path.name}:{node.lineno}"
+            if any(isinstance(a, ast.JoinedStr | ast.BinOp) for a in args):
+                raise ValueError(f"{where}: {node.func.id}() of an f-string or a sum: use format")
             if len(args) < count or not all(
                 isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args
             ):
-                raise ValueError(f"{where}: {node.func.id}() needs literal strings")
+                continue  # _(NAME): a message marked with N_() where it is defined
             texts = [str(a.value) for a in args if isinstance(a, ast.Constant)]
             if node.func.id == "pgettext":
                 key: Key = (texts[0], texts[1], None)

@@ -344,8 +344,42 @@ def _player_line(state: ClientState, pub: PublicView, seat: Seat, width: int) ->
     ]
 
 
+def wrap_fragments(row: Sequence[Fragment], width: int) -> list[list[Fragment]]:
+    """A row of styled text wrapped at spaces onto lines of at most `width` (the lines after
+    the first indented by two), so that no word is cut; a word longer than a line is cut."""
+    if sum(len(text) for _style, text in row) <= width:
+        return [list(row)]
+    words: list[list[Fragment]] = [[]]  # each word with its styles, and the spaces before it
+    for style, text in row:
+        for i, piece in enumerate(text.split(" ")):
+            if i:
+                words.append([])
+            if piece:
+                words[-1].append((style, piece))
+    lines: list[list[Fragment]] = [[]]
+    used = 0
+    for word in words:
+        size = sum(len(text) for _style, text in word)
+        if not size:
+            continue
+        if used and used + 1 + size > width:
+            lines.append([("", " ")])
+            used = 1
+        elif used:
+            lines[-1].append(("", " "))
+            used += 1
+        lines[-1].extend(word)
+        used += size
+    return lines
+
+
 def side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
-    """The information block above the log: round, players, turn, cards."""
+    """The information block above the log: round, players, turn, cards; every line wrapped
+    at spaces to the width (a longer translation takes two lines, never a cut word)."""
+    return [line for row in _side_lines(state, width) for line in wrap_fragments(row, width)]
+
+
+def _side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
     pub = state.public
     out: list[list[Fragment]] = []
     if pub is None:
@@ -530,13 +564,15 @@ def result_lines(state: ClientState, width: int) -> list[list[Fragment]]:
         out.append([("", f"  {line}")])
     white, black = seat_name(Seat.WHITE), seat_name(Seat.BLACK)
     col = max(len(white), len(black), 5)
-    out.append([("class:label", " " * 12 + f"{white:>{col}}  {black:>{col}}")])
     names = [_("Round 1"), _("Round 2"), _("Final")]
-    for i, (w, b) in enumerate(pub.round_points):
-        name = names[i] if i < len(names) else _("Round {n}").format(n=i + 1)
-        out.append([("", f"  {name:<9.9} {w:>{col}}  {b:>{col}}")])
+    names += [_("Round {n}").format(n=i + 1) for i in range(3, len(pub.round_points))]
+    total_word = _("Total")
+    name_w = max(9, len(total_word), *(len(n) for n in names))
+    out.append([("class:label", " " * (name_w + 3) + f"{white:>{col}}  {black:>{col}}")])
+    for name, (w, b) in zip(names, pub.round_points, strict=False):
+        out.append([("", f"  {name:<{name_w}} {w:>{col}}  {b:>{col}}")])
     total = pub.scores
-    out.append([("class:title", f"  {_('Total'):<9.9} {total[0]:>{col}}  {total[1]:>{col}}")])
+    out.append([("class:title", f"  {total_word:<{name_w}} {total[0]:>{col}}  {total[1]:>{col}}")])
     table = state.table
     if state.seat is not None:
         offer = None if table is None else table.rematch_offer
@@ -552,14 +588,17 @@ def result_lines(state: ClientState, width: int) -> list[list[Fragment]]:
             )
             out += [[("class:you", line)] for line in textwrap.wrap(said, width)]
         else:
-            out.append([("class:key", _command("rematch")), ("class:dim", ": " + _("play again"))])
-        out.append(
+            out += wrap_fragments(
+                [("class:key", _command("rematch")), ("class:dim", ": " + _("play again"))], width
+            )
+        out += wrap_fragments(
             [
                 ("class:key", _command("lobby")),
                 ("class:dim", ": " + _("leave") + "   "),
                 ("class:key", _command("save")),
                 ("class:dim", ": " + _("keep it")),
-            ]
+            ],
+            width,
         )
     else:
         said = _("Type 'save' to keep the game, 'lobby' to leave the table.")

@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from client.i18n import _
 from protocol.messages import LevelName, TimeControl
 from shared.types import Seat
 
@@ -118,15 +119,20 @@ LEVEL_CHOICES: tuple[LevelName, ...] = ("easy", "normal", "strong")
 def describe_control(control: TimeControl | None) -> str:
     """'none', '5+3 (5 min, +3 s a turn)', '1 min per turn', ..."""
     if control is None:
-        return "none"
+        return _("none")
     if control.per_turn:
         turn = control.per_turn
-        each = f"{turn // 60} min" if turn % 60 == 0 else f"{turn} s"
-        return f"{each} per turn"
+        if turn % 60 == 0:
+            return _("{n} min per turn").format(n=turn // 60)
+        return _("{n} s per turn").format(n=turn)
     total = control.initial
     minutes = f"{total // 60}" if total % 60 == 0 else f"{total / 60:g}"
-    extra = f", +{control.increment} s a turn" if control.increment else ""
-    return f"{minutes}+{control.increment} ({minutes} min each{extra})"
+    short = f"{minutes}+{control.increment}"
+    if control.increment:
+        return _("{short} ({minutes} min each, +{n} s a turn)").format(
+            short=short, minutes=minutes, n=control.increment
+        )
+    return _("{short} ({minutes} min each)").format(short=short, minutes=minutes)
 
 
 def short_control(control: TimeControl | None) -> str:
@@ -157,17 +163,19 @@ def parse_control(text: str) -> TimeControl | None:
         seconds = round(float(total.group(1)) * 60)
         increment = int(total.group(2))
         if not 10 <= seconds <= 24 * 3600:
-            raise ValueError("the total is from 10 seconds to 24 hours")
+            raise ValueError(_("the total is from 10 seconds to 24 hours"))
         if increment > 600:
-            raise ValueError("the increment is at most 600 seconds")
+            raise ValueError(_("the increment is at most 600 seconds"))
         return TimeControl(seconds, increment, 0)
     turn = _TURN.fullmatch(value)
     if turn is not None:
         seconds = int(turn.group(1)) * (60 if turn.group(2) in ("m", "min") else 1)
         if not 5 <= seconds <= 24 * 3600:
-            raise ValueError("a turn has 5 seconds to 24 hours")
+            raise ValueError(_("a turn has 5 seconds to 24 hours"))
         return TimeControl(0, 0, seconds)
     raise ValueError(
-        f"{text!r} is not a time control: 'none', MINUTES+SECONDS like 5+3 (5 minutes each,"
-        " 3 seconds more after each turn), or SECONDS/turn like 60/turn"
+        _(
+            "{text} is not a time control: 'none', MINUTES+SECONDS like 5+3 (5 minutes each,"
+            " 3 seconds more after each turn), or SECONDS/turn like 60/turn"
+        ).format(text=repr(text))
     )
