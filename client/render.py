@@ -907,7 +907,7 @@ def help_lines(width: int = 80) -> list[list[Fragment]]:
         (N_("The table"), HELP_TABLE),
         (N_("The client"), HELP_CLIENT),
     ):
-        out.append([("class:title", _(title))])
+        out += [[("class:title", line)] for line in textwrap.wrap(_(title), width)]
         for english, rest, text in entries:
             out += _command_entry(english, rest, text, width)
     out.append([("class:title", _("Keys"))])
