@@ -336,6 +336,8 @@ def _player_line(state: ClientState, pub: PublicView, seat: Seat, width: int) ->
     points = _("{n} pt").format(n=pub.scores[seat])
     to_move = pub.to_move is seat and pub.result is None
     room = max(width - 2 - len(seat_name(seat)) - 1 - len(points) - 3, 4)
+    if len(name) > room and name.endswith(" [AI]"):
+        name = name[:-5]  # a longer colour's name: the options line says "computer" already
     return [
         (SEAT_STYLE[seat] + " class:seatname", f"{TOKEN_CHAR[seat]} {seat_name(seat)}"),
         ("", " " + name[:room].ljust(room) + " "),
@@ -351,6 +353,9 @@ def wrap_fragments(row: Sequence[Fragment], width: int) -> list[list[Fragment]]:
         return [list(row)]
     words: list[list[Fragment]] = [[]]  # each word with its styles, and the spaces before it
     for style, text in row:
+        if text.startswith(" (") and text.endswith(")"):  # "(3 down)" stays together
+            words += [[(style, text[1:])]]
+            continue
         for i, piece in enumerate(text.split(" ")):
             if i:
                 words.append([])
