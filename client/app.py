@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import ssl
 import time
+import unicodedata
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import cast
@@ -181,6 +182,11 @@ class CommandCompleter(Completer):
     ) -> Iterable[Completion]:
         for cand in complete(document.text_before_cursor, self.state.seat_view):
             yield Completion(cand.text + " ", cand.start, display=cand.text, display_meta=cand.meta)
+
+
+def _ascii(word: str) -> str:
+    """The word without its accents ('sì': 'si'), as a keyboard without them types it."""
+    return unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
 
 
 def highlighted_lines(text: str) -> list[int]:
@@ -354,7 +360,8 @@ class KahunaApp:
         if state.resign_armed:
             state.resign_armed = False
             words = local_words()
-            if text.strip().lower() in ("yes", "y", "resign", words["yes"], words["resign"]):
+            said = text.strip().lower()
+            if said in ("yes", "y", "resign", words["yes"], words["resign"], _ascii(words["yes"])):
                 return self.table_message(Outcome("resign", "confirmed"))
             state.say(_("You play on: not resigned."))
             if text.strip().lower() in ("no", "n", _("no")):

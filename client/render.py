@@ -300,8 +300,15 @@ def _owner(bridges: tuple[int, int], line: int) -> Seat | None:
     return None
 
 
-def map_legend() -> list[Fragment]:
-    """The line under the map: what its characters mean."""
+def map_legend(width: int = 80) -> list[Fragment]:
+    """The line under the map: what its characters mean (what fits of it in the width)."""
+    legend = _map_legend()
+    while sum(len(text) for _style, text in legend) > width and len(legend) > 1:
+        legend.pop()  # the least needed last: never a word cut at the map's edge
+    return legend
+
+
+def _map_legend() -> list[Fragment]:
     return [
         ("class:free", FREE_CHAR),
         ("class:dim", _("free") + " "),
@@ -745,7 +752,7 @@ def render_body(state: ClientState, width: int, height: int, highlight: Iterable
             recent=state.recent_lines,
         ),
     )
-    canvas.put_fragments(0, map_h, map_legend())
+    canvas.put_fragments(0, map_h, map_legend(map_w))
     for y in range(height):
         canvas.put(map_w, y, "│", "class:frame")
     x0 = map_w + 2

@@ -25,6 +25,8 @@ from client.render import (
     LOBBY_KEYS,
     RULES_PAGES,
     help_pages,
+    map_legend,
+    map_size,
     render_game,
     render_help,
     render_lobby,
@@ -302,5 +304,8 @@ def test_the_screens_fit_80x24_without_cut_words(lang: str) -> None:
     words = vocabulary(lang)
     for lines in screens:
         assert_whole_words(lines, words, lang)
+    legend = map_legend()
+    assert sum(len(text) for _style, text in legend) <= map_size(80, height - 2)[0]
+    assert len(legend) == len(map_legend(200))  # the whole legend fits at 80x24
     for bar in (_(KEY_HINTS), _(LOBBY_KEYS)):
         assert len(" " + bar) <= 80, bar
