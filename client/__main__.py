@@ -32,7 +32,8 @@ DESCRIPTION = f"""\
 Kahuna, Günter Cornett's two-player game of islands and bridges, in a terminal.
 
   kahuna-client --local            play against the computer, nothing else needed
-  kahuna-client                    connect to a kahuna-server on this machine (port {DEFAULT_PORT})
+  kahuna-client                    connect to a kahuna-server on this machine (port {DEFAULT_PORT});
+                                   when none answers, choose one of the LAN's from a list
   kahuna-client HOST[:PORT]        connect to a server elsewhere (or a ws:// or wss:// URL)
   kahuna-client HOST --spectate T  watch table T
 
@@ -131,7 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         metavar="SERVER",
         help=f"HOST, HOST:PORT, ws://HOST:PORT or wss://HOST:PORT (default: this machine,"
-        f" port {DEFAULT_PORT})",
+        f" port {DEFAULT_PORT}; when nothing answers there, a list of the LAN's servers to"
+        " choose from)",
     )
     p.add_argument(
         "--version",
@@ -213,7 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--lan-interface",
         metavar="ADDR",
         action="append",
-        help="with --find: look on the interface with this address only (e.g. 192.168.1.5)",
+        help="with --find and the list of the LAN's servers: look on the interface with this"
+        " address only (e.g. 192.168.1.5)",
     )
     p.add_argument(
         "--replay",
@@ -277,6 +280,23 @@ async def run_client(
     state.name = args.name
     server = None
     url = server_url(args.url)
+    color = ColorDepth.DEPTH_1_BIT if args.no_color or os.environ.get("NO_COLOR") else None
+    if args.url is None and not args.local:
+        # no address: the server on this machine, else one picked from the LAN's
+        from client import picker
+
+        picked = await picker.choose_server(
+            url,
+            args.lan_interface,
+            server_url,
+            input=input,
+            output=output,
+            color_depth=color,
+            theme=args.theme or theme_from_env(os.environ),
+        )
+        if isinstance(picked, int):
+            return picked  # the player quit
+        url = picked
     ssl_context = tls_context(args, url)
     if args.local:
         from server.app import KahunaServer
@@ -302,8 +322,6 @@ async def run_client(
             client.send(auto_create)
             auto_create = None
             state.say("Starting a game against the computer...")
-
-    color = ColorDepth.DEPTH_1_BIT if args.no_color or os.environ.get("NO_COLOR") else None
 
     client = Client(
         url,
