@@ -431,7 +431,7 @@ def lessons() -> tuple[Lesson, ...]:
                 LessonStep(
                     "white end",
                     _("End your last turn: end"),
-                    _("The game ends with your: end"),
+                    _("Ending your turn ends the game: end"),
                     _(
                         "The final scoring: you have 4 tokens, Black 2, so you score 2 and win "
                         "3 to 2."

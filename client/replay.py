@@ -37,13 +37,13 @@ from client.app import CanvasControl, style_for
 from client.eventlog import describe_events
 from client.i18n import _
 from client.render import (
+    MESSAGE_LINES,
     MIN_MAP,
     SEAT_STYLE,
     TOKEN_CHAR,
     Canvas,
     Fragment,
     map_size,
-    message_lines,
     render_map,
 )
 from client.words import reason_words, seat_name
@@ -321,7 +321,7 @@ def board_screen(
     canvas.put(0, 0, " " * width, "class:header")
     x = canvas.put(0, 0, " KAHUNA ", "class:header class:brand")
     canvas.put(x, 0, f" {title}"[: max(width - x, 0)], "class:header")
-    lines = message_lines(message, width)[:message_room] if message else []
+    lines = _message_lines(message, width)[:message_room] if message else []
     body_h = height - 1 - message_room  # the room kept whatever is said: the map stays put
     map_w, map_h, side_w = map_size(width, body_h)
     if map_w < MIN_MAP[0] or map_h < MIN_MAP[1]:
@@ -354,8 +354,23 @@ def board_screen(
     return canvas
 
 
+def _message_lines(text: str, width: int) -> list[str]:
+    """The message as the game screen wraps it, a line like BARI-COCO kept whole."""
+    lines = textwrap.wrap(text, max(width, 10), subsequent_indent="  ", break_on_hyphens=False)
+    if len(lines) > MESSAGE_LINES:
+        lines = lines[:MESSAGE_LINES]
+        lines[-1] = lines[-1][: max(width - 3, 0)] + "..."
+    return [line[:width] for line in lines or [""]]
+
+
 def wrap_rows(text: str, width: int, style: str, indent: str = "") -> list[list[Fragment]]:
-    rows = textwrap.wrap(text, max(width, 10), initial_indent=indent, subsequent_indent="  ")
+    rows = textwrap.wrap(
+        text,
+        max(width, 10),
+        initial_indent=indent,
+        subsequent_indent="  ",
+        break_on_hyphens=False,  # BARI-COCO is one word
+    )
     return [[(style, row)] for row in rows or [""]]
 
 

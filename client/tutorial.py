@@ -28,8 +28,8 @@ from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import ColorDepth, Output
 
 from client.app import CanvasControl, style_for
-from client.commands import canonical, complete
-from client.i18n import _
+from client.commands import canonical, complete, local_words
+from client.i18n import _, pgettext
 from client.lessons import Lesson, lessons
 from client.render import SEAT_STYLE, TOKEN_CHAR, Canvas, Fragment
 from client.replay import (
@@ -50,6 +50,40 @@ from shared.types import Seat
 from shared.views import seat_view
 
 COMMANDS = ("hint", "next", "back", "again", "quit")
+ALIASES = {"next": ("n",), "back": ("previous", "b"), "again": ("restart",), "quit": ("exit", "q")}
+
+
+def tutorial_words() -> dict[str, str]:
+    """Each word of the tutorial -> that word in the chosen language ('hint' and 'quit' are the
+    game's command words; the English words work in every language, as the notation does)."""
+    words = {
+        "hint": pgettext("command", "hint"),
+        "next": pgettext("tutorial", "next"),
+        "back": pgettext("tutorial", "back"),
+        "again": pgettext("tutorial", "again"),
+        "quit": pgettext("command", "quit"),
+    }
+    return {k: v.lower() for k, v in words.items()}
+
+
+def in_words(move: str) -> str:
+    """A move of the notation with its command words in the chosen language, as the lessons
+    write it ('setze BARI-COCO' in German); the tutorial understands both."""
+    words = move.split()
+    local = local_words()
+    words[0] = local.get(words[0], words[0])
+    if words[-1] == "rebuild":
+        words[-1] = local["rebuild"]
+    return " ".join(words)
+
+
+def tutorial_word(line: str) -> str | None:
+    """The tutorial's word (in English) that the line is, or None for a move."""
+    typed = line.strip().lower()
+    for key, local in tutorial_words().items():
+        if typed in (key, local, *ALIASES.get(key, ())):
+            return key
+    return None
 
 
 class Tutorial:
@@ -107,14 +141,14 @@ class Tutorial:
         line = text.strip()
         if not line:
             return True
-        word = line.lower()
-        if word in ("next", "n"):
+        word = tutorial_word(line)
+        if word == "next":
             self.next()
-        elif word in ("back", "previous", "b"):
+        elif word == "back":
             self.back()
-        elif word in ("again", "restart"):
+        elif word == "again":
             self.open(self.index)
-        elif word in ("quit", "exit", "q"):
+        elif word == "quit":
             self.quit = True
         elif word == "hint":
             self.hint()
@@ -139,7 +173,7 @@ class Tutorial:
             self.ask()
             return
         step = self.lesson.steps[self.step]
-        self.say(_("Type: {move}").format(move=step.action), "you")
+        self.say(_("Type: {move}").format(move=in_words(step.action)), "you")
 
     def play(self, text: str) -> bool:
         """The player's move: the lesson's next one is played, any other refused."""
@@ -174,7 +208,8 @@ class Tutorial:
             self.say(said, "error")
             return False
         self.step += 1
-        self.told.append(("class:log.you", f"{seat_name(Seat.parse(step.seat))}: {step.action}"))
+        who = seat_name(Seat.parse(step.seat))
+        self.told.append(("class:log.you", f"{who}: {in_words(step.action)}"))
         self.told.append(("", step.done))
         if self.finished:
             self.told.append(("class:title", self.lesson.outro))
@@ -280,10 +315,13 @@ class MoveCompleter(Completer):
                 yield Completion(
                     cand.text + " ", cand.start, display=cand.text, display_meta=cand.meta
                 )
-        if " " not in before.strip():
-            for word in COMMANDS:
-                if word.startswith(before.strip().lower()) and before.strip():
-                    yield Completion(word, -len(before.strip()))
+        typed = before.strip().lower()
+        if typed and " " not in typed:
+            local = tutorial_words()
+            found = [local[key] for key in COMMANDS if local[key].startswith(typed)]
+            found = found or [key for key in COMMANDS if key.startswith(typed)]  # English typed
+            for word in dict.fromkeys(found):
+                yield Completion(word, -len(typed))
 
 
 def keys_line() -> str:
