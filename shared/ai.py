@@ -53,6 +53,8 @@ __all__ = ["LEVELS", "choose_action", "evaluate"]
 LEVELS = ("easy", "normal", "strong")
 # Time budgets of the searching levels, per decision (the strong level stays under 1.5 s).
 LEVEL_SECONDS = {"normal": 0.2, "strong": 1.0}
+# Whole-turn plans compared by the searching levels (at least; see shared.search.plan_action).
+LEVEL_CANDIDATES = {"normal": 12, "strong": 24}
 
 # ----- weights of the evaluation ---------------------------------------------------------------
 
@@ -362,7 +364,9 @@ def choose_action(
         from shared.search import plan_action  # shared.search builds on this module
 
         seconds = None if iterations is not None else LEVEL_SECONDS[level]
-        return plan_action(view, rng, iterations=iterations, seconds=seconds)
+        return plan_action(
+            view, rng, iterations=iterations, seconds=seconds, candidates=LEVEL_CANDIDATES[level]
+        )
     return _greedy_action(view, rng)
 
 

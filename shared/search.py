@@ -443,8 +443,8 @@ _RECENT_SIZE = 8
 # reply): the greedy evaluation is made for the end of a play phase, and at the start of a
 # turn it misjudges both sides' threats (without those plays the search scored 42% against the
 # greedy player, with them 91%, 200 plan evaluations a decision). All candidates meet the
-# same samples (common random numbers), and the worse half is dropped after 4, 8, 16, ...
-# samples (successive halving). The choice is the first action of the best plan; the next
+# same samples (common random numbers), and the worse half is dropped at fixed shares of the
+# budget (successive halving). The choice is the first action of the best plan; the next
 # decision of the turn plans again.
 
 PLAN_WIDTH = 24  # states kept per depth while enumerating the turn's plays
@@ -453,7 +453,6 @@ POINT = 8.0  # evaluation units per point scored (a token is TOKEN = 10)
 TERMINAL = 300.0  # a game won (or minus, lost) before the searching seat moves again
 REPLY_CARD = 0.8  # the reply plays a card only for at least this much gain per card
 LEAF_PLAYS = True  # the searching seat's next plays before the evaluation
-FIRST_PRUNE = 4  # samples per candidate before the first halving
 
 
 def _ivalue(m: int, o: int, island: int, mine: bool, theirs: bool) -> float:
@@ -705,32 +704,35 @@ class PlanSearch:
         self, rng: random.Random, iterations: int | None = None, seconds: float | None = None
     ) -> tuple[int, ...]:
         """Compare the plans in samples until `iterations` plan evaluations are done or
-        `seconds` have passed; the best plan."""
+        `seconds` have passed; the best plan. Successive halving over the whole budget: with
+        K plans there are ceil(log2 K) rounds, each ending at its share of the budget, and
+        each round but the last drops the worse half of the plans still compared."""
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget, a time budget or both")
-        deadline = None if seconds is None else time.monotonic() + seconds
+        begin = time.monotonic()
         alive = list(range(len(self.plans)))
         totals = [0.0] * len(self.plans)
+        rounds = max(1, math.ceil(math.log2(len(self.plans))))
         samples = 0
         done = 0
-        prune_at = FIRST_PRUNE
-        while len(alive) > 1:
-            if iterations is not None and done + len(alive) > iterations:
-                break
-            if deadline is not None and samples and time.monotonic() >= deadline:
-                break
-            seed = rng.getrandbits(64)
-            base = self.sampler.sim(rng, RandomSource(rng))
-            for i in alive:
-                sim = base.copy()
-                sim.source = RandomSource(random.Random(seed))
-                totals[i] += self._outcome(sim, self.plans[i])
-            done += len(alive)
-            samples += 1
-            if samples == prune_at and len(alive) > 2:
-                alive.sort(key=lambda i: -totals[i])
-                alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
-                prune_at *= 2
+        for r in range(1, rounds + 1):
+            share = r / rounds
+            while True:
+                if iterations is not None and done + len(alive) > iterations * share:
+                    break
+                if seconds is not None and time.monotonic() - begin >= seconds * share:
+                    break
+                seed = rng.getrandbits(64)
+                base = self.sampler.sim(rng, RandomSource(rng))
+                for i in alive:
+                    sim = base.copy()
+                    sim.source = RandomSource(random.Random(seed))
+                    totals[i] += self._outcome(sim, self.plans[i])
+                done += len(alive)
+                samples += 1
+            if r < rounds and len(alive) > 1:
+                alive.sort(key=lambda i: (-totals[i], i))
+                alive = sorted(alive[: (len(alive) + 1) // 2])
         self.samples = samples
         best = max(alive, key=lambda i: (totals[i], -i))
         return self.plans[best]
