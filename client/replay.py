@@ -34,6 +34,7 @@ from prompt_toolkit.output import ColorDepth, Output
 
 from client import render
 from client.app import CanvasControl, style_for
+from client.commands import local_words
 from client.eventlog import describe_events
 from client.i18n import _
 from client.render import (
@@ -84,12 +85,26 @@ class Step:
         return {e.line for e in self.events if isinstance(e, BridgePlaced | BridgeRemoved)}
 
 
+def in_words(move: str) -> str:
+    """A move of the notation with its command words in the chosen language, as the player
+    types it ('setze BARI-COCO' in German; the tutorial takes both)."""
+    words = move.split()
+    local = local_words()
+    if " ".join(words[:2]) in local:  # 'undo turn'
+        return " ".join([local[" ".join(words[:2])], *words[2:]])
+    words[0] = local.get(words[0], words[0])
+    if words[-1] == "rebuild":
+        words[-1] = local["rebuild"]
+    return " ".join(words)
+
+
 def entry_text(entry: Move | Ending | None) -> str:
-    """The entry as the record writes it, the seat in words: 'White: place BARI-DUDA'."""
+    """The entry as the record writes it, in words: 'White: place BARI-DUDA' ('Weiß: setze
+    BARI-DUDA' in German)."""
     if entry is None:
         return _("the start")
     if isinstance(entry, Move):
-        return f"{seat_name(entry.seat)}: {entry.action}"
+        return f"{seat_name(entry.seat)}: {in_words(str(entry.action))}"
     return reason_words(Result(entry.winner, entry.kind))
 
 

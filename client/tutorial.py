@@ -28,7 +28,7 @@ from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import ColorDepth, Output
 
 from client.app import CanvasControl, style_for
-from client.commands import canonical, complete, local_words
+from client.commands import canonical, complete
 from client.i18n import _, pgettext
 from client.lessons import Lesson, lessons
 from client.render import SEAT_STYLE, TOKEN_CHAR, Canvas, Fragment
@@ -37,6 +37,7 @@ from client.replay import (
     board_screen,
     card_rows,
     color_depth_for,
+    in_words,
     not_a_terminal,
     timeline,
     wrap_rows,
@@ -64,17 +65,6 @@ def tutorial_words() -> dict[str, str]:
         "quit": pgettext("command", "quit"),
     }
     return {k: v.lower() for k, v in words.items()}
-
-
-def in_words(move: str) -> str:
-    """A move of the notation with its command words in the chosen language, as the lessons
-    write it ('setze BARI-COCO' in German); the tutorial understands both."""
-    words = move.split()
-    local = local_words()
-    words[0] = local.get(words[0], words[0])
-    if words[-1] == "rebuild":
-        words[-1] = local["rebuild"]
-    return " ".join(words)
 
 
 def tutorial_word(line: str) -> str | None:

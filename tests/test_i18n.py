@@ -308,3 +308,40 @@ def test_the_screens_fit_80x24_without_cut_words(lang: str) -> None:
     assert len(legend) == len(map_legend(200))  # the whole legend fits at 80x24
     for bar in (_(KEY_HINTS), _(LOBBY_KEYS)):
         assert len(" " + bar) <= 80, bar
+
+
+# ----- the tutorial and the replay in each language -------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_tutorial_speaks_the_language_and_its_messages_fit(lang: str) -> None:
+    """Every lesson played through: each message at the bottom fits its 3 lines at 80 columns
+    (never cut with '...'), the keys line fits, the words of the language are understood."""
+    from client.replay import _message_lines
+    from client.tutorial import Tutorial
+    from client.tutorial import keys_line as tutorial_keys
+
+    set_language(lang)
+    tutorial = Tutorial()
+    assert len(tutorial_keys()) <= 80
+    for index, lesson in enumerate(tutorial.lessons):
+        tutorial.open(index)
+        said = [tutorial.message]
+        for step in lesson.steps:
+            said.append(
+                _("A legal move, but not the one this lesson means. {why}").format(why=step.why)
+            )
+            assert tutorial.submit(step.action)
+            said.append(tutorial.message)
+        for text in said:
+            assert not _message_lines(text, 80)[-1].endswith("..."), (lang, text)
+    words = {"de": ("tipp", "weiter", "vorige"), "it": ("suggerisci", "avanti", "indietro")}
+    hint, forward, backward = words.get(lang, ("hint", "next", "back"))
+    tutorial.open(0)
+    assert tutorial.submit(hint)
+    assert tutorial.message == _("Type: {move}").format(
+        move={"de": "setze", "it": "piazza"}.get(lang, "place") + " BARI-COCO"
+    )
+    assert tutorial.submit(forward) and tutorial.index == 1
+    assert tutorial.submit(backward) and tutorial.index == 0
+    assert tutorial.submit("next") and tutorial.index == 1  # the English words work too
