@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import textwrap
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal
 from urllib.parse import urlsplit
@@ -162,13 +163,15 @@ def render_picker(
         style = "class:selected" if selected else "class:dim" if item == ADDRESS else ""
         canvas.put(1, y, _clip(("> " if selected else "  ") + row, width - 2), style)
         y += 1
-    if not servers and problem is None and y + 2 < bottom:
-        notes = (
-            _("None has answered yet. A server started with --no-announce, on another network,"),
-            _("or behind a firewall that drops multicast is not seen: type its address."),
-        )
-        for i, line in enumerate(notes):
-            canvas.put(1, y + 1 + i, _clip(line, width - 2), "class:dim")
+    if not servers and problem is None:
+        # one sentence in two messages (as the catalogs have it), wrapped to the width
+        said = _("None has answered yet. A server started with --no-announce, on another network,")
+        then = _("or behind a firewall that drops multicast is not seen: type its address.")
+        note = f"{said} {then}"
+        lines = textwrap.wrap(note, max(width - 2, 20))
+        if y + len(lines) < bottom:
+            for i, line in enumerate(lines):
+                canvas.put(1, y + 1 + i, line, "class:dim")
     if message:
         canvas.put(0, height - 1, _clip(message, width), "class:msg.error")
     return canvas
@@ -314,7 +317,7 @@ class ServerPicker:
         return True
 
     def quit(self) -> None:
-        if not self.app.is_done:
+        if self.app.is_running and not self.app.is_done:
             self.app.exit(result=None)
 
     def _bindings(self) -> KeyBindings:
