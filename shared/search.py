@@ -204,7 +204,7 @@ class Search:
         self.view = view
         self.ctx = ctx
         self.seat = int(view.seat)
-        self.sampler = Sampler(view)
+        self.sampler = Sampler(view, view.public.known)  # what every attentive player knows
         self.root = Node(0.5)
         self.iterations = 0
         self.root_ev = _Evaluator(ctx, view)
@@ -597,7 +597,7 @@ class PlanSearch:
         self.seat = int(view.seat)
         self.candidates = PLAN_CANDIDATES if candidates is None else candidates
         self.deep = deep
-        self.sampler = Sampler(view)
+        self.sampler = Sampler(view, view.public.known)  # what every attentive player knows
         self.ev = _Evaluator(ctx, view)
         self.legal_root = [from_action(a) for a in legal_actions(ctx)]
         if not self.legal_root:

@@ -75,3 +75,19 @@ def test_a_seats_view_shows_both_players_known_cards() -> None:
     game.apply(Take(card))
     assert seat_view(game, Seat.BLACK).public.known == ((card,), ())
     assert seat_view(game, Seat.WHITE).public.known == ((card,), ())
+
+
+def test_the_computers_samples_keep_the_cards_everyone_saw_taken() -> None:
+    """The search deals the hidden cards anew in every sample; the card the opponent took from
+    the row is in the opponent's hand in every one of them."""
+    from shared.search import PlanSearch
+
+    game = Game.new(SeededSource(21))
+    card = game.face_up[0]
+    game.apply(Take(card))  # white takes it in view of black
+    view = seat_view(game, Seat.BLACK)
+    assert view.public.known[Seat.WHITE] == (card,)
+    search = PlanSearch(view)
+    rng = random.Random(1)
+    for _ in range(200):
+        assert card in search.sampler.sample(rng).hands[Seat.WHITE]
