@@ -30,6 +30,7 @@ from protocol.messages import (
 )
 from server.app import KahunaServer
 from server.config import ServerConfig
+from shared.actions import Undo
 from shared.legality import legal_actions
 from shared.randomness import SeededSource
 from shared.views import SeatView, seat_view_from_dict
@@ -172,10 +173,12 @@ async def play_random(
     rng: random.Random,
     start: State | None = None,
     max_actions: int | None = None,
+    undo_rate: float = 0.0,
 ) -> SeatView:
     """Play this seat with random legal actions chosen from the client's own view, to the end
     of the game (or `max_actions` of its own actions); check that versions grow by one with no
-    gap. Returns the last view."""
+    gap. With `undo_rate`, a play of the turn is taken back that often (version 2). Returns the
+    last view."""
     state = start if start is not None else await client.expect(State)
     version, view = state.version, seat_view_from_dict(state.view)
     status = state.status
@@ -186,6 +189,8 @@ async def play_random(
         ctx = view.turn_context()
         if ctx is not None and status != "waiting":
             action = rng.choice(legal_actions(ctx))
+            if ctx.undoable and rng.random() < undo_rate:
+                action = Undo(rng.random() < 0.3)
             await client.send(Command(table_id, version, str(action)))
             acted += 1
         while True:

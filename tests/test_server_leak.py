@@ -89,6 +89,9 @@ def check_event(event: dict[str, Any], viewer: str | None) -> None:
         assert event["card"] is None, f"{viewer} saw another's draw: {event}"
     if kind == "CardDiscarded" and event["seat"] != viewer and not event["open"]:
         assert event["card"] is None, f"{viewer} saw a face-down discard: {event}"
+    if kind == "PlayUndone" and event["seat"] != viewer and not event["open"]:
+        # an undone face-down discard stays face down for everyone but its owner
+        assert event["action"] is None or not event["action"].startswith("discard"), event
     allowed = {"card", "cards", "replacement", "face_up", "island"}
     for path, _ in island_strings(event):
         assert path.split("[")[0].lstrip(".") in allowed, (path, event)
@@ -150,8 +153,12 @@ async def one_game(server: KahunaServer, seed: int) -> tuple[int, int]:
     black_state = await black.expect(State)
     game = server.lobby.tables[joined.table_id].game
     await asyncio.gather(
-        play_random(white, joined.table_id, random.Random(seed * 2), start=white_state),
-        play_random(black, joined.table_id, random.Random(seed * 2 + 1), start=black_state),
+        play_random(
+            white, joined.table_id, random.Random(seed * 2), start=white_state, undo_rate=0.2
+        ),
+        play_random(
+            black, joined.table_id, random.Random(seed * 2 + 1), start=black_state, undo_rate=0.2
+        ),
         follow(watcher, joined.table_id),
     )
     # a spectator who comes late and a player who takes the seat back get the whole log
@@ -165,6 +172,8 @@ async def one_game(server: KahunaServer, seed: int) -> tuple[int, int]:
     checked = check_frames(white, "white", truth) + check_frames(black, "black", truth)
     checked += check_frames(watcher, None, truth) + check_frames(late, None, truth)
     checked += check_frames(again, "white", truth)
+    taken_back = [e for events in truth.events for e in events if e["type"] == "PlayUndone"]
+    assert taken_back, "the players took plays back"
     assert any(msgpack.unpackb(d)["type"] == "history" for d in late.frames)
     for client in (white, black, watcher, late, again):
         await client.close()
@@ -181,10 +190,15 @@ async def test_no_frame_leaks_a_hidden_card(server: KahunaServer) -> None:
 
 
 def test_the_checker_catches_a_leak() -> None:
-    """The checks themselves: a view with the opponent's draw in it is caught."""
-    event = {"type": "CardDrawn", "seat": "black", "card": "ALOA"}
-    try:
-        check_event(event, "white")
-    except AssertionError:
-        return
-    raise AssertionError("the leak went unnoticed")
+    """The checks themselves: a view with the opponent's draw in it is caught, and so is an
+    undone face-down discard that names its card."""
+    leaks: list[tuple[dict[str, Any], str | None]] = [
+        ({"type": "CardDrawn", "seat": "black", "card": "ALOA"}, "white"),
+        ({"type": "PlayUndone", "seat": "black", "action": "discard ALOA", "open": False}, None),
+    ]
+    for event, viewer in leaks:
+        try:
+            check_event(event, viewer)
+        except AssertionError:
+            continue
+        raise AssertionError(f"the leak went unnoticed: {event}")
