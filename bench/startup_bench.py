@@ -6,8 +6,9 @@
 It fills a database in a temporary directory with running tables (two players each, a random
 game `--actions` actions in, a few chat lines), written through the real server core and
 storage, then starts `kahuna-server --db` on it and times it from the start of the process to
-its "listening" line, and, in this process, the parts: loading the rows and rebuilding the games
-from their logs. Target: under 2 s for 2,000 tables on this machine.
+its "listening" line, and, in this process, the parts: loading the rows and restoring the tables
+(each game is rebuilt from its log when first used; the bench times that too). Target: under 2 s
+for 2,000 tables on this machine.
 """
 
 from __future__ import annotations
@@ -92,6 +93,13 @@ def time_in_process(path: Path) -> tuple[float, float, int]:
     rebuilt = time.perf_counter()
     gc.enable()
     storage.close()
+    # A stored game is rebuilt from its log when first needed (a reclaim, a spectator, a move)
+    tables = list(core.lobby.tables.values())[:200]
+    began = time.perf_counter()
+    for table in tables:
+        table.game  # noqa: B018
+    first_use = (time.perf_counter() - began) / max(1, len(tables))
+    print(f"  a table's first use rebuilds its game: {first_use * 1e3:.2f} ms")
     return loaded - start, rebuilt - loaded, len(core.lobby.tables)
 
 
@@ -131,7 +139,7 @@ def main() -> None:
             load, rebuild, count = time_in_process(path)
             whole = time_process(path)
             print(
-                f"  load {load:.2f} s + rebuild {rebuild:.2f} s ({count} tables) in process;"
+                f"  load {load:.2f} s + restore {rebuild:.2f} s ({count} tables) in process;"
                 f" kahuna-server start to listening: {whole:.2f} s"
                 f" (target < 2 s: {'met' if whole < 2 else 'NOT met'})"
             )

@@ -80,7 +80,7 @@ from server.storage import (
 from server.table import COMPUTER_NAME, MemberId, Outbox, SeatHolder, Table, TableError
 from shared.events import Event
 from shared.game import Game
-from shared.history import Chance, entry_from_wire, entry_to_wire
+from shared.history import entry_from_wire, entry_to_wire
 from shared.record import write_record
 from shared.types import GameOptions, OptionsError, Seat, Termination
 from shared.views import seat_view, seat_view_to_dict
@@ -955,7 +955,7 @@ class ServerCore:
 
     def _computers_to_move(self, table: Table) -> None:
         """Hand the turn to the computer if one is to move at this table."""
-        if table.status != "playing" or table.closed:
+        if not table.vs_computer or table.status != "playing" or table.closed:
             return
         holder = table.seats[table.game.to_move]
         if holder is None or not holder.computer or holder.member is None:
@@ -1087,20 +1087,27 @@ class ServerCore:
     def _restore_table(self, row: StoredTable, now: float) -> None:
         options = GameOptions.from_dict(row.options)
         first = Seat.parse(row.first)
-        entries = [entry_from_wire(e) for e in row.log]
-        events: list[list[Event]] = []
-        game = Game.from_log(
-            options, first, entries, events=events, source=self.config.source_factory()
-        )
-        assert len(events) == sum(not isinstance(e, Chance) for e in entries)
-        table = Table(
+        source = self.config.source_factory()
+
+        def rebuild() -> tuple[Game, list[list[Event]]]:
+            entries = [entry_from_wire(e) for e in row.log]
+            events: list[list[Event]] = []
+            game = Game.from_log(options, first, entries, events=events, source=source)
+            return game, events
+
+        # every entry but a chance outcome made a version
+        version = sum(1 for e in row.log if not (isinstance(e, list | tuple) and e and e[0] == "c"))
+        table = Table.stored(
             row.table_id,
-            game,
+            options,
+            version,
+            row.finished,
+            rebuild,
             vs_computer=row.vs_computer,
             chat_history=self.config.chat_history,
             now=now,
-            history=events,
         )
+        entries = row.log
         table.stored_log = len(entries)
         table.finish_stored = row.finished
         for seat in Seat:

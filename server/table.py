@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import secrets
 from collections import deque
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -45,7 +46,7 @@ from shared.actions import NotationError, parse_action
 from shared.events import Event
 from shared.game import Game
 from shared.legality import IllegalAction
-from shared.types import Seat, Termination
+from shared.types import GameOptions, Seat, Termination
 from shared.views import (
     events_to_dicts,
     public_to_dict,
@@ -60,6 +61,15 @@ from shared.views import (
 MemberId = int
 Outbox = list[tuple[MemberId, ServerMessage]]
 TOKEN_BYTES = 24  # 192 bits
+
+
+class _NoCards:
+    """The card source of a stored table's placeholder game, which never deals."""
+
+    def shuffled(self, cards: Sequence[int]) -> list[int]:
+        raise AssertionError("a stored table's placeholder game never shuffles")
+
+
 COMPUTER_NAME = "Computer"
 
 
@@ -94,12 +104,15 @@ class Table:
         history: list[list[Event]] | None = None,
     ) -> None:
         self.table_id = table_id
-        self.game = game
+        self._game: Game | None = game
         self.vs_computer = vs_computer
         # The events of each action so far, unfiltered: events[i] made version i + 1. A table
         # rebuilt from storage gets them from replaying its log.
-        self.events: list[list[Event]] = history if history is not None else []
-        self.version = len(self.events)
+        self._events: list[list[Event]] = history if history is not None else []
+        self.version = len(self._events)
+        self.options = game.options
+        self._rebuild: Callable[[], tuple[Game, list[list[Event]]]] | None = None
+        self._finished = False
         self.seats: dict[Seat, SeatHolder | None] = {Seat.WHITE: None, Seat.BLACK: None}
         self.spectators: dict[MemberId, str] = {}
         self.chat_log: deque[ChatEntry] = deque(maxlen=chat_history)
@@ -120,11 +133,57 @@ class Table:
         self.turn_started = False  # both seats were taken once: the game (and its clock) began
         self.claim_noted: Seat | None = None  # told it may claim (this turn, this absence)
 
+    @classmethod
+    def stored(
+        cls,
+        table_id: str,
+        options: GameOptions,
+        version: int,
+        finished: bool,
+        rebuild: Callable[[], tuple[Game, list[list[Event]]]],
+        *,
+        vs_computer: bool,
+        chat_history: int,
+        now: float,
+    ) -> Table:
+        """A table of a previous run whose game is rebuilt from its log only when first needed:
+        a server with thousands of stored games starts at once, the lobby and the timers
+        needing none of them."""
+        table = cls.__new__(cls)
+        placeholder = Game(options, _NoCards())
+        cls.__init__(
+            table, table_id, placeholder, vs_computer=vs_computer, chat_history=chat_history,
+            now=now,
+        )  # fmt: skip
+        table._game = None
+        table.version = version
+        table._finished = finished
+        table._rebuild = rebuild
+        return table
+
+    @property
+    def game(self) -> Game:
+        if self._game is None:
+            assert self._rebuild is not None
+            self._game, self._events = self._rebuild()
+            self._rebuild = None
+            assert len(self._events) == self.version, "the stored log replays to its version"
+        return self._game
+
+    @property
+    def events(self) -> list[list[Event]]:
+        self.game  # noqa: B018 (rebuilt on first use)
+        return self._events
+
+    @property
+    def over(self) -> bool:
+        return self._finished if self._game is None else self._game.is_over
+
     # ----- queries ------------------------------------------------------------------------
 
     @property
     def status(self) -> StatusName:
-        if self.game.is_over:
+        if self.over:
             return "over"
         if self.seats[Seat.WHITE] is None or self.seats[Seat.BLACK] is None:
             return "waiting"
@@ -158,7 +217,7 @@ class Table:
     def info(self) -> TableInfo:
         return TableInfo(
             self.table_id,
-            TableOptions.from_game_options(self.game.options),
+            TableOptions.from_game_options(self.options),
             self.vs_computer,
             self.players(),
             len(self.spectators),
@@ -335,7 +394,7 @@ class Table:
                 gone = holder is not None and holder.member is None and not holder.computer
                 if gone and holder is not None and now - holder.since >= waiting_grace:
                     return f"{holder.name} left before the game started"
-        if self.game.is_over:
+        if self.over:
             if self.over_since is None:
                 self.over_since = now
             humans = [h for h in self.seats.values() if h is not None and not h.computer]

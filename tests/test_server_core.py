@@ -1054,3 +1054,34 @@ def test_a_failure_part_way_through_a_command_leaves_memory_disk_and_members_agr
         storage.write(batch)
     (stored,) = storage.load_open_tables(50)
     assert len(stored.log) == len(table.game.log)
+
+
+def test_a_stored_game_is_rebuilt_when_first_needed_and_a_broken_one_closes_alone() -> None:
+    r = restore()
+    table = r.new.table(r.duo.table_id)
+    assert table._game is None  # not rebuilt at start: the lobby needs none of it
+    watcher = r.new.player("Lou")
+    listing = the(r.new.send(watcher, LobbySubscribe()), watcher, Lobby)
+    assert r.duo.table_id in {t.table_id for t in listing.tables}
+    assert table._game is None
+    bo = r.new.player("Bo")
+    r.new.send(bo, Reclaim(r.duo.table_id, r.duo.black_token))
+    assert table._game is not None  # a reclaim needs the game
+    # a stored log that does not replay: the table fails alone, on first use, and closes
+    old = Harness()
+    duo = old.duo()
+    old.act(duo.white, duo.table_id, "draw")
+    storage = SqliteStorage(":memory:")
+    for batch in old.batches:
+        storage.write(batch)
+    (row,) = storage.load_open_tables(50)
+    broken = attrs.evolve(row, log=[*row.log[:-1], ["m", "black", "draw"]])  # not black's turn
+    new = Harness(now=100.0)
+    new.took(new.core.restore([broken], storage.table_ids(), 100.0))
+    ana = new.player("Ana")
+    effects = new.send(ana, Reclaim(duo.table_id, duo.white_token))
+    assert codes(effects, ana) == ["internal_error"]
+    assert writes_of(effects, CloseOp) and duo.table_id not in new.core.lobby.tables
+    other = new.player("Cy")
+    _, table_id, _ = new.create(other)  # the server serves on
+    assert table_id in new.core.lobby.tables
