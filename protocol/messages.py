@@ -260,6 +260,9 @@ class Error:
     table_id: str | None = None  # the table the refused message named, if any
     version: int | None = None  # with stale_version: the table's current version
     refused: str | None = None  # the type of the refused message, when it was decoded
+    # version 2: with illegal_action, why, as a code and its parameters (shared.legality)
+    reason: str | None = since_v2(None)
+    params: dict[str, Any] | None = since_v2(None)
 
 
 @attrs.frozen

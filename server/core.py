@@ -81,6 +81,7 @@ from server.table import COMPUTER_NAME, MemberId, Outbox, SeatHolder, Table, Tab
 from shared.events import Event
 from shared.game import Game
 from shared.history import entry_from_wire, entry_to_wire
+from shared.legality import Refusal
 from shared.record import write_record
 from shared.types import GameOptions, OptionsError, Seat, Termination
 from shared.views import seat_view, seat_view_to_dict
@@ -259,6 +260,7 @@ class ServerCore:
                 table_id=getattr(message, "table_id", None),
                 version=exc.version,
                 refused=message.TYPE,
+                refusal=exc.refusal,
             )
         except Exception:
             log.exception("failed on %s from connection %s", message.TYPE, member)
@@ -420,8 +422,12 @@ class ServerCore:
         table_id: str | None = None,
         version: int | None = None,
         refused: str | None = None,
+        refusal: Refusal | None = None,
     ) -> None:
-        self._effects.sends.append((member, Error(code.value, message, table_id, version, refused)))
+        # the code and parameters reach version-2 clients only (the codec leaves them out)
+        reason, params = (None, None) if refusal is None else (refusal.code, refusal.params)
+        error = Error(code.value, message, table_id, version, refused, reason, params)
+        self._effects.sends.append((member, error))
 
     def _close(self, session: Session, code: int, reason: str) -> None:
         session.closing = True

@@ -45,7 +45,7 @@ from server.storage import hash_token
 from shared.actions import NotationError, parse_action
 from shared.events import Event
 from shared.game import Game
-from shared.legality import IllegalAction
+from shared.legality import IllegalAction, Refusal
 from shared.types import GameOptions, Seat, Termination
 from shared.views import (
     events_to_dicts,
@@ -76,11 +76,18 @@ COMPUTER_NAME = "Computer"
 class TableError(Exception):
     """A request the table refuses; nothing was changed."""
 
-    def __init__(self, code: ErrorCode, message: str, version: int | None = None) -> None:
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        version: int | None = None,
+        refusal: Refusal | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.version = version
+        self.refusal = refusal  # for illegal_action: the rules' reason as a code
 
 
 @attrs.define
@@ -449,7 +456,7 @@ class Table:
         try:
             events = self.game.apply(action)
         except IllegalAction as exc:
-            raise TableError(ErrorCode.ILLEGAL_ACTION, exc.reason) from None
+            raise TableError(ErrorCode.ILLEGAL_ACTION, exc.reason, refusal=exc.refusal) from None
         self.events.append(events)
         self.version += 1
         return self._updates(seat, events)

@@ -51,7 +51,7 @@ from shared.events import (
     TurnEnded,
 )
 from shared.history import Chance, Ending, LogEntry, LogError, Move
-from shared.legality import IllegalAction, TurnContext, legal_actions, why_illegal
+from shared.legality import IllegalAction, TurnContext, legal_actions, refusal, why_illegal
 from shared.randomness import CardSource, SecureSource
 from shared.results import Result as Result  # re-exported: shared.game.Result as before
 from shared.types import GameOptions, Phase, Seat, Termination
@@ -430,9 +430,9 @@ class Game:
 
     def apply(self, action: Action) -> list[Event]:
         """Apply the mover's action and return what it caused; refuse an illegal one unchanged."""
-        reason = why_illegal(self.turn_context(), action)
-        if reason is not None:
-            raise IllegalAction(reason)
+        found = refusal(self.turn_context(), action)
+        if found is not None:
+            raise IllegalAction(found.english, refusal=found)
         return self.apply_legal(action)
 
     def apply_legal(self, action: Action) -> list[Event]:

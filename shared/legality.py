@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+import attrs
+
 from shared.actions import (
     ABSTAIN,
     DRAW,
@@ -62,10 +64,27 @@ class TurnContext(NamedTuple):
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says why."""
 
-    def __init__(self, reason: str, code: str = "illegal_action") -> None:
+    def __init__(
+        self, reason: str, code: str = "illegal_action", refusal: Refusal | None = None
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.code = code
+        self.refusal = refusal
+
+
+@attrs.frozen
+class Refusal:
+    """Why the rules refuse an action: a stable code with its parameters (island and line
+    names, a seat, a number), and the English sentence for those who want prose."""
+
+    code: str
+    english: str
+    params: dict[str, str] = attrs.field(factory=dict, eq=False)
+
+
+def _no(code: str, english: str, **params: str) -> Refusal:
+    return Refusal(code, english, params)
 
 
 def opponent_keeps_control_without(ctx: TurnContext, line: int) -> int:
@@ -175,87 +194,134 @@ def legal_actions(ctx: TurnContext) -> list[Action]:
     return out
 
 
-def why_illegal(ctx: TurnContext, action: Action) -> str | None:
-    """None if the action is legal now, else the reason in words."""
+def refusal(ctx: TurnContext, action: Action) -> Refusal | None:
+    """None if the action is legal now, else why not: a code, its parameters and the English
+    sentence (clients make their own sentence from the code)."""
     phase = ctx.phase
     if phase is Phase.OVER:
-        return "the game is over"
+        return _no("game_over", "the game is over")
     if isinstance(action, Undo):
         if phase is Phase.HANDICAP:
-            return "handicap bridges cannot be taken back"
+            return _no("undo_handicap", "handicap bridges cannot be taken back")
         if not ctx.undoable:
-            return "there is nothing to take back: you have made no play this turn"
+            return _no(
+                "nothing_to_undo", "there is nothing to take back: you have made no play this turn"
+            )
         return None
     me, opp = ctx.bridges[ctx.seat], ctx.bridges[1 - ctx.seat]
     hand = ctx.hand
     if phase is Phase.HANDICAP:
         if not isinstance(action, Handicap):
-            return (
+            return _no(
+                "handicap_first",
                 f"{ctx.seat.label} first places {ctx.handicap_left} more handicap"
-                " bridge(s), like 'handicap ALOA-BARI'"
+                " bridge(s), like 'handicap ALOA-BARI'",
+                seat=ctx.seat.name.lower(),
+                n=str(ctx.handicap_left),
             )
         if (me | opp) >> action.line & 1:
-            return f"{line_name(action.line)} already has a bridge"
+            name = line_name(action.line)
+            return _no("line_taken", f"{name} already has a bridge", line=name)
         return None
     if isinstance(action, Handicap):
-        return "handicap bridges are placed only before the first turn"
+        return _no("handicap_over", "handicap bridges are placed only before the first turn")
     if isinstance(action, Place):
         card, line = action.card, action.line
         if card not in LINES[line]:
-            return f"a {ISLANDS[card]} card places a bridge only on a line from {ISLANDS[card]}"
+            return _no(
+                "card_not_on_line",
+                f"a {ISLANDS[card]} card places a bridge only on a line from {ISLANDS[card]}",
+                card=ISLANDS[card],
+                line=line_name(line),
+            )
         if not hand[card]:
-            return f"you have no {ISLANDS[card]} card"
+            return _no("no_such_card", f"you have no {ISLANDS[card]} card", card=ISLANDS[card])
         if (me | opp) >> line & 1:
-            return f"{line_name(line)} already has a bridge"
+            name = line_name(line)
+            return _no("line_taken", f"{name} already has a bridge", line=name)
         if me.bit_count() >= BRIDGES_PER_PLAYER:
-            return "you have no bridges left to place"
+            return _no("no_bridges_left", "you have no bridges left to place")
         if ctx.options.variant1 and LINE_ENDS_MASK[line] & ctx.tokens[1 - ctx.seat]:
-            return (
+            return _no(
+                "variant1_controlled",
                 f"Variant 1: no bridge on {line_name(line)}, an island at its end"
-                " is under your opponent's control"
+                " is under your opponent's control",
+                line=line_name(line),
             )
         return None
     if isinstance(action, Remove):
         line, (c1, c2) = action.line, action.cards
         ends = LINES[line]
         if c1 not in ends or c2 not in ends:
-            return f"to remove {line_name(line)} both cards must show one of its two islands"
+            return _no(
+                "remove_cards",
+                f"to remove {line_name(line)} both cards must show one of its two islands",
+                line=line_name(line),
+            )
         if not opp >> line & 1:
-            return f"there is no opponent's bridge on {line_name(line)}"
+            return _no(
+                "no_opponent_bridge",
+                f"there is no opponent's bridge on {line_name(line)}",
+                line=line_name(line),
+            )
         if hand[c1] < (2 if c1 == c2 else 1) or not hand[c2]:
-            return f"you do not hold {ISLANDS[c1]}+{ISLANDS[c2]}"
+            cards = f"{ISLANDS[c1]}+{ISLANDS[c2]}"
+            return _no("cards_not_held", f"you do not hold {cards}", cards=cards)
         if action.rebuild:
             if not ctx.options.variant1:
-                return "rebuilding without a card is Variant 1 only; play a third card instead"
+                return _no(
+                    "rebuild_variant1",
+                    "rebuilding without a card is Variant 1 only; play a third card instead",
+                )
             if me.bit_count() >= BRIDGES_PER_PLAYER:
-                return "you have no bridges left to place"
+                return _no("no_bridges_left", "you have no bridges left to place")
             if LINE_ENDS_MASK[line] & opponent_keeps_control_without(ctx, line):
-                return (
+                return _no(
+                    "variant1_stays",
                     f"Variant 1: no bridge on {line_name(line)}, an island at its end"
-                    " stays under your opponent's control"
+                    " stays under your opponent's control",
+                    line=line_name(line),
                 )
         return None
     if isinstance(action, Discard):
-        return None if hand[action.card] else f"you have no {ISLANDS[action.card]} card"
+        if hand[action.card]:
+            return None
+        name = ISLANDS[action.card]
+        return _no("no_such_card", f"you have no {name} card", card=name)
     if isinstance(action, EndTurn):
         if phase is not Phase.FINAL:
-            return "a turn ends by drawing a card or abstaining ('draw', 'take X', 'abstain')"
+            return _no(
+                "end_not_final",
+                "a turn ends by drawing a card or abstaining ('draw', 'take X', 'abstain')",
+            )
         return None
     if phase is Phase.FINAL:
-        return "no drawing in the final turn; play your cards, then 'end'"
+        return _no("final_no_draw", "no drawing in the final turn; play your cards, then 'end'")
     if isinstance(action, Abstain):
         if ctx.opponent_abstained:
-            return "you may not abstain right after your opponent abstained; draw a card"
+            return _no(
+                "abstain_twice",
+                "you may not abstain right after your opponent abstained; draw a card",
+            )
         return None
     if isinstance(action, Take | Draw):
         if sum(hand) >= HAND_LIMIT:
             if ctx.opponent_abstained:
-                return "five cards in hand: play or discard a card first, then draw"
-            return "five cards in hand: play or discard first, or abstain"
+                return _no(
+                    "hand_full_draw", "five cards in hand: play or discard a card first, then draw"
+                )
+            return _no("hand_full", "five cards in hand: play or discard first, or abstain")
         if isinstance(action, Take):
             if action.card not in ctx.face_up:
-                return f"there is no face-up {ISLANDS[action.card]} card"
+                name = ISLANDS[action.card]
+                return _no("not_face_up", f"there is no face-up {name} card", card=name)
         elif not ctx.pile_size:
-            return "the draw pile is empty; take a face-up card"
+            return _no("pile_empty", "the draw pile is empty; take a face-up card")
         return None
-    return f"{action!r} is not an action"
+    return _no("not_an_action", f"{action!r} is not an action")
+
+
+def why_illegal(ctx: TurnContext, action: Action) -> str | None:
+    """None if the action is legal now, else the reason in English words."""
+    found = refusal(ctx, action)
+    return None if found is None else found.english

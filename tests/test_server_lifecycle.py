@@ -344,3 +344,30 @@ def test_the_clocks_start_when_the_opponent_sits_down() -> None:
     h.now = 10.0
     state = the(h.send(white, Resync(table_id)), white, State)
     assert state.view["table"]["clock"]["white"] == 53_000
+
+
+def test_an_illegal_action_is_refused_with_a_code_and_its_parameters() -> None:
+    """Version 2 gets why as a code (clients make the sentence in their language); version 1
+    keeps the English message alone."""
+    from protocol.messages import Error
+    from shared.board import ISLANDS
+
+    h = Harness()
+    duo = h.duo(white_version=2, black_version=1)
+    table = h.table(duo.table_id)
+    missing = next(i for i, n in enumerate(table.game.hand_counts(Seat.WHITE)) if not n)
+    name = ISLANDS[missing]
+    effects = h.send(duo.white, Command(duo.table_id, 0, f"discard {name}"))
+    error = the(effects, duo.white, Error)
+    assert (error.code, error.reason, error.params) == (
+        "illegal_action",
+        "no_such_card",
+        {"card": name},
+    )
+    assert error.message == f"you have no {name} card"
+    h.act(duo.white, duo.table_id, "draw")
+    black_missing = next(i for i, n in enumerate(table.game.hand_counts(Seat.BLACK)) if not n)
+    refused = h.send(duo.black, Command(duo.table_id, 1, f"discard {ISLANDS[black_missing]}"))
+    wire = msgpack.unpackb(encode(the(refused, duo.black, Error), 1))
+    assert "reason" not in wire and "params" not in wire
+    assert wire["message"] == f"you have no {ISLANDS[black_missing]} card"
