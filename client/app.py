@@ -56,7 +56,7 @@ from client.render import (
 )
 from client.seats import SeatStore
 from client.state import ClientState
-from client.words import error_words, reason_words, role_word, seat_name, seat_word
+from client.words import error_sentence, reason_words, role_word, seat_name, seat_word
 from protocol.messages import (
     Chat,
     Claim,
@@ -578,7 +578,7 @@ class KahunaApp:
                 self.state.say(
                     _(
                         "The server gave no record ({reason}): saved the transcript to {path}"
-                    ).format(reason=error_words(msg.code, msg.message), path=path),
+                    ).format(reason=error_sentence(msg), path=path),
                     "error",
                 )
         self.invalidate()

@@ -15,10 +15,10 @@ import attrs
 
 from client.i18n import N_, _, pgettext
 from client.table import TableView
-from client.words import rules_words, seat_name
+from client.words import refusal_words, rules_words, seat_name
 from shared.actions import Action, NotationError, Place, Remove, parse_action
 from shared.board import ISLANDS, LINES, NUM_LINES, line_name
-from shared.legality import legal_actions, why_illegal
+from shared.legality import legal_actions, refusal
 from shared.types import Phase
 from shared.views import PublicView, SeatView
 
@@ -146,8 +146,8 @@ def check_action(
     ctx = seat_view.turn_context()
     if ctx is None:
         return _("it is not your turn: {seat} is to move").format(seat=seat_name(public.to_move))
-    reason = why_illegal(ctx, action)
-    return None if reason is None else rules_words(reason)
+    found = refusal(ctx, action)
+    return None if found is None else refusal_words(found.code, found.params, found.english)
 
 
 def table_command(

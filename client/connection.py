@@ -20,7 +20,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMes
 
 from client.i18n import _
 from client.state import ClientState
-from client.words import error_words
+from client.words import error_sentence
 from protocol import CLIENT_MAX_FRAME, ProtocolError, decode_server, encode
 from protocol.messages import (
     PROTOCOL_VERSION,
@@ -248,7 +248,7 @@ class Session:
                 self._status(_("connected"), True)
                 self._resume()
             elif isinstance(msg, Error) and msg.code in FATAL_CODES:
-                self.fatal = error_words(msg.code, msg.message)
+                self.fatal = error_sentence(msg)
                 self.state.handle(msg)
             elif (
                 isinstance(msg, Error)
@@ -262,7 +262,10 @@ class Session:
                 else:
                     said = _("Could not watch the table: {reason}")
                 self.state.leave_table()
-                self.state.say(said.format(reason=error_words(msg.code, msg.message)), "error")
+                self.state.say(
+                    said.format(reason=error_sentence(msg)),
+                    "error",
+                )
                 self.send(LobbySubscribe())
             else:
                 self.state.handle(msg)

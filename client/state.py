@@ -16,7 +16,7 @@ import attrs
 from client.eventlog import describe_events
 from client.i18n import _, ngettext
 from client.table import CLOCK_CHOICES, LEVEL_CHOICES, TableView, table_from_view
-from client.words import error_words, role_word, seat_name, seat_word
+from client.words import error_sentence, role_word, seat_name, seat_word
 from protocol.messages import (
     ChatEntry,
     ChatMessage,
@@ -595,9 +595,7 @@ class ClientState:
     def _error(self, msg: Error) -> None:
         self.pending = None
         self.say(
-            _("Server: {reason} [{code}]").format(
-                reason=error_words(msg.code, msg.message), code=msg.code
-            ),
+            _("Server: {reason} [{code}]").format(reason=error_sentence(msg), code=msg.code),
             "error",
         )
         if msg.code == "stale_version":

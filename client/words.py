@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from client.i18n import _
+from protocol.messages import Error
 from shared.board import ISLANDS, line_name
 from shared.events import (
     Abstained,
@@ -210,7 +211,73 @@ def ending_words(result: Result, name: Mapping[Seat, str]) -> str:
 # ----- the server's refusals --------------------------------------------------------------------
 
 
-def error_words(code: str, message: str) -> str:
+def refusal_words(code: str | None, params: Mapping[str, Any] | None, english: str) -> str:
+    """Why the rules refuse an action, in the player's language, from its code and parameters
+    (shared.legality.refusal; version 2's error.reason and error.params); a code this client
+    does not know: the English sentence read back where it can be."""
+    templates = {
+        "game_over": _("the game is over"),
+        "undo_handicap": _("handicap bridges cannot be taken back"),
+        "nothing_to_undo": _("there is nothing to take back: you have made no play this turn"),
+        "handicap_first": _(
+            "{seat} first places {n} more handicap bridge(s), like 'handicap ALOA-BARI'"
+        ),
+        "line_taken": _("{line} already has a bridge"),
+        "handicap_over": _("handicap bridges are placed only before the first turn"),
+        "card_not_on_line": _("a {card} card places a bridge only on a line from {card}"),
+        "no_such_card": _("you have no {card} card"),
+        "no_bridges_left": _("you have no bridges left to place"),
+        "variant1_controlled": _(
+            "Variant 1: no bridge on {line}, an island at its end is your opponent's"
+        ),
+        "variant1_stays": _(
+            "Variant 1: no bridge on {line}, an island at its end stays your opponent's"
+        ),
+        "remove_cards": _("to remove {line} both cards must show one of its two islands"),
+        "no_opponent_bridge": _("there is no opponent's bridge on {line}"),
+        "cards_not_held": _("you do not hold {cards}"),
+        "rebuild_variant1": _(
+            "rebuilding without a card is Variant 1 only; play a third card instead"
+        ),
+        "end_not_final": _(
+            "a turn ends by drawing a card or abstaining ('draw', 'take X', 'abstain')"
+        ),
+        "final_no_draw": _("no drawing in the final turn; play your cards, then 'end'"),
+        "abstain_twice": _("you may not abstain right after your opponent abstained; draw a card"),
+        "hand_full_draw": _("five cards in hand: play or discard a card first, then draw"),
+        "hand_full": _("five cards in hand: play or discard first, or abstain"),
+        "not_face_up": _("there is no face-up {card} card"),
+        "pile_empty": _("the draw pile is empty; take a face-up card"),
+    }
+    template = None if code is None else templates.get(code)
+    if template is None:
+        return rules_words(english)
+    values = {key: str(value) for key, value in (params or {}).items()}
+    if "seat" in values:
+        values["seat"] = seat_word(values["seat"])
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError):  # parameters this client did not expect
+        return rules_words(english)
+
+
+def error_words(
+    code: str,
+    message: str,
+    reason: str | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> str:
+    if code == "illegal_action" and reason is not None:
+        return refusal_words(reason, params, message)
+    return _error_words(code, message)
+
+
+def error_sentence(error: Error) -> str:
+    """A server's error message in the player's language."""
+    return error_words(error.code, error.message, error.reason, error.params)
+
+
+def _error_words(code: str, message: str) -> str:
     """A server's refusal in the player's language, from its code; for a code this client has
     no sentence for, or where the message carries the detail (illegal_action, no_offer,
     cannot_claim, bad_options), the server's English message, read back where it can be."""

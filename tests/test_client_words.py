@@ -1,0 +1,51 @@
+"""The client makes its sentences from the server's codes, in the player's language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from client.i18n import _, set_language
+from client.words import error_sentence, refusal_words
+from protocol.messages import Error
+from shared.legality import TurnContext, refusal
+from shared.types import GameOptions, Phase, Seat
+
+
+@pytest.fixture
+def german() -> Iterator[None]:
+    set_language("de")
+    yield
+    set_language("en")
+
+
+def test_a_refusal_is_worded_from_its_code_not_from_the_english(german: None) -> None:
+    error = Error("illegal_action", "some English the client never reads", "t1", None,
+                  "command", "no_such_card", {"card": "ALOA"})  # fmt: skip
+    said = error_sentence(error)
+    assert said == _("you have no {card} card").format(card="ALOA")
+    assert "ALOA" in said and said != "you have no ALOA card"  # German, from the code
+
+
+def test_every_refusal_of_the_rules_has_a_sentence_in_every_language() -> None:
+    ctx = TurnContext(
+        GameOptions(), Phase.PLAY, Seat.WHITE, (0, 0), (0, 0), [0] * 12, [1, 2, 3], 0, True, 0
+    )
+    from shared.actions import Abstain, Discard, Draw, EndTurn, Take
+
+    found = [refusal(ctx, a) for a in (Discard(0), Take(5), Draw(), Abstain(), EndTurn())]
+    codes = [r.code for r in found if r is not None]
+    assert codes == ["no_such_card", "not_face_up", "pile_empty", "abstain_twice", "end_not_final"]
+    for language in ("en", "de", "it"):
+        set_language(language)
+        try:
+            for r in found:
+                assert r is not None
+                worded = refusal_words(r.code, r.params, "never used")
+                assert worded != "never used" and "{" not in worded, (language, r)
+        finally:
+            set_language("en")
+    assert refusal_words("a_code_from_the_future", {}, "you have no ALOA card") == (
+        "you have no ALOA card"
+    )
