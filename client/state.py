@@ -16,7 +16,14 @@ import attrs
 from client.eventlog import describe_events
 from client.i18n import _, ngettext
 from client.table import CLOCK_CHOICES, LEVEL_CHOICES, TableView, table_from_view
-from client.words import error_sentence, role_word, seat_name, seat_word
+from client.words import (
+    closing_words,
+    error_sentence,
+    left_words,
+    role_word,
+    seat_name,
+    seat_word,
+)
 from protocol.messages import (
     ChatEntry,
     ChatMessage,
@@ -269,7 +276,7 @@ class ClientState:
                 self.leave_table()
                 self.say(
                     _("Table {table} closed: {reason}.").format(
-                        table=msg.table_id, reason=msg.reason
+                        table=msg.table_id, reason=closing_words(msg)
                     ),
                     "error",
                 )
@@ -278,7 +285,7 @@ class ClientState:
                 self.leave_table()
                 self.say(
                     _("You left table {table}: {reason}.").format(
-                        table=msg.table_id, reason=msg.reason
+                        table=msg.table_id, reason=left_words(msg)
                     ),
                     "error",
                 )

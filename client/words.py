@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from client.i18n import _
-from protocol.messages import Error
+from protocol.messages import Error, Left, TableClosed
 from shared.board import ISLANDS, line_name
 from shared.events import (
     Abstained,
@@ -270,6 +270,32 @@ def error_words(
     if code == "illegal_action" and reason is not None:
         return refusal_words(reason, params, message)
     return _error_words(code, message)
+
+
+def closing_words(closed: TableClosed) -> str:
+    """Why a table closed, in the player's language, from its code (version 2)."""
+    player = (closed.params or {}).get("player", "")
+    sentences = {
+        "nobody_seated": _("nobody is seated"),
+        "left_before_start": _("{player} left before the game started"),
+        "abandoned": _("{player} did not come back"),
+        "over_and_left": _("the game is over and the players left"),
+        "over": _("the game is over"),
+        "server_failed": _("the server failed"),
+    }
+    sentence = sentences.get(closed.code or "")
+    return closed.reason if sentence is None else sentence.replace("{player}", str(player))
+
+
+def left_words(left: Left) -> str:
+    """Why this client is no longer at a table, in the player's language (version 2)."""
+    sentences = {
+        "reclaimed_elsewhere": _("your seat was taken back from another connection"),
+        "stopped_watching": _("you stopped watching"),
+        "gave_up_seat": _("you gave up your seat"),
+        "stepped_away": _("you stepped away; your seat waits for you"),
+    }
+    return sentences.get(left.code or "", left.reason)
 
 
 def error_sentence(error: Error) -> str:

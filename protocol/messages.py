@@ -289,7 +289,9 @@ class Spectating:
 class Left:
     TYPE: ClassVar[str] = "left"
     table_id: str
-    reason: str
+    reason: str  # in English
+    # version 2: why, as a code: reclaimed_elsewhere, stopped_watching, gave_up_seat, stepped_away
+    code: str | None = since_v2(None)
 
 
 @attrs.frozen
@@ -352,7 +354,11 @@ class TableNote:
 class TableClosed:
     TYPE: ClassVar[str] = "table_closed"
     table_id: str
-    reason: str
+    reason: str  # in English
+    # version 2: why, as a code (nobody_seated, left_before_start, abandoned, over_and_left,
+    # over, server_failed) and its parameters ({"player": name} where a player is named)
+    code: str | None = since_v2(None)
+    params: dict[str, Any] | None = since_v2(None)
 
 
 @attrs.frozen

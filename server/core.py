@@ -77,7 +77,15 @@ from server.storage import (
     StoredTable,
     TableStateOp,
 )
-from server.table import COMPUTER_NAME, MemberId, Outbox, SeatHolder, Table, TableError
+from server.table import (
+    COMPUTER_NAME,
+    Closing,
+    MemberId,
+    Outbox,
+    SeatHolder,
+    Table,
+    TableError,
+)
 from shared.events import Event
 from shared.game import Game
 from shared.history import entry_from_wire, entry_to_wire
@@ -497,7 +505,7 @@ class ServerCore:
                 if table.role_of(member) is None:
                     session.tables.discard(table_id)
                 if table.empty:
-                    self._close_table(table, "nobody is seated", now)
+                    self._close_table(table, Closing("nobody_seated", "nobody is seated"), now)
                 self._lobby_changed(now)
             case Command():
                 if session.version < 2 and message.action.strip().lower().startswith("undo"):
@@ -689,7 +697,7 @@ class ServerCore:
             self._send_all([(m, table.state_for(m)) for m in table.members()])
         except Exception:
             log.exception("table %s could not be made consistent; closing it", table.table_id)
-            self._close_table(table, "the server failed", now)
+            self._close_table(table, Closing("server_failed", "the server failed"), now)
 
     def _command(self, member: MemberId, command: Command, now: float) -> None:
         table = self.lobby.get(command.table_id)
@@ -1067,13 +1075,13 @@ class ServerCore:
                 return True
         return False
 
-    def _close_table(self, table: Table, reason: str, now: float) -> None:
+    def _close_table(self, table: Table, closing: Closing, now: float) -> None:
         if table.closed:
             return
-        log.info("table %s closed: %s", table.table_id, reason)
+        log.info("table %s closed: %s", table.table_id, closing.english)
         members = table.members()
-        self._send_all(table.close(reason))
-        self._write(CloseOp(table.table_id, reason, self.wall_clock()))
+        self._send_all(table.close(closing))
+        self._write(CloseOp(table.table_id, closing.english, self.wall_clock()))
         self.lobby.remove(table.table_id)
         creator = self.creators.pop(table.table_id, None)
         if creator is not None:

@@ -73,6 +73,15 @@ class _NoCards:
 COMPUTER_NAME = "Computer"
 
 
+@attrs.frozen
+class Closing:
+    """Why a table closes: a code, its parameters and the English sentence."""
+
+    code: str
+    english: str
+    params: dict[str, str] = attrs.field(factory=dict, eq=False)
+
+
 class TableError(Exception):
     """A request the table refuses; nothing was changed."""
 
@@ -337,7 +346,10 @@ class Table:
         out: Outbox = []
         previous = holder.member
         if previous is not None and previous != member:
-            out.append((previous, Left(self.table_id, "your seat was reclaimed from elsewhere")))
+            left = Left(
+                self.table_id, "your seat was reclaimed from elsewhere", "reclaimed_elsewhere"
+            )
+            out.append((previous, left))
         self.spectators.pop(member, None)
         holder.member = member
         holder.since = now
@@ -350,7 +362,7 @@ class Table:
         only steps away: the token still takes the seat back, and the game waits."""
         if member in self.spectators:
             del self.spectators[member]
-            return [(member, Left(self.table_id, "you stopped watching"))]
+            return [(member, Left(self.table_id, "you stopped watching", "stopped_watching"))]
         seat = self.seat_of(member)
         if seat is None:
             raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
@@ -358,12 +370,13 @@ class Table:
         assert holder is not None
         if self.status == "waiting":
             self.seats[seat] = None
-            reason = "you gave up your seat"
+            left = Left(self.table_id, "you gave up your seat", "gave_up_seat")
         else:
             holder.member = None
             holder.since = now
-            reason = "you left the table; your token takes the seat back"
-        return [(member, Left(self.table_id, reason)), *self._players_changed(skip=member)]
+            english = "you left the table; your token takes the seat back"
+            left = Left(self.table_id, english, "stepped_away")
+        return [(member, left), *self._players_changed(skip=member)]
 
     def disconnect(self, member: MemberId, now: float = 0.0) -> Outbox:
         """The member's connection is gone: the seat waits for its token."""
@@ -391,16 +404,20 @@ class Table:
         over_linger: float,
         over_grace: float,
         waiting_grace: float | None = None,
-    ) -> str | None:
+    ) -> Closing | None:
         """Why the table should close now, if it should. A game not yet started waits only
         `waiting_grace` for a player who has gone (None: `abandon_timeout`)."""
         if self.empty:
-            return "nobody is seated"
+            return Closing("nobody_seated", "nobody is seated")
         if waiting_grace is not None and self.status == "waiting":
             for holder in self.seats.values():
                 gone = holder is not None and holder.member is None and not holder.computer
                 if gone and holder is not None and now - holder.since >= waiting_grace:
-                    return f"{holder.name} left before the game started"
+                    return Closing(
+                        "left_before_start",
+                        f"{holder.name} left before the game started",
+                        {"player": holder.name},
+                    )
         if self.over:
             if self.over_since is None:
                 self.over_since = now
@@ -411,18 +428,20 @@ class Table:
             if all(
                 h.member is None and now - max(h.since, over_since) >= over_grace for h in humans
             ):
-                return "the game is over and the players left"
+                return Closing("over_and_left", "the game is over and the players left")
             if now - self.over_since >= over_linger:
-                return "the game is over"
+                return Closing("over", "the game is over")
         for holder in self.seats.values():
             gone = holder is not None and holder.member is None and not holder.computer
             if gone and holder is not None and now - holder.since >= abandon_timeout:
-                return f"{holder.name} did not come back"
+                return Closing(
+                    "abandoned", f"{holder.name} did not come back", {"player": holder.name}
+                )
         return None
 
-    def close(self, reason: str) -> Outbox:
+    def close(self, closing: Closing) -> Outbox:
         self.closed = True
-        message = TableClosed(self.table_id, reason)
+        message = TableClosed(self.table_id, closing.english, closing.code, closing.params)
         return [(m, message) for m in self.members()]
 
     # ----- play ---------------------------------------------------------------------------

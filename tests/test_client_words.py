@@ -49,3 +49,16 @@ def test_every_refusal_of_the_rules_has_a_sentence_in_every_language() -> None:
     assert refusal_words("a_code_from_the_future", {}, "you have no ALOA card") == (
         "you have no ALOA card"
     )
+
+
+def test_closings_and_leavings_are_worded_from_their_codes(german: None) -> None:
+    from client.words import closing_words, left_words
+    from protocol.messages import Left, TableClosed
+
+    closed = TableClosed("t1", "English the client never reads", "abandoned", {"player": "Bo"})
+    assert closing_words(closed) == _("{player} did not come back").replace("{player}", "Bo")
+    assert "Bo" in closing_words(closed) and "did not" not in closing_words(closed)
+    assert left_words(Left("t1", "x", "stopped_watching")) == _("you stopped watching")
+    # a version-1 server, or a code from the future: its English reason as it is
+    assert closing_words(TableClosed("t1", "the moon fell", "meteor", None)) == "the moon fell"
+    assert left_words(Left("t1", "you left")) == "you left"

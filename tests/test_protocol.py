@@ -97,6 +97,7 @@ SERVER_SAMPLES: list[Any] = [
     PlayersChanged("t1", "playing", PLAYERS),
     ChatMessage("t1", "Ana", "hi"),
     TableClosed("t1", "abandoned"),
+    TableClosed("t1", "Ana did not come back", "abandoned", {"player": "Ana"}),
 ]
 
 
@@ -251,6 +252,8 @@ def test_version_1_peers_never_see_version_2_fields_and_may_not_send_them() -> N
     with pytest.raises(ProtocolError) as info:
         decode_client(encode(create, 2), version=1)
     assert info.value.code is ErrorCode.EXTRA_FIELD
+    closed = TableClosed("t1", "Ann did not come back", "abandoned", {"player": "Ann"})
+    assert set(msgpack.unpackb(encode(closed, 1))) == {"type", "table_id", "reason"}
     chat = ChatMessage("t1", "Ann", "hi", "white")
     assert set(msgpack.unpackb(encode(chat, 1))) == {"type", "table_id", "sender", "text"}
 

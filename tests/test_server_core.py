@@ -830,7 +830,9 @@ def test_a_table_whose_players_are_both_gone_closes_after_the_abandon_timeout() 
     assert not early.writes
     late = h.advance(36.0)
     assert late.writes == [CloseOp(duo.table_id, "Ana did not come back", WALL)]
-    assert of(late, watcher, TableClosed) == [TableClosed(duo.table_id, "Ana did not come back")]
+    assert of(late, watcher, TableClosed) == [
+        TableClosed(duo.table_id, "Ana did not come back", "abandoned", {"player": "Ana"})
+    ]
     assert duo.table_id not in h.core.lobby.tables
     assert codes(h.send(watcher, Resync(duo.table_id)), watcher) == ["no_such_table"]
 
@@ -898,7 +900,9 @@ def test_a_waiting_table_whose_creator_leaves_closes_at_once() -> None:
         ClearSeatOp(table_id, "white"),
         CloseOp(table_id, "nobody is seated", WALL),
     ]
-    assert of(effects, watcher, TableClosed) == [TableClosed(table_id, "nobody is seated")]
+    assert of(effects, watcher, TableClosed) == [
+        TableClosed(table_id, "nobody is seated", "nobody_seated", {})
+    ]
     assert table_id not in h.core.lobby.tables
 
 

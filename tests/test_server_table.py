@@ -6,7 +6,7 @@ import pytest
 
 from protocol.errors import ErrorCode
 from protocol.messages import Joined, Left, PlayersChanged, Spectating, State, TableClosed, Update
-from server.table import Table, TableError
+from server.table import Closing, Table, TableError
 from shared.game import Game
 from shared.randomness import SeededSource
 from shared.types import Seat, Termination
@@ -83,7 +83,7 @@ def test_reclaim_moves_the_seat_and_lets_the_old_connection_go() -> None:
     table, token_w, _ = seated()
     assert code_of(table.reclaim, X, "nope") is ErrorCode.BAD_TOKEN
     out = table.reclaim(X, token_w)
-    assert (W, Left("t1", "your seat was reclaimed from elsewhere")) in out
+    assert (W, Left("t1", "your seat was reclaimed from elsewhere", "reclaimed_elsewhere")) in out
     assert table.seat_of(X) is Seat.WHITE and table.seat_of(W) is None
     assert code_of(table.reclaim, B, token_w) is ErrorCode.ALREADY_AT_TABLE
 
@@ -95,10 +95,9 @@ def test_disconnect_keeps_the_seat_and_the_table_times_out() -> None:
     assert isinstance(players, PlayersChanged) and players.players.white is not None
     assert not players.players.white.connected
     assert table.expired(150.0, abandon_timeout=60, over_linger=600, over_grace=60) is None
-    assert (
-        table.expired(161.0, abandon_timeout=60, over_linger=600, over_grace=60)
-        == "Ana did not come back"
-    )
+    closing = table.expired(161.0, abandon_timeout=60, over_linger=600, over_grace=60)
+    assert closing == Closing("abandoned", "Ana did not come back")
+    assert closing.params == {"player": "Ana"}
     table.reclaim(X, token_w, now=161.0)
     assert table.expired(161.0, abandon_timeout=60, over_linger=600, over_grace=60) is None
 
@@ -113,7 +112,7 @@ def test_leave_gives_up_a_waiting_seat_but_not_a_started_one() -> None:
     holder = table.seats[Seat.WHITE]
     assert holder is not None and holder.member is None
     assert isinstance(table.spectate(W, "Ana")[0][1], Spectating)
-    assert table.leave(S)[0][1] == Left("t1", "you stopped watching")
+    assert table.leave(S)[0][1] == Left("t1", "you stopped watching", "stopped_watching")
     assert code_of(table.leave, X) is ErrorCode.NOT_AT_TABLE
 
 
@@ -151,6 +150,6 @@ def test_names_at_a_table_are_the_players_own() -> None:
 
 def test_close_tells_everyone() -> None:
     table, _, _ = seated()
-    out = table.close("bye")
+    out = table.close(Closing("over", "bye"))
     assert sorted(m for m, _ in out) == [W, B, S]
-    assert all(msg == TableClosed("t1", "bye") for _, msg in out)
+    assert all(msg == TableClosed("t1", "bye", "over", {}) for _, msg in out)
