@@ -248,6 +248,14 @@ def refusal_words(code: str | None, params: Mapping[str, Any] | None, english: s
         "hand_full": _("five cards in hand: play or discard first, or abstain"),
         "not_face_up": _("there is no face-up {card} card"),
         "pile_empty": _("the draw pile is empty; take a face-up card"),
+        # offers and claims (no_offer, cannot_claim)
+        "no_draw_offer": _("there is no draw offer to decline"),
+        "offer_stands": _("your offer stands; the opponent decides"),
+        "rematch_started": _("the rematch has started already"),
+        "opponent_left": _("your opponent has left"),
+        "opponent_away": _("your opponent is not connected"),
+        "claim_wait": _("your opponent may still come back; you may claim in {seconds} s"),
+        "claim_not_yet": _("you may claim when your opponent is gone or idle past the limit"),
     }
     template = None if code is None else templates.get(code)
     if template is None:
@@ -267,7 +275,7 @@ def error_words(
     reason: str | None = None,
     params: Mapping[str, Any] | None = None,
 ) -> str:
-    if code == "illegal_action" and reason is not None:
+    if reason is not None:
         return refusal_words(reason, params, message)
     return _error_words(code, message)
 

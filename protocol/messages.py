@@ -260,7 +260,8 @@ class Error:
     table_id: str | None = None  # the table the refused message named, if any
     version: int | None = None  # with stale_version: the table's current version
     refused: str | None = None  # the type of the refused message, when it was decoded
-    # version 2: with illegal_action, why, as a code and its parameters (shared.legality)
+    # version 2: with illegal_action, no_offer and cannot_claim, why, as a code and its
+    # parameters (docs/protocol.md, Refusal codes)
     reason: str | None = since_v2(None)
     params: dict[str, Any] | None = since_v2(None)
 

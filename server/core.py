@@ -524,14 +524,14 @@ class ServerCore:
             case DeclineDraw(table_id):
                 table, mine = self._my_seat(member, table_id)
                 if table.draw_offer is not mine.other:
-                    raise TableError(ErrorCode.NO_OFFER, "there is no draw offer to decline")
+                    raise _no_offer("no_draw_offer", "there is no draw offer to decline")
                 table.draw_offer = None
                 self._note(table, "draw_declined", mine)
                 self._store_state(table, now)
             case Claim(table_id):
                 table, mine = self._my_seat(member, table_id)
                 if self._claimant(table, now) is not mine:
-                    raise TableError(ErrorCode.CANNOT_CLAIM, self._claim_refusal(table, mine, now))
+                    raise self._claim_refusal(table, mine, now)
                 self._end(table, Termination.FORFEIT, mine.other, now)
             case Rematch(table_id):
                 self._rematch(member, table_id, now)
@@ -829,7 +829,7 @@ class ServerCore:
             self._end(table, Termination.AGREED, None, now)
             return
         if table.draw_offer is seat:
-            raise TableError(ErrorCode.NO_OFFER, "your offer stands; the opponent decides")
+            raise _no_offer("offer_stands", "your offer stands; the opponent decides")
         other = table.seats[seat.other]
         if other is not None and other.computer:  # the computer plays every game out
             self._note(table, "draw_declined", seat.other)
@@ -856,12 +856,16 @@ class ServerCore:
                 return seat
         return None
 
-    def _claim_refusal(self, table: Table, seat: Seat, now: float) -> str:
+    def _claim_refusal(self, table: Table, seat: Seat, now: float) -> TableError:
         theirs = table.seats[seat.other]
         if theirs is not None and not theirs.computer and theirs.member is None:
-            wait = self.config.claim_after - (now - theirs.since)
-            return f"your opponent may still come back; you may claim in {max(1, round(wait))} s"
-        return "you may claim when your opponent is gone or idle past the limit"
+            wait = str(max(1, round(self.config.claim_after - (now - theirs.since))))
+            english = f"your opponent may still come back; you may claim in {wait} s"
+            found = Refusal("claim_wait", english, {"seconds": wait})
+        else:
+            english = "you may claim when your opponent is gone or idle past the limit"
+            found = Refusal("claim_not_yet", english)
+        return TableError(ErrorCode.CANNOT_CLAIM, english, refusal=found)
 
     def _seat_gone(self, table: Table, seat: Seat, now: float) -> None:
         """A player's connection went: the other may claim later, and its rematch offer
@@ -878,19 +882,19 @@ class ServerCore:
         if not table.game.is_over:
             raise TableError(ErrorCode.GAME_NOT_OVER, "a rematch is offered after the game")
         if table.rematch_to is not None:
-            raise TableError(ErrorCode.NO_OFFER, "the rematch has started already")
+            raise _no_offer("rematch_started", "the rematch has started already")
         other = table.seats[seat.other]
         if other is None:
-            raise TableError(ErrorCode.NO_OFFER, "your opponent has left")
+            raise _no_offer("opponent_left", "your opponent has left")
         if not (other.computer or table.rematch_offer is seat.other):
             if table.rematch_offer is seat:
-                raise TableError(ErrorCode.NO_OFFER, "your offer stands; the opponent decides")
+                raise _no_offer("offer_stands", "your offer stands; the opponent decides")
             table.rematch_offer = seat
             self._note(table, "rematch_offered", seat)
             self._store_state(table, now)
             return
         if not other.computer and other.member is None:
-            raise TableError(ErrorCode.NO_OFFER, "your opponent is not connected")
+            raise _no_offer("opponent_away", "your opponent is not connected")
         self._start_rematch(table, now)
 
     def _start_rematch(self, table: Table, now: float) -> None:
@@ -1145,6 +1149,10 @@ class ServerCore:
         self.lobby.add(table)
         self._wake_for_sweep(now)
         self._computers_to_move(table)
+
+
+def _no_offer(code: str, english: str) -> TableError:
+    return TableError(ErrorCode.NO_OFFER, english, refusal=Refusal(code, english))
 
 
 def _seat_or_none(value: Any) -> Seat | None:

@@ -15,6 +15,7 @@ from protocol.messages import (
     Command,
     CreateTable,
     DeclineDraw,
+    Error,
     Hello,
     Join,
     Joined,
@@ -122,6 +123,8 @@ def test_a_gone_opponent_can_be_claimed_against_after_claim_after() -> None:
     h.disconnect(duo.black)
     early = h.send(duo.white, Claim(duo.table_id))
     assert codes(early, duo.white) == ["cannot_claim"] and not early.writes
+    refusal = of(early, duo.white, Error)[0]  # a code and its parameters, for any language
+    assert (refusal.reason, refusal.params) == ("claim_wait", {"seconds": "120"})
     assert not of(h.advance(129.9), duo.white, TableNote)
     note = the(h.advance(130.0), duo.white, TableNote)
     assert note == TableNote(duo.table_id, "claim_available", "white", None)
