@@ -763,7 +763,7 @@ def render_body(state: ClientState, width: int, height: int, highlight: Iterable
     for row in info:
         if y >= height:
             break
-        _put_clipped(canvas, x0, y, row, panel_w)
+        put_clipped(canvas, x0, y, row, panel_w)
         y += 1
     if y < height:
         canvas.put(x0 - 1, y, "─" * (side_w), "class:frame")
@@ -779,12 +779,12 @@ def render_body(state: ClientState, width: int, height: int, highlight: Iterable
         logs = wrap_log(state.log, panel_w)
         end = max(len(logs) - state.log_scroll, 0)
         for row in logs[max(end - room, 0) : end]:
-            _put_clipped(canvas, x0, y, row, panel_w)
+            put_clipped(canvas, x0, y, row, panel_w)
             y += 1
     return canvas
 
 
-def _put_clipped(canvas: Canvas, x: int, y: int, row: Sequence[Fragment], width: int) -> None:
+def put_clipped(canvas: Canvas, x: int, y: int, row: Sequence[Fragment], width: int) -> None:
     used = 0
     for style, text in row:
         if used >= width:
@@ -946,7 +946,7 @@ def render_help(width: int, height: int, page: int = 0) -> Canvas:
     pages = help_pages(height, width)
     page = min(max(page, 0), len(pages) - 1)
     for y, row in enumerate(pages[page][:height]):
-        _put_clipped(canvas, 0, y, row, width)
+        put_clipped(canvas, 0, y, row, width)
     if len(pages) > 1:
         where = _("page {page} of {pages}: PgDn and PgUp turn the pages, Esc closes").format(
             page=page + 1, pages=len(pages)

@@ -296,24 +296,6 @@ def game_panel(game: Game, width: int) -> list[list[Fragment]]:
     return out
 
 
-def map_legend() -> list[Fragment]:
-    """The legend under the map, as the game screen has it (a function since the client
-    speaks several languages, a list before)."""
-    make = getattr(render, "map_legend", None)
-    legend: list[Fragment] = make() if make is not None else getattr(render, "MAP_LEGEND", [])
-    return legend
-
-
-def put_clipped(canvas: Canvas, x: int, y: int, row: Sequence[Fragment], width: int) -> None:
-    used = 0
-    for style, text in row:
-        if used >= width:
-            break
-        piece = text[: width - used]
-        canvas.put(x + used, y, piece, style)
-        used += len(piece)
-
-
 def board_screen(
     game: Game,
     title: str,
@@ -345,7 +327,7 @@ def board_screen(
         canvas.put(0, 2, _("Kahuna needs at least 80x24."), "class:msg.error")
         return canvas
     canvas.blit(0, 1, render_map(spectator_view(game), map_w, map_h, recent=recent))
-    canvas.put_fragments(0, 1 + map_h, map_legend())
+    canvas.put_fragments(0, 1 + map_h, render.map_legend())
     x0, panel_w = map_w + 2, side_w - 1
     for y in range(1, 1 + body_h):
         canvas.put(map_w, y, "│", "class:frame")
@@ -353,7 +335,7 @@ def board_screen(
     for row in panel(panel_w):
         if y > body_h:
             break
-        put_clipped(canvas, x0, y, row, panel_w)
+        render.put_clipped(canvas, x0, y, row, panel_w)
         y += 1
     if y <= body_h:
         canvas.put(x0 - 1, y, "─" * side_w, "class:frame")
@@ -362,7 +344,7 @@ def board_screen(
     room = body_h + 1 - y
     if room > 0:
         for row in log(panel_w)[-room:]:
-            put_clipped(canvas, x0, y, row, panel_w)
+            render.put_clipped(canvas, x0, y, row, panel_w)
             y += 1
     for i, line in enumerate(lines):
         canvas.put(0, height - len(lines) + i, line, message_style)
