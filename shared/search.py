@@ -249,32 +249,7 @@ class Search:
             if sim.winner is None:
                 return 0.5
             return 1.0 if sim.winner == me else 0.0
-        opp = 1 - me
-        hand = sim.hand[me]
-        unknown = [CARDS_PER_ISLAND] * NUM_ISLANDS
-        for i in range(NUM_ISLANDS):
-            unknown[i] -= hand[i] + sim.open[opp][i]
-        for card in sim.face_up:
-            unknown[card] -= 1
-        for card in sim.played:
-            unknown[card] -= 1
-        ctx = TurnContext(
-            self.ctx.options,
-            PHASES[sim.phase],
-            self.view.seat,
-            (sim.bridges[0], sim.bridges[1]),
-            (sim.tokens[0], sim.tokens[1]),
-            tuple(hand),
-            sim.face_up,
-            len(sim.pile),
-            sim.abstained if sim.to_move == me else False,
-            0,
-        )
-        ev = _Evaluator.from_parts(ctx, sim.round, sim.final_left, unknown)
-        state = _State(
-            sim.bridges[me], sim.bridges[opp], sim.tokens[me], sim.tokens[opp], tuple(hand)
-        )
-        return _reward(ev.value(state) - self.base)
+        return _reward(_sim_value(self.ctx, sim, me) - self.base)
 
     # ----- iterations -------------------------------------------------------------------------
 
