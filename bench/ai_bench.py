@@ -33,6 +33,7 @@ from shared.ai import LEVELS, choose_action
 from shared.board import ISLANDS, NUM_ISLANDS
 from shared.game import Game
 from shared.randomness import SeededSource
+from shared.search import TurnPlans
 from shared.types import GameOptions, Seat
 from shared.views import seat_view
 
@@ -97,6 +98,7 @@ def _levels_game(
     seed: int,
     iterations: int | None,
     log: bool = False,
+    replan: bool = False,
 ) -> tuple[int, Seat, tuple[int, int], str, Seat | None, dict[str, list[float]], list[str]]:
     """Game `n` of a levels match: (deal, A's seat, scores, reason, winner, decision times,
     and with `log` the game turn by turn)."""
@@ -108,6 +110,8 @@ def _levels_game(
     rng = random.Random(seed * 1_000_003 + n)
     lines: list[str] = []
     turn: list[str] = []
+    # One memory of turn plans per player, as the server's computer keeps (--replan: none).
+    plans = {Seat.WHITE: TurnPlans(), Seat.BLACK: TurnPlans()}
     while not game.is_over:
         seat = game.to_move
         level = a if seat == a_seat else b
@@ -116,7 +120,9 @@ def _levels_game(
             turn.append(f"r{game.round} {seat.label} ({level}) [{hand}]:")
         view = seat_view(game, seat)
         start = time.perf_counter()
-        action = choose_action(view, rng, level=level, iterations=iterations)
+        action = choose_action(
+            view, rng, level=level, iterations=iterations, plans=None if replan else plans[seat]
+        )
         times[level].append(time.perf_counter() - start)
         game.apply(action)
         if log:
@@ -143,6 +149,7 @@ def levels_match(
     iterations: int | None,
     jobs: int = 1,
     show_losses: bool = False,
+    replan: bool = False,
 ) -> None:
     """Level `a` against level `b`: deals in pairs with the seats swapped. With `jobs` > 1 the
     games run in that many processes (each decision still runs on one core). With
@@ -151,7 +158,14 @@ def levels_match(
     margins: list[int] = []
     times: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
     play = functools.partial(
-        _levels_game, a, b, options=options, seed=seed, iterations=iterations, log=show_losses
+        _levels_game,
+        a,
+        b,
+        options=options,
+        seed=seed,
+        iterations=iterations,
+        log=show_losses,
+        replan=replan,
     )
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     results = pool.imap(play, range(games)) if pool is not None else map(play, range(games))
@@ -213,6 +227,11 @@ def main() -> None:
     parser.add_argument(
         "--show-losses", action="store_true", help="levels match: print A's lost games"
     )
+    parser.add_argument(
+        "--replan",
+        action="store_true",
+        help="levels match: search at every decision of a turn (default: follow the turn's plan)",
+    )
     args = parser.parse_args()
     options = GameOptions(variant1=args.variant1, variant2=args.variant2)
     if args.a is not None:
@@ -225,6 +244,7 @@ def main() -> None:
             args.iterations,
             args.jobs,
             args.show_losses,
+            args.replan,
         )
         return
     opponent = OPPONENTS[args.opponent]

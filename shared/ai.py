@@ -17,7 +17,7 @@ Pure: no I/O, no clocks; the only randomness is the `rng` passed in (to break ti
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from shared.actions import (
     Abstain,
@@ -47,6 +47,9 @@ from shared.control import place_bridge, tokens_kept
 from shared.legality import TurnContext, legal_actions
 from shared.types import Phase
 from shared.views import SeatView
+
+if TYPE_CHECKING:
+    from shared.search import TurnPlans  # shared.search builds on this module
 
 __all__ = ["LEVELS", "choose_action", "evaluate"]
 
@@ -348,7 +351,12 @@ def _plays(ev: _Evaluator, s: _State) -> list[Action]:
 
 
 def choose_action(
-    view: SeatView, rng: random.Random, *, level: str = "easy", iterations: int | None = None
+    view: SeatView,
+    rng: random.Random,
+    *,
+    level: str = "easy",
+    iterations: int | None = None,
+    plans: TurnPlans | None = None,
 ) -> Action:
     """One legal action for the seat to move in `view`, decided from that view alone.
 
@@ -356,7 +364,9 @@ def choose_action(
     server and its tests use today, in about a millisecond); "normal" and "strong" compare
     whole-turn plans in samples of the hidden cards (shared.search.plan_action) for about
     0.2 s and 1 s a decision. With `iterations`, a searching level runs exactly that many plan
-    evaluations and no clock is read: the decision is reproducible.
+    evaluations and no clock is read: the decision is reproducible. With `plans` (one per
+    computer player), a searching level's later decisions in a turn follow the plan chosen at
+    its first (shared.search.TurnPlans): a turn takes one search, not one a card.
     """
     if level not in LEVELS:
         raise ValueError(f"{level!r} is not a level; levels are {', '.join(LEVELS)}")
@@ -365,7 +375,12 @@ def choose_action(
 
         seconds = None if iterations is not None else LEVEL_SECONDS[level]
         return plan_action(
-            view, rng, iterations=iterations, seconds=seconds, candidates=LEVEL_CANDIDATES[level]
+            view,
+            rng,
+            iterations=iterations,
+            seconds=seconds,
+            candidates=LEVEL_CANDIDATES[level],
+            plans=plans,
         )
     return _greedy_action(view, rng)
 

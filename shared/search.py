@@ -24,9 +24,11 @@ iteration budget a decision is reproducible, whatever the hidden cards really ar
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from shared.actions import Action, Discard, EndTurn
@@ -741,6 +743,64 @@ def _sim_value(ctx: TurnContext, sim: Sim, me: int) -> float:
     return ev.value(state)
 
 
+def _turn_key(view: SeatView, state: _State) -> tuple[object, ...]:
+    """What stays fixed during the turn of the seat to move, with the turn's `state` (its
+    bridges, tokens and hand): two views with equal keys are the same point of the same turn,
+    up to the discards (face up or down) that its plays made."""
+    pub = view.public
+    opp = 1 - int(view.seat)
+    return (
+        view.seat, pub.options, pub.phase, pub.round, pub.round_points, pub.face_up,
+        pub.pile_size, pub.opponent_abstained, pub.final_turns_left, pub.handicap_left,
+        pub.hand_sizes[opp], pub.open_cards[opp], state,
+    )  # fmt: skip
+
+
+class TurnPlans:
+    """The rest of the plans chosen at earlier decisions of turns, so that a turn's later
+    decisions follow the plan its first decision chose instead of searching again.
+
+    Nothing is learnt during one's own turn: the plays reveal nothing to the player making
+    them, and new cards arrive only when the turn ends. A second search of the same turn would
+    answer the same question with the same knowledge, and the strong level would take a second
+    of thinking for every card it plays. A caller keeps one per computer player (or per worker
+    process: the keys say which seat, turn and point of the turn they are for); without one,
+    every decision searches.
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._next: OrderedDict[tuple[object, ...], int] = OrderedDict()
+
+    def follow(self, view: SeatView) -> Action | None:
+        """The next action of a plan recorded for this point of this turn, if it is legal."""
+        ctx = view.turn_context()
+        if ctx is None:
+            return None
+        code = self._next.pop(_turn_key(view, _initial_state(ctx)), None)
+        if code is None:
+            return None
+        action = to_action(code)
+        return action if action in legal_actions(ctx) else None
+
+    def record(self, view: SeatView, plan: Sequence[int]) -> None:
+        """Remember what `plan` (chosen at `view`, its first action about to be played) does
+        at each later point of the turn."""
+        ctx = view.turn_context()
+        if ctx is None:
+            return
+        state = _initial_state(ctx)
+        for done, code in itertools.pairwise(plan):
+            if _is_turn_end(done):
+                break
+            state = _apply(state, to_action(done))
+            key = _turn_key(view, state)
+            self._next[key] = code
+            self._next.move_to_end(key)
+        while len(self._next) > self.size:
+            self._next.popitem(last=False)
+
+
 def plan_action(
     view: SeatView,
     rng: random.Random,
@@ -749,15 +809,21 @@ def plan_action(
     seconds: float | None = None,
     candidates: int | None = None,
     deep: int = 0,
+    plans: TurnPlans | None = None,
 ) -> Action:
     """The first action of the best whole-turn plan for the seat to move in `view`, decided
     from that view alone. `candidates` plans at least are compared (PLAN_CANDIDATES by
     default); with `deep`, that many more whole turns of each side are played greedily in the
-    samples before the evaluation."""
+    samples before the evaluation. With `plans`, a decision later in a turn follows the plan
+    chosen earlier in it (see TurnPlans), and the plan chosen now is recorded there."""
+    if plans is not None:
+        followed = plans.follow(view)
+        if followed is not None:
+            return followed
     search = PlanSearch(view, candidates=candidates, deep=deep)
     if len(search.legal_root) == 1:
         return to_action(search.legal_root[0])
-    if len(search.plans) == 1:
-        return to_action(search.plans[0][0])
-    plan = search.run(rng, iterations, seconds)
+    plan = search.plans[0] if len(search.plans) == 1 else search.run(rng, iterations, seconds)
+    if plans is not None:
+        plans.record(view, plan)
     return to_action(plan[0])

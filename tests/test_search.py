@@ -19,6 +19,7 @@ from shared.sampling import Sampler, SamplingError
 from shared.search import (
     PlanSearch,
     Search,
+    TurnPlans,
     _board_total,
     _reply_gain,
     plan_action,
@@ -334,3 +335,61 @@ def test_the_replys_gains_match_a_full_recount() -> None:
                 count += 1
             sim.apply(rng.choice(sim.legal()))
     assert count > 500
+
+
+# ----- the plan of a turn, followed -----------------------------------------------------------
+
+
+def test_a_turns_later_decisions_follow_the_plan_its_first_chose() -> None:
+    # Whole games with a memory of turn plans: every action is legal, every decision that is
+    # not a turn's first and finds a recorded step plays that step without searching, and each
+    # step is the next action of the plan recorded at the turn's earlier decision.
+    for seed, options in enumerate(OPTIONS[:4]):
+        game = Game.new(SeededSource(seed), first=Seat(seed % 2), options=options)
+        rng = random.Random(seed)
+        plans = TurnPlans()
+        followed = searched = 0
+        expected: list[int] = []  # the rest of the current plan of White's turn
+        while not game.is_over:
+            view = seat_view(game, game.to_move)
+            if game.to_move is Seat.WHITE and game.phase is not Phase.HANDICAP:
+                before = len(plans._next)
+                action = plan_action(view, rng, iterations=12, plans=plans)
+                if expected and from_action(action) == expected[0] and len(plans._next) < before:
+                    followed += 1
+                    expected = expected[1:]
+                else:
+                    searched += 1
+                    search = PlanSearch(view)
+                    chosen = [p for p in search.plans if p[0] == from_action(action)]
+                    expected = list(chosen[0][1:]) if chosen else []
+            else:
+                action = rng.choice(game.legal_actions())
+                expected = []
+            assert action in game.legal_actions()
+            game.apply(action)
+        assert followed > 0 and searched > 0
+
+
+def test_turn_plans_answer_only_the_point_of_the_turn_they_recorded() -> None:
+    game = position_game(
+        white="COCO-GOLA",
+        black="HUNA-IFFI",
+        white_hand="ALOA BARI DUDA",
+        black_hand="HUNA HUNA",
+    )
+    view = seat_view(game, Seat.WHITE)
+    first = Place(parse_island("ALOA"), parse_line("ALOA-BARI"))
+    second = Place(parse_island("BARI"), parse_line("BARI-DUDA"))
+    plans = TurnPlans()
+    take = Take(view.public.face_up[0])
+    plans.record(view, (from_action(first), from_action(second), from_action(take)))
+    assert plans.follow(view) is None  # the first step was already played
+    game.apply(first)
+    after = seat_view(game, Seat.WHITE)
+    assert plans.follow(seat_view(game, Seat.BLACK)) is None
+    assert plans.follow(after) == second
+    assert plans.follow(after) is None  # a step is given once
+    game.apply(second)
+    assert plans.follow(seat_view(game, Seat.WHITE)) == take
+    assert not plans._next  # nothing is left of the turn
