@@ -20,7 +20,7 @@ Action codes (see `to_action` / `from_action`):
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from shared.actions import (
     ABSTAIN as ABSTAIN_ACTION,
@@ -544,15 +544,140 @@ def _take_codes(face_up: list[int]) -> tuple[int, ...]:
     return codes
 
 
+# By a mask of held islands: the lines with both ends held (two placement codes each).
+_BOTH: tuple[int, ...] = tuple(
+    sum(1 << k for k, (a, b) in enumerate(LINES) if m >> a & 1 and m >> b & 1)
+    for m in range(1 << NUM_ISLANDS)
+)
+_HELD_COUNT: tuple[int, ...] = tuple(m.bit_count() for m in range(1 << NUM_ISLANDS))
+# The k-th set bit of a line mask in two table lookups instead of a loop: _BITS[m] lists the
+# set bits of a 14-bit m, the low half of the 27 lines; the high half is shifted down by 14.
+_HALF = 14
+_LOW = (1 << _HALF) - 1
+_BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(k for k in range(_HALF) if m >> k & 1) for m in range(1 << _HALF)
+)
+# The first island of each line: a card of it plays the line's end 0.
+_FIRST: tuple[int, ...] = tuple(a for a, _ in LINES)
+
+
+def _pairs_mask(counts: Sequence[int]) -> int:
+    """The bit mask of the islands with two cards or more (those that pay a removal alone)."""
+    return sum(1 << i for i, n in enumerate(counts) if n >= 2)
+
+
+def _removals(sim: Sim, s: int, targets: int, opp: int, supply: bool) -> list[int]:
+    """The removal codes (rebuilds included) of `s` on the lines of `targets`, every one of
+    which `s` can pay, in the order of Sim.legal."""
+    hand = sim.hand[s]
+    out: list[int] = []
+    rebuilding = sim.variant1 and supply
+    while targets:
+        low = targets & -targets
+        targets ^= low
+        line = low.bit_length() - 1
+        a, b = _LINES[line]
+        ha = hand[a]
+        hb = hand[b]
+        base = REMOVE_BASE + 3 * line
+        rebuild = False
+        if rebuilding:
+            after = opp & ~low
+            rebuild = (after & _IM[a]).bit_count() < _NEEDED[a] and (
+                after & _IM[b]
+            ).bit_count() < _NEEDED[b]
+        if ha >= 2:
+            out.append(base)
+            if rebuild:
+                out.append(base + 81)
+        if ha and hb:
+            out.append(base + 1)
+            if rebuild:
+                out.append(base + 82)
+        if hb >= 2:
+            out.append(base + 2)
+            if rebuild:
+                out.append(base + 83)
+    return out
+
+
+def _kth_line(mask: int, k: int) -> int:
+    """The k-th (from 0) set bit of a line mask."""
+    low = _BITS[mask & _LOW]
+    n = len(low)
+    return low[k] if k < n else _HALF + _BITS[mask >> _HALF][k - n]
+
+
+def random_action(sim: Sim, rand: Callable[[], float]) -> int:
+    """A legal action code drawn uniformly from `sim.legal()` with one call of `rand` (a float
+    in [0, 1)), without listing the legal actions: they are counted by kind with mask tables
+    and only the drawn one is built. Index i of the draw is not index i of legal(): the
+    placements come in another order (every legal code stays equally likely)."""
+    phase = sim.phase
+    if phase == HANDICAP:
+        legal = sim.legal()
+        return legal[int(rand() * len(legal))]
+    s = sim.to_move
+    hand = sim.hand[s]
+    held = sim.held[s]
+    me = sim.bridges[s]
+    opp = sim.bridges[1 - s]
+    reach = _REACH[held]
+    both = _BOTH[held]
+    fr = 0
+    n_first = n_place = 0
+    supply = me.bit_count() < BRIDGES_PER_PLAYER
+    if supply:
+        free = ALL_LINES & ~(me | opp)
+        if sim.variant1:
+            free &= ~_LINES_OF[sim.tokens[1 - s]]
+        fr = free & reach
+        n_first = fr.bit_count()
+        n_place = n_first + (fr & both).bit_count()
+    targets = opp & (both | _REACH[_pairs_mask(hand)])
+    removals = _removals(sim, s, targets, opp, supply) if targets else []
+    n_play = n_place + len(removals)
+    n_discard = n_play + _HELD_COUNT[held]
+    takes: tuple[int, ...] = ()
+    draw = False
+    if phase == FINAL:
+        total = n_discard + 1
+    else:
+        if sim.size[s] < HAND_LIMIT:
+            takes = _take_codes(sim.face_up)
+            draw = bool(sim.pile)
+        total = n_discard + len(takes) + draw + (not sim.abstained)
+    r = int(rand() * total)
+    if r < n_first:
+        line = _kth_line(fr, r)
+        return 2 * line + (not held >> _FIRST[line] & 1)
+    if r < n_place:
+        return 2 * _kth_line(fr & both, r - n_first) + 1
+    if r < n_play:
+        return removals[r - n_place]
+    if r < n_discard:
+        return DISCARD_BASE + _HELD_ISLANDS[held][r - n_play]
+    if phase == FINAL:
+        return END
+    r -= n_discard
+    if r < len(takes):
+        return takes[r]
+    if draw and r == len(takes):
+        return DRAW
+    return ABSTAIN
+
+
 def play_random(
     sim: Sim, rng: random.Random, record: list[int] | None = None, max_turns: int = -1
 ) -> int:
     """Play uniformly random legal actions until the game ends (or `max_turns` turns have
-    ended, when not negative); return the number of actions. The same rules as Sim.legal and
-    Sim.apply with the common actions inlined (placements, discards and the ends of turns; the
-    take actions of the face-up row are kept between its changes): this is the benchmark's and
-    the playouts' hot loop (tests/test_playout.py replays its games in the checked engine).
-    Every action taken is appended to `record` when given."""
+    ended, when not negative); return the number of actions. Each choice is `random_action`'s
+    (one rng.random() a decision, uniform over Sim.legal) with the common actions applied
+    inline (placements, discards and the ends of turns; removals, the handicap phase and the
+    ends of rounds go through Sim): this is the benchmark's and the playouts' hot loop
+    (tests/test_playout.py replays its games in the checked engine and checks that every
+    legal action has its share of the draws). Every action taken is appended to `record`
+    when given."""
     rand = rng.random
     bridges = sim.bridges
     tokens = sim.tokens
@@ -562,10 +687,13 @@ def play_random(
     size = sim.size
     variant1 = sim.variant1
     variant2 = sim.variant2
-    places = _PLACES
     held_islands = _HELD_ISLANDS
-    discards = _DISCARDS
+    held_count = _HELD_COUNT
     reaches = _REACH
+    boths = _BOTH
+    lines_of = _LINES_OF
+    bits = _BITS
+    first_end = _FIRST
     im = _IM
     needed = _NEEDED
     lines = _LINES
@@ -574,12 +702,12 @@ def play_random(
     played = sim.played
     face_down = sim.face_down
     takes = _take_codes(face_up)
+    # Per seat, the islands held twice: with `held`, which lines a removal can be paid for.
+    pairs = [_pairs_mask(hands[0]), _pairs_mask(hands[1])]
+    phase = sim.phase
     count = 0
     turns = 0
-    while turns != max_turns:
-        phase = sim.phase
-        if phase == OVER:
-            break
+    while phase != OVER and turns != max_turns:
         s = sim.to_move
         if phase == HANDICAP:
             a = rng.choice(sim.legal())
@@ -587,139 +715,172 @@ def play_random(
             count += 1
             if record is not None:
                 record.append(a)
+            phase = sim.phase
             continue
         o = 1 - s
-        me = bridges[s]
-        opp = bridges[o]
         hand = hands[s]
-        held = helds[s]
-        out: list[int] = []
-        if me.bit_count() < BRIDGES_PER_PLAYER:
-            supply = True
-            free = ALL_LINES & ~(me | opp)
-            if variant1:
-                free &= ~_LINES_OF[tokens[o]]
-            for i in held_islands[held]:
-                out += places[i][free & im[i]]
-        else:
-            supply = False
-        targets = opp & reaches[held]
-        while targets:
-            low = targets & -targets
-            targets ^= low
-            line = low.bit_length() - 1
-            a, b = lines[line]
-            ha = hand[a]
-            hb = hand[b]
-            if ha + hb < 2:
+        opens_s = opens[s]
+        # The actions of one turn: plays and discards until one ends it.
+        while True:
+            me = bridges[s]
+            opp = bridges[o]
+            held = helds[s]
+            reach = reaches[held]
+            both = boths[held]
+            if me.bit_count() < BRIDGES_PER_PLAYER:
+                supply = True
+                free = ALL_LINES & ~(me | opp)
+                if variant1:
+                    free &= ~lines_of[tokens[o]]
+                fr = free & reach
+                n_first = fr.bit_count()
+                n_place = n_first + (fr & both).bit_count()
+            else:
+                supply = False
+                fr = n_first = n_place = 0
+            targets = opp & (both | reaches[pairs[s]])
+            if targets:
+                removals = _removals(sim, s, targets, opp, supply)
+                n_play = n_place + len(removals)
+            else:
+                n_play = n_place
+            n_discard = n_play + held_count[held]
+            if phase == FINAL:
+                r = int(rand() * (n_discard + 1))
+            else:
+                if size[s] < HAND_LIMIT:
+                    n_take = n_discard + len(takes)
+                    n_draw = n_take + 1 if pile else n_take
+                else:
+                    n_take = n_draw = n_discard
+                r = int(rand() * (n_draw if sim.abstained else n_draw + 1))
+            count += 1
+            if r < n_place:
+                if r < n_first:
+                    low = bits[fr & _LOW]
+                    n = len(low)
+                    line = low[r] if r < n else _HALF + bits[fr >> _HALF][r - n]
+                    end = not held >> first_end[line] & 1
+                else:
+                    r -= n_first
+                    fr &= both
+                    low = bits[fr & _LOW]
+                    n = len(low)
+                    line = low[r] if r < n else _HALF + bits[fr >> _HALF][r - n]
+                    end = True
+                if record is not None:
+                    record.append(2 * line + end)
+                card = lines[line][end]
+                left = hand[card] - 1
+                hand[card] = left
+                if not left:
+                    helds[s] = held & ~(1 << card)
+                elif left == 1:
+                    pairs[s] &= ~(1 << card)
+                size[s] -= 1
+                if variant2 and opens_s[card]:
+                    opens_s[card] -= 1
+                played.append(card)
+                # The bridge, and the islands it wins (inlined Sim._place).
+                me |= 1 << line
+                bridges[s] = me
+                my_tokens = tokens[s]
+                gained = doomed = 0
+                for island in lines[line]:
+                    if (
+                        not my_tokens >> island & 1
+                        and (me & im[island]).bit_count() >= needed[island]
+                    ):
+                        gained |= 1 << island
+                        doomed |= im[island]
+                if gained:
+                    tokens[s] = my_tokens | gained
+                    if opp & doomed:
+                        opp &= ~doomed
+                        bridges[o] = opp
+                        tokens[o] = _kept(opp, tokens[o])
+                        if sim.round >= 2 and not opp:
+                            sim._premature_end()
+                            phase = OVER
+                            break
                 continue
-            base = REMOVE_BASE + 3 * line
-            rebuild = False
-            if variant1 and supply:
-                after = opp & ~low
-                rebuild = (after & im[a]).bit_count() < needed[a] and (
-                    after & im[b]
-                ).bit_count() < needed[b]
-            if ha >= 2:
-                out.append(base)
-                if rebuild:
-                    out.append(base + 81)
-            if ha and hb:
-                out.append(base + 1)
-                if rebuild:
-                    out.append(base + 82)
-            if hb >= 2:
-                out.append(base + 2)
-                if rebuild:
-                    out.append(base + 83)
-        out += discards[held]
-        if phase == FINAL:
-            out.append(END)
-        else:
-            if size[s] < HAND_LIMIT:
-                out += takes
-                if pile:
-                    out.append(DRAW)
-            if not sim.abstained:
-                out.append(ABSTAIN)
-        a = out[int(rand() * len(out))]
-        count += 1
-        if record is not None:
-            record.append(a)
-        if a < REMOVE_BASE:
-            line = a >> 1
-            card = lines[line][a & 1]
-            hand[card] -= 1
-            if not hand[card]:
-                helds[s] = held & ~(1 << card)
-            size[s] -= 1
-            if variant2 and opens[s][card]:
-                opens[s][card] -= 1
-            played.append(card)
-            # The bridge, and the islands it wins (inlined Sim._place).
-            me |= 1 << line
-            bridges[s] = me
-            my_tokens = tokens[s]
-            gained = doomed = 0
-            for island in lines[line]:
-                if not my_tokens >> island & 1 and (me & im[island]).bit_count() >= needed[island]:
-                    gained |= 1 << island
-                    doomed |= im[island]
-            if gained:
-                tokens[s] = my_tokens | gained
-                if opp & doomed:
-                    opp &= ~doomed
-                    bridges[o] = opp
-                    tokens[o] = _kept(opp, tokens[o])
-                    if sim.round >= 2 and not opp:
-                        sim._premature_end()
-        elif a < DISCARD_BASE:
-            sim.apply(a)  # a removal
-        elif a < TAKE_BASE:
-            card = a - DISCARD_BASE
-            hand[card] -= 1
-            if not hand[card]:
-                helds[s] = held & ~(1 << card)
-            size[s] -= 1
-            if variant2 and opens[s][card]:
-                opens[s][card] -= 1
-            face_down.append(card)
-        else:
+            if r < n_play:
+                a = removals[r - n_place]
+                if record is not None:
+                    record.append(a)
+                sim.apply(a)
+                pairs[s] = _pairs_mask(hand)
+                phase = sim.phase
+                if phase == OVER:
+                    break
+                continue
+            if r < n_discard:
+                card = held_islands[held][r - n_play]
+                if record is not None:
+                    record.append(DISCARD_BASE + card)
+                left = hand[card] - 1
+                hand[card] = left
+                if not left:
+                    helds[s] = held & ~(1 << card)
+                elif left == 1:
+                    pairs[s] &= ~(1 << card)
+                size[s] -= 1
+                if variant2 and opens_s[card]:
+                    opens_s[card] -= 1
+                face_down.append(card)
+                continue
             # The end of the turn (inlined Sim.apply and Sim._end_turn).
             turns += 1
-            if a == DRAW:
-                card = pile.pop()
-                hand[card] += 1
-                helds[s] = held | 1 << card
-                size[s] += 1
+            if phase == FINAL:
+                if record is not None:
+                    record.append(END)
                 sim.abstained = False
-            elif a < DRAW:
+                sim.final_left -= 1
+                if not sim.final_left:
+                    sim._final_scoring()
+                    phase = OVER
+                    break
+                sim.to_move = o
+                break
+            if r < n_take:
+                a = takes[r - n_discard]
                 card = a - TAKE_BASE
                 face_up.remove(card)
                 if pile:
                     face_up.append(pile.pop())
-                hand[card] += 1
-                helds[s] = held | 1 << card
-                size[s] += 1
                 if variant2:
-                    opens[s][card] += 1
-                sim.abstained = False
+                    opens_s[card] += 1
                 takes = _take_codes(face_up)
+                sim.abstained = False
+            elif r < n_draw:
+                a = DRAW
+                card = pile.pop()
+                sim.abstained = False
             else:
-                sim.abstained = a == ABSTAIN
-            if phase == FINAL:
-                sim.final_left -= 1
-                if not sim.final_left:
-                    sim._final_scoring()
-                    continue
-            elif not pile and not face_up:
+                a = ABSTAIN
+                card = -1
+                sim.abstained = True
+            if record is not None:
+                record.append(a)
+            if card >= 0:
+                got = hand[card] + 1
+                hand[card] = got
+                helds[s] = held | 1 << card
+                if got == 2:
+                    pairs[s] |= 1 << card
+                size[s] += 1
+            if not pile and not face_up:
                 sim._depleted()
+                phase = sim.phase
                 face_up = sim.face_up
                 pile = sim.pile
                 played = sim.played
                 face_down = sim.face_down
                 takes = _take_codes(face_up)
-                if sim.round >= 2 and sim.phase != OVER and not (bridges[0] and bridges[1]):
+                if sim.round >= 2 and phase != OVER and not (bridges[0] and bridges[1]):
                     sim._premature_end()
+                    phase = OVER
+                    break
             sim.to_move = o
+            break
     return count

@@ -4,6 +4,7 @@ with every option set. More games: `KAHUNA_PLAYOUT_GAMES=5000 pytest tests/test_
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import random
@@ -13,11 +14,14 @@ import pytest
 from shared.game import Game
 from shared.playout import (
     ACTIONS,
+    HANDICAP,
+    OVER,
     PHASES,
     RandomSource,
     Sim,
     from_action,
     play_random,
+    random_action,
     to_action,
 )
 from shared.randomness import SeededSource
@@ -109,3 +113,47 @@ def test_random_source_shuffles_the_cards_it_is_given() -> None:
     cards = [0, 0, 1, 5, 7, 11]
     out = source.shuffled(cards)
     assert sorted(out) == cards and out is not cards
+
+
+class Scripted(random.Random):
+    """A Random whose random() returns the given values, then raises IndexError."""
+
+    def __init__(self, values: list[float]) -> None:
+        super().__init__(0)
+        self.values = values
+
+    def random(self) -> float:
+        return self.values.pop(0)
+
+
+def sample_positions(options: GameOptions, games: int) -> list[Sim]:
+    """Positions (not over, past the handicap) from random games."""
+    out: list[Sim] = []
+    for seed in range(games):
+        game = Game.new(SeededSource(seed), first=Seat(seed % 2), options=options)
+        sim = Sim.from_game(game, RandomSource(random.Random(seed)))
+        rng = random.Random(seed)
+        while sim.phase != OVER:
+            if sim.phase != HANDICAP:
+                out.append(sim.copy())
+            sim.apply(rng.choice(sim.legal()))
+    return out
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: str(o.to_dict()))
+def test_random_choices_are_uniform_over_legal(options: GameOptions) -> None:
+    """random_action and play_random's first draw map the n equal parts of [0, 1) onto the
+    n legal actions one to one: each legal action is equally likely."""
+    for sim in sample_positions(options, max(1, PER_OPTIONS // 10)):
+        legal = sim.legal()
+        n = len(legal)
+        draws = [(k + 0.5) / n for k in range(n)]
+        draw = iter(draws).__next__
+        assert sorted(random_action(sim, draw) for _ in range(n)) == sorted(legal)
+        firsts: list[int] = []
+        for u in draws:
+            taken: list[int] = []
+            with contextlib.suppress(IndexError):
+                play_random(sim.copy(), Scripted([u]), taken)
+            firsts.append(taken[0])
+        assert sorted(firsts) == sorted(legal)
