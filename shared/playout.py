@@ -550,6 +550,8 @@ _BOTH: tuple[int, ...] = tuple(
     for m in range(1 << NUM_ISLANDS)
 )
 _HELD_COUNT: tuple[int, ...] = tuple(m.bit_count() for m in range(1 << NUM_ISLANDS))
+# The three per held mask in one lookup for play_random: reach, both, number of discards.
+_HELD_INFO: tuple[tuple[int, int, int], ...] = tuple(zip(_REACH, _BOTH, _HELD_COUNT, strict=True))
 # The k-th set bit of a line mask in two table lookups instead of a loop: _BITS[m] lists the
 # set bits of a 14-bit m, the low half of the 27 lines; the high half is shifted down by 14.
 _HALF = 14
@@ -688,15 +690,15 @@ def play_random(
     variant1 = sim.variant1
     variant2 = sim.variant2
     held_islands = _HELD_ISLANDS
-    held_count = _HELD_COUNT
+    held_info = _HELD_INFO
     reaches = _REACH
-    boths = _BOTH
     lines_of = _LINES_OF
     bits = _BITS
     first_end = _FIRST
     im = _IM
     needed = _NEEDED
     lines = _LINES
+    take_table = _TAKES
     face_up = sim.face_up
     pile = sim.pile
     played = sim.played
@@ -704,6 +706,8 @@ def play_random(
     takes = _take_codes(face_up)
     # Per seat, the islands held twice: with `held`, which lines a removal can be paid for.
     pairs = [_pairs_mask(hands[0]), _pairs_mask(hands[1])]
+    # Only Sim._end_turn reads or writes it, and this loop does that part itself.
+    abstained = sim.abstained
     phase = sim.phase
     count = 0
     turns = 0
@@ -720,31 +724,27 @@ def play_random(
         o = 1 - s
         hand = hands[s]
         opens_s = opens[s]
+        # Within a turn the mover's bridges change only by its own actions.
+        placed = bridges[s].bit_count()
         # The actions of one turn: plays and discards until one ends it.
         while True:
             me = bridges[s]
             opp = bridges[o]
             held = helds[s]
-            reach = reaches[held]
-            both = boths[held]
-            if me.bit_count() < BRIDGES_PER_PLAYER:
-                supply = True
-                free = ALL_LINES & ~(me | opp)
-                if variant1:
-                    free &= ~lines_of[tokens[o]]
-                fr = free & reach
+            reach, both, n_held = held_info[held]
+            if placed < BRIDGES_PER_PLAYER:
+                fr = reach & ~(me | opp | lines_of[tokens[o]] if variant1 else me | opp)
                 n_first = fr.bit_count()
                 n_place = n_first + (fr & both).bit_count()
             else:
-                supply = False
                 fr = n_first = n_place = 0
             targets = opp & (both | reaches[pairs[s]])
             if targets:
-                removals = _removals(sim, s, targets, opp, supply)
+                removals = _removals(sim, s, targets, opp, placed < BRIDGES_PER_PLAYER)
                 n_play = n_place + len(removals)
             else:
                 n_play = n_place
-            n_discard = n_play + held_count[held]
+            n_discard = n_play + n_held
             if phase == FINAL:
                 r = int(rand() * (n_discard + 1))
             else:
@@ -753,7 +753,7 @@ def play_random(
                     n_draw = n_take + 1 if pile else n_take
                 else:
                     n_take = n_draw = n_discard
-                r = int(rand() * (n_draw if sim.abstained else n_draw + 1))
+                r = int(rand() * (n_draw if abstained else n_draw + 1))
             count += 1
             if r < n_place:
                 if r < n_first:
@@ -770,7 +770,8 @@ def play_random(
                     end = True
                 if record is not None:
                     record.append(2 * line + end)
-                card = lines[line][end]
+                ends = lines[line]
+                card = ends[end]
                 left = hand[card] - 1
                 hand[card] = left
                 if not left:
@@ -784,15 +785,16 @@ def play_random(
                 # The bridge, and the islands it wins (inlined Sim._place).
                 me |= 1 << line
                 bridges[s] = me
+                placed += 1
                 my_tokens = tokens[s]
+                a, b = ends
                 gained = doomed = 0
-                for island in lines[line]:
-                    if (
-                        not my_tokens >> island & 1
-                        and (me & im[island]).bit_count() >= needed[island]
-                    ):
-                        gained |= 1 << island
-                        doomed |= im[island]
+                if not my_tokens >> a & 1 and (me & im[a]).bit_count() >= needed[a]:
+                    gained = 1 << a
+                    doomed = im[a]
+                if not my_tokens >> b & 1 and (me & im[b]).bit_count() >= needed[b]:
+                    gained |= 1 << b
+                    doomed |= im[b]
                 if gained:
                     tokens[s] = my_tokens | gained
                     if opp & doomed:
@@ -810,6 +812,7 @@ def play_random(
                     record.append(a)
                 sim.apply(a)
                 pairs[s] = _pairs_mask(hand)
+                placed = bridges[s].bit_count()
                 phase = sim.phase
                 if phase == OVER:
                     break
@@ -834,7 +837,7 @@ def play_random(
             if phase == FINAL:
                 if record is not None:
                     record.append(END)
-                sim.abstained = False
+                abstained = False
                 sim.final_left -= 1
                 if not sim.final_left:
                     sim._final_scoring()
@@ -842,45 +845,45 @@ def play_random(
                     break
                 sim.to_move = o
                 break
-            if r < n_take:
-                a = takes[r - n_discard]
-                card = a - TAKE_BASE
-                face_up.remove(card)
-                if pile:
-                    face_up.append(pile.pop())
-                if variant2:
-                    opens_s[card] += 1
-                takes = _take_codes(face_up)
-                sim.abstained = False
-            elif r < n_draw:
-                a = DRAW
-                card = pile.pop()
-                sim.abstained = False
-            else:
-                a = ABSTAIN
-                card = -1
-                sim.abstained = True
-            if record is not None:
-                record.append(a)
-            if card >= 0:
+            if r < n_draw:
+                abstained = False
+                if r < n_take:
+                    a = takes[r - n_discard]
+                    card = a - TAKE_BASE
+                    face_up.remove(card)
+                    if pile:
+                        face_up.append(pile.pop())
+                    if variant2:
+                        opens_s[card] += 1
+                    takes = take_table.get(tuple(face_up)) or _take_codes(face_up)
+                else:
+                    a = DRAW
+                    card = pile.pop()
+                if record is not None:
+                    record.append(a)
                 got = hand[card] + 1
                 hand[card] = got
                 helds[s] = held | 1 << card
                 if got == 2:
                     pairs[s] |= 1 << card
                 size[s] += 1
-            if not pile and not face_up:
-                sim._depleted()
-                phase = sim.phase
-                face_up = sim.face_up
-                pile = sim.pile
-                played = sim.played
-                face_down = sim.face_down
-                takes = _take_codes(face_up)
-                if sim.round >= 2 and phase != OVER and not (bridges[0] and bridges[1]):
-                    sim._premature_end()
-                    phase = OVER
-                    break
+                if not pile and not face_up:
+                    sim._depleted()
+                    phase = sim.phase
+                    face_up = sim.face_up
+                    pile = sim.pile
+                    played = sim.played
+                    face_down = sim.face_down
+                    takes = _take_codes(face_up)
+                    if sim.round >= 2 and phase != OVER and not (bridges[0] and bridges[1]):
+                        sim._premature_end()
+                        phase = OVER
+                        break
+            else:
+                abstained = True
+                if record is not None:
+                    record.append(ABSTAIN)
             sim.to_move = o
             break
+    sim.abstained = abstained
     return count
