@@ -89,6 +89,8 @@ def check(games: int) -> None:
         assert game.is_over and sim.result == game.result, n
         assert sim.bridges == game.bridges and sim.tokens == game.tokens, n
         assert sim.hand == game.hand and sim.points == game.round_points, n
+        assert sim.to_move == game.to_move and sim.played == game.played, n
+        assert sim.face_up == game.face_up and sim.face_down == game.face_down, n
     print(
         f"playout engine agrees with Game: {games} games, {actions} actions;"
         f" play_random: {games} games, {fast_actions} actions"

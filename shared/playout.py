@@ -699,6 +699,7 @@ def play_random(
     needed = _NEEDED
     lines = _LINES
     take_table = _TAKES
+    full, hand_limit, low_bits, half = BRIDGES_PER_PLAYER, HAND_LIMIT, _LOW, _HALF
     face_up = sim.face_up
     pile = sim.pile
     played = sim.played
@@ -706,41 +707,44 @@ def play_random(
     takes = _take_codes(face_up)
     # Per seat, the islands held twice: with `held`, which lines a removal can be paid for.
     pairs = [_pairs_mask(hands[0]), _pairs_mask(hands[1])]
-    # Only Sim._end_turn reads or writes it, and this loop does that part itself.
+    # Only Sim._end_turn reads or writes the abstention, and this loop does that part itself;
+    # the mover is written back before anything of Sim that reads it.
     abstained = sim.abstained
     phase = sim.phase
-    count = 0
+    s = sim.to_move
+    plays = 0  # the actions that did not end a turn
     turns = 0
     while phase != OVER and turns != max_turns:
-        s = sim.to_move
         if phase == HANDICAP:
             a = rng.choice(sim.legal())
             sim.apply(a)
-            count += 1
+            plays += 1
             if record is not None:
                 record.append(a)
             phase = sim.phase
+            s = sim.to_move
             continue
         o = 1 - s
         hand = hands[s]
         opens_s = opens[s]
-        # Within a turn the mover's bridges change only by its own actions.
-        placed = bridges[s].bit_count()
+        # Within a turn only the mover's own actions change these.
+        me = bridges[s]
+        opp = bridges[o]
+        held = helds[s]
+        pair = pairs[s]
+        placed = me.bit_count()
         # The actions of one turn: plays and discards until one ends it.
         while True:
-            me = bridges[s]
-            opp = bridges[o]
-            held = helds[s]
             reach, both, n_held = held_info[held]
-            if placed < BRIDGES_PER_PLAYER:
+            if placed < full:
                 fr = reach & ~(me | opp | lines_of[tokens[o]] if variant1 else me | opp)
                 n_first = fr.bit_count()
                 n_place = n_first + (fr & both).bit_count()
             else:
                 fr = n_first = n_place = 0
-            targets = opp & (both | reaches[pairs[s]])
+            targets = opp & (both | reaches[pair])
             if targets:
-                removals = _removals(sim, s, targets, opp, placed < BRIDGES_PER_PLAYER)
+                removals = _removals(sim, s, targets, opp, placed < full)
                 n_play = n_place + len(removals)
             else:
                 n_play = n_place
@@ -748,25 +752,77 @@ def play_random(
             if phase == FINAL:
                 r = int(rand() * (n_discard + 1))
             else:
-                if size[s] < HAND_LIMIT:
+                if size[s] < hand_limit:
                     n_take = n_discard + len(takes)
                     n_draw = n_take + 1 if pile else n_take
                 else:
                     n_take = n_draw = n_discard
                 r = int(rand() * (n_draw if abstained else n_draw + 1))
-            count += 1
+            if r >= n_discard:
+                # The end of the turn, the commonest draw (inlined Sim.apply, Sim._end_turn).
+                turns += 1
+                pairs[s] = pair
+                if phase == FINAL:
+                    if record is not None:
+                        record.append(END)
+                    abstained = False
+                    sim.final_left -= 1
+                    if not sim.final_left:
+                        sim._final_scoring()
+                        phase = OVER
+                        break
+                elif r < n_draw:
+                    abstained = False
+                    if r < n_take:
+                        a = takes[r - n_discard]
+                        card = a - TAKE_BASE
+                        face_up.remove(card)
+                        if pile:
+                            face_up.append(pile.pop())
+                        if variant2:
+                            opens_s[card] += 1
+                        takes = take_table.get(tuple(face_up)) or _take_codes(face_up)
+                    else:
+                        a = DRAW
+                        card = pile.pop()
+                    if record is not None:
+                        record.append(a)
+                    got = hand[card] + 1
+                    hand[card] = got
+                    helds[s] = held | 1 << card
+                    if got == 2:
+                        pairs[s] = pair | 1 << card
+                    size[s] += 1
+                    if not pile and not face_up:
+                        sim._depleted()
+                        phase = sim.phase
+                        face_up = sim.face_up
+                        pile = sim.pile
+                        played = sim.played
+                        face_down = sim.face_down
+                        takes = _take_codes(face_up)
+                        if sim.round >= 2 and phase != OVER and not (bridges[0] and bridges[1]):
+                            sim._premature_end()
+                            phase = OVER
+                else:
+                    abstained = True
+                    if record is not None:
+                        record.append(ABSTAIN)
+                s = o
+                break
+            plays += 1
             if r < n_place:
                 if r < n_first:
-                    low = bits[fr & _LOW]
+                    low = bits[fr & low_bits]
                     n = len(low)
-                    line = low[r] if r < n else _HALF + bits[fr >> _HALF][r - n]
+                    line = low[r] if r < n else half + bits[fr >> half][r - n]
                     end = not held >> first_end[line] & 1
                 else:
                     r -= n_first
                     fr &= both
-                    low = bits[fr & _LOW]
+                    low = bits[fr & low_bits]
                     n = len(low)
-                    line = low[r] if r < n else _HALF + bits[fr >> _HALF][r - n]
+                    line = low[r] if r < n else half + bits[fr >> half][r - n]
                     end = True
                 if record is not None:
                     record.append(2 * line + end)
@@ -775,9 +831,10 @@ def play_random(
                 left = hand[card] - 1
                 hand[card] = left
                 if not left:
-                    helds[s] = held & ~(1 << card)
+                    held &= ~(1 << card)
+                    helds[s] = held
                 elif left == 1:
-                    pairs[s] &= ~(1 << card)
+                    pair &= ~(1 << card)
                 size[s] -= 1
                 if variant2 and opens_s[card]:
                     opens_s[card] -= 1
@@ -805,85 +862,35 @@ def play_random(
                             sim._premature_end()
                             phase = OVER
                             break
-                continue
-            if r < n_play:
+            elif r < n_play:
                 a = removals[r - n_place]
                 if record is not None:
                     record.append(a)
+                sim.to_move = s
                 sim.apply(a)
-                pairs[s] = _pairs_mask(hand)
-                placed = bridges[s].bit_count()
+                me = bridges[s]
+                opp = bridges[o]
+                held = helds[s]
+                pair = _pairs_mask(hand)
+                placed = me.bit_count()
                 phase = sim.phase
                 if phase == OVER:
                     break
-                continue
-            if r < n_discard:
+            else:
                 card = held_islands[held][r - n_play]
                 if record is not None:
                     record.append(DISCARD_BASE + card)
                 left = hand[card] - 1
                 hand[card] = left
                 if not left:
-                    helds[s] = held & ~(1 << card)
+                    held &= ~(1 << card)
+                    helds[s] = held
                 elif left == 1:
-                    pairs[s] &= ~(1 << card)
+                    pair &= ~(1 << card)
                 size[s] -= 1
                 if variant2 and opens_s[card]:
                     opens_s[card] -= 1
                 face_down.append(card)
-                continue
-            # The end of the turn (inlined Sim.apply and Sim._end_turn).
-            turns += 1
-            if phase == FINAL:
-                if record is not None:
-                    record.append(END)
-                abstained = False
-                sim.final_left -= 1
-                if not sim.final_left:
-                    sim._final_scoring()
-                    phase = OVER
-                    break
-                sim.to_move = o
-                break
-            if r < n_draw:
-                abstained = False
-                if r < n_take:
-                    a = takes[r - n_discard]
-                    card = a - TAKE_BASE
-                    face_up.remove(card)
-                    if pile:
-                        face_up.append(pile.pop())
-                    if variant2:
-                        opens_s[card] += 1
-                    takes = take_table.get(tuple(face_up)) or _take_codes(face_up)
-                else:
-                    a = DRAW
-                    card = pile.pop()
-                if record is not None:
-                    record.append(a)
-                got = hand[card] + 1
-                hand[card] = got
-                helds[s] = held | 1 << card
-                if got == 2:
-                    pairs[s] |= 1 << card
-                size[s] += 1
-                if not pile and not face_up:
-                    sim._depleted()
-                    phase = sim.phase
-                    face_up = sim.face_up
-                    pile = sim.pile
-                    played = sim.played
-                    face_down = sim.face_down
-                    takes = _take_codes(face_up)
-                    if sim.round >= 2 and phase != OVER and not (bridges[0] and bridges[1]):
-                        sim._premature_end()
-                        phase = OVER
-                        break
-            else:
-                abstained = True
-                if record is not None:
-                    record.append(ABSTAIN)
-            sim.to_move = o
-            break
+    sim.to_move = s
     sim.abstained = abstained
-    return count
+    return plays + turns

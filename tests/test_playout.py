@@ -17,6 +17,7 @@ from shared.playout import (
     HANDICAP,
     OVER,
     PHASES,
+    TAKE_BASE,
     RandomSource,
     Sim,
     from_action,
@@ -157,3 +158,43 @@ def test_random_choices_are_uniform_over_legal(options: GameOptions) -> None:
                 play_random(sim.copy(), Scripted([u]), taken)
             firsts.append(taken[0])
         assert sorted(firsts) == sorted(legal)
+
+
+def full_state(sim: Sim) -> State:
+    """Every slot of a Sim but its card source."""
+    return tuple(copy.deepcopy(getattr(sim, name)) for name in Sim.__slots__ if name != "source")
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: str(o.to_dict()))
+def test_play_random_turns_leave_the_state_apply_leaves(options: GameOptions) -> None:
+    """play_random keeps some of the state in locals during a turn: after each turn, every
+    slot is what Sim.apply makes of the same actions."""
+    for k, sim in enumerate(sample_positions(options, max(1, PER_OPTIONS // 10))):
+        fast = sim.copy()
+        fast.source = copy.deepcopy(sim.source)  # the same reshuffles, not the next ones
+        taken: list[int] = []
+        play_random(fast, random.Random(k), taken, max_turns=1)
+        for code in taken:
+            sim.apply(code)
+        assert full_state(fast) == full_state(sim)
+
+
+def test_play_random_ends_a_round_into_a_premature_end() -> None:
+    """The last face-up card taken ends round 1 while black has no bridge: white wins at once,
+    with black to move, as in Sim.apply."""
+    game = Game.new(SeededSource(5), first=Seat.WHITE)
+    sim = Sim.from_game(game, RandomSource(random.Random(5)))
+    sim.hand[0] = [0] * 12
+    sim.held[0] = sim.size[0] = 0
+    sim.bridges = [1, 0]
+    sim.pile = []
+    sim.face_up = [4]
+    sim.abstained = True  # taking the card is white's only action
+    by_apply = sim.copy()
+    by_apply.source = copy.deepcopy(sim.source)
+    by_apply.apply(TAKE_BASE + 4)
+    assert by_apply.over and by_apply.winner == 0 and by_apply.to_move == 1
+    taken: list[int] = []
+    play_random(sim, random.Random(0), taken)
+    assert taken == [TAKE_BASE + 4]
+    assert full_state(sim) == full_state(by_apply)
