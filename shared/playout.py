@@ -152,6 +152,10 @@ def from_action(action: Action) -> int:
     return _CODES[action]
 
 
+# The bits of i + 1: those random.Random draws for an index in range(i + 1); for a deck.
+_BIT_LENGTHS: tuple[int, ...] = tuple((i + 1).bit_length() for i in range(64))
+
+
 class RandomSource:
     """A CardSource on a random.Random, shuffling in place: for playouts."""
 
@@ -161,8 +165,20 @@ class RandomSource:
         self.rng = rng
 
     def shuffled(self, cards: Sequence[int]) -> list[int]:
+        # random.Random.shuffle's own steps (Fisher-Yates, each index drawn by rejection from
+        # getrandbits), so the very same orders, without its two Python calls a card: rounds
+        # end in every playout.
         out = list(cards)
-        self.rng.shuffle(out)
+        if len(out) > len(_BIT_LENGTHS):
+            self.rng.shuffle(out)
+            return out
+        getrandbits = self.rng.getrandbits
+        for i in range(len(out) - 1, 0, -1):
+            k = _BIT_LENGTHS[i]
+            j = getrandbits(k)
+            while j > i:
+                j = getrandbits(k)
+            out[i], out[j] = out[j], out[i]
         return out
 
 
@@ -565,7 +581,11 @@ _FIRST: tuple[int, ...] = tuple(a for a, _ in LINES)
 
 def _pairs_mask(counts: Sequence[int]) -> int:
     """The bit mask of the islands with two cards or more (those that pay a removal alone)."""
-    return sum(1 << i for i, n in enumerate(counts) if n >= 2)
+    mask = 0
+    for i, n in enumerate(counts):
+        if n >= 2:
+            mask |= 1 << i
+    return mask
 
 
 def _removals(sim: Sim, s: int, targets: int, opp: int, supply: bool) -> list[int]:
@@ -732,6 +752,7 @@ def play_random(
         opp = bridges[o]
         held = helds[s]
         pair = pairs[s]
+        cards = size[s]
         placed = me.bit_count()
         # The actions of one turn: plays and discards until one ends it.
         while True:
@@ -752,7 +773,7 @@ def play_random(
             if phase == FINAL:
                 r = int(rand() * (n_discard + 1))
             else:
-                if size[s] < hand_limit:
+                if cards < hand_limit:
                     n_take = n_discard + len(takes)
                     n_draw = n_take + 1 if pile else n_take
                 else:
@@ -792,7 +813,7 @@ def play_random(
                     helds[s] = held | 1 << card
                     if got == 2:
                         pairs[s] = pair | 1 << card
-                    size[s] += 1
+                    size[s] = cards + 1
                     if not pile and not face_up:
                         sim._depleted()
                         phase = sim.phase
@@ -835,7 +856,8 @@ def play_random(
                     helds[s] = held
                 elif left == 1:
                     pair &= ~(1 << card)
-                size[s] -= 1
+                cards -= 1
+                size[s] = cards
                 if variant2 and opens_s[card]:
                     opens_s[card] -= 1
                 played.append(card)
@@ -872,6 +894,7 @@ def play_random(
                 opp = bridges[o]
                 held = helds[s]
                 pair = _pairs_mask(hand)
+                cards = size[s]
                 placed = me.bit_count()
                 phase = sim.phase
                 if phase == OVER:
@@ -887,7 +910,8 @@ def play_random(
                     helds[s] = held
                 elif left == 1:
                     pair &= ~(1 << card)
-                size[s] -= 1
+                cards -= 1
+                size[s] = cards
                 if variant2 and opens_s[card]:
                     opens_s[card] -= 1
                 face_down.append(card)

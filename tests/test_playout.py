@@ -116,6 +116,16 @@ def test_random_source_shuffles_the_cards_it_is_given() -> None:
     assert sorted(out) == cards and out is not cards
 
 
+def test_random_source_shuffles_as_random_shuffle() -> None:
+    """The same orders as random.Random.shuffle from the same state (searches replay)."""
+    for seed in range(50):
+        for n in (*range(25), 64, 65, 100):
+            cards = list(range(n))
+            expected = cards[:]
+            random.Random(seed).shuffle(expected)
+            assert RandomSource(random.Random(seed)).shuffled(cards) == expected
+
+
 class Scripted(random.Random):
     """A Random whose random() returns the given values, then raises IndexError."""
 
