@@ -756,20 +756,24 @@ def play_random(
         placed = me.bit_count()
         # The actions of one turn: plays and discards until one ends it.
         while True:
-            reach, both, n_held = held_info[held]
-            if placed < full:
-                fr = reach & ~(me | opp | lines_of[tokens[o]] if variant1 else me | opp)
-                n_first = fr.bit_count()
-                n_place = n_first + (fr & both).bit_count()
+            if held:
+                reach, both, n_held = held_info[held]
+                if placed < full:
+                    fr = reach & ~(me | opp | lines_of[tokens[o]] if variant1 else me | opp)
+                    n_first = fr.bit_count()
+                    n_place = n_first + (fr & both).bit_count()
+                else:
+                    fr = n_first = n_place = 0
+                targets = opp & (both | reaches[pair])
+                if targets:
+                    removals = _removals(sim, s, targets, opp, placed < full)
+                    n_play = n_place + len(removals)
+                else:
+                    n_play = n_place
+                n_discard = n_play + n_held
             else:
-                fr = n_first = n_place = 0
-            targets = opp & (both | reaches[pair])
-            if targets:
-                removals = _removals(sim, s, targets, opp, placed < full)
-                n_play = n_place + len(removals)
-            else:
-                n_play = n_place
-            n_discard = n_play + n_held
+                # An empty hand (a decision in six) can only end the turn.
+                n_place = n_play = n_discard = 0
             if phase == FINAL:
                 r = int(rand() * (n_discard + 1))
             else:
