@@ -42,6 +42,7 @@ Checker = Callable[[Any, str, int], Any]
 _NOT_GIVEN = object()
 # per message class: (name, check, the version that added it, its default)
 _SPECS: dict[type[Any], tuple[tuple[str, Checker, int, Any], ...]] = {}
+_NAMES: dict[tuple[type[Any], int], frozenset[str]] = {}  # the fields a version has
 
 
 def _bad(path: str, expected: str, value: Any) -> ProtocolError:
@@ -147,7 +148,9 @@ def _build(
     cls: type[Any], data: dict[Any, Any], prefix: str, version: int, skip: str | None = None
 ) -> Any:
     spec = _spec(cls)
-    names = {name for name, _, since, _ in spec if since <= version}
+    names = _NAMES.get((cls, version))
+    if names is None:
+        names = _NAMES[cls, version] = frozenset(n for n, _, since, _ in spec if since <= version)
     for key in data:
         if key != skip and key not in names:
             shown = key if type(key) is str else repr(key)

@@ -37,6 +37,17 @@ def for_version(message: Message, version: int) -> Message:
         return message
     from protocol.messages import State, Update
 
+    # Built field by field, not with attrs.evolve, which looks the fields up on every call:
+    # an update's cut-back comes before it reaches its version-1 player.
+    if type(message) is Update:
+        return Update(
+            message.table_id, message.version, v1_events(message.events), v1_view(message.view)
+        )
+    if type(message) is State:
+        return State(
+            message.table_id, message.version, message.role, message.status,
+            v1_view(message.view), message.players, message.chat,
+        )  # fmt: skip
     if isinstance(message, State):
         return attrs.evolve(message, view=v1_view(message.view))
     if isinstance(message, Update):

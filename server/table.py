@@ -48,6 +48,7 @@ from shared.game import Game
 from shared.legality import IllegalAction, Refusal
 from shared.types import GameOptions, Seat, Termination
 from shared.views import (
+    event_dicts,
     events_to_dicts,
     public_to_dict,
     seat_events,
@@ -481,17 +482,16 @@ class Table:
         return self._updates(seat, events)
 
     def _updates(self, mover: Seat, events: list[Event]) -> Outbox:
-        public, *seat_dicts = view_dicts(self.game)
+        public, *seat_views = view_dicts(self.game)
+        watched, *seat_logs = event_dicts(events)
         out: Outbox = []
         for seat in (mover, mover.other):
             holder = self.seats[seat]
             if holder is not None and holder.member is not None:
-                logged = events_to_dicts(seat_events(events, seat))
-                update = Update(self.table_id, self.version, logged, seat_dicts[seat])
+                update = Update(self.table_id, self.version, seat_logs[seat], seat_views[seat])
                 out.append((holder.member, update))
         if self.spectators:
-            logged = events_to_dicts(spectator_events(events))
-            update = Update(self.table_id, self.version, logged, public)
+            update = Update(self.table_id, self.version, watched, public)
             out.extend((m, update) for m in self.spectators)
         return out
 

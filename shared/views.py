@@ -162,11 +162,33 @@ def _names(cards: tuple[int, ...]) -> list[str]:
 
 
 def _lines(mask: int) -> list[str]:
-    return [_LINE_NAMES[k] for k in iter_bits(mask)]
+    names = _LINES_OF.get(mask)
+    if names is None:
+        names = _remember(_LINES_OF, mask, tuple(_LINE_NAMES[k] for k in iter_bits(mask)))
+    return list(names)
 
 
 def _islands(mask: int) -> list[str]:
-    return [ISLANDS[i] for i in iter_bits(mask)]
+    names = _ISLANDS_OF.get(mask)
+    if names is None:
+        names = _remember(_ISLANDS_OF, mask, tuple(ISLANDS[i] for i in iter_bits(mask)))
+    return list(names)
+
+
+# The names of the bit masks seen lately: a game's masks change one bit at a time, and every
+# update shows them all. Bounded, for a server that runs for months.
+_LINES_OF: dict[int, tuple[str, ...]] = {}
+_ISLANDS_OF: dict[int, tuple[str, ...]] = {}
+_REMEMBERED = 4096
+
+
+def _remember(
+    memo: dict[int, tuple[str, ...]], mask: int, names: tuple[str, ...]
+) -> tuple[str, ...]:
+    if len(memo) >= _REMEMBERED:
+        memo.clear()
+    memo[mask] = names
+    return names
 
 
 def public_to_dict(view: PublicView) -> dict[str, Any]:
@@ -206,16 +228,85 @@ def view_dicts(game: Game) -> tuple[dict[str, Any], dict[str, Any], dict[str, An
     """The wire forms of the spectators', White's and Black's views of one state, equal to
     public_to_dict(spectator_view(game)) and seat_view_to_dict(seat_view(game, seat)) but
     sharing one public part, which is most of the work of every update."""
-    public = public_to_dict(_public(game))
-    white, black = (
-        {"seat": seat.name.lower(), "public": public, "hand": _names(_cards(game.hand[seat]))}
-        for seat in Seat
-    )
+    public = _public_dict(game)
+    hand = game.hand
+    white = {"seat": "white", "public": public, "hand": _count_names(hand[0])}
+    black = {"seat": "black", "public": public, "hand": _count_names(hand[1])}
     return public, white, black
+
+
+def _public_dict(game: Game) -> dict[str, Any]:
+    """public_to_dict(_public(game)) straight from the game, without the PublicView between:
+    it is built before every update reaches its player (tests/test_views.py holds the two
+    equal)."""
+    result = game.result
+    bridges, tokens, hand, known, opened = (
+        game.bridges,
+        game.tokens,
+        game.hand,
+        game.known,
+        game.open,
+    )
+    return {
+        "options": game.options.to_dict(),
+        "phase": game.phase.value,
+        "to_move": _SEAT_NAMES[game.to_move],
+        "round": game.round,
+        "round_points": [list(p) for p in game.round_points],
+        "bridges": {"white": _lines(bridges[0]), "black": _lines(bridges[1])},
+        "tokens": {"white": _islands(tokens[0]), "black": _islands(tokens[1])},
+        "hand_sizes": {"white": sum(hand[0]), "black": sum(hand[1])},
+        "open_cards": {"white": _count_names(opened[0]), "black": _count_names(opened[1])},
+        "face_up": [ISLANDS[c] for c in game.face_up],
+        "pile_size": len(game.pile),
+        "played": [ISLANDS[c] for c in game.played],
+        "face_down_count": len(game.face_down),
+        "opponent_abstained": game.opponent_abstained,
+        "final_turns_left": game.final_turns_left,
+        "handicap_left": game.handicap_left,
+        "result": None if result is None else result.to_dict(),
+        "undoable": game.undoable,
+        "known": {"white": _count_names(known[0]), "black": _count_names(known[1])},
+    }
+
+
+_SEAT_NAMES = {seat: seat.name.lower() for seat in Seat}
+
+
+def _count_names(counts: Sequence[int]) -> list[str]:
+    """The island names of cards counted per island, in island order (_names(_cards(counts)))."""
+    if not any(counts):
+        return []
+    return [name for name, n in zip(ISLANDS, counts, strict=True) if n for _ in range(n)]
 
 
 def events_to_dicts(events: list[Event]) -> list[dict[str, Any]]:
     return [event_to_dict(e) for e in events]
+
+
+def event_dicts(
+    events: list[Event],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The wire forms of the events as the spectators, White and Black saw them, equal to
+    events_to_dicts(spectator_events(events)) and events_to_dicts(seat_events(events, seat)),
+    but each event made into a dict once (and its blanked form once) for all who see it alike,
+    the dicts shared among the lists."""
+    spectators: list[dict[str, Any]] = []
+    white: list[dict[str, Any]] = []
+    black: list[dict[str, Any]] = []
+    for event in events:
+        shown: dict[str, Any] | None = None
+        blanked: dict[str, Any] | None = None
+        for viewer, out in ((None, spectators), (Seat.WHITE, white), (Seat.BLACK, black)):
+            if _hidden_from(event, viewer):
+                if blanked is None:
+                    blanked = event_to_dict(_blank(event))  # type: ignore[arg-type]
+                out.append(blanked)
+            else:
+                if shown is None:
+                    shown = event_to_dict(event)
+                out.append(shown)
+    return spectators, white, black
 
 
 class ViewFormatError(ValueError):
