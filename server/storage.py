@@ -22,6 +22,12 @@ server's event loop. So the writing connection never checkpoints; a background t
 own connection does, every CHECKPOINT_EVERY seconds, without blocking writers (PASSIVE), and
 SQLite starts the log afresh at the next write once it has all been copied.
 
+The `updated` time of a table is written at most every TOUCH_EVERY seconds, with whatever
+write comes then (and at close), not with each write that carries a later time: touching the
+table's row would add a page to the commit of every stored action, the one write on the way
+from a player's command to its update. A reader of this storage sees the latest time all the
+same (load_open_tables); after a kill -9 the database's `updated` may lag by that much.
+
 One server per database. A second server on the same file would hand out the same seats twice:
 the database file itself is held with flock while the storage is open (on Linux flock locks are
 apart from the fcntl locks SQLite takes), and a second opening is refused. The descriptor is
@@ -44,6 +50,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -66,6 +73,7 @@ APPLICATION_ID = 0x4B614875
 
 MEMORY = ":memory:"
 CHECKPOINT_EVERY = 1.0  # seconds between background checkpoints
+TOUCH_EVERY = 1.0  # seconds between writes of the tables' `updated` times (see above)
 
 try:
     import fcntl
@@ -263,6 +271,10 @@ class SqliteStorage:
         # way, kept apart until its COMMIT (None: closed in it).
         self._open_tables: dict[str, int] = {}
         self._pending: dict[str, int | None] = {}
+        # Tables' latest `updated` not yet written, as committed; and the transaction's own.
+        self._touched: dict[str, float] = {}
+        self._pending_touches: dict[str, float] = {}
+        self._touch_due = 0.0  # time.monotonic() of the next write of the touches
         if not self._memory:
             _prepare_path(Path(path))
             self._lock()
@@ -414,15 +426,28 @@ class SqliteStorage:
         except sqlite3.Error as e:
             raise StorageError(f"{self.path}: cannot start a transaction: {e}") from e
         self._pending = {}
+        self._pending_touches = {}
         try:
             for op in ops:
                 self._apply(op)
+            touches_due = time.monotonic() >= self._touch_due
+            if touches_due and (self._touched or self._pending_touches):
+                self._write_touches()
             self._conn.execute("COMMIT")
             for table_id, next_index in self._pending.items():
                 if next_index is None:
                     self._open_tables.pop(table_id, None)
+                    self._touched.pop(table_id, None)  # its CloseOp wrote the time
+                    self._pending_touches.pop(table_id, None)
                 else:
                     self._open_tables[table_id] = next_index
+            if touches_due:
+                self._touched = {}
+                self._touch_due = time.monotonic() + TOUCH_EVERY
+            else:
+                for table_id, at in self._pending_touches.items():
+                    if at > self._touched.get(table_id, at - 1):
+                        self._touched[table_id] = at
         except BaseException as e:
             with contextlib.suppress(sqlite3.Error):  # the original error is the one to report
                 self._conn.execute("ROLLBACK")
@@ -500,12 +525,31 @@ class SqliteStorage:
                 self._touch(op.table_id, op.at)
             case CloseOp():
                 self._require_table(op.table_id, op)
+                # the time of its last touch not yet written goes with it
+                at = max(op.at, self._latest_touch(op.table_id) or op.at)
                 c.execute(
                     "UPDATE tables SET status = 'closed', close_reason = ?,"
                     " updated = max(updated, ?) WHERE id = ?",
-                    (op.reason, op.at, op.table_id),
+                    (op.reason, at, op.table_id),
                 )
                 self._pending[op.table_id] = None
+
+    def _flush_touches(self) -> None:
+        """Write the tables' `updated` times now (close does it too)."""
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._pending, self._pending_touches = {}, {}
+                self._write_touches()
+                self._conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot write the tables' times: {e}") from e
+        self._touched = {}
+        self._touch_due = time.monotonic() + TOUCH_EVERY
 
     def _require_table(self, table_id: str, op: StorageOp) -> int:
         """The table's next log index; refuses a table unknown or closed. Foreign keys would
@@ -532,9 +576,27 @@ class SqliteStorage:
         return int(next_index)
 
     def _touch(self, table_id: str, at: float) -> None:
-        self._conn.execute(
-            "UPDATE tables SET updated = max(updated, ?) WHERE id = ?", (at, table_id)
-        )
+        if at > self._pending_touches.get(table_id, at - 1):
+            self._pending_touches[table_id] = at
+
+    def _latest_touch(self, table_id: str) -> float | None:
+        """The latest `updated` of the table not yet written, this transaction's included."""
+        times = [t for t in (self._touched, self._pending_touches) if table_id in t]
+        return max(t[table_id] for t in times) if times else None
+
+    def _write_touches(self) -> None:
+        """Within the transaction: every table's `updated` not yet written (closed ones have
+        theirs from their CloseOp)."""
+        latest: dict[str, float] = {}
+        for touches in (self._touched, self._pending_touches):
+            for table_id, at in touches.items():
+                latest[table_id] = max(at, latest.get(table_id, at))
+        rows = [
+            (at, table_id)
+            for table_id, at in latest.items()
+            if self._pending.get(table_id, 0) is not None
+        ]
+        self._conn.executemany("UPDATE tables SET updated = max(updated, ?) WHERE id = ?", rows)
 
     def load_open_tables(self, chat_limit: int) -> list[StoredTable]:
         try:
@@ -585,7 +647,7 @@ class SqliteStorage:
                 first=first,
                 vs_computer=bool(vs_computer),
                 created=created,
-                updated=updated,
+                updated=max(updated, self._touched.get(table_id, updated)),
                 seats=seats[table_id],
                 log=logs[table_id],
                 chat=chats[table_id],
@@ -611,6 +673,10 @@ class SqliteStorage:
             raise StorageError(f"{self.path}: cannot read the table ids: {e}") from e
 
     def close(self) -> None:
+        if self._touched:
+            with contextlib.suppress(StorageError):  # only `updated` times would be lost
+                self._touch_due = 0.0
+                self._flush_touches()
         self._stop_checkpoints.set()
         if self._checkpointer is not None:
             self._checkpointer.join()
