@@ -6,19 +6,41 @@ frame being written counts until it is written. A connection whose queue would g
 bound is closed (1008) and its queue dropped, so a client that does not read costs the server
 a bounded amount of memory. A lobby listing waiting in the queue is replaced by a newer one
 (`send(data, lobby=True)`): a listing is a snapshot, and a reader slower than the lobby's
-changes needs only the newest."""
+changes needs only the newest.
+
+A frame for an idle connection (nothing queued, nothing being written, and the socket's own
+kernel queue short of the byte bound) is handed to the socket at once, not to the writer task:
+waiting for the task's turn would put a cycle of the event loop between a player's command and
+its update. Whatever the socket does not take at once goes through the queue as before, and
+so does every frame once the peer's unread bytes reach the bound, so a peer that does not read
+meets the same limits."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import struct
 from collections import deque
+from types import ModuleType
 
+from websockets.asyncio.connection import Connection as WsConnection
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from server.config import ServerConfig
+
+fcntl: ModuleType | None
+try:
+    import fcntl
+    import termios
+except ImportError:  # pragma: no cover - Windows: every frame goes through the queue
+    fcntl = None
+    _OUTQ: int | None = None
+else:
+    # the bytes a socket holds unsent or unacknowledged (Linux); elsewhere, the queue
+    _OUTQ = getattr(termios, "TIOCOUTQ", None)
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +77,8 @@ class Connection:
         """Queue a frame; `lobby`: a lobby listing, which replaces one still waiting."""
         if self.closing:
             return
+        if not self._queue and not self.queued_bytes and self._write_now(data):
+            return
         if lobby and self._lobby is not None and self._lobby.data is not None:
             self.queued_bytes -= len(self._lobby.data)
             self._lobby.data = None  # the writer skips it
@@ -74,6 +98,29 @@ class Connection:
         self._queue.append(frame)
         self.queued_bytes += len(data)
         self._ready.set()
+
+    def _write_now(self, data: bytes) -> bool:
+        """Hand the frame to the socket now if the connection is idle (see the module's
+        docstring); False: it is to be queued."""
+        ws = self.ws
+        if fcntl is None or _OUTQ is None or not isinstance(ws, WsConnection):
+            return False
+        transport = ws.transport
+        if ws.protocol.state is not State.OPEN or transport.is_closing():
+            return False
+        if transport.get_write_buffer_size():
+            return False  # asyncio holds bytes the socket did not take: the writer waits
+        sock = transport.get_extra_info("socket")
+        try:
+            outq = fcntl.ioctl(sock.fileno(), _OUTQ, b"\0\0\0\0")
+            unread = struct.unpack("i", outq)[0]
+        except (OSError, AttributeError, ValueError):
+            return False
+        if unread + len(data) > self.max_bytes:
+            return False
+        ws.protocol.send_binary(data)
+        ws.send_data()
+        return True
 
     def close_after_sending(self, code: int, reason: str) -> None:
         """Close once the frames already queued are written."""
