@@ -450,7 +450,11 @@ class ServerCore:
         if not session.greeted:
             raise TableError(ErrorCode.HELLO_REQUIRED, "say hello first")
         member = session.member
-        match message:
+        match message:  # the message types are disjoint: the commonest is tried first
+            case Command():
+                if session.version < 2 and message.action.strip().lower().startswith("undo"):
+                    raise TableError(ErrorCode.BAD_NOTATION, "unknown action 'undo'")
+                self._command(member, message, now)
             case LobbySubscribe():
                 if member not in self.lobby.watchers:  # a repeat is not answered again
                     self.lobby.watchers.add(member)
@@ -507,10 +511,6 @@ class ServerCore:
                 if table.empty:
                     self._close_table(table, Closing("nobody_seated", "nobody is seated"), now)
                 self._lobby_changed(now)
-            case Command():
-                if session.version < 2 and message.action.strip().lower().startswith("undo"):
-                    raise TableError(ErrorCode.BAD_NOTATION, "unknown action 'undo'")
-                self._command(member, message, now)
             case Resync(table_id):
                 table = self.lobby.get(table_id)
                 self._send_all(table.resync(member))
