@@ -514,23 +514,13 @@ def _reply_turn(sim: Sim, plays_only: bool = False) -> None:
     for it, or abstaining rather than ending it when behind). With `plays_only`, it stops
     before ending the turn."""
     s = sim.to_move
-    while sim.phase != OVER and sim.to_move == s:
-        legal = sim.legal()
-        best = -1
-        best_gain = 0.0
-        for a in legal:
-            if a >= DISCARD_BASE:
-                break  # plays come first in legal()
-            cards = 1 if a < REMOVE_BASE else 2
-            gain = _reply_gain(sim, a) - REPLY_CARD * cards
-            if gain > best_gain:
-                best, best_gain = a, gain
-        if best >= 0:
-            sim.apply(best)
-            continue
-        if plays_only:
+    while True:
+        _reply_plays(sim, REPLY_CARD)
+        if plays_only or sim.phase == OVER or sim.to_move != s:
             return
-        sim.apply(_reply_ender(sim, legal))
+        sim.apply(_reply_ender(sim, sim.legal()))
+        if sim.phase == OVER or sim.to_move != s:
+            return
 
 
 def _reply_ender(sim: Sim, legal: list[int]) -> int:
@@ -562,10 +552,66 @@ def _reply_ender(sim: Sim, legal: list[int]) -> int:
     return legal[0]
 
 
+def _reply_options(sim: Sim) -> list[Sim]:
+    """The opponent's turn played a few plausible ways: its greedy plays (or, more eager,
+    every play that gains on the board, or none) followed by each way to end the turn."""
+    outs: list[Sim] = []
+    seen: set[tuple[int, int, int, int]] = set()
+    for threshold in (REPLY_CARD, 0.0, None):
+        played = sim.copy()
+        if threshold is not None:
+            _reply_plays(played, threshold)
+        key = (played.bridges[0], played.bridges[1], played.tokens[0], played.tokens[1])
+        if key in seen:
+            continue
+        seen.add(key)
+        if played.phase == OVER:
+            outs.append(played)
+            continue
+        legal = played.legal()
+        enders = [a for a in legal if a >= TAKE_BASE and a < HANDICAP_BASE]
+        if not enders:
+            _reply_turn(played)
+            outs.append(played)
+            continue
+        for a in enders:
+            out = played.copy()
+            out.apply(a)
+            if out.phase != OVER and out.to_move == sim.to_move:
+                _reply_turn(out)  # a discard is still due
+            outs.append(out)
+    return outs
+
+
+def _reply_plays(sim: Sim, threshold: float) -> None:
+    """The player to move plays greedily while a play gains more than `threshold` a card."""
+    s = sim.to_move
+    while sim.phase != OVER and sim.to_move == s:
+        best = -1
+        best_gain = 0.0
+        for a in sim.legal():
+            if a >= DISCARD_BASE:
+                break  # plays come first in legal()
+            cards = 1 if a < REMOVE_BASE else 2
+            gain = _reply_gain(sim, a) - threshold * cards
+            if gain > best_gain:
+                best, best_gain = a, gain
+        if best < 0:
+            return
+        sim.apply(best)
+
+
 class PlanSearch:
     """Whole-turn plans for the seat to move in one view, compared in common samples."""
 
-    def __init__(self, view: SeatView, *, candidates: int | None = None, deep: int = 0) -> None:
+    def __init__(
+        self,
+        view: SeatView,
+        *,
+        candidates: int | None = None,
+        deep: int = 0,
+        paranoid: bool = False,
+    ) -> None:
         ctx = view.turn_context()
         if ctx is None:
             raise ValueError(f"it is not {view.seat.label}'s turn")
@@ -574,6 +620,7 @@ class PlanSearch:
         self.seat = int(view.seat)
         self.candidates = PLAN_CANDIDATES if candidates is None else candidates
         self.deep = deep
+        self.paranoid = paranoid
         self.sampler = Sampler(view, view.public.known)  # what every attentive player knows
         self.ev = _Evaluator(ctx, view)
         self.legal_root = [from_action(a) for a in legal_actions(ctx)]
@@ -660,8 +707,15 @@ class PlanSearch:
             if sim.phase == OVER or sim.to_move != me:
                 break
             sim.apply(code)
+        if self.paranoid and sim.phase != OVER and sim.to_move != me:
+            return min(self._score(out) for out in _reply_options(sim))
         if sim.phase != OVER and sim.to_move != me:
             _reply_turn(sim)
+        return self._score(sim)
+
+    def _score(self, sim: Sim) -> float:
+        """The position after the opponent's reply, for the searching seat."""
+        me = self.seat
         for _ in range(self.deep):
             # A whole turn more for each side, both greedy.
             if sim.phase != OVER and sim.to_move == me:
@@ -809,6 +863,7 @@ def plan_action(
     seconds: float | None = None,
     candidates: int | None = None,
     deep: int = 0,
+    paranoid: bool = False,
     plans: TurnPlans | None = None,
 ) -> Action:
     """The first action of the best whole-turn plan for the seat to move in `view`, decided
@@ -820,7 +875,7 @@ def plan_action(
         followed = plans.follow(view)
         if followed is not None:
             return followed
-    search = PlanSearch(view, candidates=candidates, deep=deep)
+    search = PlanSearch(view, candidates=candidates, deep=deep, paranoid=paranoid)
     if len(search.legal_root) == 1:
         return to_action(search.legal_root[0])
     plan = search.plans[0] if len(search.plans) == 1 else search.run(rng, iterations, seconds)

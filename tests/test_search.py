@@ -22,6 +22,8 @@ from shared.search import (
     TurnPlans,
     _board_total,
     _reply_gain,
+    _reply_options,
+    _reply_turn,
     plan_action,
     search_action,
 )
@@ -393,3 +395,42 @@ def test_turn_plans_answer_only_the_point_of_the_turn_they_recorded() -> None:
     game.apply(second)
     assert plans.follow(seat_view(game, Seat.WHITE)) == take
     assert not plans._next  # nothing is left of the turn
+
+
+def test_the_opponents_reply_options_each_end_its_turn() -> None:
+    # Every option of the paranoid reply is the opponent's whole turn (the game is over or the
+    # searching seat is to move), and the greedy reply of the other levels is among them.
+    checked = 0
+    for seed in range(6):
+        sim = Sim.from_game(
+            Game.new(SeededSource(seed), first=Seat(seed % 2)), RandomSource(random.Random(seed))
+        )
+        rng = random.Random(seed)
+        while not sim.over:
+            mover = sim.to_move
+            if sim.phase != PHASES.index(Phase.HANDICAP):
+                options = _reply_options(sim)
+                assert options
+                for out in options:
+                    assert out.over or out.to_move != mover
+                greedy = sim.copy()
+                _reply_turn(greedy)
+                keys = {(*o.bridges, *o.tokens, o.phase) for o in options}
+                assert (*greedy.bridges, *greedy.tokens, greedy.phase) in keys
+                checked += len(options)
+            sim.apply(rng.choice(sim.legal()))
+    assert checked > 100
+
+
+def test_the_strong_level_decides_legally_with_paranoid_replies() -> None:
+    game = Game.new(SeededSource(3), first=Seat.WHITE)
+    rng = random.Random(3)
+    plans = TurnPlans()
+    while not game.is_over:
+        view = seat_view(game, game.to_move)
+        if game.to_move is Seat.WHITE:
+            action = choose_action(view, rng, level="strong", iterations=24, plans=plans)
+        else:
+            action = choose_action(view, rng)
+        assert action in game.legal_actions()
+        game.apply(action)
