@@ -1,8 +1,9 @@
 """The computer player's decision, as a function a worker process can run.
 
-The searching levels take up to a second of one core a decision: they run in a worker process
-(server/app.py), never on the event loop, so the other tables' updates are not held up. The
-easy level takes about a millisecond and runs in place.
+The searching levels take up to a second of one core a turn (its later plays follow the plan,
+shared.search.TurnPlans): they run in a worker process (server/app.py), never on the event loop,
+so the other tables' updates are not held up. The easy level takes about a millisecond and runs
+in place.
 """
 
 from __future__ import annotations
