@@ -336,7 +336,6 @@ class Sim:
         free = ALL_LINES & ~(me | opp)
         if phase == HANDICAP:
             return [HANDICAP_BASE + k for k in range(NUM_LINES) if free >> k & 1]
-        hand = self.hand[s]
         held_mask = self.held[s]
         held = _HELD_ISLANDS[held_mask]
         out: list[int] = []
@@ -348,35 +347,7 @@ class Sim:
                 free &= ~_LINES_OF[self.tokens[1 - s]]
             for i in held:
                 out += _PLACES[i][free & _IM[i]]
-        targets = opp & reach
-        while targets:
-            low = targets & -targets
-            targets ^= low
-            line = low.bit_length() - 1
-            a, b = _LINES[line]
-            ha = hand[a]
-            hb = hand[b]
-            if ha + hb < 2:
-                continue
-            base = REMOVE_BASE + 3 * line
-            rebuild = False
-            if variant1 and supply:
-                after = opp & ~low
-                rebuild = (after & _IM[a]).bit_count() < _NEEDED[a] and (
-                    after & _IM[b]
-                ).bit_count() < _NEEDED[b]
-            if ha >= 2:
-                out.append(base)
-                if rebuild:
-                    out.append(base + 81)
-            if ha and hb:
-                out.append(base + 1)
-                if rebuild:
-                    out.append(base + 82)
-            if hb >= 2:
-                out.append(base + 2)
-                if rebuild:
-                    out.append(base + 83)
+        out += _removals(self, s, opp & reach, opp, supply)
         out += _DISCARDS[held_mask]
         if phase == FINAL:
             out.append(END)
@@ -589,8 +560,8 @@ def _pairs_mask(counts: Sequence[int]) -> int:
 
 
 def _removals(sim: Sim, s: int, targets: int, opp: int, supply: bool) -> list[int]:
-    """The removal codes (rebuilds included) of `s` on the lines of `targets`, every one of
-    which `s` can pay, in the order of Sim.legal."""
+    """The removal codes (rebuilds included) of `s` on the lines of `targets` that `s` can
+    pay, in the order of Sim.legal."""
     hand = sim.hand[s]
     out: list[int] = []
     rebuilding = sim.variant1 and supply
@@ -601,6 +572,8 @@ def _removals(sim: Sim, s: int, targets: int, opp: int, supply: bool) -> list[in
         a, b = _LINES[line]
         ha = hand[a]
         hb = hand[b]
+        if ha + hb < 2:
+            continue
         base = REMOVE_BASE + 3 * line
         rebuild = False
         if rebuilding:
