@@ -569,7 +569,7 @@ def _reply_options(sim: Sim) -> list[Sim]:
             outs.append(played)
             continue
         legal = played.legal()
-        enders = [a for a in legal if a >= TAKE_BASE and a < HANDICAP_BASE]
+        enders = [a for a in legal if _is_turn_end(a)]
         if not enders:
             _reply_turn(played)
             outs.append(played)
