@@ -193,10 +193,10 @@ def test_search_wins_an_island_it_can_win() -> None:
     assert game.tokens[Seat.WHITE] >> parse_island("ALOA") & 1
 
 
-def test_search_does_not_build_where_the_opponent_sweeps() -> None:
-    # Black has two HUNA lines (3 of 5 win it) and, as White can tell from the cards it sees,
-    # both HUNA cards in hand. White's bridge on DUDA-HUNA would be swept away at once.
-    game = position_game(
+def huna_sweep_game() -> Game:
+    """Black has two HUNA lines (3 of 5 win it) and, as White can tell from the cards it sees,
+    both HUNA cards in hand: White's bridge on DUDA-HUNA would be swept away at once."""
+    return position_game(
         white="COCO-GOLA JOJO-KAHU",
         black="HUNA-IFFI HUNA-LALE",
         white_hand="DUDA BARI",
@@ -208,6 +208,10 @@ def test_search_does_not_build_where_the_opponent_sweeps() -> None:
         phase=Phase.FINAL,
         final_turns_left=2,
     )
+
+
+def test_search_does_not_build_where_the_opponent_sweeps() -> None:
+    game = huna_sweep_game()
     seen = seat_view(game, Seat.WHITE)
     assert Sampler(seen).sample(random.Random(0)).hands[Seat.BLACK] == (7, 7)
     chosen = search_action(seen, random.Random(0), iterations=300)
@@ -293,20 +297,7 @@ def test_plans_win_an_island_they_can_win() -> None:
 
 
 def test_plans_do_not_build_where_the_opponent_sweeps() -> None:
-    # As in the tree search's test: Black holds both HUNA cards (White can tell), so White's
-    # bridge on DUDA-HUNA would be swept away at once.
-    game = position_game(
-        white="COCO-GOLA JOJO-KAHU",
-        black="HUNA-IFFI HUNA-LALE",
-        white_hand="DUDA BARI",
-        black_hand="HUNA HUNA",
-        face_up="",
-        pile="",
-        round=3,
-        round_points=((0, 0), (0, 0)),
-        phase=Phase.FINAL,
-        final_turns_left=2,
-    )
+    game = huna_sweep_game()
     chosen = plan_action(seat_view(game, Seat.WHITE), random.Random(0), iterations=100)
     assert chosen != Place(parse_island("DUDA"), parse_line("DUDA-HUNA"))
 
