@@ -237,8 +237,8 @@ def view_dicts(game: Game) -> tuple[dict[str, Any], dict[str, Any], dict[str, An
 
 def _public_dict(game: Game) -> dict[str, Any]:
     """public_to_dict(_public(game)) straight from the game, without the PublicView between:
-    it is built before every update reaches its player (tests/test_views.py holds the two
-    equal)."""
+    it is built before every update reaches its player (tests/test_server_update_forms.py
+    holds the two equal, key order included)."""
     result = game.result
     bridges, tokens, hand, known, opened = (
         game.bridges,

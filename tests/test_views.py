@@ -103,18 +103,3 @@ def test_events_come_back_from_their_wire_form() -> None:
         except EventFormatError:
             continue
         raise AssertionError(f"{bad} was accepted")
-
-
-def test_view_dicts_equal_the_views_one_by_one() -> None:
-    from shared.views import view_dicts
-
-    rng = random.Random(5)
-    g = Game.new(SeededSource(5))
-    for _ in range(60):
-        if g.is_over:
-            break
-        public, white, black = view_dicts(g)
-        assert public == public_to_dict(spectator_view(g))
-        assert white == seat_view_to_dict(seat_view(g, Seat.WHITE))
-        assert black == seat_view_to_dict(seat_view(g, Seat.BLACK))
-        g.apply(rng.choice(g.legal_actions()))
