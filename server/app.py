@@ -20,12 +20,13 @@ import multiprocessing
 import random
 import ssl
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
 from websockets.asyncio.connection import Connection as WsConnection
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.exceptions import ConnectionClosed
+from websockets.frames import DATA_OPCODES, CloseCode, Frame, Opcode
 
 from protocol.codec import encode
 from protocol.errors import MEANINGS, ErrorCode
@@ -41,6 +42,7 @@ from server.table import MemberId
 
 log = logging.getLogger(__name__)
 
+EARLY_MESSAGES = 64  # a connection's messages held before its session begins (the handler's start)
 ACCEPT_FAILED = "socket.accept() out of system resource"  # asyncio's report of EMFILE & co.
 
 
@@ -87,10 +89,60 @@ class SocketGate:
         self.refused.clear()
 
 
+class FrameConnection(ServerConnection):
+    """A server connection that hands each whole message to a function as it arrives, in the
+    callback that read it, instead of queueing it for a task to fetch: the task's turn would
+    put a cycle of the event loop between a player's command and its update (as the direct
+    write does on the way out, server/connection.py). The messages that arrive before anyone
+    is listening wait for deliver_to. Control frames are websockets' business, as before."""
+
+    _sink: Callable[[bytes | str], None] | None = None
+    _early: list[bytes | str] | None = None
+    _fragments: list[Frame] | None = None
+
+    def process_event(self, event: Any) -> None:
+        if not isinstance(event, Frame) or event.opcode not in DATA_OPCODES:
+            super().process_event(event)
+            return
+        if event.opcode is not Opcode.CONT:
+            self._fragments = []
+        if self._fragments is None:
+            return  # a continuation of nothing: the protocol layer refuses those first
+        self._fragments.append(event)
+        if not event.fin:
+            return  # the protocol layer bounds the whole message (max_size)
+        frames, self._fragments = self._fragments, None
+        data = frames[0].data if len(frames) == 1 else b"".join(f.data for f in frames)
+        message: bytes | str = bytes(data)
+        if frames[0].opcode is Opcode.TEXT:
+            try:
+                message = bytes(data).decode()
+            except UnicodeDecodeError:
+                self.protocol.fail(CloseCode.INVALID_DATA, "invalid UTF-8")
+                self.send_data()
+                return
+        if self._sink is not None:
+            self._sink(message)
+        elif self._early is None:
+            self._early = [message]
+        elif len(self._early) < EARLY_MESSAGES:
+            self._early.append(message)
+        else:
+            self.protocol.fail(CloseCode.POLICY_VIOLATION, "too many messages before the session")
+            self.send_data()
+
+    def deliver_to(self, sink: Callable[[bytes | str], None]) -> None:
+        """From now on every message goes to `sink`, those that came before first."""
+        early, self._early = self._early or [], None
+        self._sink = sink
+        for message in early:
+            sink(message)
+
+
 def gated_connection(gate: SocketGate) -> type[ServerConnection]:
     """A ServerConnection class that asks the gate before anything else happens."""
 
-    class GatedConnection(ServerConnection):
+    class GatedConnection(FrameConnection):
         gate_address: str | None = None
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -268,13 +320,16 @@ class KahunaServer:
                 await ws.close(close, member.value)
             return
         conn = self.attach(member, ws, address)
+
+        def received(data: bytes | str) -> None:
+            if self._stopping:
+                return  # nothing new is decided while the last updates go out
+            self.carry_out(self.core.frame(member, data, self._now()))
+
         try:
-            async for data in ws:
-                if self._stopping:
-                    continue  # nothing new is decided while the last updates go out
-                self.carry_out(self.core.frame(member, data, self._now()))
-        except ConnectionClosed:
-            pass
+            assert isinstance(ws, FrameConnection)  # see start(): create_connection
+            ws.deliver_to(received)
+            await ws.wait_closed()
         finally:
             self.connections.pop(member, None)
             log.debug("connection %s from %s closed (%s)", member, address, _close_code(ws))

@@ -257,6 +257,19 @@ CREATE TABLE finished (
 """
 
 
+def _keep_latest(times: dict[str, float], table_id: str, at: float) -> None:
+    if at > times.get(table_id, at - 1):
+        times[table_id] = at
+
+
+def _insert_log(count: int) -> str:
+    rows = ", ".join(["(?, ?, ?)"] * count)
+    return f"INSERT INTO log (table_id, idx, entry) VALUES {rows}"
+
+
+_INSERT_LOG = tuple(_insert_log(n) if n else "" for n in range(5))
+
+
 class SqliteStorage:
     """`Storage` in one SQLite file (or in memory for ":memory:", which keeps nothing)."""
 
@@ -421,6 +434,8 @@ class SqliteStorage:
     def write(self, ops: Sequence[StorageOp]) -> None:
         if not ops:
             return
+        if len(ops) == 1 and type(ops[0]) is AppendLogOp and self._append_alone(ops[0]):
+            return
         try:
             self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as e:
@@ -446,8 +461,7 @@ class SqliteStorage:
                 self._touch_due = time.monotonic() + TOUCH_EVERY
             else:
                 for table_id, at in self._pending_touches.items():
-                    if at > self._touched.get(table_id, at - 1):
-                        self._touched[table_id] = at
+                    _keep_latest(self._touched, table_id, at)
         except BaseException as e:
             with contextlib.suppress(sqlite3.Error):  # the original error is the one to report
                 self._conn.execute("ROLLBACK")
@@ -456,6 +470,33 @@ class SqliteStorage:
             if isinstance(e, sqlite3.Error | ValueError | TypeError):
                 raise StorageError(f"{self.path}: write failed, nothing written: {e}") from e
             raise
+
+    def _append_alone(self, op: AppendLogOp) -> bool:
+        """A move stored by itself, the most common write of all, as a single INSERT of all
+        its entries: one statement is its own transaction, all or nothing, without the BEGIN
+        and COMMIT statements around it (each a round through the SQLite library). False: not
+        such a write (a table not yet known here, the touches due), to be written as usual."""
+        next_index = self._open_tables.get(op.table_id)
+        if next_index is None or not op.entries or time.monotonic() >= self._touch_due:
+            return False
+        if op.index != next_index:
+            raise StorageError(
+                f"{self.path}: log of table {op.table_id} continues at index "
+                f"{next_index}, not {op.index}; nothing written"
+            )
+        count = len(op.entries)
+        params: list[Any] = []
+        try:
+            for i, entry in enumerate(op.entries):
+                params += (op.table_id, op.index + i, msgpack.packb(entry, use_bin_type=True))
+            self._conn.execute(
+                _INSERT_LOG[count] if count < len(_INSERT_LOG) else _insert_log(count), params
+            )
+        except (sqlite3.Error, ValueError, TypeError) as e:
+            raise StorageError(f"{self.path}: write failed, nothing written: {e}") from e
+        self._open_tables[op.table_id] = next_index + count
+        _keep_latest(self._touched, op.table_id, op.at)
+        return True
 
     def _apply(self, op: StorageOp) -> None:
         c = self._conn
@@ -576,8 +617,7 @@ class SqliteStorage:
         return int(next_index)
 
     def _touch(self, table_id: str, at: float) -> None:
-        if at > self._pending_touches.get(table_id, at - 1):
-            self._pending_touches[table_id] = at
+        _keep_latest(self._pending_touches, table_id, at)
 
     def _latest_touch(self, table_id: str) -> float | None:
         """The latest `updated` of the table not yet written, this transaction's included."""

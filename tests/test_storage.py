@@ -493,3 +493,47 @@ def test_a_version_1_database_is_brought_up_to_date(tmp_path: Path) -> None:
     again = SqliteStorage(path)
     assert again.load_open_tables(5)[0].chat[-1] == ("Bo", "yo", "black")
     again.close()
+
+
+def statements(store: SqliteStorage) -> list[str]:
+    """The SQL statements the storage runs from now on, as SQLite reports them."""
+    seen: list[str] = []
+    store._conn.set_trace_callback(seen.append)
+    return seen
+
+
+@pytest.mark.parametrize("count", [1, 2, 7])
+def test_a_move_stored_alone_is_one_statement_and_reads_back(tmp_path: Path, count: int) -> None:
+    path = tmp_path / "db"
+    store = SqliteStorage(path)
+    store.write([create("t"), AppendLogOp("t", 0, (["c", [1]],), 2.0)])
+    entries = tuple(["m", "white", f"move {i}"] for i in range(count))
+    seen = statements(store)
+    store.write([AppendLogOp("t", 1, entries, 1003.0)])
+    assert len(seen) == 1 and seen[0].startswith("INSERT INTO log")
+    store.write([AppendLogOp("t", 1 + count, (["m", "black", "draw"],), 1004.0)])
+    store.close()
+    again = SqliteStorage(path)
+    (table,) = again.load_open_tables(10)
+    assert table.log == [["c", [1]], *entries, ["m", "black", "draw"]]
+    assert table.updated == 1004.0  # written at close
+    again.close()
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        AppendLogOp("t", 3, (["m", "white", "late"],), 9.0),
+        AppendLogOp("t", 0, (["m", "white", "again"],), 9.0),
+        AppendLogOp("t", 1, (["m", "white", "fine"], object()), 9.0),
+    ],
+)
+def test_a_move_stored_alone_is_all_or_nothing(tmp_path: Path, bad: AppendLogOp) -> None:
+    store = SqliteStorage(tmp_path / "db")
+    store.write([create("t"), AppendLogOp("t", 0, (["c", [1]],), 2.0)])
+    with pytest.raises(StorageError, match="nothing written"):
+        store.write([bad])
+    assert store.load_open_tables(10)[0].log == [["c", [1]]]
+    store.write([AppendLogOp("t", 1, (["m", "white", "kept"],), 3.0)])  # and it goes on
+    assert store.load_open_tables(10)[0].log == [["c", [1]], ["m", "white", "kept"]]
+    store.close()
