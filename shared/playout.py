@@ -662,18 +662,48 @@ def random_action(sim: Sim, rand: Callable[[], float]) -> int:
     return ABSTAIN
 
 
+# Per line, for play_random's placements: its islands a and b, their line masks and the
+# bridges each needs for a majority.
+_LINE_INFO: tuple[tuple[int, int, int, int, int, int], ...] = tuple(
+    (a, b, _IM[a], _IM[b], _NEEDED[a], _NEEDED[b]) for a, b in LINES
+)
+
+
+def _face_up_mask(face_up: Sequence[int]) -> int:
+    """The bit mask of the islands in a face-up row (those a take can name)."""
+    mask = 0
+    for card in face_up:
+        mask |= 1 << card
+    return mask
+
+
 def play_random(
     sim: Sim, rng: random.Random, record: list[int] | None = None, max_turns: int = -1
 ) -> int:
     """Play uniformly random legal actions until the game ends (or `max_turns` turns have
-    ended, when not negative); return the number of actions. Each choice is `random_action`'s
-    (one rng.random() a decision, uniform over Sim.legal) with the common actions applied
-    inline (placements, discards and the ends of turns; removals, the handicap phase and the
-    ends of rounds go through Sim): this is the benchmark's and the playouts' hot loop
+    ended, when not negative); return the number of actions. Each choice is one rng.random()
+    a decision, uniform over Sim.legal (counted by kind with mask tables as in
+    `random_action`, though in another order), with the common actions applied inline
+    (placements, discards and the ends of turns; removals, the handicap phase and the ends of
+    rounds go through Sim): this is the benchmark's and the playouts' hot loop
     (tests/test_playout.py replays its games in the checked engine and checks that every
     legal action has its share of the draws). Every action taken is appended to `record`
     when given."""
     rand = rng.random
+    plays = 0  # the actions that did not end a turn
+    turns = 0
+    if max_turns == 0:
+        return 0
+    # The handicap phase (only at the start of a game) goes through Sim.
+    while sim.phase == HANDICAP:
+        a = rng.choice(sim.legal())
+        sim.apply(a)
+        plays += 1
+        if record is not None:
+            record.append(a)
+    phase = sim.phase
+    if phase == OVER:
+        return plays
     bridges = sim.bridges
     tokens = sim.tokens
     hands = sim.hand
@@ -684,214 +714,254 @@ def play_random(
     variant2 = sim.variant2
     held_islands = _HELD_ISLANDS
     held_info = _HELD_INFO
+    held_count = _HELD_COUNT
     reaches = _REACH
+    boths = _BOTH
     lines_of = _LINES_OF
     bits = _BITS
-    first_end = _FIRST
-    im = _IM
-    needed = _NEEDED
-    lines = _LINES
-    take_table = _TAKES
-    full, hand_limit, low_bits, half = BRIDGES_PER_PLAYER, HAND_LIMIT, _LOW, _HALF
+    line_info = _LINE_INFO
+    full, hand_limit, all_lines = BRIDGES_PER_PLAYER, HAND_LIMIT, ALL_LINES
+    low_bits, half = _LOW, _HALF
     face_up = sim.face_up
     pile = sim.pile
     played = sim.played
     face_down = sim.face_down
-    takes = _take_codes(face_up)
-    # Per seat, the islands held twice: with `held`, which lines a removal can be paid for.
-    pairs = [_pairs_mask(hands[0]), _pairs_mask(hands[1])]
-    # Only Sim._end_turn reads or writes the abstention, and this loop does that part itself;
-    # the mover is written back before anything of Sim that reads it.
+    # The islands of the face-up row: what a take can name.
+    fu = _face_up_mask(face_up)
+    # The mover's state in locals, and the opponent's, swapped at the end of each turn; held
+    # and size are written back to the Sim only before Sim reads them (a removal) and at the
+    # end. `pair`: the islands held twice (with held, the lines a removal can be paid for).
     abstained = sim.abstained
-    phase = sim.phase
     s = sim.to_move
-    plays = 0  # the actions that did not end a turn
-    turns = 0
-    while phase != OVER and turns != max_turns:
-        if phase == HANDICAP:
-            a = rng.choice(sim.legal())
-            sim.apply(a)
-            plays += 1
-            if record is not None:
-                record.append(a)
-            phase = sim.phase
-            s = sim.to_move
-            continue
-        o = 1 - s
-        hand = hands[s]
-        opens_s = opens[s]
-        # Within a turn only the mover's own actions change these.
-        me = bridges[s]
-        opp = bridges[o]
-        held = helds[s]
-        pair = pairs[s]
-        cards = size[s]
-        placed = me.bit_count()
+    o = 1 - s
+    me, opp = bridges[s], bridges[o]
+    placed, oplaced = me.bit_count(), opp.bit_count()
+    hand, ohand = hands[s], hands[o]
+    held, oheld = helds[s], helds[o]
+    pair, opair = _pairs_mask(hand), _pairs_mask(ohand)
+    cards, ocards = size[s], size[o]
+    while True:
+        # The ends of the turn the mover can choose, fixed for the turn: takes, then a draw,
+        # then an abstention, or the end of a final turn; no take or draw with a full hand
+        # (until a play).
+        if phase == FINAL:
+            t_low = d_low = 0
+            e_low = 1
+        else:
+            t_low = held_count[fu]
+            d_low = t_low + 1 if pile else t_low
+            e_low = d_low if abstained else d_low + 1
+        if cards < hand_limit:
+            n_take, n_draw, n_end = t_low, d_low, e_low
+        else:
+            n_take = n_draw = 0
+            n_end = e_low - d_low
+        # The lines the mover cannot build on (every line once its supply is spent).
+        if placed < full:
+            blocked = me | opp | lines_of[tokens[o]] if variant1 else me | opp
+        else:
+            blocked = all_lines
         # The actions of one turn: plays and discards until one ends it.
         while True:
             if held:
                 reach, both, n_held = held_info[held]
-                if placed < full:
-                    fr = reach & ~(me | opp | lines_of[tokens[o]] if variant1 else me | opp)
-                    n_first = fr.bit_count()
-                    n_place = n_first + (fr & both).bit_count()
-                else:
-                    fr = n_first = n_place = 0
-                targets = opp & (both | reaches[pair])
-                if targets:
-                    removals = _removals(sim, s, targets, opp, placed < full)
-                    n_play = n_place + len(removals)
-                else:
-                    n_play = n_place
+                fr = reach & ~blocked
+                n_first = fr.bit_count()
+                n_place = n_first + (fr & both).bit_count()
+                n_play = n_place
+                if opp & (both | reaches[pair]):
+                    # Removals: one a line of the opponent's with both ends held, one per held
+                    # twice end; Variant 1's rebuilds are listed.
+                    if variant1 and placed < full:
+                        n_play += len(_removals(sim, s, opp & (both | reaches[pair]), opp, True))
+                    elif pair:
+                        n_play += (
+                            (opp & both).bit_count()
+                            + (opp & reaches[pair]).bit_count()
+                            + (opp & boths[pair]).bit_count()
+                        )
+                    else:
+                        n_play += (opp & both).bit_count()
                 n_discard = n_play + n_held
+                r = int(rand() * (n_discard + n_end))
+                if r < n_discard:
+                    plays += 1
+                    if r < n_place:
+                        if r < n_first:
+                            low = bits[fr & low_bits]
+                            n = len(low)
+                            line = low[r] if r < n else half + bits[fr >> half][r - n]
+                            a, b, ima, imb, na, nb = line_info[line]
+                            if held >> a & 1:
+                                card = a
+                                code = 2 * line
+                            else:
+                                card = b
+                                code = 2 * line + 1
+                        else:
+                            r -= n_first
+                            fr &= both
+                            low = bits[fr & low_bits]
+                            n = len(low)
+                            line = low[r] if r < n else half + bits[fr >> half][r - n]
+                            a, b, ima, imb, na, nb = line_info[line]
+                            card = b
+                            code = 2 * line + 1
+                        if record is not None:
+                            record.append(code)
+                        left = hand[card] - 1
+                        hand[card] = left
+                        if not left:
+                            held ^= 1 << card
+                        elif left == 1:
+                            pair ^= 1 << card
+                        cards -= 1
+                        if variant2 and opens[s][card]:
+                            opens[s][card] -= 1
+                        played.append(card)
+                        # The bridge, and the islands it wins (inlined Sim._place).
+                        bit = 1 << line
+                        me |= bit
+                        bridges[s] = me
+                        placed += 1
+                        blocked = blocked | bit if placed < full else all_lines
+                        my_tokens = tokens[s]
+                        gained = doomed = 0
+                        if not my_tokens >> a & 1 and (me & ima).bit_count() >= na:
+                            gained = 1 << a
+                            doomed = ima
+                        if not my_tokens >> b & 1 and (me & imb).bit_count() >= nb:
+                            gained |= 1 << b
+                            doomed |= imb
+                        if gained:
+                            tokens[s] = my_tokens | gained
+                            if opp & doomed:
+                                opp &= ~doomed
+                                bridges[o] = opp
+                                oplaced = opp.bit_count()
+                                tokens[o] = _kept(opp, tokens[o])
+                                if sim.round >= 2 and not opp:
+                                    sim._premature_end()
+                                    phase = OVER
+                                    break
+                                if placed < full:
+                                    blocked = (
+                                        me | opp | lines_of[tokens[o]] if variant1 else me | opp
+                                    )
+                    elif r < n_play:
+                        targets = opp & (both | reaches[pair])
+                        a = _removals(sim, s, targets, opp, placed < full)[r - n_place]
+                        if record is not None:
+                            record.append(a)
+                        sim.to_move = s
+                        helds[s] = held
+                        size[s] = cards
+                        sim.apply(a)
+                        phase = sim.phase
+                        if phase == OVER:
+                            break
+                        me, opp = bridges[s], bridges[o]
+                        placed, oplaced = me.bit_count(), opp.bit_count()
+                        held = helds[s]
+                        pair = _pairs_mask(hand)
+                        cards = size[s]
+                        if placed < full:
+                            blocked = me | opp | lines_of[tokens[o]] if variant1 else me | opp
+                        else:
+                            blocked = all_lines
+                    else:
+                        card = held_islands[held][r - n_play]
+                        if record is not None:
+                            record.append(DISCARD_BASE + card)
+                        left = hand[card] - 1
+                        hand[card] = left
+                        if not left:
+                            held ^= 1 << card
+                        elif left == 1:
+                            pair ^= 1 << card
+                        cards -= 1
+                        if variant2 and opens[s][card]:
+                            opens[s][card] -= 1
+                        face_down.append(card)
+                    # A play leaves the hand below the limit.
+                    n_take, n_draw, n_end = t_low, d_low, e_low
+                    continue
+                r -= n_discard
             else:
                 # An empty hand (a decision in six) can only end the turn.
-                n_place = n_play = n_discard = 0
-            if phase == FINAL:
-                r = int(rand() * (n_discard + 1))
-            else:
-                if cards < hand_limit:
-                    n_take = n_discard + len(takes)
-                    n_draw = n_take + 1 if pile else n_take
-                else:
-                    n_take = n_draw = n_discard
-                r = int(rand() * (n_draw if abstained else n_draw + 1))
-            if r >= n_discard:
-                # The end of the turn, the commonest draw (inlined Sim.apply, Sim._end_turn).
-                turns += 1
-                pairs[s] = pair
-                if phase == FINAL:
-                    if record is not None:
-                        record.append(END)
-                    abstained = False
-                    sim.final_left -= 1
-                    if not sim.final_left:
-                        sim._final_scoring()
+                r = int(rand() * n_end)
+            # The end of the turn (inlined Sim.apply, Sim._end_turn).
+            turns += 1
+            if r < n_take:
+                card = held_islands[fu][r]
+                face_up.remove(card)
+                if card not in face_up:
+                    fu ^= 1 << card
+                if variant2:
+                    opens[s][card] += 1
+                if record is not None:
+                    record.append(TAKE_BASE + card)
+                abstained = False
+                got = hand[card] + 1
+                hand[card] = got
+                held |= 1 << card
+                if got == 2:
+                    pair |= 1 << card
+                cards += 1
+                if pile:
+                    card = pile.pop()
+                    face_up.append(card)
+                    fu |= 1 << card
+                elif not face_up:
+                    # The last card of the round (the row refills while the pile lasts).
+                    sim._depleted()
+                    phase = sim.phase
+                    face_up = sim.face_up
+                    pile = sim.pile
+                    played = sim.played
+                    face_down = sim.face_down
+                    fu = _face_up_mask(face_up)
+                    if sim.round >= 2 and phase != OVER and not (me and opp):
+                        sim._premature_end()
                         phase = OVER
-                        break
-                elif r < n_draw:
-                    abstained = False
-                    if r < n_take:
-                        a = takes[r - n_discard]
-                        card = a - TAKE_BASE
-                        face_up.remove(card)
-                        if pile:
-                            face_up.append(pile.pop())
-                        if variant2:
-                            opens_s[card] += 1
-                        takes = take_table.get(tuple(face_up)) or _take_codes(face_up)
-                    else:
-                        a = DRAW
-                        card = pile.pop()
-                    if record is not None:
-                        record.append(a)
-                    got = hand[card] + 1
-                    hand[card] = got
-                    helds[s] = held | 1 << card
-                    if got == 2:
-                        pairs[s] = pair | 1 << card
-                    size[s] = cards + 1
-                    if not pile and not face_up:
-                        sim._depleted()
-                        phase = sim.phase
-                        face_up = sim.face_up
-                        pile = sim.pile
-                        played = sim.played
-                        face_down = sim.face_down
-                        takes = _take_codes(face_up)
-                        if sim.round >= 2 and phase != OVER and not (bridges[0] and bridges[1]):
-                            sim._premature_end()
-                            phase = OVER
-                else:
-                    abstained = True
-                    if record is not None:
-                        record.append(ABSTAIN)
-                s = o
-                break
-            plays += 1
-            if r < n_place:
-                if r < n_first:
-                    low = bits[fr & low_bits]
-                    n = len(low)
-                    line = low[r] if r < n else half + bits[fr >> half][r - n]
-                    end = not held >> first_end[line] & 1
-                else:
-                    r -= n_first
-                    fr &= both
-                    low = bits[fr & low_bits]
-                    n = len(low)
-                    line = low[r] if r < n else half + bits[fr >> half][r - n]
-                    end = True
+            elif r < n_draw:
+                card = pile.pop()  # the row stays full while the pile lasts: no round ends
                 if record is not None:
-                    record.append(2 * line + end)
-                ends = lines[line]
-                card = ends[end]
-                left = hand[card] - 1
-                hand[card] = left
-                if not left:
-                    held &= ~(1 << card)
-                    helds[s] = held
-                elif left == 1:
-                    pair &= ~(1 << card)
-                cards -= 1
-                size[s] = cards
-                if variant2 and opens_s[card]:
-                    opens_s[card] -= 1
-                played.append(card)
-                # The bridge, and the islands it wins (inlined Sim._place).
-                me |= 1 << line
-                bridges[s] = me
-                placed += 1
-                my_tokens = tokens[s]
-                a, b = ends
-                gained = doomed = 0
-                if not my_tokens >> a & 1 and (me & im[a]).bit_count() >= needed[a]:
-                    gained = 1 << a
-                    doomed = im[a]
-                if not my_tokens >> b & 1 and (me & im[b]).bit_count() >= needed[b]:
-                    gained |= 1 << b
-                    doomed |= im[b]
-                if gained:
-                    tokens[s] = my_tokens | gained
-                    if opp & doomed:
-                        opp &= ~doomed
-                        bridges[o] = opp
-                        tokens[o] = _kept(opp, tokens[o])
-                        if sim.round >= 2 and not opp:
-                            sim._premature_end()
-                            phase = OVER
-                            break
-            elif r < n_play:
-                a = removals[r - n_place]
+                    record.append(DRAW)
+                abstained = False
+                got = hand[card] + 1
+                hand[card] = got
+                held |= 1 << card
+                if got == 2:
+                    pair |= 1 << card
+                cards += 1
+            elif phase == FINAL:
                 if record is not None:
-                    record.append(a)
-                sim.to_move = s
-                sim.apply(a)
-                me = bridges[s]
-                opp = bridges[o]
-                held = helds[s]
-                pair = _pairs_mask(hand)
-                cards = size[s]
-                placed = me.bit_count()
-                phase = sim.phase
-                if phase == OVER:
-                    break
+                    record.append(END)
+                abstained = False
+                sim.final_left -= 1
+                if not sim.final_left:
+                    sim._final_scoring()
+                    phase = OVER
+                    break  # the mover stays to move, as in Sim._end_turn
             else:
-                card = held_islands[held][r - n_play]
+                abstained = True
                 if record is not None:
-                    record.append(DISCARD_BASE + card)
-                left = hand[card] - 1
-                hand[card] = left
-                if not left:
-                    held &= ~(1 << card)
-                    helds[s] = held
-                elif left == 1:
-                    pair &= ~(1 << card)
-                cards -= 1
-                size[s] = cards
-                if variant2 and opens_s[card]:
-                    opens_s[card] -= 1
-                face_down.append(card)
+                    record.append(ABSTAIN)
+            s, o = o, s
+            me, opp = opp, me
+            placed, oplaced = oplaced, placed
+            hand, ohand = ohand, hand
+            held, oheld = oheld, held
+            pair, opair = opair, pair
+            cards, ocards = ocards, cards
+            break
+        if phase == OVER or turns == max_turns:
+            break
     sim.to_move = s
     sim.abstained = abstained
+    helds[s] = held
+    helds[o] = oheld
+    size[s] = cards
+    size[o] = ocards
     return plays + turns
