@@ -19,6 +19,7 @@ Action codes (see `to_action` / `from_action`):
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 
@@ -690,6 +691,7 @@ def play_random(
     legal action has its share of the draws). Every action taken is appended to `record`
     when given."""
     rand = rng.random
+    trunc = math.trunc  # int() of a float in [0, n), without int's slower construction call
     plays = 0  # the actions that did not end a turn
     turns = 0
     if max_turns == 0:
@@ -756,34 +758,32 @@ def play_random(
         else:
             n_take = n_draw = 0
             n_end = e_low - d_low
-        # The lines the mover cannot build on (every line once its supply is spent).
+        # The lines the mover can build on (none once its supply is spent).
         if placed < full:
-            blocked = me | opp | lines_of[tokens[o]] if variant1 else me | opp
+            free = all_lines ^ (me | opp | lines_of[tokens[o]] if variant1 else me | opp)
         else:
-            blocked = all_lines
+            free = 0
         # The actions of one turn: plays and discards until one ends it.
         while True:
             if held:
                 reach, both, n_held = held_info[held]
-                fr = reach & ~blocked
+                fr = reach & free
                 n_first = fr.bit_count()
-                n_place = n_first + (fr & both).bit_count()
-                n_play = n_place
-                if opp & (both | reaches[pair]):
-                    # Removals: one a line of the opponent's with both ends held, one per held
-                    # twice end; Variant 1's rebuilds are listed.
-                    if variant1 and placed < full:
-                        n_play += len(_removals(sim, s, opp & (both | reaches[pair]), opp, True))
-                    elif pair:
-                        n_play += (
-                            (opp & both).bit_count()
-                            + (opp & reaches[pair]).bit_count()
-                            + (opp & boths[pair]).bit_count()
-                        )
-                    else:
-                        n_play += (opp & both).bit_count()
+                # Placements: one a free line with one end held, two with both. Removals: one
+                # a line of the opponent's with both ends held, one per end held twice.
+                if both:
+                    n_place = n_first + (fr & both).bit_count()
+                    n_play = n_place + (opp & both).bit_count()
+                else:
+                    n_place = n_play = n_first
+                if pair:
+                    n_play += (opp & reaches[pair]).bit_count() + (opp & boths[pair]).bit_count()
+                if variant1 and n_play != n_place and placed < full:
+                    # Variant 1's rebuilds: listed.
+                    targets = opp & (both | reaches[pair])
+                    n_play = n_place + len(_removals(sim, s, targets, opp, True))
                 n_discard = n_play + n_held
-                r = int(rand() * (n_discard + n_end))
+                r = trunc(rand() * (n_discard + n_end))
                 if r < n_discard:
                     plays += 1
                     if r < n_place:
@@ -824,7 +824,7 @@ def play_random(
                         me |= bit
                         bridges[s] = me
                         placed += 1
-                        blocked = blocked | bit if placed < full else all_lines
+                        free = free ^ bit if placed < full else 0
                         my_tokens = tokens[s]
                         gained = doomed = 0
                         if not my_tokens >> a & 1 and (me & ima).bit_count() >= na:
@@ -845,7 +845,7 @@ def play_random(
                                     phase = OVER
                                     break
                                 if placed < full:
-                                    blocked = (
+                                    free = all_lines ^ (
                                         me | opp | lines_of[tokens[o]] if variant1 else me | opp
                                     )
                     elif r < n_play:
@@ -866,9 +866,11 @@ def play_random(
                         pair = _pairs_mask(hand)
                         cards = size[s]
                         if placed < full:
-                            blocked = me | opp | lines_of[tokens[o]] if variant1 else me | opp
+                            free = all_lines ^ (
+                                me | opp | lines_of[tokens[o]] if variant1 else me | opp
+                            )
                         else:
-                            blocked = all_lines
+                            free = 0
                     else:
                         card = held_islands[held][r - n_play]
                         if record is not None:
@@ -889,7 +891,7 @@ def play_random(
                 r -= n_discard
             else:
                 # An empty hand (a decision in six) can only end the turn.
-                r = int(rand() * n_end)
+                r = trunc(rand() * n_end)
             # The end of the turn (inlined Sim.apply, Sim._end_turn).
             turns += 1
             if r < n_take:
