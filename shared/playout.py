@@ -663,10 +663,16 @@ def random_action(sim: Sim, rand: Callable[[], float]) -> int:
     return ABSTAIN
 
 
-# Per line, for play_random's placements: its islands a and b, their line masks and the
-# bridges each needs for a majority.
-_LINE_INFO: tuple[tuple[int, int, int, int, int, int], ...] = tuple(
-    (a, b, _IM[a], _IM[b], _NEEDED[a], _NEEDED[b]) for a, b in LINES
+# The islands that share a line with each island: those whose majority a loss of the
+# island's lines can break.
+_NEAR: tuple[int, ...] = tuple(
+    sum(1 << end for line in ISLAND_LINES[i] for end in LINES[line] if end != i)
+    for i in range(NUM_ISLANDS)
+)
+# Per line, for play_random's placements: its islands a and b, their line masks, the bridges
+# each needs for a majority, and the islands near each.
+_LINE_INFO: tuple[tuple[int, int, int, int, int, int, int, int], ...] = tuple(
+    (a, b, _IM[a], _IM[b], _NEEDED[a], _NEEDED[b], _NEAR[a], _NEAR[b]) for a, b in LINES
 )
 
 
@@ -742,27 +748,29 @@ def play_random(
     held, oheld = helds[s], helds[o]
     pair, opair = _pairs_mask(hand), _pairs_mask(ohand)
     cards, ocards = size[s], size[o]
+    # The lines with no bridge (the same for both seats).
+    empty = all_lines ^ (me | opp)
+    # The ends of the turn the mover can choose, in this order: t_low takes, a draw if
+    # d_low > t_low, an abstention if e_low > d_low, or the end of a final turn (e_low 1).
+    # Each turn's end sets them for the next turn.
+    if phase == FINAL:
+        t_low = d_low = 0
+        e_low = 1
+    else:
+        t_low = held_count[fu]
+        d_low = t_low + 1 if pile else t_low
+        e_low = d_low if abstained else d_low + 1
     while True:
-        # The ends of the turn the mover can choose, fixed for the turn: takes, then a draw,
-        # then an abstention, or the end of a final turn; no take or draw with a full hand
-        # (until a play).
-        if phase == FINAL:
-            t_low = d_low = 0
-            e_low = 1
-        else:
-            t_low = held_count[fu]
-            d_low = t_low + 1 if pile else t_low
-            e_low = d_low if abstained else d_low + 1
+        # No take or draw with a full hand (until a play).
         if cards < hand_limit:
             n_take, n_draw, n_end = t_low, d_low, e_low
         else:
             n_take = n_draw = 0
             n_end = e_low - d_low
         # The lines the mover can build on (none once its supply is spent).
-        if placed < full:
-            free = all_lines ^ (me | opp | lines_of[tokens[o]] if variant1 else me | opp)
-        else:
-            free = 0
+        free = empty if placed < full else 0
+        if variant1:
+            free &= ~lines_of[tokens[o]]
         # The actions of one turn: plays and discards until one ends it.
         while True:
             if held:
@@ -791,7 +799,7 @@ def play_random(
                             low = bits[fr & low_bits]
                             n = len(low)
                             line = low[r] if r < n else half + bits[fr >> half][r - n]
-                            a, b, ima, imb, na, nb = line_info[line]
+                            a, b, ima, imb, na, nb, near_a, near_b = line_info[line]
                             if held >> a & 1:
                                 card = a
                                 code = 2 * line
@@ -804,7 +812,7 @@ def play_random(
                             low = bits[fr & low_bits]
                             n = len(low)
                             line = low[r] if r < n else half + bits[fr >> half][r - n]
-                            a, b, ima, imb, na, nb = line_info[line]
+                            a, b, ima, imb, na, nb, near_a, near_b = line_info[line]
                             card = b
                             code = 2 * line + 1
                         if record is not None:
@@ -824,30 +832,35 @@ def play_random(
                         me |= bit
                         bridges[s] = me
                         placed += 1
+                        empty ^= bit
                         free = free ^ bit if placed < full else 0
                         my_tokens = tokens[s]
-                        gained = doomed = 0
+                        gained = doomed = near = 0
                         if not my_tokens >> a & 1 and (me & ima).bit_count() >= na:
                             gained = 1 << a
                             doomed = ima
+                            near = near_a
                         if not my_tokens >> b & 1 and (me & imb).bit_count() >= nb:
                             gained |= 1 << b
                             doomed |= imb
+                            near |= near_b
                         if gained:
                             tokens[s] = my_tokens | gained
                             if opp & doomed:
+                                empty |= opp & doomed
                                 opp &= ~doomed
                                 bridges[o] = opp
                                 oplaced = opp.bit_count()
-                                tokens[o] = _kept(opp, tokens[o])
+                                # Only the islands near the lost lines can lose their token.
+                                theirs = tokens[o]
+                                if theirs & near:
+                                    tokens[o] = theirs & ~near | _kept(opp, theirs & near)
                                 if sim.round >= 2 and not opp:
                                     sim._premature_end()
                                     phase = OVER
                                     break
                                 if placed < full:
-                                    free = all_lines ^ (
-                                        me | opp | lines_of[tokens[o]] if variant1 else me | opp
-                                    )
+                                    free = empty & ~lines_of[tokens[o]] if variant1 else empty
                     elif r < n_play:
                         targets = opp & (both | reaches[pair])
                         a = _removals(sim, s, targets, opp, placed < full)[r - n_place]
@@ -865,10 +878,9 @@ def play_random(
                         held = helds[s]
                         pair = _pairs_mask(hand)
                         cards = size[s]
+                        empty = all_lines ^ (me | opp)
                         if placed < full:
-                            free = all_lines ^ (
-                                me | opp | lines_of[tokens[o]] if variant1 else me | opp
-                            )
+                            free = empty & ~lines_of[tokens[o]] if variant1 else empty
                         else:
                             free = 0
                     else:
@@ -914,7 +926,11 @@ def play_random(
                     card = pile.pop()
                     face_up.append(card)
                     fu |= 1 << card
-                elif not face_up:
+                    t_low = held_count[fu]
+                    d_low = t_low + 1 if pile else t_low
+                elif face_up:
+                    t_low = d_low = held_count[fu]
+                else:
                     # The last card of the round (the row refills while the pile lasts).
                     sim._depleted()
                     phase = sim.phase
@@ -926,6 +942,12 @@ def play_random(
                     if sim.round >= 2 and phase != OVER and not (me and opp):
                         sim._premature_end()
                         phase = OVER
+                    if phase == FINAL:
+                        t_low = d_low = 0
+                    else:
+                        t_low = held_count[fu]
+                        d_low = t_low + 1 if pile else t_low
+                e_low = d_low + 1
             elif r < n_draw:
                 card = pile.pop()  # the row stays full while the pile lasts: no round ends
                 if record is not None:
@@ -937,6 +959,9 @@ def play_random(
                 if got == 2:
                     pair |= 1 << card
                 cards += 1
+                if not pile:
+                    d_low = t_low
+                e_low = d_low + 1
             elif phase == FINAL:
                 if record is not None:
                     record.append(END)
@@ -950,6 +975,7 @@ def play_random(
                 abstained = True
                 if record is not None:
                     record.append(ABSTAIN)
+                e_low = d_low
             s, o = o, s
             me, opp = opp, me
             placed, oplaced = oplaced, placed
