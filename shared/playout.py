@@ -676,6 +676,10 @@ _LINE_INFO: tuple[tuple[int, int, int, int, int, int, int, int], ...] = tuple(
 )
 
 
+# 1 << k by a lookup (a shift allocates a new int past 256).
+_BIT_OF: tuple[int, ...] = tuple(1 << k for k in range(NUM_LINES))
+
+
 def _face_up_mask(face_up: Sequence[int]) -> int:
     """The bit mask of the islands in a face-up row (those a take can name)."""
     mask = 0
@@ -728,6 +732,7 @@ def play_random(
     lines_of = _LINES_OF
     bits = _BITS
     line_info = _LINE_INFO
+    bit_of = _BIT_OF
     full, hand_limit, all_lines = BRIDGES_PER_PLAYER, HAND_LIMIT, ALL_LINES
     low_bits, half = _LOW, _HALF
     face_up = sim.face_up
@@ -820,15 +825,15 @@ def play_random(
                         left = hand[card] - 1
                         hand[card] = left
                         if not left:
-                            held ^= 1 << card
+                            held ^= bit_of[card]
                         elif left == 1:
-                            pair ^= 1 << card
+                            pair ^= bit_of[card]
                         cards -= 1
                         if variant2 and opens[s][card]:
                             opens[s][card] -= 1
                         played.append(card)
                         # The bridge, and the islands it wins (inlined Sim._place).
-                        bit = 1 << line
+                        bit = bit_of[line]
                         me |= bit
                         bridges[s] = me
                         placed += 1
@@ -837,11 +842,11 @@ def play_random(
                         my_tokens = tokens[s]
                         gained = doomed = near = 0
                         if not my_tokens >> a & 1 and (me & ima).bit_count() >= na:
-                            gained = 1 << a
+                            gained = bit_of[a]
                             doomed = ima
                             near = near_a
                         if not my_tokens >> b & 1 and (me & imb).bit_count() >= nb:
-                            gained |= 1 << b
+                            gained |= bit_of[b]
                             doomed |= imb
                             near |= near_b
                         if gained:
@@ -890,9 +895,9 @@ def play_random(
                         left = hand[card] - 1
                         hand[card] = left
                         if not left:
-                            held ^= 1 << card
+                            held ^= bit_of[card]
                         elif left == 1:
-                            pair ^= 1 << card
+                            pair ^= bit_of[card]
                         cards -= 1
                         if variant2 and opens[s][card]:
                             opens[s][card] -= 1
@@ -910,7 +915,7 @@ def play_random(
                 card = held_islands[fu][r]
                 face_up.remove(card)
                 if card not in face_up:
-                    fu ^= 1 << card
+                    fu ^= bit_of[card]
                 if variant2:
                     opens[s][card] += 1
                 if record is not None:
@@ -918,14 +923,14 @@ def play_random(
                 abstained = False
                 got = hand[card] + 1
                 hand[card] = got
-                held |= 1 << card
+                held |= bit_of[card]
                 if got == 2:
-                    pair |= 1 << card
+                    pair |= bit_of[card]
                 cards += 1
                 if pile:
                     card = pile.pop()
                     face_up.append(card)
-                    fu |= 1 << card
+                    fu |= bit_of[card]
                     t_low = held_count[fu]
                     d_low = t_low + 1 if pile else t_low
                 elif face_up:
@@ -955,9 +960,9 @@ def play_random(
                 abstained = False
                 got = hand[card] + 1
                 hand[card] = got
-                held |= 1 << card
+                held |= bit_of[card]
                 if got == 2:
-                    pair |= 1 << card
+                    pair |= bit_of[card]
                 cards += 1
                 if not pile:
                     d_low = t_low
