@@ -8,6 +8,7 @@ import contextlib
 import copy
 import os
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -168,6 +169,42 @@ def test_random_choices_are_uniform_over_legal(options: GameOptions) -> None:
                 play_random(sim.copy(), Scripted([u]), taken)
             firsts.append(taken[0])
         assert sorted(firsts) == sorted(legal)
+
+
+class Sorted:
+    """A card source with no state: every reshuffle puts the cards in order."""
+
+    def shuffled(self, cards: Sequence[int]) -> list[int]:
+        return sorted(cards)
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: str(o.to_dict()))
+def test_later_random_choices_are_uniform_over_legal(options: GameOptions) -> None:
+    """play_random carries counts from one decision to the next and from one turn to the
+    next: at each of the first decisions of a run (plays, turn ends, the next turns), the n
+    equal parts of [0, 1) map one to one onto the n actions legal there."""
+    for k, sim in enumerate(sample_positions(options, max(1, PER_OPTIONS // 10))[::6]):
+        sim.source = Sorted()  # copies reshuffle alike
+        rng = random.Random(k)
+        prefix = [rng.random() for _ in range(6)]
+        taken: list[int] = []
+        with contextlib.suppress(IndexError):
+            play_random(sim.copy(), Scripted(prefix[:]), taken)
+        there = sim.copy()
+        for i in range(1, len(taken)):
+            there.apply(taken[i - 1])
+            legal = there.legal()
+            if not legal:
+                break
+            n = len(legal)
+            chosen: list[int] = []
+            for j in range(n):
+                run: list[int] = []
+                with contextlib.suppress(IndexError):
+                    play_random(sim.copy(), Scripted([*prefix[:i], (j + 0.5) / n]), run)
+                assert run[:i] == taken[:i]
+                chosen.append(run[i])
+            assert sorted(chosen) == sorted(legal)
 
 
 def full_state(sim: Sim) -> State:
