@@ -755,9 +755,9 @@ def play_random(
     cards, ocards = size[s], size[o]
     # The lines with no bridge (the same for both seats).
     empty = all_lines ^ (me | opp)
-    # The ends of the turn the mover can choose, in this order: t_low takes, a draw if
-    # d_low > t_low, an abstention if e_low > d_low, or the end of a final turn (e_low 1).
-    # Each turn's end sets them for the next turn.
+    # The ways to end the turn, in this order: t_low takes, a draw if d_low > t_low, an
+    # abstention if e_low > d_low, or the end of a final turn (e_low 1). Each turn's end sets
+    # them for the next turn.
     if phase == FINAL:
         t_low = d_low = 0
         e_low = 1
@@ -765,13 +765,10 @@ def play_random(
         t_low = held_count[fu]
         d_low = t_low + 1 if pile else t_low
         e_low = d_low if abstained else d_low + 1
+    stop = max_turns  # set to `turns` when the game ends
     while True:
-        # No take or draw with a full hand (until a play).
-        if cards < hand_limit:
-            n_take, n_draw, n_end = t_low, d_low, e_low
-        else:
-            n_take = n_draw = 0
-            n_end = e_low - d_low
+        # No take or draw with a full hand (until a play): only the last e_low - d_low ways.
+        n_end = e_low if cards < hand_limit else e_low - d_low
         # The lines the mover can build on (none once its supply is spent).
         free = empty if placed < full else 0
         if variant1:
@@ -863,6 +860,7 @@ def play_random(
                                 if sim.round >= 2 and not opp:
                                     sim._premature_end()
                                     phase = OVER
+                                    stop = turns
                                     break
                                 if placed < full:
                                     free = empty & ~lines_of[tokens[o]] if variant1 else empty
@@ -877,6 +875,7 @@ def play_random(
                         sim.apply(a)
                         phase = sim.phase
                         if phase == OVER:
+                            stop = turns
                             break
                         me, opp = bridges[s], bridges[o]
                         placed, oplaced = me.bit_count(), opp.bit_count()
@@ -902,16 +901,17 @@ def play_random(
                         if variant2 and opens[s][card]:
                             opens[s][card] -= 1
                         face_down.append(card)
-                    # A play leaves the hand below the limit.
-                    n_take, n_draw, n_end = t_low, d_low, e_low
+                    n_end = e_low  # a play leaves the hand below the limit
                     continue
                 r -= n_discard
             else:
                 # An empty hand (a decision in six) can only end the turn.
                 r = trunc(rand() * n_end)
+            if n_end != e_low:
+                r += d_low  # a full hand
             # The end of the turn (inlined Sim.apply, Sim._end_turn).
             turns += 1
-            if r < n_take:
+            if r < t_low:
                 card = held_islands[fu][r]
                 face_up.remove(card)
                 if card not in face_up:
@@ -947,13 +947,14 @@ def play_random(
                     if sim.round >= 2 and phase != OVER and not (me and opp):
                         sim._premature_end()
                         phase = OVER
+                        stop = turns
                     if phase == FINAL:
                         t_low = d_low = 0
                     else:
                         t_low = held_count[fu]
                         d_low = t_low + 1 if pile else t_low
                 e_low = d_low + 1
-            elif r < n_draw:
+            elif r < d_low:
                 card = pile.pop()  # the row stays full while the pile lasts: no round ends
                 if record is not None:
                     record.append(DRAW)
@@ -975,6 +976,7 @@ def play_random(
                 if not sim.final_left:
                     sim._final_scoring()
                     phase = OVER
+                    stop = turns
                     break  # the mover stays to move, as in Sim._end_turn
             else:
                 abstained = True
@@ -989,7 +991,7 @@ def play_random(
             pair, opair = opair, pair
             cards, ocards = ocards, cards
             break
-        if phase == OVER or turns == max_turns:
+        if turns == stop:
             break
     sim.to_move = s
     sim.abstained = abstained
