@@ -669,10 +669,10 @@ _NEAR: tuple[int, ...] = tuple(
     sum(1 << end for line in ISLAND_LINES[i] for end in LINES[line] if end != i)
     for i in range(NUM_ISLANDS)
 )
-# Per line, for play_random's placements: its islands a and b, their line masks, the bridges
-# each needs for a majority, and the islands near each.
-_LINE_INFO: tuple[tuple[int, int, int, int, int, int, int, int], ...] = tuple(
-    (a, b, _IM[a], _IM[b], _NEEDED[a], _NEEDED[b], _NEAR[a], _NEAR[b]) for a, b in LINES
+# Per line, for play_random's placements: its islands a and b, their line masks and the
+# bridges each needs for a majority.
+_LINE_INFO: tuple[tuple[int, int, int, int, int, int], ...] = tuple(
+    (a, b, _IM[a], _IM[b], _NEEDED[a], _NEEDED[b]) for a, b in LINES
 )
 
 
@@ -733,6 +733,7 @@ def play_random(
     bits = _BITS
     line_info = _LINE_INFO
     bit_of = _BIT_OF
+    near_of = _NEAR
     full, hand_limit, all_lines = BRIDGES_PER_PLAYER, HAND_LIMIT, ALL_LINES
     low_bits, half = _LOW, _HALF
     face_up = sim.face_up
@@ -801,7 +802,7 @@ def play_random(
                             low = bits[fr & low_bits]
                             n = len(low)
                             line = low[r] if r < n else half + bits[fr >> half][r - n]
-                            a, b, ima, imb, na, nb, near_a, near_b = line_info[line]
+                            a, b, ima, imb, na, nb = line_info[line]
                             if held >> a & 1:
                                 card = a
                                 code = 2 * line
@@ -814,7 +815,7 @@ def play_random(
                             low = bits[fr & low_bits]
                             n = len(low)
                             line = low[r] if r < n else half + bits[fr >> half][r - n]
-                            a, b, ima, imb, na, nb, near_a, near_b = line_info[line]
+                            a, b, ima, imb, na, nb = line_info[line]
                             card = b
                             code = 2 * line + 1
                         if record is not None:
@@ -836,18 +837,21 @@ def play_random(
                         placed += 1
                         empty ^= bit
                         free = free ^ bit if placed < full else 0
-                        my_tokens = tokens[s]
-                        gained = doomed = near = 0
-                        if not my_tokens >> a & 1 and (me & ima).bit_count() >= na:
-                            gained = bit_of[a]
-                            doomed = ima
-                            near = near_a
-                        if not my_tokens >> b & 1 and (me & imb).bit_count() >= nb:
-                            gained |= bit_of[b]
-                            doomed |= imb
-                            near |= near_b
-                        if gained:
-                            tokens[s] = my_tokens | gained
+                        # An island is won when its count reaches the majority: one bridge
+                        # short of it, the mover held no token there (tokens go with a
+                        # majority); past it, the mover has the token already.
+                        won_a = (me & ima).bit_count() == na
+                        if won_a or (me & imb).bit_count() == nb:
+                            gained = doomed = near = 0
+                            if won_a:
+                                gained = bit_of[a]
+                                doomed = ima
+                                near = near_of[a]
+                            if (me & imb).bit_count() == nb:
+                                gained |= bit_of[b]
+                                doomed |= imb
+                                near |= near_of[b]
+                            tokens[s] |= gained
                             if opp & doomed:
                                 empty |= opp & doomed
                                 opp &= ~doomed
