@@ -766,14 +766,18 @@ def play_random(
         t_low = held_count[fu]
         d_low = t_low + 1 if pile else t_low
         e_low = d_low if abstained else d_low + 1
+    # The lines the mover can build on: `empty` for both seats until one has spent its
+    # supply, or always with Variant 1 (then set each turn).
+    special = variant1 or placed >= full or oplaced >= full
+    free = empty
     stop = max_turns  # set to `turns` when the game ends
     while True:
         # No take or draw with a full hand (until a play): only the last e_low - d_low ways.
         n_end = e_low if cards < hand_limit else e_low - d_low
-        # The lines the mover can build on (none once its supply is spent).
-        free = empty if placed < full else 0
-        if variant1:
-            free &= ~lines_of[tokens[o]]
+        if special:
+            free = empty if placed < full else 0
+            if variant1:
+                free &= ~lines_of[tokens[o]]
         # The actions of one turn: plays and discards until one ends it.
         while True:
             if held:
@@ -836,7 +840,11 @@ def play_random(
                         bridges[s] = me
                         placed += 1
                         empty ^= bit
-                        free = free ^ bit if placed < full else 0
+                        if placed < full:
+                            free ^= bit
+                        else:
+                            free = 0
+                            special = True
                         # An island is won when its count reaches the majority: one bridge
                         # short of it, the mover held no token there (tokens go with a
                         # majority); past it, the mover has the token already.
@@ -877,15 +885,15 @@ def play_random(
                         helds[s] = held
                         size[s] = cards
                         sim.apply(a)
+                        held = helds[s]
+                        cards = size[s]
                         phase = sim.phase
                         if phase == OVER:
                             stop = turns
                             break
                         me, opp = bridges[s], bridges[o]
                         placed, oplaced = me.bit_count(), opp.bit_count()
-                        held = helds[s]
                         pair = _pairs_mask(hand)
-                        cards = size[s]
                         empty = all_lines ^ (me | opp)
                         if placed < full:
                             free = empty & ~lines_of[tokens[o]] if variant1 else empty
