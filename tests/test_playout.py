@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from shared.board import ISLAND_MASK, LINES, NEEDED, NUM_ISLANDS, NUM_LINES
 from shared.game import Game
 from shared.playout import (
     ACTIONS,
@@ -22,6 +23,7 @@ from shared.playout import (
     RandomSource,
     Sim,
     from_action,
+    held_mask,
     play_random,
     random_action,
     to_action,
@@ -178,33 +180,81 @@ class Sorted:
         return sorted(cards)
 
 
+def assert_uniform_run(sim: Sim, prefix: list[float]) -> None:
+    """At each decision of play_random's run from `sim` on the draws of `prefix`, the n equal
+    parts of [0, 1) map one to one onto the n actions legal there (`sim`'s reshuffles must
+    not depend on what ran before)."""
+    taken: list[int] = []
+    with contextlib.suppress(IndexError):
+        play_random(sim.copy(), Scripted(prefix[:]), taken)
+    there = sim.copy()
+    for i in range(1, len(taken)):
+        there.apply(taken[i - 1])
+        legal = there.legal()
+        if not legal:
+            break
+        n = len(legal)
+        chosen: list[int] = []
+        for j in range(n):
+            run: list[int] = []
+            with contextlib.suppress(IndexError):
+                play_random(sim.copy(), Scripted([*prefix[:i], (j + 0.5) / n]), run)
+            assert run[:i] == taken[:i]
+            chosen.append(run[i])
+        assert sorted(chosen) == sorted(legal)
+
+
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: str(o.to_dict()))
 def test_later_random_choices_are_uniform_over_legal(options: GameOptions) -> None:
     """play_random carries counts from one decision to the next and from one turn to the
-    next: at each of the first decisions of a run (plays, turn ends, the next turns), the n
-    equal parts of [0, 1) map one to one onto the n actions legal there."""
+    next: the first six decisions of a run (plays, turn ends, the next turns) are uniform."""
     for k, sim in enumerate(sample_positions(options, max(1, PER_OPTIONS // 10))[::6]):
         sim.source = Sorted()  # copies reshuffle alike
         rng = random.Random(k)
-        prefix = [rng.random() for _ in range(6)]
+        assert_uniform_run(sim, [rng.random() for _ in range(6)])
+
+
+def crowded(sim: Sim, mine: int, theirs: int, rng: random.Random) -> Sim:
+    """The position with the mover's bridges on `mine` lines and the opponent's on `theirs`
+    others, tokens where they make a majority, and each hand one card of each end of the
+    lines left free (random games never come near the supply)."""
+    lines = list(range(NUM_LINES))
+    rng.shuffle(lines)
+    out = sim.copy()
+    out.bridges = [0, 0]
+    out.bridges[sim.to_move] = sum(1 << k for k in lines[:mine])
+    out.bridges[1 - sim.to_move] = sum(1 << k for k in lines[mine : mine + theirs])
+    out.tokens = [
+        sum(1 << i for i in range(NUM_ISLANDS) if (b & ISLAND_MASK[i]).bit_count() >= NEEDED[i])
+        for b in out.bridges
+    ]
+    ends = {end for k in lines[mine + theirs :] for end in LINES[k]}
+    hand = [1 if i in ends else 0 for i in range(NUM_ISLANDS)]
+    out.hand = [hand[:], hand[:]]
+    out.open = [[0] * NUM_ISLANDS, [0] * NUM_ISLANDS]
+    out.held = [held_mask(hand)] * 2
+    out.size = [sum(hand)] * 2
+    out.source = Sorted()
+    return out
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: str(o.to_dict()))
+def test_play_random_near_a_spent_supply(options: GameOptions) -> None:
+    """A seat with its last bridge or none left to place (BRIDGES_PER_PLAYER of the 27
+    lines), the free lines' cards in hand: the same states as Sim.apply after a few turns,
+    and uniform choices."""
+    rng = random.Random(7)
+    cases = [(24, 1), (25, 1), (1, 25), (1, 24), (24, 2), (23, 2), (2, 23)]
+    for k, sim in enumerate(sample_positions(options, 1)[::4]):
+        mine, theirs = cases[k % len(cases)]
+        sim = crowded(sim, mine, theirs, rng)
+        fast, slow = sim.copy(), sim.copy()
         taken: list[int] = []
-        with contextlib.suppress(IndexError):
-            play_random(sim.copy(), Scripted(prefix[:]), taken)
-        there = sim.copy()
-        for i in range(1, len(taken)):
-            there.apply(taken[i - 1])
-            legal = there.legal()
-            if not legal:
-                break
-            n = len(legal)
-            chosen: list[int] = []
-            for j in range(n):
-                run: list[int] = []
-                with contextlib.suppress(IndexError):
-                    play_random(sim.copy(), Scripted([*prefix[:i], (j + 0.5) / n]), run)
-                assert run[:i] == taken[:i]
-                chosen.append(run[i])
-            assert sorted(chosen) == sorted(legal)
+        play_random(fast, random.Random(k), taken, max_turns=6)
+        for code in taken:
+            slow.apply(code)
+        assert full_state(fast) == full_state(slow)
+        assert_uniform_run(sim, [rng.random() for _ in range(10)])
 
 
 def full_state(sim: Sim) -> State:
