@@ -17,7 +17,14 @@ import random
 import time
 
 from shared.game import Game
-from shared.playout import RandomSource, Sim, from_action, play_random, to_action
+from shared.playout import (
+    RandomSource,
+    Sim,
+    from_action,
+    held_mask,
+    play_random,
+    to_action,
+)
 from shared.randomness import SeededSource
 from shared.types import GameOptions, Seat
 
@@ -91,6 +98,10 @@ def check(games: int) -> None:
         assert sim.hand == game.hand and sim.points == game.round_points, n
         assert sim.to_move == game.to_move and sim.played == game.played, n
         assert sim.face_up == game.face_up and sim.face_down == game.face_down, n
+        # What play_random keeps in locals and writes back at the end.
+        assert sim.held == [held_mask(hand) for hand in game.hand], n
+        assert sim.size == [sum(hand) for hand in game.hand], n
+        assert sim.open == game.open and sim.abstained == game.opponent_abstained, n
     print(
         f"playout engine agrees with Game: {games} games, {actions} actions;"
         f" play_random: {games} games, {fast_actions} actions"
