@@ -749,7 +749,6 @@ def play_random(
     s = sim.to_move
     o = 1 - s
     me, opp = bridges[s], bridges[o]
-    placed, oplaced = me.bit_count(), opp.bit_count()
     hand, ohand = hands[s], hands[o]
     held, oheld = helds[s], helds[o]
     pair, opair = _pairs_mask(hand), _pairs_mask(ohand)
@@ -768,14 +767,14 @@ def play_random(
         e_low = d_low if abstained else d_low + 1
     # The lines the mover can build on: `empty` for both seats until one has spent its
     # supply, or always with Variant 1 (then set each turn).
-    special = variant1 or placed >= full or oplaced >= full
+    special = variant1 or me.bit_count() >= full or opp.bit_count() >= full
     free = empty
     stop = max_turns  # set to `turns` when the game ends
     while True:
         # No take or draw with a full hand (until a play): only the last e_low - d_low ways.
         n_end = e_low if cards < hand_limit else e_low - d_low
         if special:
-            free = empty if placed < full else 0
+            free = empty if me.bit_count() < full else 0
             if variant1:
                 free &= ~lines_of[tokens[o]]
         # The actions of one turn: plays and discards until one ends it.
@@ -793,7 +792,7 @@ def play_random(
                     n_place = n_play = n_first
                 if pair:
                     n_play += (opp & reaches[pair]).bit_count() + (opp & boths[pair]).bit_count()
-                if variant1 and n_play != n_place and placed < full:
+                if variant1 and n_play != n_place and me.bit_count() < full:
                     # Variant 1's rebuilds: listed.
                     targets = opp & (both | reaches[pair])
                     n_play = n_place + len(_removals(sim, s, targets, opp, True))
@@ -838,9 +837,8 @@ def play_random(
                         bit = bit_of[line]
                         me |= bit
                         bridges[s] = me
-                        placed += 1
                         empty ^= bit
-                        if placed < full:
+                        if me.bit_count() < full:
                             free ^= bit
                         else:
                             free = 0
@@ -864,7 +862,6 @@ def play_random(
                                 empty |= opp & doomed
                                 opp &= ~doomed
                                 bridges[o] = opp
-                                oplaced = opp.bit_count()
                                 # Only the islands near the lost lines can lose their token.
                                 theirs = tokens[o]
                                 if theirs & near:
@@ -874,11 +871,11 @@ def play_random(
                                     phase = OVER
                                     stop = turns
                                     break
-                                if placed < full:
+                                if me.bit_count() < full:
                                     free = empty & ~lines_of[tokens[o]] if variant1 else empty
                     elif r < n_play:
                         targets = opp & (both | reaches[pair])
-                        a = _removals(sim, s, targets, opp, placed < full)[r - n_place]
+                        a = _removals(sim, s, targets, opp, me.bit_count() < full)[r - n_place]
                         if record is not None:
                             record.append(a)
                         sim.to_move = s
@@ -892,10 +889,9 @@ def play_random(
                             stop = turns
                             break
                         me, opp = bridges[s], bridges[o]
-                        placed, oplaced = me.bit_count(), opp.bit_count()
                         pair = _pairs_mask(hand)
                         empty = all_lines ^ (me | opp)
-                        if placed < full:
+                        if me.bit_count() < full:
                             free = empty & ~lines_of[tokens[o]] if variant1 else empty
                         else:
                             free = 0
@@ -997,7 +993,6 @@ def play_random(
                 e_low = d_low
             s, o = o, s
             me, opp = opp, me
-            placed, oplaced = oplaced, placed
             hand, ohand = ohand, hand
             held, oheld = oheld, held
             pair, opair = opair, pair
