@@ -27,6 +27,7 @@ from typing import Any, cast
 from websockets.asyncio.connection import Connection as WsConnection
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.frames import DATA_OPCODES, CloseCode, Frame, Opcode
+from websockets.protocol import State
 
 from protocol.codec import encode
 from protocol.errors import MEANINGS, ErrorCode
@@ -104,6 +105,8 @@ class FrameConnection(ServerConnection):
         if not isinstance(event, Frame) or event.opcode not in DATA_OPCODES:
             super().process_event(event)
             return
+        if self.protocol.state in (State.CLOSING, State.CLOSED):
+            return  # failed or closing (frames parsed in the same read as the close)
         if event.opcode is not Opcode.CONT:
             self._fragments = []
         if self._fragments is None:
@@ -113,10 +116,11 @@ class FrameConnection(ServerConnection):
             return  # the protocol layer bounds the whole message (max_size)
         frames, self._fragments = self._fragments, None
         data = frames[0].data if len(frames) == 1 else b"".join(f.data for f in frames)
-        message: bytes | str = bytes(data)
+        raw = bytes(data)
+        message: bytes | str = raw
         if frames[0].opcode is Opcode.TEXT:
             try:
-                message = bytes(data).decode()
+                message = raw.decode()
             except UnicodeDecodeError:
                 self.protocol.fail(CloseCode.INVALID_DATA, "invalid UTF-8")
                 self.send_data()
