@@ -70,7 +70,7 @@ from shared.playout import (
     to_action,
 )
 from shared.sampling import Sampler
-from shared.types import Phase
+from shared.types import Phase, Seat
 from shared.views import SeatView
 
 EXPLORATION = 0.15  # UCB constant on rewards in [0, 1]
@@ -611,6 +611,7 @@ class PlanSearch:
         candidates: int | None = None,
         deep: int = 0,
         paranoid: bool = False,
+        opponent_hand: bool = False,
     ) -> None:
         ctx = view.turn_context()
         if ctx is None:
@@ -621,6 +622,7 @@ class PlanSearch:
         self.candidates = PLAN_CANDIDATES if candidates is None else candidates
         self.deep = deep
         self.paranoid = paranoid
+        self.opponent_hand = opponent_hand
         self.sampler = Sampler(view, view.public.known)  # what every attentive player knows
         self.ev = _Evaluator(ctx, view)
         self.legal_root = [from_action(a) for a in legal_actions(ctx)]
@@ -729,7 +731,12 @@ class PlanSearch:
                 return 0.0
             return TERMINAL if sim.winner == me else -TERMINAL
         points = self._points(sim.points) - self.base_points
-        return _sim_value(self.ctx, sim, me) + POINT * points
+        value = _sim_value(self.ctx, sim, me) + POINT * points
+        if self.opponent_hand:
+            # The evaluation values the searcher's cards in hand, not the opponent's: without
+            # this, cards the opponent keeps for its next turn look harmless.
+            value -= _hand_value(self.ctx, sim, 1 - me)
+        return value
 
     def run(
         self, rng: random.Random, iterations: int | None = None, seconds: float | None = None
@@ -795,6 +802,33 @@ def _sim_value(ctx: TurnContext, sim: Sim, me: int) -> float:
     ev = _Evaluator.from_parts(sub, sim.round, sim.final_left, unknown)
     state = _State(sim.bridges[me], sim.bridges[opp], sim.tokens[me], sim.tokens[opp], tuple(hand))
     return ev.value(state)
+
+
+def _hand_value(ctx: TurnContext, sim: Sim, seat: int) -> float:
+    """What the cards in `seat`'s hand of a sample are worth to it on this board, valued as the
+    evaluation values the searcher's own: the placements and removals they allow."""
+    hand = sim.hand[seat]
+    if not any(hand):
+        return 0.0
+    opp = 1 - seat
+    sub = TurnContext(
+        ctx.options,
+        PHASES[sim.phase],
+        Seat(seat),
+        (sim.bridges[0], sim.bridges[1]),
+        (sim.tokens[0], sim.tokens[1]),
+        tuple(hand),
+        sim.face_up,
+        len(sim.pile),
+        False,
+        0,
+    )
+    ev = _Evaluator.from_parts(sub, sim.round, sim.final_left, [0] * NUM_ISLANDS)
+    state = _State(
+        sim.bridges[seat], sim.bridges[opp], sim.tokens[seat], sim.tokens[opp], tuple(hand)
+    )
+    _, gains = ev.board(state)
+    return ev.hand_value(state, ev.card_values(state, gains))
 
 
 def _turn_key(view: SeatView, state: _State) -> tuple[object, ...]:
@@ -864,18 +898,23 @@ def plan_action(
     candidates: int | None = None,
     deep: int = 0,
     paranoid: bool = False,
+    opponent_hand: bool = False,
     plans: TurnPlans | None = None,
 ) -> Action:
     """The first action of the best whole-turn plan for the seat to move in `view`, decided
     from that view alone. `candidates` plans at least are compared (PLAN_CANDIDATES by
     default); with `deep`, that many more whole turns of each side are played greedily in the
-    samples before the evaluation. With `plans`, a decision later in a turn follows the plan
-    chosen earlier in it (see TurnPlans), and the plan chosen now is recorded there."""
+    samples before the evaluation. `paranoid`: each plan meets the opponent's worst reply of a
+    few; `opponent_hand`: the cards the opponent holds after its reply count against the plan.
+    With `plans`, a decision later in a turn follows the plan chosen earlier in it (see
+    TurnPlans), and the plan chosen now is recorded there."""
     if plans is not None:
         followed = plans.follow(view)
         if followed is not None:
             return followed
-    search = PlanSearch(view, candidates=candidates, deep=deep, paranoid=paranoid)
+    search = PlanSearch(
+        view, candidates=candidates, deep=deep, paranoid=paranoid, opponent_hand=opponent_hand
+    )
     if len(search.legal_root) == 1:
         return to_action(search.legal_root[0])
     plan = search.plans[0] if len(search.plans) == 1 else search.run(rng, iterations, seconds)
