@@ -21,6 +21,7 @@ from shared.search import (
     Search,
     TurnPlans,
     _board_total,
+    _hand_value,
     _reply_gain,
     _reply_options,
     _reply_turn,
@@ -425,3 +426,31 @@ def test_the_strong_level_decides_legally_with_paranoid_replies() -> None:
             action = choose_action(view, rng)
         assert action in game.legal_actions()
         game.apply(action)
+
+
+def _sweep_threat(black_hand: str) -> Game:
+    # White holds ALOA (2 of its 3 lines); ALOA with BARI in Black's hand removes ALOA-BARI.
+    return position_game(
+        white="ALOA-BARI ALOA-HUNA COCO-GOLA",
+        black="BARI-DUDA JOJO-KAHU",
+        white_hand="",  # nothing to play before the evaluation: the board stays as it is
+        black_hand=black_hand,
+    )
+
+
+def test_the_opponents_cards_count_against_the_searcher() -> None:
+    def sim_of(game: Game) -> Sim:
+        return Sim.from_game(game, RandomSource(random.Random(0)))
+
+    values = {}
+    for hand in ("", "ALOA", "ALOA BARI"):
+        game = _sweep_threat(hand)
+        assert game.tokens[Seat.WHITE] >> parse_island("ALOA") & 1
+        ctx = game.turn_context()
+        values[hand] = _hand_value(ctx, sim_of(game), int(Seat.BLACK))
+        view = seat_view(game, Seat.WHITE)
+        counted = PlanSearch(view, opponent_hand=True)._score(sim_of(game))
+        assert counted == PlanSearch(view)._score(sim_of(game)) - values[hand]
+    assert values[""] == 0.0
+    # The pair that breaks White's island is worth far more than its two cards alone.
+    assert values["ALOA BARI"] > 2 * values["ALOA"] + 1.0
