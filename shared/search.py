@@ -787,48 +787,42 @@ def _sim_value(ctx: TurnContext, sim: Sim, me: int) -> float:
         unknown[card] -= 1
     for card in sim.played:
         unknown[card] -= 1
-    sub = TurnContext(
-        ctx.options,
-        PHASES[sim.phase],
-        ctx.seat,
-        (sim.bridges[0], sim.bridges[1]),
-        (sim.tokens[0], sim.tokens[1]),
-        tuple(hand),
-        sim.face_up,
-        len(sim.pile),
-        sim.abstained if sim.to_move == me else False,
-        0,
-    )
-    ev = _Evaluator.from_parts(sub, sim.round, sim.final_left, unknown)
-    state = _State(sim.bridges[me], sim.bridges[opp], sim.tokens[me], sim.tokens[opp], tuple(hand))
+    ev, state = _sample_evaluator(ctx, sim, me, unknown)
     return ev.value(state)
 
 
 def _hand_value(ctx: TurnContext, sim: Sim, seat: int) -> float:
     """What the cards in `seat`'s hand of a sample are worth to it on this board, valued as the
     evaluation values the searcher's own: the placements and removals they allow."""
-    hand = sim.hand[seat]
-    if not any(hand):
+    if not any(sim.hand[seat]):
         return 0.0
+    # The unseen cards only value a draw, which a hand's worth leaves out.
+    ev, state = _sample_evaluator(ctx, sim, seat, [0] * NUM_ISLANDS)
+    _, gains = ev.board(state)
+    return ev.hand_value(state, ev.card_values(state, gains))
+
+
+def _sample_evaluator(
+    ctx: TurnContext, sim: Sim, seat: int, unknown: list[int]
+) -> tuple[_Evaluator, _State]:
+    """The greedy evaluator of a sample's position as `seat` sees it (its own hand, `unknown`
+    the cards it cannot see), and that position as its state."""
     opp = 1 - seat
+    hand = tuple(sim.hand[seat])
     sub = TurnContext(
         ctx.options,
         PHASES[sim.phase],
         Seat(seat),
         (sim.bridges[0], sim.bridges[1]),
         (sim.tokens[0], sim.tokens[1]),
-        tuple(hand),
+        hand,
         sim.face_up,
         len(sim.pile),
-        False,
+        sim.abstained if sim.to_move == seat else False,
         0,
     )
-    ev = _Evaluator.from_parts(sub, sim.round, sim.final_left, [0] * NUM_ISLANDS)
-    state = _State(
-        sim.bridges[seat], sim.bridges[opp], sim.tokens[seat], sim.tokens[opp], tuple(hand)
-    )
-    _, gains = ev.board(state)
-    return ev.hand_value(state, ev.card_values(state, gains))
+    ev = _Evaluator.from_parts(sub, sim.round, sim.final_left, unknown)
+    return ev, _State(sim.bridges[seat], sim.bridges[opp], sim.tokens[seat], sim.tokens[opp], hand)
 
 
 def _turn_key(view: SeatView, state: _State) -> tuple[object, ...]:
