@@ -45,6 +45,7 @@ the file as it was, to investigate or to run the newer server on it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -262,12 +263,18 @@ def _keep_latest(times: dict[str, float], table_id: str, at: float) -> None:
         times[table_id] = at
 
 
+@functools.cache
 def _insert_log(count: int) -> str:
+    """One INSERT statement of `count` log entries."""
     rows = ", ".join(["(?, ?, ?)"] * count)
     return f"INSERT INTO log (table_id, idx, entry) VALUES {rows}"
 
 
-_INSERT_LOG = tuple(_insert_log(n) if n else "" for n in range(5))
+def _log_rows(op: AppendLogOp) -> list[tuple[str, int, bytes]]:
+    return [
+        (op.table_id, op.index + i, msgpack.packb(entry, use_bin_type=True))
+        for i, entry in enumerate(op.entries)
+    ]
 
 
 class SqliteStorage:
@@ -479,24 +486,22 @@ class SqliteStorage:
         next_index = self._open_tables.get(op.table_id)
         if next_index is None or not op.entries or time.monotonic() >= self._touch_due:
             return False
+        self._check_continues(op, next_index)
+        try:
+            params = [value for row in _log_rows(op) for value in row]
+            self._conn.execute(_insert_log(len(op.entries)), params)
+        except (sqlite3.Error, ValueError, TypeError) as e:
+            raise StorageError(f"{self.path}: write failed, nothing written: {e}") from e
+        self._open_tables[op.table_id] = next_index + len(op.entries)
+        _keep_latest(self._touched, op.table_id, op.at)
+        return True
+
+    def _check_continues(self, op: AppendLogOp, next_index: int) -> None:
         if op.index != next_index:
             raise StorageError(
                 f"{self.path}: log of table {op.table_id} continues at index "
                 f"{next_index}, not {op.index}; nothing written"
             )
-        count = len(op.entries)
-        params: list[Any] = []
-        try:
-            for i, entry in enumerate(op.entries):
-                params += (op.table_id, op.index + i, msgpack.packb(entry, use_bin_type=True))
-            self._conn.execute(
-                _INSERT_LOG[count] if count < len(_INSERT_LOG) else _insert_log(count), params
-            )
-        except (sqlite3.Error, ValueError, TypeError) as e:
-            raise StorageError(f"{self.path}: write failed, nothing written: {e}") from e
-        self._open_tables[op.table_id] = next_index + count
-        _keep_latest(self._touched, op.table_id, op.at)
-        return True
 
     def _apply(self, op: StorageOp) -> None:
         c = self._conn
@@ -529,18 +534,8 @@ class SqliteStorage:
                 )
             case AppendLogOp():
                 next_index = self._require_table(op.table_id, op)
-                if op.index != next_index:
-                    raise StorageError(
-                        f"{self.path}: log of table {op.table_id} continues at index "
-                        f"{next_index}, not {op.index}; nothing written"
-                    )
-                c.executemany(
-                    "INSERT INTO log (table_id, idx, entry) VALUES (?, ?, ?)",
-                    [
-                        (op.table_id, op.index + i, msgpack.packb(entry, use_bin_type=True))
-                        for i, entry in enumerate(op.entries)
-                    ],
-                )
+                self._check_continues(op, next_index)
+                c.executemany(_insert_log(1), _log_rows(op))
                 self._pending[op.table_id] = next_index + len(op.entries)
                 self._touch(op.table_id, op.at)
             case ChatOp():
