@@ -11,6 +11,11 @@ corrupt the database: WAL frames are checksummed and a torn tail is discarded on
 `synchronous=FULL` would fsync the WAL at every commit and close that gap at the cost of one
 fsync per write; it could be offered as a host option if that trade is ever wanted.
 
+A move stored by itself is not a SQLite transaction: it is appended to the move journal beside
+the database (server/journal.py), as durable and about ten times cheaper, and goes into the
+`log` table with the next transaction (at least every TOUCH_EVERY seconds while moves flow)
+or at close. At opening, what a stopped server left in the journal is taken in first.
+
 Threads. A `SqliteStorage` holds one connection and must be used from one thread at a time. The
 connection is opened with `check_same_thread=False` only so that the server may hand all
 storage calls to a single dedicated writer thread (away from the event loop); it is not safe to
@@ -48,6 +53,7 @@ import contextlib
 import functools
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -58,6 +64,10 @@ from typing import Any, Protocol
 
 import attrs
 import msgpack
+
+from server.journal import JournalError, MoveJournal, journal_path, read_journal
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 2
 # What each version added to the one before, applied in order to an older database at opening.
@@ -295,6 +305,10 @@ class SqliteStorage:
         self._touched: dict[str, float] = {}
         self._pending_touches: dict[str, float] = {}
         self._touch_due = 0.0  # time.monotonic() of the next write of the touches
+        # Moves stored alone since the last transaction: in the journal file, not yet in SQLite
+        # (see server/journal.py); the rows are kept here to go into the next transaction.
+        self._journal: MoveJournal | None = None
+        self._journaled: list[tuple[str, int, bytes]] = []
         if not self._memory:
             _prepare_path(Path(path))
             self._lock()
@@ -306,6 +320,9 @@ class SqliteStorage:
             raise StorageError(f"{self.path}: cannot open the database: {e}") from e
         try:
             self._open()
+            if not self._memory:
+                self._replay_journal()
+                self._journal = _open_journal(journal_path(self.path))
         except BaseException:
             self._conn.close()
             self._unlock()
@@ -450,6 +467,7 @@ class SqliteStorage:
         self._pending = {}
         self._pending_touches = {}
         try:
+            self._insert_journaled()
             for op in ops:
                 self._apply(op)
             touches_due = time.monotonic() >= self._touch_due
@@ -477,6 +495,80 @@ class SqliteStorage:
             if isinstance(e, sqlite3.Error | ValueError | TypeError):
                 raise StorageError(f"{self.path}: write failed, nothing written: {e}") from e
             raise
+        self._journal_moved()
+
+    def _insert_journaled(self) -> None:
+        """Within the transaction: the moves the journal holds (they come before any op of
+        the transaction, as they came before it)."""
+        if self._journaled:
+            self._conn.executemany(_insert_log(1), self._journaled)
+
+    def _journal_moved(self) -> None:
+        """After the COMMIT that took the journal's moves into SQLite."""
+        if self._journal is None or not self._journaled:
+            return
+        self._journaled = []
+        try:
+            self._journal.clear()
+        except JournalError as e:
+            # SQLite has them all: the journal's copies are skipped when it is read again
+            log.warning("%s; it is emptied at the next transaction", e)
+
+    def _replay_journal(self) -> None:
+        """At opening: the moves a server left in the journal when it stopped without closing
+        (a kill -9, a crash) go into SQLite, and the journal is emptied. A move SQLite has
+        already (the server stopped between a transaction and the emptying) is skipped if it
+        is the same; anything that does not continue a table's log is refused untouched."""
+        path = journal_path(self.path)
+        try:
+            records = read_journal(path)
+        except JournalError as e:
+            raise StorageError(f"{e}; the files were left as they were") from e
+        if not records:
+            return
+        c = self._conn
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            next_index: dict[str, int] = {}
+            for record in records:
+                if record.table_id not in next_index:
+                    (count,) = c.execute(
+                        "SELECT count(*) FROM log WHERE table_id = ?", (record.table_id,)
+                    ).fetchone()
+                    next_index[record.table_id] = int(count)
+                for i, entry in enumerate(record.entries):
+                    index = record.index + i
+                    row = c.execute(
+                        "SELECT entry FROM log WHERE table_id = ? AND idx = ?",
+                        (record.table_id, index),
+                    ).fetchone()
+                    if row is not None and bytes(row[0]) == entry:
+                        continue
+                    if row is not None or index != next_index[record.table_id]:
+                        raise StorageError(
+                            f"{path}: the move journal does not continue the log of table "
+                            f"{record.table_id} at index {index}; the files were left as they were"
+                        )
+                    c.execute(_insert_log(1), (record.table_id, index, entry))
+                    next_index[record.table_id] = index + 1
+            c.execute("COMMIT")
+        except BaseException as e:
+            with contextlib.suppress(sqlite3.Error):
+                c.execute("ROLLBACK")
+            if isinstance(e, sqlite3.Error):  # an unknown table fails its foreign key
+                raise StorageError(
+                    f"{path}: cannot take the move journal into the database: {e}; the files"
+                    " were left as they were"
+                ) from e
+            raise
+        log.info("%s: %d move(s) left by the last run taken into the database", path, len(records))
+        journal = _open_journal(path)
+        try:
+            journal.clear()
+        except JournalError as e:
+            raise StorageError(str(e)) from e
+        finally:
+            journal.close()
 
     def _append_alone(self, op: AppendLogOp) -> bool:
         """A move stored by itself, the most common write of all, as a single INSERT of all
@@ -488,10 +580,16 @@ class SqliteStorage:
             return False
         self._check_continues(op, next_index)
         try:
-            params = [value for row in _log_rows(op) for value in row]
-            self._conn.execute(_insert_log(len(op.entries)), params)
+            rows = _log_rows(op)
+            if self._journal is not None:
+                self._journal.append(op.table_id, op.index, [row[2] for row in rows])
+                self._journaled += rows
+            else:
+                self._conn.execute(_insert_log(len(rows)), [value for row in rows for value in row])
         except (sqlite3.Error, ValueError, TypeError) as e:
             raise StorageError(f"{self.path}: write failed, nothing written: {e}") from e
+        except JournalError as e:
+            raise StorageError(f"{e}; the move is not stored") from e
         self._open_tables[op.table_id] = next_index + len(op.entries)
         _keep_latest(self._touched, op.table_id, op.at)
         return True
@@ -570,12 +668,13 @@ class SqliteStorage:
                 )
                 self._pending[op.table_id] = None
 
-    def _flush_touches(self) -> None:
-        """Write the tables' `updated` times now (close does it too)."""
+    def _flush(self) -> None:
+        """Write the journal's moves and the tables' `updated` times into SQLite now."""
         try:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 self._pending, self._pending_touches = {}, {}
+                self._insert_journaled()
                 self._write_touches()
                 self._conn.execute("COMMIT")
             except BaseException:
@@ -583,9 +682,10 @@ class SqliteStorage:
                     self._conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as e:
-            raise StorageError(f"{self.path}: cannot write the tables' times: {e}") from e
+            raise StorageError(f"{self.path}: cannot write the moves and times: {e}") from e
         self._touched = {}
         self._touch_due = time.monotonic() + TOUCH_EVERY
+        self._journal_moved()
 
     def _require_table(self, table_id: str, op: StorageOp) -> int:
         """The table's next log index; refuses a table unknown or closed. Foreign keys would
@@ -634,6 +734,8 @@ class SqliteStorage:
         self._conn.executemany("UPDATE tables SET updated = max(updated, ?) WHERE id = ?", rows)
 
     def load_open_tables(self, chat_limit: int) -> list[StoredTable]:
+        if self._journaled:
+            self._flush()  # the logs are read from SQLite
         try:
             return self._load_open_tables(chat_limit)
         except (sqlite3.Error, ValueError) as e:
@@ -708,10 +810,13 @@ class SqliteStorage:
             raise StorageError(f"{self.path}: cannot read the table ids: {e}") from e
 
     def close(self) -> None:
-        if self._touched:
-            with contextlib.suppress(StorageError):  # only `updated` times would be lost
-                self._touch_due = 0.0
-                self._flush_touches()
+        if self._touched or self._journaled:
+            # On failure the moves stay in the journal, to be taken in at the next opening.
+            with contextlib.suppress(StorageError):
+                self._flush()
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
         self._stop_checkpoints.set()
         if self._checkpointer is not None:
             self._checkpointer.join()
@@ -723,6 +828,13 @@ class SqliteStorage:
             raise StorageError(f"{self.path}: cannot close the database: {e}") from e
         finally:
             self._unlock()
+
+
+def _open_journal(path: Path) -> MoveJournal:
+    try:
+        return MoveJournal(path)
+    except JournalError as e:
+        raise StorageError(str(e)) from e
 
 
 def _prepare_path(path: Path) -> None:
