@@ -35,6 +35,7 @@ import msgpack
 
 SUFFIX = "-moves"
 HEADER = struct.Struct(">II")  # payload length, CRC-32 of the payload
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)  # not on Windows
 
 
 class JournalError(Exception):
@@ -108,7 +109,7 @@ class MoveJournal:
         self.path = path
         try:
             self._fd: int | None = os.open(
-                path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600
+                path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | _CLOEXEC, 0o600
             )
         except OSError as e:
             raise JournalError(f"{path}: cannot open the move journal: {e.strerror}") from e
