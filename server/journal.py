@@ -2,12 +2,14 @@
 beside the database (`<database>-moves`), one write() each.
 
 Why it exists. Storing a move is the one write between a player's command and its update
-(storage.py: nothing is sent before it is stored). As a SQLite transaction it costs about 37 us
-when the process has been idle for a moment, as it always has between two commands; an
-append to an open file costs about 3 us (bench figures in the closing note of issue 7). So a
-move stored alone is appended here, and the journal's entries move into SQLite's `log` table,
-in one transaction, with the next write that is not a lone move: at least every
-`TOUCH_EVERY` second while moves flow (see storage.py), and when the storage closes.
+(storage.py: nothing is sent before it is stored). After a moment asleep, as a server always is
+between two commands, the row as a SQLite transaction takes a median 47 us, and the whole
+`write` through this journal 26 us, the append itself a few (`bench/storage_bench.py`). Over
+loopback the one-table command->update p50 went from 2.0x the bare echo to 1.75x
+(`bench/load_bench.py --runs 1`). So a move stored alone is appended here, and the journal's
+entries move into SQLite's `log` table, in one transaction, with the next write that is not a
+lone move: at least every `TOUCH_EVERY` second while moves flow (see storage.py), and when the
+storage closes.
 
 Durability is the same as SQLite's with `synchronous=NORMAL`: once write() returns, the record
 is in the operating system's page cache and survives the process being killed; a power loss may

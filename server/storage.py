@@ -12,7 +12,7 @@ corrupt the database: WAL frames are checksummed and a torn tail is discarded on
 fsync per write; it could be offered as a host option if that trade is ever wanted.
 
 A move stored by itself is not a SQLite transaction: it is appended to the move journal beside
-the database (server/journal.py), as durable and about ten times cheaper, and goes into the
+the database (server/journal.py), as durable and about half the cost, and goes into the
 `log` table with the next transaction (at least every TOUCH_EVERY seconds while moves flow)
 or at close. At opening, what a stopped server left in the journal is taken in first.
 
