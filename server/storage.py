@@ -337,7 +337,9 @@ class SqliteStorage:
         if fcntl is None:
             return
         try:
-            self._lock_fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            # For the server's user alone: the log holds the order of the deck of every running
+            # game (SQLite gives its -wal and -shm files the same mode).
+            self._lock_fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as e:
             raise StorageError(f"{self.path}: cannot open the database: {e.strerror}") from e
         try:

@@ -224,3 +224,15 @@ def test_reading_the_tables_sees_the_journal(tmp_path: Path) -> None:
     store.write([AppendLogOp("t", 1, (["m", "white", "draw"],), 2.0)])
     assert store.load_open_tables(0)[0].log == [["c", [1]], ["m", "white", "draw"]]
     store.close()
+
+
+def test_a_new_database_and_its_files_are_for_the_servers_user_alone(tmp_path: Path) -> None:
+    """They hold the order of the deck of every running game."""
+    path = tmp_path / "server.sqlite3"
+    store = SqliteStorage(path)
+    store.write([CreateTableOp("t", {}, "white", False, 0.0)])
+    store.write([AppendLogOp("t", 0, (["c", [1]],), 1.0)])
+    files = [path, Path(f"{path}-wal"), Path(f"{path}-shm"), journal_path(path)]
+    modes = {f.name: f.stat().st_mode & 0o777 for f in files}
+    store.close()
+    assert modes == {f.name: 0o600 for f in files}
