@@ -564,19 +564,16 @@ class SqliteStorage:
                 ) from e
             raise
         log.info("%s: %d move(s) left by the last run taken into the database", path, len(records))
-        journal = _open_journal(path)
         try:
-            journal.clear()
-        except JournalError as e:
-            raise StorageError(str(e)) from e
-        finally:
-            journal.close()
+            os.truncate(path, 0)
+        except OSError as e:
+            raise StorageError(f"{path}: cannot empty the move journal: {e}") from e
 
     def _append_alone(self, op: AppendLogOp) -> bool:
-        """A move stored by itself, the most common write of all, as a single INSERT of all
-        its entries: one statement is its own transaction, all or nothing, without the BEGIN
-        and COMMIT statements around it (each a round through the SQLite library). False: not
-        such a write (a table not yet known here, the touches due), to be written as usual."""
+        """A move stored by itself, the most common write of all: appended to the move journal
+        (one write(), all or nothing), or in memory as one INSERT of all its entries, which is
+        its own transaction. False: not such a write (a table not yet known here, the touches
+        due), to be written as usual."""
         next_index = self._open_tables.get(op.table_id)
         if next_index is None or not op.entries or time.monotonic() >= self._touch_due:
             return False
