@@ -88,6 +88,34 @@ WIN = 1000.0
 SCORING_SOON = 2  # cards left to draw in the round (pile and face-up row) that count as soon
 SOON_SCALE = 0.5
 SEARCH_BUDGET = 2000  # positions looked at two plays deep, per decision
+POINT = 8.0  # a point already scored, in the search's leaves (a token is TOKEN = 10)
+
+
+class Weights(NamedTuple):
+    """The evaluation's weights; the defaults are the constants above. The last three weigh
+    the search's leaves (shared.search.PlanSearch): a point scored, the opponent's cards in
+    hand (when the level counts them), and a token's difference in the third round, where it
+    is a point at the final scoring, on top of TOKEN."""
+
+    progress: tuple[float, ...] = PROGRESS
+    opp_progress: tuple[float, ...] = OPP_PROGRESS
+    blocked: float = BLOCKED
+    safe: float = SAFE
+    bridge: float = BRIDGE
+    few_bridges: float = FEW_BRIDGES
+    card_base: float = CARD_BASE
+    card_use: float = CARD_USE
+    pair_use: float = PAIR_USE
+    trigger: float = TRIGGER
+    soon_scale: float = SOON_SCALE
+    point: float = POINT
+    opp_hand: float = 1.0
+    third_round_token: float = 0.0
+
+
+DEFAULT_WEIGHTS = Weights()
+# The evaluation of each searching level.
+LEVEL_WEIGHTS = {"normal": DEFAULT_WEIGHTS, "strong": DEFAULT_WEIGHTS}
 
 _ALL_LINES = (1 << NUM_LINES) - 1
 
@@ -124,49 +152,69 @@ def _apply(state: _State, action: Action) -> _State:
 
 
 def _island_value(
-    m: int, o: int, island: int, mine: bool, theirs: bool, my_w: float, threat: float
+    m: int,
+    o: int,
+    island: int,
+    mine: bool,
+    theirs: bool,
+    my_w: float,
+    threat: float,
+    w: Weights = DEFAULT_WEIGHTS,
 ) -> float:
     """What island `island` is worth to me with m of my bridges and o of the opponent's."""
     need = NEEDED[island]
     if mine:
-        return TOKEN + (SAFE if m > need else 0.0)
+        return TOKEN + (w.safe if m > need else 0.0)
     if theirs:
-        return -TOKEN - (SAFE if o > need else 0.0)
+        return -TOKEN - (w.safe if o > need else 0.0)
     free = DEGREE[island] - m - o
     value = 0.0
     if m:
-        p = PROGRESS[need - m] * my_w
-        value += p if m + free >= need else p * BLOCKED
+        p = w.progress[need - m] * my_w
+        value += p if m + free >= need else p * w.blocked
     if o:
-        p = OPP_PROGRESS[need - o] * threat
-        value -= p if o + free >= need else p * BLOCKED
+        p = w.opp_progress[need - o] * threat
+        value -= p if o + free >= need else p * w.blocked
     return value
 
 
 class _Evaluator:
     """Scores positions for one decision: the fixed parts of the view are kept here."""
 
-    def __init__(self, ctx: TurnContext, view: SeatView) -> None:
+    def __init__(
+        self, ctx: TurnContext, view: SeatView, weights: Weights = DEFAULT_WEIGHTS
+    ) -> None:
         pub = view.public
         # Cards this seat cannot see anywhere: the opponent's hidden hand, the draw pile and the
         # face-down discards. A blind draw is one of them.
         unknown = [CARDS_PER_ISLAND] * NUM_ISLANDS
         for card in (*view.hand, *pub.face_up, *pub.played, *pub.open_cards[1 - ctx.seat]):
             unknown[card] -= 1
-        self.setup(ctx, pub.round, pub.final_turns_left, unknown)
+        self.setup(ctx, pub.round, pub.final_turns_left, unknown, weights)
 
     @classmethod
     def from_parts(
-        cls, ctx: TurnContext, round: int, final_turns_left: int, unknown: list[int]
+        cls,
+        ctx: TurnContext,
+        round: int,
+        final_turns_left: int,
+        unknown: list[int],
+        weights: Weights = DEFAULT_WEIGHTS,
     ) -> _Evaluator:
         """An evaluator for a position given by parts (search positions have no view)."""
         ev = cls.__new__(cls)
-        ev.setup(ctx, round, final_turns_left, unknown)
+        ev.setup(ctx, round, final_turns_left, unknown, weights)
         return ev
 
     def setup(
-        self, ctx: TurnContext, round: int, final_turns_left: int, unknown: list[int]
+        self,
+        ctx: TurnContext,
+        round: int,
+        final_turns_left: int,
+        unknown: list[int],
+        weights: Weights = DEFAULT_WEIGHTS,
     ) -> None:
+        self.w = weights
         self.ctx = ctx
         self.phase = ctx.phase
         self.variant1 = ctx.options.variant1
@@ -176,9 +224,9 @@ class _Evaluator:
         self.threat = 0.0 if self.last_word else 1.0
         # Just before a scoring only tokens count: progress is worth less then.
         soon = ctx.phase is Phase.PLAY and ctx.pile_size + len(ctx.face_up) <= SCORING_SOON
-        self.my_w = SOON_SCALE if soon else 1.0
+        self.my_w = weights.soon_scale if soon else 1.0
         if soon:
-            self.threat *= SOON_SCALE
+            self.threat *= weights.soon_scale
         self.cards_matter = ctx.phase is Phase.PLAY
         self.unknown = [max(0, n) for n in unknown]
         self.unknown_total = sum(self.unknown)
@@ -188,7 +236,7 @@ class _Evaluator:
     def board(self, s: _State) -> tuple[float, list[float]]:
         """The board's value, and per line the gain of my placing a bridge there next."""
         me, opp, mt, ot = s.me, s.opp, s.my_tokens, s.opp_tokens
-        threat, my_w = self.threat, self.my_w
+        threat, my_w, w = self.threat, self.my_w, self.w
         total = 0.0
         # Per island: value now, and value with one more of my bridges (for card values).
         now = [0.0] * NUM_ISLANDS
@@ -199,24 +247,24 @@ class _Evaluator:
             o = (opp & mask).bit_count()
             mine = bool(mt >> island & 1)
             theirs = bool(ot >> island & 1)
-            v = _island_value(m, o, island, mine, theirs, my_w, threat)
+            v = _island_value(m, o, island, mine, theirs, my_w, threat, w)
             now[island] = v
             total += v
             if not theirs and m + 1 >= NEEDED[island] and not mine:
                 plus[island] = TOKEN  # the opponent's bridges there go: `now` counted them
             else:
-                plus[island] = _island_value(m + 1, o, island, mine, theirs, my_w, threat)
+                plus[island] = _island_value(m + 1, o, island, mine, theirs, my_w, threat, w)
         n_me, n_opp = me.bit_count(), opp.bit_count()
-        total += BRIDGE * n_me
+        total += w.bridge * n_me
         if self.round >= 2 or self.phase is Phase.FINAL:
             if not opp:
                 total += WIN
             elif n_opp <= 2:
-                total += FEW_BRIDGES * (3 - n_opp) * 0.5
+                total += w.few_bridges * (3 - n_opp) * 0.5
             if n_me <= 2:
-                total -= FEW_BRIDGES * (3 - n_me)
+                total -= w.few_bridges * (3 - n_me)
         elif n_me <= 1:
-            total -= FEW_BRIDGES * 0.5 * (2 - n_me)
+            total -= w.few_bridges * 0.5 * (2 - n_me)
         gains = [0.0] * NUM_LINES
         free = _ALL_LINES & ~(me | opp)
         if n_me < BRIDGES_PER_PLAYER:
@@ -240,19 +288,20 @@ class _Evaluator:
             mine = bool(s.my_tokens >> island & 1)
             theirs = bool(s.opp_tokens >> island & 1)
             still = theirs and (opp & mask).bit_count() >= NEEDED[island]
-            before = _island_value(m, o, island, mine, theirs, self.my_w, self.threat)
-            after = _island_value(m, o - 1, island, mine, still, self.my_w, self.threat)
+            before = _island_value(m, o, island, mine, theirs, self.my_w, self.threat, self.w)
+            after = _island_value(m, o - 1, island, mine, still, self.my_w, self.threat, self.w)
             gain += after - before
         return gain
 
     def card_values(self, s: _State, gains: list[float]) -> list[float]:
-        values = [CARD_BASE] * NUM_ISLANDS
+        values = [self.w.card_base] * NUM_ISLANDS
+        card_use = self.w.card_use
         for island in range(NUM_ISLANDS):
             best = 0.0
             for line in ISLAND_LINES[island]:
                 if gains[line] > best:
                     best = gains[line]
-            values[island] += CARD_USE * best
+            values[island] += card_use * best
         return values
 
     def hand_value(self, s: _State, values: list[float]) -> float:
@@ -273,7 +322,7 @@ class _Evaluator:
                 g = self.removal_gain(s, line)
                 if g > best:
                     best = g
-        return total + PAIR_USE * best
+        return total + self.w.pair_use * best
 
     def draw_options(self, s: _State, values: list[float]) -> list[tuple[float, Action]]:
         """The ways to end the turn from here, each with its value."""
@@ -290,7 +339,7 @@ class _Evaluator:
                 v = values[card]
                 if ends_round:
                     if ahead > 0:
-                        v += TRIGGER * self.round  # the interim scoring goes my way
+                        v += self.w.trigger * self.round  # the interim scoring goes my way
                     if self.round == 1:  # the second round begins: no bridge, no game
                         if not s.me:
                             v -= WIN
@@ -391,6 +440,7 @@ def choose_action(
             candidates=LEVEL_CANDIDATES[level],
             paranoid=LEVEL_PARANOID[level],
             opponent_hand=LEVEL_OPPONENT_HAND[level],
+            weights=LEVEL_WEIGHTS[level],
             plans=plans,
         )
     return _greedy_action(view, rng)

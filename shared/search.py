@@ -34,7 +34,10 @@ from collections.abc import Sequence
 from shared.actions import Action, Discard, EndTurn
 from shared.ai import (
     BRIDGE,
+    DEFAULT_WEIGHTS,
+    TOKEN,
     WIN,
+    Weights,
     _apply,
     _Evaluator,
     _initial_state,
@@ -426,7 +429,6 @@ _RECENT_SIZE = 8
 
 PLAN_WIDTH = 24  # states kept per depth while enumerating the turn's plays
 PLAN_CANDIDATES = 12  # plans compared in samples (more come from distinct first plays)
-POINT = 8.0  # evaluation units per point scored (a token is TOKEN = 10)
 TERMINAL = 300.0  # a game won (or minus, lost) before the searching seat moves again
 REPLY_CARD = 0.8  # the reply plays a card only for at least this much gain per card
 LEAF_PLAYS = True  # the searching seat's next plays before the evaluation
@@ -612,6 +614,7 @@ class PlanSearch:
         deep: int = 0,
         paranoid: bool = False,
         opponent_hand: bool = False,
+        weights: Weights = DEFAULT_WEIGHTS,
     ) -> None:
         ctx = view.turn_context()
         if ctx is None:
@@ -623,8 +626,9 @@ class PlanSearch:
         self.deep = deep
         self.paranoid = paranoid
         self.opponent_hand = opponent_hand
+        self.weights = weights
         self.sampler = Sampler(view, view.public.known)  # what every attentive player knows
-        self.ev = _Evaluator(ctx, view)
+        self.ev = _Evaluator(ctx, view, weights)
         self.legal_root = [from_action(a) for a in legal_actions(ctx)]
         if not self.legal_root:
             raise ValueError("there is no legal action: the game is over")
@@ -731,11 +735,15 @@ class PlanSearch:
                 return 0.0
             return TERMINAL if sim.winner == me else -TERMINAL
         points = self._points(sim.points) - self.base_points
-        value = _sim_value(self.ctx, sim, me) + POINT * points
+        w = self.weights
+        value = _sim_value(self.ctx, sim, me, w) + w.point * points
         if self.opponent_hand:
             # The evaluation values the searcher's cards in hand, not the opponent's: without
             # this, cards the opponent keeps for its next turn look harmless.
-            value -= _hand_value(self.ctx, sim, 1 - me)
+            value -= w.opp_hand * _hand_value(self.ctx, sim, 1 - me, w)
+        if sim.round == 3 and w.third_round_token:
+            lead = sim.tokens[me].bit_count() - sim.tokens[1 - me].bit_count()
+            value += w.third_round_token * TOKEN * lead
         return value
 
     def run(
@@ -776,7 +784,7 @@ class PlanSearch:
         return self.plans[best]
 
 
-def _sim_value(ctx: TurnContext, sim: Sim, me: int) -> float:
+def _sim_value(ctx: TurnContext, sim: Sim, me: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
     """The greedy evaluation of a sample's position for seat `me` (it sees its own hand)."""
     opp = 1 - me
     hand = sim.hand[me]
@@ -787,23 +795,27 @@ def _sim_value(ctx: TurnContext, sim: Sim, me: int) -> float:
         unknown[card] -= 1
     for card in sim.played:
         unknown[card] -= 1
-    ev, state = _sample_evaluator(ctx, sim, me, unknown)
+    ev, state = _sample_evaluator(ctx, sim, me, unknown, weights)
     return ev.value(state)
 
 
-def _hand_value(ctx: TurnContext, sim: Sim, seat: int) -> float:
+def _hand_value(ctx: TurnContext, sim: Sim, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
     """What the cards in `seat`'s hand of a sample are worth to it on this board, valued as the
     evaluation values the searcher's own: the placements and removals they allow."""
     if not any(sim.hand[seat]):
         return 0.0
     # The unseen cards only value a draw, which a hand's worth leaves out.
-    ev, state = _sample_evaluator(ctx, sim, seat, [0] * NUM_ISLANDS)
+    ev, state = _sample_evaluator(ctx, sim, seat, [0] * NUM_ISLANDS, weights)
     _, gains = ev.board(state)
     return ev.hand_value(state, ev.card_values(state, gains))
 
 
 def _sample_evaluator(
-    ctx: TurnContext, sim: Sim, seat: int, unknown: list[int]
+    ctx: TurnContext,
+    sim: Sim,
+    seat: int,
+    unknown: list[int],
+    weights: Weights = DEFAULT_WEIGHTS,
 ) -> tuple[_Evaluator, _State]:
     """The greedy evaluator of a sample's position as `seat` sees it (its own hand, `unknown`
     the cards it cannot see), and that position as its state."""
@@ -821,7 +833,7 @@ def _sample_evaluator(
         sim.abstained if sim.to_move == seat else False,
         0,
     )
-    ev = _Evaluator.from_parts(sub, sim.round, sim.final_left, unknown)
+    ev = _Evaluator.from_parts(sub, sim.round, sim.final_left, unknown, weights)
     return ev, _State(sim.bridges[seat], sim.bridges[opp], sim.tokens[seat], sim.tokens[opp], hand)
 
 
@@ -893,13 +905,15 @@ def plan_action(
     deep: int = 0,
     paranoid: bool = False,
     opponent_hand: bool = False,
+    weights: Weights = DEFAULT_WEIGHTS,
     plans: TurnPlans | None = None,
 ) -> Action:
     """The first action of the best whole-turn plan for the seat to move in `view`, decided
     from that view alone. `candidates` plans at least are compared (PLAN_CANDIDATES by
     default); with `deep`, that many more whole turns of each side are played greedily in the
     samples before the evaluation. `paranoid`: each plan meets the opponent's worst reply of a
-    few; `opponent_hand`: the cards the opponent holds after its reply count against the plan.
+    few; `opponent_hand`: the cards the opponent holds after its reply count against the plan;
+    `weights`: the evaluation's.
     With `plans`, a decision later in a turn follows the plan chosen earlier in it (see
     TurnPlans), and the plan chosen now is recorded there."""
     if plans is not None:
@@ -907,7 +921,12 @@ def plan_action(
         if followed is not None:
             return followed
     search = PlanSearch(
-        view, candidates=candidates, deep=deep, paranoid=paranoid, opponent_hand=opponent_hand
+        view,
+        candidates=candidates,
+        deep=deep,
+        paranoid=paranoid,
+        opponent_hand=opponent_hand,
+        weights=weights,
     )
     if len(search.legal_root) == 1:
         return to_action(search.legal_root[0])
