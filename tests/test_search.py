@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from shared.actions import Handicap, Place, Take
-from shared.ai import WIN, choose_action
+from shared.ai import DEFAULT_WEIGHTS, LEVEL_WEIGHTS, LEVELS, WIN, Weights, choose_action
 from shared.board import parse_island, parse_line
 from shared.game import FULL_DECK, Game
 from shared.playout import DISCARD_BASE, PHASES, RandomSource, Sim, from_action
@@ -454,3 +454,39 @@ def test_the_opponents_cards_count_against_the_searcher() -> None:
     assert values[""] == 0.0
     # The pair that breaks White's island is worth far more than its two cards alone.
     assert values["ALOA BARI"] > 2 * values["ALOA"] + 1.0
+
+
+def test_the_leaf_weighs_the_opponents_cards_by_the_weights_given() -> None:
+    game = _sweep_threat("ALOA BARI")
+    ctx = game.turn_context()
+    view = seat_view(game, Seat.WHITE)
+
+    def score(weights: Weights) -> float:
+        sim = Sim.from_game(game, RandomSource(random.Random(0)))
+        return PlanSearch(view, opponent_hand=True, weights=weights)._score(sim)
+
+    held = _hand_value(ctx, Sim.from_game(game, RandomSource(random.Random(0))), 1)
+    assert held > 0.0
+    doubled = DEFAULT_WEIGHTS._replace(opp_hand=2.0)
+    assert score(doubled) == pytest.approx(score(DEFAULT_WEIGHTS) - held)
+
+
+@pytest.mark.parametrize("level", [level for level in LEVELS if level != "easy"])
+def test_each_searching_level_decides_with_its_own_weights(
+    level: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shared.search
+
+    seen: list[Weights] = []
+    real = shared.search.plan_action
+
+    def spy(*args: object, **kwargs: object) -> object:
+        weights = kwargs["weights"]
+        assert isinstance(weights, Weights)
+        seen.append(weights)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(shared.search, "plan_action", spy)
+    game = _sweep_threat("ALOA BARI")
+    choose_action(seat_view(game, Seat.WHITE), random.Random(1), level=level, iterations=50)
+    assert seen == [LEVEL_WEIGHTS[level]]
