@@ -734,17 +734,7 @@ class PlanSearch:
             if sim.winner is None:
                 return 0.0
             return TERMINAL if sim.winner == me else -TERMINAL
-        points = self._points(sim.points) - self.base_points
-        w = self.weights
-        value = _sim_value(self.ctx, sim, me, w) + w.point * points
-        if self.opponent_hand:
-            # The evaluation values the searcher's cards in hand, not the opponent's: without
-            # this, cards the opponent keeps for its next turn look harmless.
-            value -= w.opp_hand * _hand_value(self.ctx, sim, 1 - me, w)
-        if sim.round == 3 and w.third_round_token:
-            lead = sim.tokens[me].bit_count() - sim.tokens[1 - me].bit_count()
-            value += w.third_round_token * TOKEN * lead
-        return value
+        return leaf_value(self.ctx, sim, me, self.weights, self.opponent_hand, self.base_points)
 
     def run(
         self, rng: random.Random, iterations: int | None = None, seconds: float | None = None
@@ -782,6 +772,31 @@ class PlanSearch:
         self.samples = samples
         best = max(alive, key=lambda i: (totals[i], -i))
         return self.plans[best]
+
+
+def leaf_value(
+    ctx: TurnContext,
+    sim: Sim,
+    me: int,
+    weights: Weights = DEFAULT_WEIGHTS,
+    opponent_hand: bool = False,
+    base_points: int = 0,
+) -> float:
+    """What a sample's position (the game not over) is worth to seat `me`: the evaluation of
+    its board and hand, the points it scored beyond `base_points` (its lead in points when the
+    search began), and with `opponent_hand` the opponent's cards in hand against it. The
+    search scores its samples with this; bench/tune_weights.py fits the weights to it."""
+    w = weights
+    points = sum(p[me] - p[1 - me] for p in sim.points) - base_points
+    value = _sim_value(ctx, sim, me, w) + w.point * points
+    if opponent_hand:
+        # The evaluation values the searcher's cards in hand, not the opponent's: without
+        # this, cards the opponent keeps for its next turn look harmless.
+        value -= w.opp_hand * _hand_value(ctx, sim, 1 - me, w)
+    if sim.round == 3 and w.third_round_token:
+        lead = sim.tokens[me].bit_count() - sim.tokens[1 - me].bit_count()
+        value += w.third_round_token * TOKEN * lead
+    return value
 
 
 def _sim_value(ctx: TurnContext, sim: Sim, me: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
