@@ -92,10 +92,9 @@ POINT = 8.0  # a point already scored, in the search's leaves (a token is TOKEN 
 
 
 class Weights(NamedTuple):
-    """The evaluation's weights; the defaults are the constants above. The last three weigh
-    the search's leaves (shared.search.PlanSearch): a point scored, the opponent's cards in
-    hand (when the level counts them), and a token's difference in the third round, where it
-    is a point at the final scoring, on top of TOKEN."""
+    """The evaluation's weights; the defaults are the constants above. The last two weigh the
+    search's leaves (shared.search.leaf_value): a point scored, and the opponent's cards in
+    hand (when the level counts them)."""
 
     progress: tuple[float, ...] = PROGRESS
     opp_progress: tuple[float, ...] = OPP_PROGRESS
@@ -110,7 +109,6 @@ class Weights(NamedTuple):
     soon_scale: float = SOON_SCALE
     point: float = POINT
     opp_hand: float = 1.0
-    third_round_token: float = 0.0
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -133,7 +131,6 @@ TUNED_WEIGHTS = Weights(
     soon_scale=1.0,
     point=6.0,
     opp_hand=1.25,
-    third_round_token=0.0,
 )
 # The evaluation of each searching level.
 LEVEL_WEIGHTS = {"normal": DEFAULT_WEIGHTS, "strong": TUNED_WEIGHTS}

@@ -35,7 +35,6 @@ from shared.actions import Action, Discard, EndTurn
 from shared.ai import (
     BRIDGE,
     DEFAULT_WEIGHTS,
-    TOKEN,
     WIN,
     Weights,
     _apply,
@@ -633,12 +632,8 @@ class PlanSearch:
         if not self.legal_root:
             raise ValueError("there is no legal action: the game is over")
         pub = view.public
-        self.base_points = self._points(pub.round_points)
+        self.base_points = _points_lead(pub.round_points, self.seat)
         self.plans = self._candidates()
-
-    def _points(self, points: Sequence[tuple[int, int]]) -> int:
-        me = self.seat
-        return sum(p[me] - p[1 - me] for p in points)
 
     # ----- candidates -----------------------------------------------------------------------
 
@@ -787,16 +782,18 @@ def leaf_value(
     search began), and with `opponent_hand` the opponent's cards in hand against it. The
     search scores its samples with this; bench/tune_weights.py fits the weights to it."""
     w = weights
-    points = sum(p[me] - p[1 - me] for p in sim.points) - base_points
+    points = _points_lead(sim.points, me) - base_points
     value = _sim_value(ctx, sim, me, w) + w.point * points
     if opponent_hand:
         # The evaluation values the searcher's cards in hand, not the opponent's: without
         # this, cards the opponent keeps for its next turn look harmless.
         value -= w.opp_hand * _hand_value(ctx, sim, 1 - me, w)
-    if sim.round == 3 and w.third_round_token:
-        lead = sim.tokens[me].bit_count() - sim.tokens[1 - me].bit_count()
-        value += w.third_round_token * TOKEN * lead
     return value
+
+
+def _points_lead(points: Sequence[tuple[int, int]], me: int) -> int:
+    """Seat `me`'s lead in the points of the scorings so far."""
+    return sum(p[me] - p[1 - me] for p in points)
 
 
 def _sim_value(ctx: TurnContext, sim: Sim, me: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
