@@ -206,6 +206,8 @@ def main() -> None:
     began = time.monotonic()
     games: list[list[Turn]]
     if args.load:
+        if not args.load.is_file():
+            parser.error(f"--load: no file {args.load}")
         with args.load.open("rb") as f:
             games = pickle.load(f)
     else:
