@@ -40,7 +40,7 @@ play: $(PLAY_STAMP)
 
 # The client's translations: client/locale/kahuna.pot from the code (the messages to
 # translate), and each client/locale/LANG/LC_MESSAGES/kahuna.po compiled to the kahuna.mo beside
-# it (both are committed; tests/test_i18n.py fails when a .mo is older than its .po).
+# it (both are committed; tests/client/test_i18n.py fails when a .mo is older than its .po).
 pot:
 	$(PYTHON) -m client.msgfmt --pot
 

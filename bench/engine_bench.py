@@ -58,7 +58,7 @@ def fast(games: int, seed: int) -> None:
 
 
 def check(games: int) -> None:
-    """The differential check of tests/test_playout.py over more games and every option."""
+    """The differential check of tests/shared/test_playout.py over more games and every option."""
     options = [
         GameOptions(),
         GameOptions(variant1=True),

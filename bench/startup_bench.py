@@ -39,7 +39,7 @@ from protocol.messages import (  # noqa: E402
 )
 from server.config import ServerConfig  # noqa: E402
 from server.core import ServerCore  # noqa: E402
-from server.storage import SqliteStorage  # noqa: E402
+from server.sqlite_store import SqliteStorage  # noqa: E402
 from shared.randomness import SeededSource  # noqa: E402
 
 

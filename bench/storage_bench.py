@@ -18,15 +18,8 @@ from pathlib import Path
 
 import msgpack
 
-from server.storage import (
-    AppendLogOp,
-    ChatOp,
-    CreateTableOp,
-    SetSeatOp,
-    SqliteStorage,
-    StorageOp,
-    hash_token,
-)
+from server.sqlite_store import SqliteStorage
+from server.store import AppendLogOp, ChatOp, CreateTableOp, SetSeatOp, StorageOp, hash_token
 
 OPTIONS = {"variant1": False, "variant2": False, "handicap": None}
 # Close to the server's real entries: a card-source line, then moves as notation.

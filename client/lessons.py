@@ -3,7 +3,7 @@
 A lesson is a game record (docs/records.md) from a set-up position whose moves are the moves
 the player is to type, in order, each with three texts: what to do (`ask`), why the lesson
 wants that move and no other (`why`, shown when another move is typed) and what it did
-(`done`). tests/test_client_tutorial.py replays every lesson's record with the engine, so a
+(`done`). tests/client/test_tutorial.py replays every lesson's record with the engine, so a
 lesson whose moves the rules refuse cannot ship.
 
 The texts are built by `lessons()` at the moment they are shown, so that `_()` gives them in

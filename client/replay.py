@@ -11,7 +11,7 @@ hidden: both hands, the face-down discards and the order of the draw pile are sh
     q Ctrl-Q     quit
 
 The steps are built once, by replaying the record's log with its recorded shuffles and keeping
-a copy of the game after every action (tests/test_client_replay.py compares each with
+a copy of the game after every action (tests/client/test_replay.py compares each with
 Game.from_log on the log's prefix). The drawing reuses client.render's map and canvas.
 """
 

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 from protocol.messages import SUPPORTED_VERSIONS
 from server.app import KahunaServer
 from server.config import DEFAULT_PORT, ServerConfig
-from server.storage import StorageError, default_db_path
+from server.sqlite_store import default_db_path
+from server.store import StorageError
 
 if TYPE_CHECKING:
     from server.discovery import Announcer

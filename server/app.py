@@ -38,7 +38,8 @@ from server.config import ServerConfig
 from server.connection import CLOSE_GOING_AWAY, Connection
 from server.core import CLOSE_POLICY, CLOSE_TRY_AGAIN, ComputerTurn, Effects, KeepRecord, ServerCore
 from server.lobby import Lobby
-from server.storage import SqliteStorage, Storage, StorageError
+from server.sqlite_store import SqliteStorage
+from server.store import Storage, StorageError
 from server.table import MemberId
 
 log = logging.getLogger(__name__)

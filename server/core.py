@@ -65,7 +65,7 @@ from server.clock import Clock, ClockError
 from server.config import ServerConfig
 from server.lobby import Lobby
 from server.ratelimit import TokenBucket
-from server.storage import (
+from server.store import (
     AppendLogOp,
     ChatOp,
     ClearSeatOp,

@@ -41,7 +41,7 @@ from protocol.messages import (
     seat_name,
 )
 from server.clock import Clock
-from server.storage import hash_token
+from server.store import hash_token
 from shared.actions import NotationError, parse_action
 from shared.events import Event
 from shared.game import Game

@@ -270,7 +270,7 @@ class Game:
     def clone(self) -> Game:
         """An independent copy sharing the card source: for search, never for play.
 
-        Every field is listed here (tests/test_history.py checks that none is missing)."""
+        Every field is listed here (tests/shared/test_history.py checks that none is missing)."""
         other = Game.__new__(Game)
         other.options = self.options
         other.source = self.source

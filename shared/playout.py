@@ -5,7 +5,7 @@ actions coded as small integers, with no event objects and no checks beyond what
 already guarantees: an action must come from `legal()` (or `random_action`). It implements every
 rule of docs/rules.md (R1-R16: variants, handicap, the premature end, the final turns, scoring
 with at most TOKENS_PER_PLAYER tokens counted) and is checked against the checked engine
-(shared.game.Game) action by action in tests/test_playout.py.
+(shared.game.Game) action by action in tests/shared/test_playout.py.
 
 Action codes (see `to_action` / `from_action`):
 
@@ -697,7 +697,7 @@ def play_random(
     `random_action`, though in another order), with the common actions applied inline
     (placements, discards and the ends of turns; removals, the handicap phase and the ends of
     rounds go through Sim): this is the benchmark's and the playouts' hot loop
-    (tests/test_playout.py replays its games in the checked engine and checks that every
+    (tests/shared/test_playout.py replays its games in the checked engine and checks that every
     legal action has its share of the draws). Every action taken is appended to `record`
     when given."""
     rand = rng.random

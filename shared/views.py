@@ -51,7 +51,7 @@ class PublicView:
     # The plays of this turn the player to move can take back with 'undo' (everyone may know
     # it: the plays were seen). Left out of ==: apart from it, a view in the middle of a turn
     # is the view of the same state set up as a position (which is what the computer's
-    # sampler rebuilds, tests/test_search.py); tests compare it on its own.
+    # sampler rebuilds, tests/shared/test_search.py); tests compare it on its own.
     undoable: int = attrs.field(default=0, eq=False)
     # Cards each player surely still holds, by seat: taken from the face-up row and not since
     # possibly played or discarded face down (Game.known). Left out of == like `undoable`: a
@@ -237,7 +237,7 @@ def view_dicts(game: Game) -> tuple[dict[str, Any], dict[str, Any], dict[str, An
 
 def _public_dict(game: Game) -> dict[str, Any]:
     """public_to_dict(_public(game)) straight from the game, without the PublicView between:
-    it is built before every update reaches its player (tests/test_server_update_forms.py
+    it is built before every update reaches its player (tests/server/test_update_forms.py
     holds the two equal, key order included)."""
     result = game.result
     bridges, tokens, hand, known, opened = (

@@ -1,0 +1,737 @@
+"""The server's persistent storage: every table, its seats, its log, its chat and the result of a
+finished game, in one SQLite database. All the SQL of the server lives in this module, behind
+the `Storage` protocol, so that another engine (PostgreSQL) could take SQLite's place; the server
+core only builds `StorageOp` values and hands them to `Storage.write`.
+
+Durability. The database runs in WAL mode with `synchronous=NORMAL`: a commit appends its frames
+to the write-ahead log without an fsync, so once `write` returns the transaction is in the
+operating system's page cache and survives the server process being killed (kill -9, a crash,
+an out-of-memory kill). A power loss or a kernel crash may lose the last transactions (never
+corrupt the database: WAL frames are checksummed and a torn tail is discarded on recovery).
+`synchronous=FULL` would fsync the WAL at every commit and close that gap at the cost of one
+fsync per write; it could be offered as a host option if that trade is ever wanted.
+
+A move stored by itself is not a SQLite transaction: it is appended to the move journal beside
+the database (server/journal.py), as durable and about half the cost, and goes into the
+`log` table with the next transaction (at least every TOUCH_EVERY seconds while moves flow)
+or at close. At opening, what a stopped server left in the journal is taken in first.
+
+Threads. A `SqliteStorage` holds one connection and must be used from one thread at a time. The
+connection is opened with `check_same_thread=False` only so that the server may hand all
+storage calls to a single dedicated writer thread (away from the event loop); it is not safe to
+call from two threads at once.
+
+Checkpoints. Copying the write-ahead log back into the database (a checkpoint) takes
+milliseconds, and SQLite would do it inside whichever commit crosses its threshold: on the
+server's event loop. So the writing connection never checkpoints; a background thread with its
+own connection does, every CHECKPOINT_EVERY seconds, without blocking writers (PASSIVE), and
+SQLite starts the log afresh at the next write once it has all been copied.
+
+The `updated` time of a table is written at most every TOUCH_EVERY seconds, with whatever
+write comes then (and at close), not with each write that carries a later time: touching the
+table's row would add a page to the commit of every stored action, the one write on the way
+from a player's command to its update. A reader of this storage sees the latest time all the
+same (load_open_tables); after a kill -9 the database's `updated` may lag by that much.
+
+One server per database. A second server on the same file would hand out the same seats twice:
+the database file itself is held with flock while the storage is open (on Linux flock locks are
+apart from the fcntl locks SQLite takes), and a second opening is refused. The descriptor is
+closed only after SQLite's connections: closing any descriptor of the file would drop SQLite's
+own fcntl locks.
+
+Seat tokens never reach the database: a seat holds `hash_token(token)`, and the schema refuses
+any token column that is not a BLOB, so a raw token passed by mistake is refused, not stored.
+
+A file that is not a SQLite database, is damaged, belongs to another program or was written by a
+newer server is refused with a `StorageError` before anything is written to it: the host keeps
+the file as it was, to investigate or to run the newer server on it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from server.journal import JournalError, MoveJournal, journal_path, read_journal
+from server.store import (
+    AppendLogOp,
+    ChatOp,
+    ClearSeatOp,
+    CloseOp,
+    CreateTableOp,
+    FinishOp,
+    SetSeatOp,
+    StorageError,
+    StorageOp,
+    StoredSeat,
+    StoredTable,
+    TableStateOp,
+)
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 2
+# What each version added to the one before, applied in order to an older database at opening.
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    2: (
+        "ALTER TABLE tables ADD COLUMN state TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE chat ADD COLUMN role TEXT",
+    ),
+}
+
+# Stored in the SQLite header (PRAGMA application_id) so that a database of another program,
+# which may well have user_version 1 too, is never taken for ours. "KaHu" in ASCII.
+APPLICATION_ID = 0x4B614875
+
+
+def default_db_path() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "kahuna" / "server.sqlite3"
+
+
+MEMORY = ":memory:"
+CHECKPOINT_EVERY = 1.0  # seconds between background checkpoints
+TOUCH_EVERY = 1.0  # seconds between writes of the tables' `updated` times (see above)
+
+try:
+    import fcntl
+except ImportError:  # not on POSIX: no lock, and nothing stops a second server
+    fcntl = None  # type: ignore[assignment]
+
+
+_SCHEMA = """
+CREATE TABLE tables (
+    seq INTEGER PRIMARY KEY,  -- creation order: a rowid alias, which VACUUM keeps
+    id TEXT NOT NULL UNIQUE,
+    options TEXT NOT NULL,  -- JSON
+    first TEXT NOT NULL CHECK (first IN ('white', 'black')),
+    vs_computer INTEGER NOT NULL CHECK (vs_computer IN (0, 1)),
+    status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    close_reason TEXT,
+    state TEXT NOT NULL DEFAULT '{}'  -- JSON: clocks, offers, settings (TableStateOp)
+);
+CREATE INDEX tables_status ON tables (status, seq);
+
+CREATE TABLE seats (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    seat TEXT NOT NULL CHECK (seat IN ('white', 'black')),
+    name TEXT NOT NULL,
+    token_hash BLOB NOT NULL CHECK (typeof(token_hash) = 'blob'),
+    computer INTEGER NOT NULL CHECK (computer IN (0, 1)),
+    PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+
+CREATE TABLE log (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    idx INTEGER NOT NULL CHECK (idx >= 0),
+    entry BLOB NOT NULL,  -- msgpack
+    PRIMARY KEY (table_id, idx)
+) WITHOUT ROWID;
+
+CREATE TABLE chat (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    sender TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at REAL NOT NULL,
+    role TEXT
+);
+CREATE INDEX chat_table ON chat (table_id, id);
+
+CREATE TABLE finished (
+    table_id TEXT PRIMARY KEY REFERENCES tables (id),
+    result TEXT NOT NULL,  -- JSON
+    record TEXT NOT NULL,
+    at REAL NOT NULL
+);
+"""
+
+
+def _keep_latest(times: dict[str, float], table_id: str, at: float) -> None:
+    if at > times.get(table_id, at - 1):
+        times[table_id] = at
+
+
+@functools.cache
+def _insert_log(count: int) -> str:
+    """One INSERT statement of `count` log entries."""
+    rows = ", ".join(["(?, ?, ?)"] * count)
+    return f"INSERT INTO log (table_id, idx, entry) VALUES {rows}"
+
+
+def _log_rows(op: AppendLogOp) -> list[tuple[str, int, bytes]]:
+    return [
+        (op.table_id, op.index + i, msgpack.packb(entry, use_bin_type=True))
+        for i, entry in enumerate(op.entries)
+    ]
+
+
+class SqliteStorage:
+    """`Storage` in one SQLite file (or in memory for ":memory:", which keeps nothing)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._memory = self.path == MEMORY
+        self._lock_fd: int | None = None
+        self._checkpointer: threading.Thread | None = None
+        self._stop_checkpoints = threading.Event()
+        self.checkpoints = 0  # background checkpoints done (for tests and curious hosts)
+        # Open tables' next log index, as committed; and the changes of the transaction under
+        # way, kept apart until its COMMIT (None: closed in it).
+        self._open_tables: dict[str, int] = {}
+        self._pending: dict[str, int | None] = {}
+        # Tables' latest `updated` not yet written, as committed; and the transaction's own.
+        self._touched: dict[str, float] = {}
+        self._pending_touches: dict[str, float] = {}
+        self._touch_due = 0.0  # time.monotonic() of the next write of the touches
+        # Moves stored alone since the last transaction: in the journal file, not yet in SQLite
+        # (see server/journal.py); the rows are kept here to go into the next transaction.
+        self._journal: MoveJournal | None = None
+        self._journaled: list[tuple[str, int, bytes]] = []
+        if not self._memory:
+            _prepare_path(Path(path))
+            self._lock()
+        try:
+            # isolation_level=None: the module issues BEGIN/COMMIT itself, so a transaction
+            # spans exactly one write() and nothing is committed behind its back.
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot open the database: {e}") from e
+        try:
+            self._open()
+            if not self._memory:
+                self._replay_journal()
+                self._journal = _open_journal(journal_path(self.path))
+        except BaseException:
+            self._conn.close()
+            self._unlock()
+            raise
+        if not self._memory:
+            self._checkpointer = threading.Thread(
+                target=self._checkpoints, name="kahuna-checkpoints", daemon=True
+            )
+            self._checkpointer.start()
+
+    def _lock(self) -> None:
+        if fcntl is None:
+            return
+        try:
+            # For the server's user alone: the log holds the order of the deck of every running
+            # game (SQLite gives its -wal and -shm files the same mode).
+            self._lock_fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as e:
+            raise StorageError(f"{self.path}: cannot open the database: {e.strerror}") from e
+        try:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._unlock()
+            raise StorageError(
+                f"{self.path}: another kahuna server is using this database; one database"
+                " belongs to one server"
+            ) from None
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # releases the flock
+            self._lock_fd = None
+
+    def _checkpoints(self) -> None:
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error:
+            return  # the writer's own automatic checkpoints are then missed; SQLite copes
+        try:
+            while not self._stop_checkpoints.wait(CHECKPOINT_EVERY):
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    self.checkpoints += 1
+        finally:
+            conn.close()
+
+    def _open(self) -> None:
+        # Everything up to the version checks only reads, so a file we refuse stays untouched.
+        try:
+            app_id, version, objects = self._probe()
+            if app_id == 0 and version == 0 and objects == 0:
+                new = True
+            elif app_id != APPLICATION_ID:
+                raise StorageError(
+                    f"{self.path}: not a kahuna server database (a SQLite database of another "
+                    "program?); refusing to use it"
+                )
+            elif version > SCHEMA_VERSION:
+                raise StorageError(
+                    f"{self.path}: written by a newer kahuna server (schema version {version}; "
+                    f"this server knows version {SCHEMA_VERSION}); refusing to use it"
+                )
+            else:
+                new = False
+                self._check_integrity()
+                old = version
+        except sqlite3.Error as e:
+            raise StorageError(
+                f"{self.path}: not a readable SQLite database ({e}); the file was left as it was"
+            ) from e
+        try:
+            if not self._memory:
+                mode = self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                if mode != "wal":
+                    raise StorageError(
+                        f"{self.path}: SQLite cannot use WAL mode here (journal mode "
+                        f"stays {mode!r}); is the file on a network file system?"
+                    )
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            if not self._memory:
+                self._conn.execute("PRAGMA wal_autocheckpoint=0")  # the thread does it
+            if new:
+                self._create_schema()
+            elif old < SCHEMA_VERSION:
+                self._migrate(old)
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot prepare the database: {e}") from e
+
+    def _migrate(self, version: int) -> None:
+        """Bring a database of an older schema up to this one, in one transaction."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            for step in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in _MIGRATIONS[step]:
+                    self._conn.execute(statement)
+            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+
+    def _probe(self) -> tuple[int, int, int]:
+        app_id = self._conn.execute("PRAGMA application_id").fetchone()[0]
+        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+        objects = self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        return int(app_id), int(version), int(objects)
+
+    def _check_integrity(self) -> None:
+        # A truncated or damaged file often has an intact first page, so the header checks
+        # pass; quick_check reads every page and finds it before the server writes into it.
+        rows = self._conn.execute("PRAGMA quick_check(5)").fetchall()
+        if [r[0] for r in rows] != ["ok"]:
+            problems = "; ".join(str(r[0]) for r in rows)
+            raise StorageError(
+                f"{self.path}: the database is damaged ({problems}); the file was left as it was"
+            )
+
+    def _create_schema(self) -> None:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have created the schema between the probe and this lock.
+            if self._probe() != (0, 0, 0):
+                raise StorageError(f"{self.path}: another process initialised the database")
+            for statement in _SCHEMA.split(";"):  # no ';' inside a statement or comment
+                if statement.strip():
+                    self._conn.execute(statement)
+            self._conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+
+    def write(self, ops: Sequence[StorageOp]) -> None:
+        if not ops:
+            return
+        if len(ops) == 1 and type(ops[0]) is AppendLogOp and self._append_alone(ops[0]):
+            return
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot start a transaction: {e}") from e
+        self._pending = {}
+        self._pending_touches = {}
+        try:
+            self._insert_journaled()
+            for op in ops:
+                self._apply(op)
+            touches_due = time.monotonic() >= self._touch_due
+            if touches_due and (self._touched or self._pending_touches):
+                self._write_touches()
+            self._conn.execute("COMMIT")
+            for table_id, next_index in self._pending.items():
+                if next_index is None:
+                    self._open_tables.pop(table_id, None)
+                    self._touched.pop(table_id, None)  # its CloseOp wrote the time
+                    self._pending_touches.pop(table_id, None)
+                else:
+                    self._open_tables[table_id] = next_index
+            if touches_due:
+                self._touched = {}
+                self._touch_due = time.monotonic() + TOUCH_EVERY
+            else:
+                for table_id, at in self._pending_touches.items():
+                    _keep_latest(self._touched, table_id, at)
+        except BaseException as e:
+            with contextlib.suppress(sqlite3.Error):  # the original error is the one to report
+                self._conn.execute("ROLLBACK")
+            if isinstance(e, StorageError):
+                raise
+            if isinstance(e, sqlite3.Error | ValueError | TypeError):
+                raise StorageError(f"{self.path}: write failed, nothing written: {e}") from e
+            raise
+        self._journal_moved()
+
+    def _insert_journaled(self) -> None:
+        """Within the transaction: the moves the journal holds (they come before any op of
+        the transaction, as they came before it)."""
+        if self._journaled:
+            self._conn.executemany(_insert_log(1), self._journaled)
+
+    def _journal_moved(self) -> None:
+        """After the COMMIT that took the journal's moves into SQLite."""
+        if self._journal is None or not self._journaled:
+            return
+        self._journaled = []
+        try:
+            self._journal.clear()
+        except JournalError as e:
+            # SQLite has them all: the journal's copies are skipped when it is read again
+            log.warning("%s; it is emptied at the next transaction", e)
+
+    def _replay_journal(self) -> None:
+        """At opening: the moves a server left in the journal when it stopped without closing
+        (a kill -9, a crash) go into SQLite, and the journal is emptied. A move SQLite has
+        already (the server stopped between a transaction and the emptying) is skipped if it
+        is the same; anything that does not continue a table's log is refused untouched."""
+        path = journal_path(self.path)
+        try:
+            records = read_journal(path)
+        except JournalError as e:
+            raise StorageError(f"{e}; the files were left as they were") from e
+        if not records:
+            return
+        c = self._conn
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            next_index: dict[str, int] = {}
+            for record in records:
+                if record.table_id not in next_index:
+                    (count,) = c.execute(
+                        "SELECT count(*) FROM log WHERE table_id = ?", (record.table_id,)
+                    ).fetchone()
+                    next_index[record.table_id] = int(count)
+                for i, entry in enumerate(record.entries):
+                    index = record.index + i
+                    row = c.execute(
+                        "SELECT entry FROM log WHERE table_id = ? AND idx = ?",
+                        (record.table_id, index),
+                    ).fetchone()
+                    if row is not None and bytes(row[0]) == entry:
+                        continue
+                    if row is not None or index != next_index[record.table_id]:
+                        raise StorageError(
+                            f"{path}: the move journal does not continue the log of table "
+                            f"{record.table_id} at index {index}; the files were left as they were"
+                        )
+                    c.execute(_insert_log(1), (record.table_id, index, entry))
+                    next_index[record.table_id] = index + 1
+            c.execute("COMMIT")
+        except BaseException as e:
+            with contextlib.suppress(sqlite3.Error):
+                c.execute("ROLLBACK")
+            if isinstance(e, sqlite3.Error):  # an unknown table fails its foreign key
+                raise StorageError(
+                    f"{path}: cannot take the move journal into the database: {e}; the files"
+                    " were left as they were"
+                ) from e
+            raise
+        log.info("%s: %d move(s) left by the last run taken into the database", path, len(records))
+        try:
+            os.truncate(path, 0)
+        except OSError as e:
+            raise StorageError(f"{path}: cannot empty the move journal: {e}") from e
+
+    def _append_alone(self, op: AppendLogOp) -> bool:
+        """A move stored by itself, the most common write of all: appended to the move journal
+        (one write(), all or nothing), or in memory as one INSERT of all its entries, which is
+        its own transaction. False: not such a write (a table not yet known here, the touches
+        due), to be written as usual."""
+        next_index = self._open_tables.get(op.table_id)
+        if next_index is None or not op.entries or time.monotonic() >= self._touch_due:
+            return False
+        self._check_continues(op, next_index)
+        try:
+            rows = _log_rows(op)
+            if self._journal is not None:
+                self._journal.append(op.table_id, op.index, [row[2] for row in rows])
+                self._journaled += rows
+            else:
+                self._conn.execute(_insert_log(len(rows)), [value for row in rows for value in row])
+        except (sqlite3.Error, ValueError, TypeError) as e:
+            raise StorageError(f"{self.path}: write failed, nothing written: {e}") from e
+        except JournalError as e:
+            raise StorageError(f"{e}; the move is not stored") from e
+        self._open_tables[op.table_id] = next_index + len(op.entries)
+        _keep_latest(self._touched, op.table_id, op.at)
+        return True
+
+    def _check_continues(self, op: AppendLogOp, next_index: int) -> None:
+        if op.index != next_index:
+            raise StorageError(
+                f"{self.path}: log of table {op.table_id} continues at index "
+                f"{next_index}, not {op.index}; nothing written"
+            )
+
+    def _apply(self, op: StorageOp) -> None:
+        c = self._conn
+        match op:
+            case CreateTableOp():
+                c.execute(
+                    "INSERT INTO tables (id, options, first, vs_computer, created, updated)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        op.table_id,
+                        json.dumps(op.options, sort_keys=True),
+                        op.first,
+                        int(op.vs_computer),
+                        op.created,
+                        op.created,
+                    ),
+                )
+                self._pending[op.table_id] = 0
+            case SetSeatOp():
+                self._require_table(op.table_id, op)
+                c.execute(
+                    "INSERT OR REPLACE INTO seats (table_id, seat, name, token_hash, computer)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (op.table_id, op.seat, op.name, op.token_hash, int(op.computer)),
+                )
+            case ClearSeatOp():
+                self._require_table(op.table_id, op)
+                c.execute(
+                    "DELETE FROM seats WHERE table_id = ? AND seat = ?", (op.table_id, op.seat)
+                )
+            case AppendLogOp():
+                next_index = self._require_table(op.table_id, op)
+                self._check_continues(op, next_index)
+                c.executemany(_insert_log(1), _log_rows(op))
+                self._pending[op.table_id] = next_index + len(op.entries)
+                self._touch(op.table_id, op.at)
+            case ChatOp():
+                self._require_table(op.table_id, op)
+                c.execute(
+                    "INSERT INTO chat (table_id, sender, text, at, role) VALUES (?, ?, ?, ?, ?)",
+                    (op.table_id, op.sender, op.text, op.at, op.role),
+                )
+                self._touch(op.table_id, op.at)
+            case TableStateOp():
+                self._require_table(op.table_id, op)
+                c.execute(
+                    "UPDATE tables SET state = ? WHERE id = ?",
+                    (json.dumps(op.state, sort_keys=True), op.table_id),
+                )
+                self._touch(op.table_id, op.at)
+            case FinishOp():
+                self._require_table(op.table_id, op)
+                c.execute(
+                    "INSERT INTO finished (table_id, result, record, at) VALUES (?, ?, ?, ?)",
+                    (op.table_id, json.dumps(op.result, sort_keys=True), op.record, op.at),
+                )
+                self._touch(op.table_id, op.at)
+            case CloseOp():
+                self._require_table(op.table_id, op)
+                # the time of its last touch not yet written goes with it
+                at = max(op.at, self._latest_touch(op.table_id) or op.at)
+                c.execute(
+                    "UPDATE tables SET status = 'closed', close_reason = ?,"
+                    " updated = max(updated, ?) WHERE id = ?",
+                    (op.reason, at, op.table_id),
+                )
+                self._pending[op.table_id] = None
+
+    def _flush(self) -> None:
+        """Write the journal's moves and the tables' `updated` times into SQLite now."""
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._pending, self._pending_touches = {}, {}
+                self._insert_journaled()
+                self._write_touches()
+                self._conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot write the moves and times: {e}") from e
+        self._touched = {}
+        self._touch_due = time.monotonic() + TOUCH_EVERY
+        self._journal_moved()
+
+    def _require_table(self, table_id: str, op: StorageOp) -> int:
+        """The table's next log index; refuses a table unknown or closed. Foreign keys would
+        catch an unknown table on insert, but not on update or delete, and an op aimed at a
+        table already closed is a bug in the caller either way. The answer is kept for the
+        tables this storage has seen open (it is the only writer: see the lock), which saves
+        two queries of every stored action."""
+        if table_id in self._pending:
+            known = self._pending[table_id]
+        else:
+            known = self._open_tables.get(table_id)
+        if known is not None:
+            return known
+        closed_here = table_id in self._pending
+        row = self._conn.execute("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise StorageError(f"{self.path}: {type(op).__name__} for unknown table {table_id}")
+        if closed_here or row[0] != "open":
+            raise StorageError(f"{self.path}: {type(op).__name__} for closed table {table_id}")
+        (next_index,) = self._conn.execute(
+            "SELECT coalesce(max(idx) + 1, 0) FROM log WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        self._pending[table_id] = int(next_index)
+        return int(next_index)
+
+    def _touch(self, table_id: str, at: float) -> None:
+        _keep_latest(self._pending_touches, table_id, at)
+
+    def _latest_touch(self, table_id: str) -> float | None:
+        """The latest `updated` of the table not yet written, this transaction's included."""
+        times = [t for t in (self._touched, self._pending_touches) if table_id in t]
+        return max(t[table_id] for t in times) if times else None
+
+    def _write_touches(self) -> None:
+        """Within the transaction: every table's `updated` not yet written (closed ones have
+        theirs from their CloseOp)."""
+        latest: dict[str, float] = {}
+        for touches in (self._touched, self._pending_touches):
+            for table_id, at in touches.items():
+                latest[table_id] = max(at, latest.get(table_id, at))
+        rows = [
+            (at, table_id)
+            for table_id, at in latest.items()
+            if self._pending.get(table_id, 0) is not None
+        ]
+        self._conn.executemany("UPDATE tables SET updated = max(updated, ?) WHERE id = ?", rows)
+
+    def load_open_tables(self, chat_limit: int) -> list[StoredTable]:
+        if self._journaled:
+            self._flush()  # the logs are read from SQLite
+        try:
+            return self._load_open_tables(chat_limit)
+        except (sqlite3.Error, ValueError) as e:
+            raise StorageError(f"{self.path}: cannot load the open tables: {e}") from e
+
+    def _load_open_tables(self, chat_limit: int) -> list[StoredTable]:
+        c = self._conn
+        # One read transaction, so the five queries see the same state.
+        c.execute("BEGIN")
+        try:
+            rows = c.execute(
+                "SELECT t.id, t.options, t.first, t.vs_computer, t.created, t.updated,"
+                " f.table_id IS NOT NULL, t.state"
+                " FROM tables t LEFT JOIN finished f ON f.table_id = t.id"
+                " WHERE t.status = 'open' ORDER BY t.seq"
+            ).fetchall()
+            seats: dict[str, dict[str, StoredSeat]] = {row[0]: {} for row in rows}
+            logs: dict[str, list[Any]] = {row[0]: [] for row in rows}
+            chats: dict[str, list[tuple[str, str, str | None]]] = {row[0]: [] for row in rows}
+            for table_id, seat, name, token_hash, computer in c.execute(
+                "SELECT s.table_id, s.seat, s.name, s.token_hash, s.computer"
+                " FROM tables t JOIN seats s ON s.table_id = t.id WHERE t.status = 'open'"
+            ):
+                seats[table_id][seat] = StoredSeat(name, bytes(token_hash), bool(computer))
+            for table_id, entry in c.execute(
+                "SELECT l.table_id, l.entry FROM tables t JOIN log l ON l.table_id = t.id"
+                " WHERE t.status = 'open' ORDER BY t.seq, l.idx"
+            ):
+                logs[table_id].append(msgpack.unpackb(entry, raw=False))
+            if chat_limit > 0:
+                for table_id, sender, text, role in c.execute(
+                    "SELECT table_id, sender, text, role FROM ("
+                    "  SELECT h.table_id, h.sender, h.text, h.role, h.id, row_number() OVER"
+                    "   (PARTITION BY h.table_id ORDER BY h.id DESC) AS back"
+                    "  FROM tables t JOIN chat h ON h.table_id = t.id WHERE t.status = 'open'"
+                    ") WHERE back <= ? ORDER BY table_id, id",
+                    (chat_limit,),
+                ):
+                    chats[table_id].append((sender, text, role))
+        finally:
+            c.execute("COMMIT")
+        return [
+            StoredTable(
+                table_id=table_id,
+                options=json.loads(options),
+                first=first,
+                vs_computer=bool(vs_computer),
+                created=created,
+                updated=max(updated, self._touched.get(table_id, updated)),
+                seats=seats[table_id],
+                log=logs[table_id],
+                chat=chats[table_id],
+                finished=bool(finished),
+                state=json.loads(state),
+            )
+            for table_id, options, first, vs_computer, created, updated, finished, state in rows
+        ]
+
+    def finished_record(self, table_id: str) -> str | None:
+        try:
+            row = self._conn.execute(
+                "SELECT record FROM finished WHERE table_id = ?", (table_id,)
+            ).fetchone()
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot read the record of {table_id}: {e}") from e
+        return None if row is None else str(row[0])
+
+    def table_ids(self) -> set[str]:
+        try:
+            return {row[0] for row in self._conn.execute("SELECT id FROM tables")}
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot read the table ids: {e}") from e
+
+    def close(self) -> None:
+        if self._touched or self._journaled:
+            # On failure the moves stay in the journal, to be taken in at the next opening.
+            with contextlib.suppress(StorageError):
+                self._flush()
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+        self._stop_checkpoints.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join()
+            self._checkpointer = None
+        # Closing the last connection checkpoints the WAL into the main file and removes it.
+        try:
+            self._conn.close()
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot close the database: {e}") from e
+        finally:
+            self._unlock()
+
+
+def _open_journal(path: Path) -> MoveJournal:
+    try:
+        return MoveJournal(path)
+    except JournalError as e:
+        raise StorageError(str(e)) from e
+
+
+def _prepare_path(path: Path) -> None:
+    if path.is_dir():
+        raise StorageError(f"{path}: is a directory, not a database file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise StorageError(f"{path}: cannot create the directory {path.parent}: {e}") from e

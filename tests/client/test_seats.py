@@ -1,0 +1,101 @@
+"""Seats remembered in seats.json: a token belongs to the name that earned it, a seat another
+client sits in is never taken without asking, the file is private from the start, and the lobby
+cursor starts on the user's own table."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from client.seats import SeatStore
+from client.state import ClientState
+from protocol.messages import Lobby, PlayerInfo, Players, TableInfo, TableOptions
+from server.app import KahunaServer
+from shared.types import Seat
+from tests.client.test_app import player, until
+
+
+async def test_two_names_on_one_account_keep_their_own_seats(
+    server: KahunaServer, tmp_path: Path
+) -> None:
+    store = SeatStore(tmp_path / "seats.json")  # one account: one file for both clients
+    url = f"ws://127.0.0.1:{server.port}"
+    async with player(server, "Ann", seats=store) as ann:
+        ann.type("n")
+        await until(lambda: ann.state.form_open, "the form")
+        ann.type("c\r")  # a table for two people
+        await until(lambda: ann.state.seat is Seat.WHITE, "Ann seated")
+        table = ann.state.table_id
+        assert table is not None
+        await until(lambda: bool(store.seats(url, "Ann")), "Ann's seat stored")
+        async with player(server, "Bob", seats=store) as bob:
+            await until(lambda: len(bob.state.tables) == 1, "Bob's lobby")
+            assert bob.state.saved_seats == {}  # Ann's token is not Bob's
+            bob.type("\r")  # Enter: the free seat, not Ann's
+            await until(lambda: bob.state.seat is Seat.BLACK, "Bob in the free seat")
+            await until(lambda: ann.state.table_status == "playing", "the game")
+            assert ann.state.seat is Seat.WHITE and ann.state.table_id == table
+            # both tokens are kept, each with its name
+            assert store.seats(url, "Ann")[table][0] == "white"
+            assert store.seats(url, "Bob")[table][0] == "black"
+
+
+async def test_a_seat_in_use_elsewhere_is_taken_only_when_asked_twice(
+    server: KahunaServer, tmp_path: Path
+) -> None:
+    store = SeatStore(tmp_path / "seats.json")
+    async with player(server, "Ann", seats=store) as ann:
+        ann.type("n")
+        await until(lambda: ann.state.form_open, "the form")
+        ann.type("c\r")
+        await until(lambda: ann.state.seat is Seat.WHITE, "Ann seated")
+        async with player(server, "Ann", seats=store) as again:
+            await until(lambda: len(again.state.tables) == 1, "the second client's lobby")
+            again.type("\r")
+            await until(lambda: "in use by another client" in again.state.message, "the ask")
+            assert again.state.table_id is None and ann.state.seat is Seat.WHITE
+            again.type("\r")  # asked twice: take it over
+            await until(lambda: again.state.seat is Seat.WHITE, "taken over")
+            await until(lambda: ann.state.table_id is None, "the first client sent away")
+
+
+def test_a_token_is_stored_with_its_name_in_a_private_file(tmp_path: Path) -> None:
+    path = tmp_path / "state" / "seats.json"
+    store = SeatStore(path)
+    old = os.umask(0)  # even with a careless umask
+    try:
+        store.remember("ws://h:1", "t1", "white", "tokA", "Ann")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    store.remember("ws://h:1", "t1", "black", "tokB", "Bob")
+    assert store.seats("ws://h:1", "Ann") == {"t1": ("white", "tokA")}
+    assert store.seats("ws://h:1", "Bob") == {"t1": ("black", "tokB")}
+    assert store.seats("ws://h:1", "Eve") == {}
+    store.forget("ws://h:1", "t1", "Bob")
+    assert store.seats("ws://h:1") == {"t1": ("white", "tokA")}
+    store.forget("ws://h:1", "t1")
+    assert store.seats("ws://h:1") == {}
+    # a file from before names were kept still reads
+    path.write_text('{"ws://h:1": {"t2": {"seat": "black", "token": "old"}}}')
+    assert store.seats("ws://h:1", "Ann") == {"t2": ("black", "old")}
+
+
+def table(table_id: str, white: PlayerInfo | None, black: PlayerInfo | None) -> TableInfo:
+    return TableInfo(table_id, TableOptions(), False, Players(white, black), 0, "playing")
+
+
+def test_the_lobby_cursor_starts_on_the_users_table_and_stays_on_its_table() -> None:
+    state = ClientState(name="Ann")
+    bob, ann = PlayerInfo("Bob", True, False), PlayerInfo("Ann", False, False)
+    tables = [table("t1", bob, None), table("t2", None, bob), table("t3", ann, bob)]
+    state.saved_seats = {"t3": ("white", "tok"), "t1": ("white", "tok1")}  # t1: Bob sits there
+    state.handle(Lobby(tables))
+    state.place_lobby_cursor()
+    assert state.selected_table is not None and state.selected_table.table_id == "t3"
+    # a new table listed first: the cursor stays on t3
+    state.handle(Lobby([table("t0", None, None), *tables]))
+    state.place_lobby_cursor()
+    assert state.selected_table is not None and state.selected_table.table_id == "t3"
+    assert state.my_seat(tables[0]) is None  # a token for a seat another name sits in

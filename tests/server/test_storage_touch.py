@@ -1,0 +1,86 @@
+"""A table's `updated` time is written at most every TOUCH_EVERY seconds, not with every stored
+action: the storage reports the latest time all the same, a close writes it, and so does a
+table's CloseOp."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from server import sqlite_store as storage
+from server.sqlite_store import SqliteStorage
+from server.store import AppendLogOp, CloseOp, CreateTableOp, StorageError
+
+MOVE = ["m", "white", "draw"]
+
+
+def stored_updated(path: Path, table_id: str) -> float:
+    with sqlite3.connect(path) as conn:
+        (updated,) = conn.execute("SELECT updated FROM tables WHERE id = ?", (table_id,)).fetchone()
+    return float(updated)
+
+
+def test_updated_is_written_in_batches_and_read_back_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "server.sqlite3"
+    monkeypatch.setattr(storage, "TOUCH_EVERY", 3600.0)
+    store = SqliteStorage(path)
+    store.write([CreateTableOp("t1", {}, "white", False, 1000.0)])
+    for index in range(4):
+        store.write([AppendLogOp("t1", index, (MOVE,), 1001.0 + index)])
+    assert stored_updated(path, "t1") == 1000.0  # the later times wait in memory
+    (table,) = store.load_open_tables(chat_limit=10)
+    assert table.updated == 1004.0 and len(table.log) == 4
+    store.close()
+    assert stored_updated(path, "t1") == 1004.0  # written at close
+
+
+def test_a_batch_is_written_once_due(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "server.sqlite3"
+    monkeypatch.setattr(storage, "TOUCH_EVERY", 3600.0)
+    store = SqliteStorage(path)
+    store.write([CreateTableOp("t1", {}, "white", False, 1000.0)])
+    store.write([CreateTableOp("t2", {}, "white", False, 1000.0)])
+    store.write([AppendLogOp("t1", 0, (MOVE,), 1001.0)])
+    assert stored_updated(path, "t1") == 1000.0
+    monkeypatch.setattr(storage, "TOUCH_EVERY", 0.0)
+    store._touch_due = 0.0  # as if the interval had passed
+    store.write([AppendLogOp("t2", 0, (MOVE,), 1002.0)])  # t1's time goes along
+    assert (stored_updated(path, "t1"), stored_updated(path, "t2")) == (1001.0, 1002.0)
+    store.close()
+
+
+def test_a_close_carries_the_time_not_yet_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "server.sqlite3"
+    monkeypatch.setattr(storage, "TOUCH_EVERY", 3600.0)
+    store = SqliteStorage(path)
+    store.write([CreateTableOp("t1", {}, "white", False, 1000.0)])
+    store.write([AppendLogOp("t1", 0, (MOVE,), 1001.0)])
+    store.write([AppendLogOp("t1", 1, (MOVE,), 1005.0)])
+    assert stored_updated(path, "t1") == 1000.0
+    store.write([CloseOp("t1", "over", 1003.0)])  # a clock behind the last action's
+    assert stored_updated(path, "t1") == 1005.0
+    assert store.load_open_tables(chat_limit=10) == []
+    store.close()
+    assert stored_updated(path, "t1") == 1005.0
+
+
+def test_a_failed_write_leaves_no_time_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "server.sqlite3"
+    monkeypatch.setattr(storage, "TOUCH_EVERY", 3600.0)
+    store = SqliteStorage(path)
+    store.write([CreateTableOp("t1", {}, "white", False, 1000.0)])
+    store.write([AppendLogOp("t1", 0, (MOVE,), 1001.0)])
+    with pytest.raises(StorageError):  # the log continues at 1, not 5
+        store.write([AppendLogOp("t1", 5, (MOVE,), 1009.0)])
+    (table,) = store.load_open_tables(chat_limit=10)
+    assert table.updated == 1001.0
+    store.close()
+    assert stored_updated(path, "t1") == 1001.0
