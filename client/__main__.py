@@ -25,8 +25,8 @@ from client.i18n import LANGUAGES, choose_language, set_language
 from client.seats import SeatStore
 from client.state import ClientState
 from client.table import LEVEL_CHOICES, parse_control
+from protocol.constants import DEFAULT_PORT
 from protocol.messages import PROTOCOL_VERSION, CreateTable, ServerMessage, TableOptions, Welcome
-from server.config import DEFAULT_PORT
 
 DESCRIPTION = f"""\
 Kahuna, Günter Cornett's two-player game of islands and bridges, in a terminal.

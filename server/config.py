@@ -1,4 +1,6 @@
-"""The server's settings: every limit with its default, as one frozen record."""
+"""The server's settings: every limit with its default, as one frozen record. A field declared
+with `option` or `limit` (server/settings.py) is also a kahuna-server flag and a --config key,
+with the help given here; the other fields are set in code only."""
 
 from __future__ import annotations
 
@@ -8,56 +10,150 @@ from pathlib import Path
 
 import attrs
 
+from protocol.constants import DEFAULT_PORT
+from server.settings import (
+    host_name,
+    instance_name,
+    ip_address,
+    limit,
+    natural_float,
+    natural_int,
+    option,
+    port_number,
+    positive_float,
+    positive_int,
+)
 from shared.randomness import CardSource, SecureSource
 
-DEFAULT_PORT = 8765
+
+def state_db() -> str:
+    """kahuna-server's database: a file in the user's state directory."""
+    from server.sqlite_store import default_db_path  # only the program needs it, not the core
+
+    return str(default_db_path())
 
 
 @attrs.frozen
 class ServerConfig:
-    host: str = "0.0.0.0"
-    port: int = DEFAULT_PORT
-    server_name: str = "kahuna-server"
-    max_frame: int = 16 * 1024  # bytes a client frame may hold; longer: error frame_too_large
-    hard_max_frame: int = 256 * 1024  # longer than this: the WebSocket closes with 1009
-    rate: float = 20.0  # messages per second per connection, sustained
-    burst: int = 40  # messages a connection may send at once
-    flood_limit: int = 200  # messages dropped for the rate before the connection is closed
-    max_per_address: int = 16  # simultaneous connections from one IP address
-    max_connections: int = 4096
-    max_tables: int = 2000
-    tables_per_connection: int = 16  # tables one connection may sit or watch at
-    hello_timeout: float = 10.0  # seconds to send hello after connecting
-    ping_interval: float | None = 20.0  # keepalive pings; a dead peer is dropped
-    ping_timeout: float | None = 20.0
-    abandon_timeout: float = 600.0  # a seat left empty this long closes its table
-    over_linger: float = 600.0  # a finished game stays open this long for chat and rematch talk
+    host: str = option("0.0.0.0", "address to listen on; 0.0.0.0 is every interface")
+    port: int = option(DEFAULT_PORT, "TCP port; 0 picks a free one", port_number)
+    server_name: str = option(
+        "kahuna-server",
+        "the server's name: players see it when they connect and on the LAN",
+        instance_name,
+        flag="--name",
+        cli_default=host_name,
+    )
+    # DNS-SD on the LAN (server/discovery.py): kahuna-server announces itself unless told not
+    # to, a server made in code does not
+    announce: bool = option(
+        False,
+        "do not announce the server on the LAN (DNS-SD over multicast DNS, as _kahuna._tcp,"
+        " which kahuna-client --find lists)",
+    )
+    lan_interfaces: tuple[str, ...] = option(
+        (),
+        "announce on the interface with this address only (may be repeated); default: the"
+        " interface of --host, every one for 0.0.0.0",
+        ip_address,
+        flag="--lan-interface",
+        metavar="ADDR",
+    )
+    announce_interval: float = 5.0  # seconds between looks at the lobby's numbers to publish
+    db: str = option(
+        ":memory:",
+        "the SQLite database that keeps every table, so that games survive a restart;"
+        " ':memory:' keeps nothing",
+        metavar="PATH",
+        cli_default=state_db,
+    )
+    records_dir: Path | None = option(  # noqa: RUF009 (option makes an attrs field)
+        None,
+        "also write the complete record of every finished game to DIR, for the host (the"
+        " database keeps them too; players get one over the protocol once the game is over)",
+        Path,
+        flag="--records",
+        metavar="DIR",
+    )
+    max_frame: int = limit(
+        16 * 1024,
+        positive_int,
+        "bytes a client frame may hold; longer ones get error frame_too_large",
+    )
+    hard_max_frame: int = limit(
+        256 * 1024, positive_int, "a frame longer than this closes the connection (1009)"
+    )
+    rate: float = limit(20.0, positive_float, "messages per second per connection")
+    burst: int = limit(40, positive_int, "messages a connection may send at once")
+    flood_limit: int = limit(
+        200, positive_int, "messages dropped for the rate before the connection is closed (1008)"
+    )
+    max_per_address: int = limit(16, positive_int, "simultaneous connections from one IP address")
+    max_connections: int = limit(4096, positive_int, "simultaneous connections in all")
+    max_tables: int = limit(2000, positive_int, "open tables in all")
+    tables_per_connection: int = limit(
+        16, positive_int, "tables one connection may sit or watch at"
+    )
+    hello_timeout: float = limit(10.0, positive_float, "seconds a new connection has to send hello")
+    ping_interval: float | None = limit(
+        20.0, natural_float, "seconds between keepalive pings; 0 turns them off"
+    )
+    ping_timeout: float | None = limit(
+        20.0, natural_float, "seconds to wait for a pong before dropping the connection"
+    )
+    abandon_timeout: float = limit(
+        600.0,
+        positive_float,
+        "seconds a disconnected player has to come back before the table closes",
+    )
+    # long enough for chat and rematch talk
+    over_linger: float = limit(600.0, positive_float, "seconds a finished game stays open")
     over_grace: float = 60.0  # ...or this long after its players have all gone
-    claim_after: float = 120.0  # a player gone this long: the opponent may claim the win
-    move_timeout: float = 1800.0  # without a clock: a turn this long, likewise
+    claim_after: float = limit(
+        120.0,
+        positive_float,
+        "seconds a player may be gone before the opponent may claim the win",
+    )
+    move_timeout: float = limit(
+        1800.0,
+        positive_float,
+        "without a clock: seconds a player may take over a turn before the opponent may claim"
+        " the win",
+    )
     sweep_interval: float = 1.0
     send_queue: int = 512  # frames waiting for a slow client before it is disconnected
-    send_queue_bytes: int = 1024 * 1024  # ...or bytes waiting (the frame being written too)
-    waiting_grace: float = 30.0  # a waiting table closes this long after its creator has gone
-    handshake_timeout: float = 5.0  # seconds from TCP accept to an open WebSocket
-    # TCP connections one address may hold open beyond max_per_address, counted from accept
-    # (handshakes under way, connections closing); over it a new socket is closed at once
-    extra_sockets_per_address: int = 8
+    send_queue_bytes: int = limit(  # the frame being written counts too
+        1024 * 1024,
+        positive_int,
+        "bytes waiting for a client that reads too slowly before it is disconnected (1008)",
+    )
+    waiting_grace: float = limit(
+        30.0,
+        natural_float,
+        "seconds a table not yet started waits for its creator to come back",
+    )
+    handshake_timeout: float = limit(
+        5.0, positive_float, "seconds from a TCP connection to an open WebSocket"
+    )
+    extra_sockets_per_address: int = limit(
+        8,
+        natural_int,
+        "sockets one address may hold beyond --max-per-address (handshakes, closing"
+        " connections), counted from accept; over it a new socket is closed at once",
+    )
     accept_log_interval: float = 10.0  # seconds between log lines about refused sockets
     # connections the kernel holds for accept(); when full, new ones (anyone's) wait a second
     listen_backlog: int = 1024
-    chat_max: int = 300  # characters
-    chat_rate: float = 0.5  # chat messages per second, sustained
+    chat_max: int = limit(300, positive_int, "characters in one chat message")
+    chat_rate: float = limit(0.5, positive_float, "chat messages per second per connection")
     chat_burst: int = 5
     chat_history: int = 50  # chat messages sent in a full state
     name_max: int = 32
-    computer_delay: float = 0.8  # seconds the computer "thinks" before each action
-    computer_workers: int = 1  # processes for the searching levels (each decision on one core)
-    db: str = ":memory:"  # the SQLite database; kahuna-server's default is a file (--db)
-    records_dir: Path | None = None  # where the host keeps the full record of each finished game
-    # DNS-SD on the LAN (server/discovery.py): kahuna-server announces itself unless told not to
-    announce: bool = False
-    lan_interfaces: tuple[str, ...] = ()  # announce on these addresses' interfaces only
-    announce_interval: float = 5.0  # seconds between looks at the lobby's numbers to publish
+    computer_delay: float = limit(
+        0.8, natural_float, "seconds the computer opponent waits before each action"
+    )
+    computer_workers: int = limit(
+        1, positive_int, "processes in which the searching computer levels think (one core each)"
+    )
     source_factory: Callable[[], CardSource] = SecureSource
     rng: random.Random = attrs.field(factory=random.SystemRandom, eq=False)

@@ -3,6 +3,7 @@ of a key that is no option or a value the option does not take."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import re
@@ -15,8 +16,9 @@ from websockets.asyncio.client import connect
 
 from protocol.codec import decode_server, encode
 from protocol.messages import PROTOCOL_VERSION, Hello, Welcome
-from server.__main__ import build_parser, config_from_args, config_keys, parse_args
+from server.__main__ import ProcessSettings, build_parser, config_from_args
 from server.config import ServerConfig
+from server.settings import Setting, record_from
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -24,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 def config_of(tmp_path: Path, text: str, *flags: str) -> ServerConfig:
     path = tmp_path / "kahuna.toml"
     path.write_text(text, encoding="utf-8")
-    return config_from_args(parse_args(build_parser(), ["--config", str(path), *flags]))
+    return config_from_args(build_parser().parse_with_config(["--config", str(path), *flags]))
 
 
 def refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, *flags: str) -> str:
@@ -122,7 +124,7 @@ def test_a_file_that_is_not_toml_or_not_there_is_refused(
     line = refusal(tmp_path, capsys, "port = = 3\n")
     assert "kahuna.toml: not a TOML file:" in line and "line 1" in line
     with pytest.raises(SystemExit):
-        parse_args(build_parser(), ["--config", str(tmp_path / "absent.toml")])
+        build_parser().parse_with_config(["--config", str(tmp_path / "absent.toml")])
     assert "absent.toml: cannot read it: No such file or directory" in capsys.readouterr().err
 
 
@@ -130,12 +132,38 @@ def test_help_lists_the_files_keys() -> None:
     parser = build_parser()
     text = parser.format_help()
     assert "--config FILE" in text and "TOML" in text
-    keys = config_keys(parser)
+    keys = parser.settings
     assert {"host", "port", "name", "no-announce", "lan-interface", "db", "records"} <= set(keys)
     assert "max-tables" in keys and "help" not in keys and "config" not in keys
     listing = " ".join(text.partition("The keys: ")[2].split())
     for key in keys:
         assert re.search(rf"(^|[ ,]){re.escape(key)}[,.]", listing), key
+
+
+def a_value(setting: Setting) -> tuple[str, list[str]]:
+    """A value the setting takes other than its default: in TOML, and as flags."""
+    if setting.kind == "flag":
+        return "true", [setting.flag]
+    choices = setting.option.choices
+    text = choices[-1] if choices else {"int": "7", "float": "2.5"}.get(setting.kind, "127.0.0.2")
+    toml = {"int": text, "float": text, "list": f'["{text}"]'}.get(setting.kind, f'"{text}"')
+    return toml, [setting.flag, text]
+
+
+def test_each_key_gives_what_its_flag_gives(tmp_path: Path) -> None:
+    """One declaration makes both: a key's value and the same value as a flag agree."""
+
+    def records(args: argparse.Namespace) -> tuple[ServerConfig, ProcessSettings]:
+        return config_from_args(args), record_from(ProcessSettings, args)
+
+    defaults = records(build_parser().parse_args([]))
+    path = tmp_path / "kahuna.toml"
+    for key, setting in build_parser().settings.items():
+        toml, flags = a_value(setting)
+        path.write_text(f"{key} = {toml}\n", encoding="utf-8")
+        given = records(build_parser().parse_args(flags))
+        assert given != defaults, key
+        assert records(build_parser().parse_with_config(["--config", str(path)])) == given, key
 
 
 async def test_a_server_runs_from_its_file_and_says_its_name_in_welcome(tmp_path: Path) -> None:
