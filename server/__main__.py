@@ -22,7 +22,8 @@ from protocol.messages import SUPPORTED_VERSIONS
 from server.app import KahunaServer
 from server.command_line import SettingsParser
 from server.config import ServerConfig
-from server.settings import option, record_from
+from server.settings import NAME_MAX, option, record_from
+from server.sqlite_store import default_db_path
 from server.store import StorageError
 
 if TYPE_CHECKING:
@@ -82,9 +83,28 @@ def raise_fd_limit() -> tuple[int, int] | None:
     return soft, hard
 
 
+def host_name() -> str:
+    """This machine's name, as much of it as a server's name holds."""
+    name = "".join(c for c in socket.gethostname() if c.isprintable()).strip() or "kahuna-server"
+    while len(name.encode()) > NAME_MAX:
+        name = name[:-1]
+    return name
+
+
+def state_db() -> str:
+    """kahuna-server's database: a file in the user's state directory."""
+    return str(default_db_path())
+
+
 def build_parser() -> SettingsParser:
+    # what kahuna-server runs with unless told otherwise, where a server made in code differs
+    program_defaults = {"server_name": host_name, "db": state_db}
     parser = SettingsParser(
-        ServerConfig, ProcessSettings, prog="kahuna-server", description=DESCRIPTION
+        ServerConfig,
+        ProcessSettings,
+        program_defaults=program_defaults,
+        prog="kahuna-server",
+        description=DESCRIPTION,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import textwrap
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from server.settings import Kind, Setting, settings_of
@@ -46,8 +46,14 @@ class SettingsParser(argparse.ArgumentParser):
     """An argument parser with an option for each setting of the records given, in their order
     (those of a group in that section of --help), and --config FILE."""
 
-    def __init__(self, *records: type, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *records: type,
+        program_defaults: Mapping[str, Callable[[], object]] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(formatter_class=HelpFormatter, **kwargs)
+        defaults = program_defaults or {}
         self.add_argument(
             "--config",
             metavar="FILE",
@@ -61,7 +67,7 @@ class SettingsParser(argparse.ArgumentParser):
                 group = setting.option.group
                 if group is not None and group not in groups:
                     groups[group] = self.add_argument_group(group)
-                _add_option(self if group is None else groups[group], setting)
+                _add_option(self if group is None else groups[group], setting, defaults)
                 self.settings[setting.key] = setting
         self.epilog = config_help(list(self.settings))
 
@@ -79,7 +85,9 @@ class SettingsParser(argparse.ArgumentParser):
 
 
 def _add_option(
-    parser: argparse.ArgumentParser | argparse._ArgumentGroup, setting: Setting
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+    setting: Setting,
+    program_defaults: Mapping[str, Callable[[], object]],
 ) -> None:
     how = setting.option
     given: dict[str, Any] = {"dest": setting.name, "help": how.help}
@@ -93,7 +101,7 @@ def _add_option(
         choices=how.choices,
         metavar=how.metavar or _metavar(setting),
         action=AppendReplacing if setting.kind == "list" else "store",
-        default=setting.program_default(),
+        default=setting.program_default(program_defaults),
         **given,
     )
 

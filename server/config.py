@@ -12,7 +12,6 @@ import attrs
 
 from protocol.constants import DEFAULT_PORT
 from server.settings import (
-    host_name,
     instance_name,
     ip_address,
     limit,
@@ -26,13 +25,6 @@ from server.settings import (
 from shared.randomness import CardSource, SecureSource
 
 
-def state_db() -> str:
-    """kahuna-server's database: a file in the user's state directory."""
-    from server.sqlite_store import default_db_path  # only the program needs it, not the core
-
-    return str(default_db_path())
-
-
 @attrs.frozen
 class ServerConfig:
     host: str = option("0.0.0.0", "address to listen on; 0.0.0.0 is every interface")
@@ -42,7 +34,6 @@ class ServerConfig:
         "the server's name: players see it when they connect and on the LAN",
         instance_name,
         flag="--name",
-        cli_default=host_name,
     )
     # DNS-SD on the LAN (server/discovery.py): kahuna-server announces itself unless told not
     # to, a server made in code does not
@@ -65,7 +56,6 @@ class ServerConfig:
         "the SQLite database that keeps every table, so that games survive a restart;"
         " ':memory:' keeps nothing",
         metavar="PATH",
-        cli_default=state_db,
     )
     records_dir: Path | None = option(  # noqa: RUF009 (option makes an attrs field)
         None,

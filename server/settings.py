@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import socket
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeVar
 
 import attrs
@@ -34,7 +33,6 @@ class Option:
     metavar: str | None = None  # default: the flag's name in capitals
     choices: tuple[str, ...] | None = None
     group: str | None = None  # the section of --help; None: the first
-    cli_default: Callable[[], object] | None = None  # the program's default, when not the field's
 
 
 def option(default: T, help: str, parse: Callable[[str], Any] | None = None, **how: Any) -> T:
@@ -59,12 +57,13 @@ class Setting:
     optional: bool
     default: object  # the field's
 
-    def program_default(self) -> object:
-        """Its value when the program is given none."""
+    def program_default(self, given: Mapping[str, Callable[[], object]]) -> object:
+        """Its value when the program is given none: the program's own default for it, from
+        `given` (by field name), else the field's."""
         if self.kind == "flag":
             return True
-        if self.option.cli_default is not None:
-            return self.option.cli_default()
+        if self.name in given:
+            return given[self.name]()
         return self.default
 
     @property
@@ -166,12 +165,4 @@ def instance_name(text: str) -> str:
     name = text.strip()
     if not name or not name.isprintable() or len(name.encode()) > NAME_MAX:
         raise argparse.ArgumentTypeError(f"{text!r}: a name is 1 to {NAME_MAX} printable bytes")
-    return name
-
-
-def host_name() -> str:
-    """This machine's name, as much of it as a server's name holds."""
-    name = "".join(c for c in socket.gethostname() if c.isprintable()).strip() or "kahuna-server"
-    while len(name.encode()) > NAME_MAX:
-        name = name[:-1]
     return name
