@@ -8,12 +8,12 @@ still says where the game stands), and a result carries its English reason, not 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
-if TYPE_CHECKING:
-    from protocol.messages import Message
+from protocol.messages import Message, State, Update
+from shared.results import Result, english_reason
 
 V1_PUBLIC_KEYS = (
     "options", "phase", "to_move", "round", "round_points", "bridges", "tokens", "hand_sizes",
@@ -35,8 +35,6 @@ def for_version(message: Message, version: int) -> Message:
     changes)."""
     if version >= 2:
         return message
-    from protocol.messages import State, Update
-
     # Built field by field, not with attrs.evolve, which looks the fields up on every call:
     # an update's cut-back comes before it reaches its version-1 player.
     if type(message) is Update:
@@ -92,6 +90,4 @@ def _reason(result: dict[str, Any]) -> str:
     """The English sentence version 1 sends for a result given by its code."""
     if "reason" in result:
         return str(result["reason"])
-    from shared.results import Result, english_reason
-
     return english_reason(Result.from_dict(result))
