@@ -38,14 +38,16 @@ $(PLAY_STAMP): pyproject.toml
 play: $(PLAY_STAMP)
 	$(BIN)/kahuna-client --local $(ARGS)
 
-# The client's translations: client/locale/kahuna.pot from the code (the messages to
-# translate), and each client/locale/LANG/LC_MESSAGES/kahuna.po compiled to the kahuna.mo beside
-# it (both are committed; tests/client/test_i18n.py fails when a .mo is older than its .po).
-pot:
-	$(PYTHON) -m client.msgfmt --pot
+# The client's translations, with Babel: `make pot` writes client/locale/kahuna.pot, the messages
+# of the code (those given to _(), N_(), ngettext() and pgettext(): Babel's default keywords);
+# `make locale` compiles each client/locale/LANG/LC_MESSAGES/kahuna.po (what translators edit) to
+# the kahuna.mo beside it. Both are committed; tests/client/test_i18n.py fails when a .mo is not
+# its .po compiled, or when a message of the code has no translation.
+pot: $(STAMP)
+	$(BIN)/pybabel extract --project=kahuna --output-file=client/locale/kahuna.pot client
 
-locale:
-	$(PYTHON) -m client.msgfmt
+locale: $(STAMP)
+	$(BIN)/pybabel compile --statistics --directory=client/locale --domain=kahuna
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py
