@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 
-.PHONY: test check lint typecheck pytest play bench clean locale pot
+.PHONY: test lint typecheck pytest format play bench clean locale pot
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,12 @@ test: $(STAMP) lint typecheck pytest
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# Fixes what ruff can fix by itself (the order of imports, ...), then formats the code;
+# `make lint` checks both.
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
