@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 
-.PHONY: test lint typecheck pytest format play bench clean locale pot
+.PHONY: test lint typecheck pytest format layers play bench clean locale pot
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/pytest -q
+
+# The import contracts of pyproject.toml's [tool.importlinter], the layers; the tests check them
+# too (tests/test_layers.py).
+layers: $(STAMP)
+	$(BIN)/lint-imports --no-logo
 
 # Play against the computer: a server starts inside the client, nothing else is needed. Only
 # what playing needs is installed (not the test tools); options go through ARGS, e.g.
