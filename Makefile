@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 
-.PHONY: test check lint typecheck pytest play bench clean locale pot
+.PHONY: test lint typecheck pytest format layers play bench clean locale pot
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,11 +19,22 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# Fixes what ruff can fix by itself (the order of imports, ...), then formats the code;
+# `make lint` checks both.
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
 	$(BIN)/pytest -q
+
+# The import contracts of pyproject.toml's [tool.importlinter], the layers; the tests check them
+# too (tests/test_layers.py).
+layers: $(STAMP)
+	$(BIN)/lint-imports --no-logo
 
 # Play against the computer: a server starts inside the client, nothing else is needed. Only
 # what playing needs is installed (not the test tools); options go through ARGS, e.g.
@@ -38,14 +49,16 @@ $(PLAY_STAMP): pyproject.toml
 play: $(PLAY_STAMP)
 	$(BIN)/kahuna-client --local $(ARGS)
 
-# The client's translations: client/locale/kahuna.pot from the code (the messages to
-# translate), and each client/locale/LANG/LC_MESSAGES/kahuna.po compiled to the kahuna.mo beside
-# it (both are committed; tests/client/test_i18n.py fails when a .mo is older than its .po).
-pot:
-	$(PYTHON) -m client.msgfmt --pot
+# The client's translations, with Babel: `make pot` writes client/locale/kahuna.pot, the messages
+# of the code (those given to _(), N_(), ngettext() and pgettext(): Babel's default keywords);
+# `make locale` compiles each client/locale/LANG/LC_MESSAGES/kahuna.po (what translators edit) to
+# the kahuna.mo beside it. Both are committed; tests/client/test_i18n.py fails when a .mo is not
+# its .po compiled, or when a message of the code has no translation.
+pot: $(STAMP)
+	$(BIN)/pybabel extract --project=kahuna --output-file=client/locale/kahuna.pot client
 
-locale:
-	$(PYTHON) -m client.msgfmt
+locale: $(STAMP)
+	$(BIN)/pybabel compile --statistics --directory=client/locale --domain=kahuna
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py

@@ -156,10 +156,10 @@ def _get(weights: Weights, coord: tuple[str, int | None]) -> float:
 def _set(weights: Weights, coord: tuple[str, int | None], x: float) -> Weights:
     name, index = coord
     if index is None:
-        return weights._replace(**{name: x})
+        return Weights(**{**weights._asdict(), name: x})
     table = list(getattr(weights, name))
     table[index] = x
-    return weights._replace(**{name: tuple(table)})
+    return Weights(**{**weights._asdict(), name: tuple(table)})
 
 
 def fit(fitter: Fitter, start: Weights, scale: float, passes: int) -> Weights:

@@ -768,7 +768,7 @@ def render_body(state: ClientState, width: int, height: int, highlight: Iterable
     if y < height:
         canvas.put(x0 - 1, y, "─" * (side_w), "class:frame")
         title = (
-            f" {_('log')} "
+            " " + _("log") + " "
             if not state.log_scroll
             else " " + _("log (-{n}, PgDn)").format(n=state.log_scroll) + " "
         )
@@ -1012,9 +1012,11 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     canvas.put(1, y, _("Tables on this server"), "class:title")
     y += 1
     white, black = seat_name(Seat.WHITE), seat_name(Seat.BLACK)
+    # translated outside the f-string, where the extraction of the messages sees them
+    table_title, options_title, status_title = _("table"), _("options"), _("status")
     columns = (
-        f"{_('table'):<8.8} {white:<17} {black:<17} {_('options'):<13.13} {_('status'):<7.7}"
-        f" {_('watching')}"
+        f"{table_title:<8.8} {white:<17} {black:<17} {options_title:<13.13} {status_title:<7.7} "
+        + _("watching")
     )
     canvas.put(3, y, columns, "class:label")
     y += 1
