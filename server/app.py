@@ -36,7 +36,8 @@ from protocol.messages import Lobby as LobbyMessage
 from server.computer import decide
 from server.config import ServerConfig
 from server.connection import CLOSE_GOING_AWAY, Connection
-from server.core import CLOSE_POLICY, CLOSE_TRY_AGAIN, ComputerTurn, Effects, KeepRecord, ServerCore
+from server.core import ServerCore
+from server.effects import CLOSE_POLICY, CLOSE_TRY_AGAIN, ComputerTurn, Effects, KeepRecord
 from server.lobby import Lobby
 from server.sqlite_store import SqliteStorage
 from server.store import Storage, StorageError

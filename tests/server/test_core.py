@@ -43,14 +43,8 @@ from protocol.messages import (
     Welcome,
 )
 from server.config import ServerConfig
-from server.core import (
-    CLOSE_POLICY,
-    LOBBY_COALESCE,
-    CloseConnection,
-    ComputerTurn,
-    Effects,
-    ServerCore,
-)
+from server.core import ServerCore
+from server.effects import CLOSE_POLICY, CloseConnection, ComputerTurn, Effects
 from server.sqlite_store import SqliteStorage
 from server.store import (
     AppendLogOp,
@@ -65,6 +59,7 @@ from server.store import (
     hash_token,
 )
 from server.table import MemberId, Table
+from server.timers import LOBBY_COALESCE
 from shared.actions import parse_action
 from shared.history import Move, entry_to_wire
 from shared.randomness import SeededSource
@@ -1005,7 +1000,7 @@ def test_a_new_table_never_takes_an_old_id(monkeypatch: pytest.MonkeyPatch) -> N
     r = restore()
     assert r.closed_table not in r.new.core.lobby.tables
     offered = iter([r.duo.table_id, r.closed_table, r.computer_table, "0badc0de"])
-    monkeypatch.setattr("server.core.secrets.token_hex", lambda _: next(offered))
+    monkeypatch.setattr("server.lifecycle.secrets.token_hex", lambda _: next(offered))
     ana = r.new.player()
     _, table_id, _ = r.new.create(ana)
     assert table_id == "0badc0de"

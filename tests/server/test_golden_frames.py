@@ -45,7 +45,8 @@ from protocol.messages import (
 )
 from server.computer import decide
 from server.config import ServerConfig
-from server.core import Effects, ServerCore
+from server.core import ServerCore
+from server.effects import Effects
 from server.sqlite_store import SqliteStorage
 from server.table import MemberId
 from shared.randomness import SeededSource
@@ -93,7 +94,7 @@ class Shell:
     def __init__(self, rng: random.Random, monkeypatch: pytest.MonkeyPatch) -> None:
         # The core as of e869ccf draws table ids and tokens from `secrets` and stamps storage
         # with a wall clock: both are made to come from the seeded rng and the fixed times.
-        monkeypatch.setattr("server.core.secrets.token_hex", lambda n: rng.randbytes(n).hex())
+        monkeypatch.setattr("server.lifecycle.secrets.token_hex", lambda n: rng.randbytes(n).hex())
         monkeypatch.setattr("server.table.secrets.token_urlsafe", lambda n: _urlsafe(rng, n))
         self.rng = rng
         self.now = 0.0
@@ -105,7 +106,7 @@ class Shell:
     def restart(self) -> None:
         """A new core on the same storage, as after a restart of the server."""
         self.core = ServerCore(golden_config(), wall_clock=lambda: WALL + self.now, rng=self.rng)
-        stored = self.storage.load_open_tables(self.core.config.chat_history)
+        stored = self.storage.load_open_tables(golden_config().chat_history)
         self.carry_out("restore", self.core.restore(stored, self.storage.table_ids(), self.now))
 
     def versions(self) -> dict[MemberId, int]:
