@@ -212,7 +212,7 @@ class KahunaServer:
         self.config = config or ServerConfig()
         # raises StorageError for a database it must not use (newer, corrupt, unreadable)
         self.storage: Storage = storage if storage is not None else SqliteStorage(self.config.db)
-        self.core = ServerCore(self.config, wall_clock=_wall_clock)
+        self.core = ServerCore(self.config)
         self.connections: dict[MemberId, Connection] = {}
         self.failed = asyncio.Event()  # storage failed: the server must stop (see _carry_out)
         self._rng = random.Random(self.config.rng.random())
@@ -245,7 +245,7 @@ class KahunaServer:
         gc.disable()
         try:
             stored = self.storage.load_open_tables(cfg.chat_history)
-            effects = self.core.restore(stored, self.storage.table_ids(), self._now())
+            effects = self.core.restore(stored, self.storage.table_ids(), self._now(), time.time())
         finally:
             # The restored games live as long as their tables: out of the collector's way.
             gc.freeze()
@@ -330,7 +330,7 @@ class KahunaServer:
         def received(data: bytes | str) -> None:
             if self._stopping:
                 return  # nothing new is decided while the last updates go out
-            self.carry_out(self.core.frame(member, data, self._now()))
+            self.carry_out(self.core.frame(member, data, self._now(), time.time()))
 
         try:
             assert isinstance(ws, FrameConnection)  # see start(): create_connection
@@ -339,7 +339,7 @@ class KahunaServer:
         finally:
             self.connections.pop(member, None)
             log.debug("connection %s from %s closed (%s)", member, address, _close_code(ws))
-            self.carry_out(self.core.disconnect(member, self._now()))
+            self.carry_out(self.core.disconnect(member, self._now(), time.time()))
             await conn.stop()
 
     def attach(self, member: MemberId, ws: ServerConnection, address: str) -> Connection:
@@ -426,7 +426,7 @@ class KahunaServer:
     def _on_timer(self) -> None:
         self._timer = None
         self._timer_at = None
-        self.carry_out(self.core.tick(self._now()))
+        self.carry_out(self.core.tick(self._now(), time.time()))
 
     def _computer_turn(self, turn: ComputerTurn) -> None:
         old = self._computer_tasks.pop(turn.member, None)
@@ -460,9 +460,9 @@ class KahunaServer:
         except Exception:
             log.exception("the computer found no action at table %s", turn.table_id)
             action = None
-        now = self._now()
+        now, wall = self._now(), time.time()
         self.carry_out(
-            self.core.computer_command(turn.member, turn.table_id, turn.version, action, now)
+            self.core.computer_command(turn.member, turn.table_id, turn.version, action, now, wall)
         )
 
     def _workers(self) -> concurrent.futures.ProcessPoolExecutor:
@@ -483,10 +483,6 @@ class KahunaServer:
         )
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-
-
-def _wall_clock() -> float:
-    return time.time()
 
 
 def _close_code(ws: ServerConnection) -> str:

@@ -5,7 +5,6 @@ version), errors, closes, and the storage operations that keep a table on disk."
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -36,19 +35,23 @@ if TYPE_CHECKING:
 
 
 class Context:
-    def __init__(
-        self, config: ServerConfig, wall_clock: Callable[[], float], rng: random.Random
-    ) -> None:
+    def __init__(self, config: ServerConfig, rng: random.Random) -> None:
         self.config = config
-        self.rng = rng
-        self.wall_clock = wall_clock  # timestamps for storage; the core's own clock is `now`
+        self.rng = rng  # table ids, seat tokens, who moves first when asked for at random
         self.lobby = Lobby(config.max_tables)
         self.sessions: dict[MemberId, Session] = {}
         self.computers: dict[MemberId, str] = {}  # computer member -> its table
         self.timers = Timers()
-        self.now = 0.0  # the time of the event being handled, for what a send must show
+        # the event being handled: its time (the core's clock, monotonic) and the wall clock's
+        # (unix time, for the timestamps of storage)
+        self.now = 0.0
+        self.wall = 0.0
         self.effects = Effects()
         self._next_member = 1
+
+    def begin(self, now: float, wall: float) -> None:
+        """An event that happened at `now`, `wall` by the wall clock, is being handled."""
+        self.now, self.wall = now, wall
 
     def take(self) -> Effects:
         """The effects gathered so far; the next ones start afresh."""
@@ -172,7 +175,7 @@ class Context:
                     table.table_id,
                     start,
                     tuple(entry_to_wire(e) for e in entries),
-                    self.wall_clock(),
+                    self.wall,
                 )
             )
             table.stored_log = len(table.game.log)
@@ -191,7 +194,7 @@ class Context:
             "rematch_offer": seat(table.rematch_offer),
             "rematch_to": table.rematch_to,
         }
-        self.write(TableStateOp(table.table_id, state, self.wall_clock()))
+        self.write(TableStateOp(table.table_id, state, self.wall))
 
     def seat_written(self, table: Table, member: MemberId) -> None:
         """Write the seat the member holds."""

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
 from typing import Any
 
 from protocol.codec import decode_client, peek_type
@@ -64,10 +63,9 @@ class ServerCore:
         self,
         config: ServerConfig,
         *,
-        wall_clock: Callable[[], float],
         rng: random.Random | None = None,
     ) -> None:
-        self._ctx = Context(config, wall_clock, rng or config.rng)
+        self._ctx = Context(config, rng or config.rng)
         self._sessions = Sessions(self._ctx)
         self._play = Play(self._ctx)
         self._tables = Lifecycle(self._ctx, self._sessions, self._play)
@@ -84,8 +82,11 @@ class ServerCore:
 
     # ----- the events ---------------------------------------------------------------------------
 
-    def restore(self, stored: list[StoredTable], used_ids: set[str], now: float) -> Effects:
+    def restore(
+        self, stored: list[StoredTable], used_ids: set[str], now: float, wall: float
+    ) -> Effects:
         """The tables of a previous run, from storage (see Lifecycle.restore)."""
+        self._ctx.begin(now, wall)
         self._tables.restore(stored, used_ids, now)
         return self._ctx.take()
 
@@ -93,10 +94,10 @@ class ServerCore:
         """A new connection: its member id, or the reason to refuse it."""
         return self._sessions.open(address, now)
 
-    def frame(self, member: MemberId, data: Any, now: float) -> Effects:
+    def frame(self, member: MemberId, data: Any, now: float, wall: float) -> Effects:
         """One frame from a connection, as received."""
         ctx = self._ctx
-        ctx.now = now
+        ctx.begin(now, wall)
         session = ctx.sessions.get(member)
         if session is None or session.closing:
             return ctx.take()
@@ -131,14 +132,14 @@ class ServerCore:
             )  # fmt: skip
         return ctx.take()
 
-    def disconnect(self, member: MemberId, now: float) -> Effects:
+    def disconnect(self, member: MemberId, now: float, wall: float) -> Effects:
         """The connection is gone: its seats wait for their tokens."""
         ctx = self._ctx
-        ctx.now = now
+        ctx.begin(now, wall)
         session = self._sessions.close(member)
         if session is None:
             return ctx.take()
-        for table_id in session.tables:
+        for table_id in sorted(session.tables):  # an order that no hash seed changes
             table = ctx.lobby.tables.get(table_id)
             if table is not None and not table.closed:
                 seat = table.seat_of(member)
@@ -149,12 +150,18 @@ class ServerCore:
         return ctx.take()
 
     def computer_command(
-        self, member: MemberId, table_id: str, version: int, action: str | None, now: float
+        self,
+        member: MemberId,
+        table_id: str,
+        version: int,
+        action: str | None,
+        now: float,
+        wall: float,
     ) -> Effects:
         """The action a computer player chose for the turn it was given (None: its code
         failed)."""
         ctx = self._ctx
-        ctx.now = now
+        ctx.begin(now, wall)
         if ctx.computers.get(member) != table_id:
             return ctx.take()  # its table closed while it thought
         if action is None:
@@ -174,11 +181,11 @@ class ServerCore:
             self._reconcile(table_id, now)
         return ctx.take()
 
-    def tick(self, now: float) -> Effects:
+    def tick(self, now: float, wall: float) -> Effects:
         """Time passed: flush the lobby, drop silent connections, close abandoned tables, flag
         clocks that ran out, tell players they may claim."""
         ctx = self._ctx
-        ctx.now = now
+        ctx.begin(now, wall)
         timers = ctx.timers
         for table_id, what in timers.due(now):
             table = ctx.lobby.tables.get(table_id)

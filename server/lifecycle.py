@@ -5,7 +5,6 @@ restart."""
 from __future__ import annotations
 
 import logging
-import secrets
 from typing import Any
 
 from protocol.errors import ErrorCode
@@ -64,8 +63,9 @@ class Lifecycle:
                 raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
         game = Game.new(cfg.source_factory(), first, options)
         table = Table(
-            table_id, game, vs_computer=create.vs_computer, chat_history=cfg.chat_history, now=now
-        )
+            table_id, game, rng=ctx.rng, vs_computer=create.vs_computer,
+            chat_history=cfg.chat_history, now=now,
+        )  # fmt: skip
         # a version-1 client meets the computer it always met, the easy one
         table.level = create.level if session.version >= 2 else "easy"
         table.hints = create.hints
@@ -87,7 +87,7 @@ class Lifecycle:
         if len(lobby.tables) >= lobby.max_tables:
             raise TableError(ErrorCode.TOO_MANY_TABLES, "the server holds all the tables it can")
         while True:
-            table_id = secrets.token_hex(4)
+            table_id = self.ctx.rng.randbytes(4).hex()  # the form of secrets.token_hex(4)
             if table_id not in self.used_table_ids:
                 self.used_table_ids.add(table_id)
                 return table_id
@@ -101,7 +101,7 @@ class Lifecycle:
                 dict(game.options.to_dict()),
                 game.first_player.name.lower(),
                 table.vs_computer,
-                self.ctx.wall_clock(),
+                self.ctx.wall,
             )
         )
         self.ctx.append_log(table)
@@ -152,8 +152,9 @@ class Lifecycle:
         table_id = self._new_table_id()
         game = Game.new(cfg.source_factory(), table.game.first_player, table.game.options)
         new = Table(
-            table_id, game, vs_computer=table.vs_computer, chat_history=cfg.chat_history, now=now
-        )
+            table_id, game, rng=ctx.rng, vs_computer=table.vs_computer,
+            chat_history=cfg.chat_history, now=now,
+        )  # fmt: skip
         new.level, new.hints = table.level, table.hints
         if table.clock is not None:
             new.clock = Clock.new(table.clock.control)
@@ -200,7 +201,7 @@ class Lifecycle:
         log.info("table %s closed: %s", table.table_id, closing.english)
         members = table.members()
         ctx.send_all(table.close(closing))
-        ctx.write(CloseOp(table.table_id, closing.english, ctx.wall_clock()))
+        ctx.write(CloseOp(table.table_id, closing.english, ctx.wall))
         ctx.lobby.remove(table.table_id)
         creator = self.creators.pop(table.table_id, None)
         if creator is not None:
@@ -278,6 +279,7 @@ class Lifecycle:
             version,
             row.finished,
             rebuild,
+            rng=ctx.rng,
             vs_computer=row.vs_computer,
             chat_history=ctx.config.chat_history,
             now=now,

@@ -139,7 +139,7 @@ class Play:
         assert result is not None
         text = write_record(table.game)
         summary: dict[str, Any] = {**result.to_dict(), "points": list(table.game.scores)}
-        ctx.write(FinishOp(table.table_id, summary, text, ctx.wall_clock()))
+        ctx.write(FinishOp(table.table_id, summary, text, ctx.wall))
         table.finish_stored = True
         if ctx.config.records_dir is not None:
             ctx.effects.records.append(KeepRecord(table.table_id, text))
@@ -204,7 +204,7 @@ class Play:
             raise TableError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a little")
         outbox = table.chat(session.member, cleaned)
         entry = table.chat_log[-1]
-        ctx.write(ChatOp(table_id, entry.sender, entry.text, ctx.wall_clock(), entry.role))
+        ctx.write(ChatOp(table_id, entry.sender, entry.text, ctx.wall, entry.role))
         ctx.send_all(outbox)
 
     # ----- the computer -------------------------------------------------------------------------

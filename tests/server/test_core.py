@@ -127,7 +127,7 @@ class Harness:
 
     def __init__(self, now: float = 0.0, **overrides: Any) -> None:
         self.config = make_config(**overrides)
-        self.core = ServerCore(self.config, wall_clock=lambda: WALL)
+        self.core = ServerCore(self.config)
         self.now = now
         self.batches: list[list[StorageOp]] = []  # each Effects' writes, in order
         self.sent: list[tuple[MemberId, ServerMessage]] = []  # every message, in order
@@ -154,7 +154,7 @@ class Harness:
         return member
 
     def raw(self, member: MemberId, data: bytes) -> Effects:
-        return self.took(self.core.frame(member, data, self.now))
+        return self.took(self.core.frame(member, data, self.now, WALL))
 
     def send(self, member: MemberId, message: ClientMessage) -> Effects:
         """The message as the member's client encodes it: in its protocol version."""
@@ -163,16 +163,18 @@ class Harness:
         return self.raw(member, encode(message, version))
 
     def disconnect(self, member: MemberId) -> Effects:
-        return self.took(self.core.disconnect(member, self.now))
+        return self.took(self.core.disconnect(member, self.now, WALL))
 
     def computer(self, turn: ComputerTurn, action: str | None) -> Effects:
         return self.took(
-            self.core.computer_command(turn.member, turn.table_id, turn.version, action, self.now)
+            self.core.computer_command(
+                turn.member, turn.table_id, turn.version, action, self.now, WALL
+            )
         )
 
     def tick(self, at: float) -> Effects:
         self.now = at
-        return self.took(self.core.tick(at))
+        return self.took(self.core.tick(at, WALL))
 
     def advance(self, to: float) -> Effects:
         """Tick at every wake-up the core asks for up to `to`, as the I/O layer's timer would;
@@ -942,7 +944,9 @@ def restore(now: float = 1000.0, **overrides: Any) -> Restored:
     for batch in old.batches:
         storage.write(batch)
     new = Harness(now=now, **overrides)
-    effects = new.took(new.core.restore(storage.load_open_tables(50), storage.table_ids(), now))
+    effects = new.took(
+        new.core.restore(storage.load_open_tables(50), storage.table_ids(), now, WALL)
+    )
     storage.close()
     return Restored(old, new, duo, computer_table_id, closed_table_id, effects)
 
@@ -1000,7 +1004,11 @@ def test_a_new_table_never_takes_an_old_id(monkeypatch: pytest.MonkeyPatch) -> N
     r = restore()
     assert r.closed_table not in r.new.core.lobby.tables
     offered = iter([r.duo.table_id, r.closed_table, r.computer_table, "0badc0de"])
-    monkeypatch.setattr("server.lifecycle.secrets.token_hex", lambda _: next(offered))
+    rng = r.new.config.rng  # the core's: table ids are its 4 random bytes in hex
+    tokens = rng.randbytes
+    monkeypatch.setattr(
+        rng, "randbytes", lambda n: bytes.fromhex(next(offered)) if n == 4 else tokens(n)
+    )
     ana = r.new.player()
     _, table_id, _ = r.new.create(ana)
     assert table_id == "0badc0de"
@@ -1076,7 +1084,7 @@ def test_a_stored_game_is_rebuilt_when_first_needed_and_a_broken_one_closes_alon
     (row,) = storage.load_open_tables(50)
     broken = attrs.evolve(row, log=[*row.log[:-1], ["m", "black", "draw"]])  # not black's turn
     new = Harness(now=100.0)
-    new.took(new.core.restore([broken], storage.table_ids(), 100.0))
+    new.took(new.core.restore([broken], storage.table_ids(), 100.0, WALL))
     ana = new.player("Ana")
     effects = new.send(ana, Reclaim(duo.table_id, duo.white_token))
     assert codes(effects, ana) == ["internal_error"]

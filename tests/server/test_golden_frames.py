@@ -9,7 +9,6 @@ core's API changes, the Shell below changes with it; the script and the recordin
 
 from __future__ import annotations
 
-import base64
 import itertools
 import random
 from pathlib import Path
@@ -17,7 +16,6 @@ from typing import Any
 
 import attrs
 import msgpack
-import pytest
 
 from protocol.codec import encode
 from protocol.errors import ErrorCode
@@ -91,28 +89,31 @@ class Shell:
     """Plays the I/O layer's part: feeds events to a core at fixed times, keeps every write in
     a database, answers the computer's turns at once, and records everything."""
 
-    def __init__(self, rng: random.Random, monkeypatch: pytest.MonkeyPatch) -> None:
-        # The core as of e869ccf draws table ids and tokens from `secrets` and stamps storage
-        # with a wall clock: both are made to come from the seeded rng and the fixed times.
-        monkeypatch.setattr("server.lifecycle.secrets.token_hex", lambda n: rng.randbytes(n).hex())
-        monkeypatch.setattr("server.table.secrets.token_urlsafe", lambda n: _urlsafe(rng, n))
-        self.rng = rng
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng  # the core's: table ids, tokens, who moves first
         self.now = 0.0
-        self.core = ServerCore(golden_config(), wall_clock=lambda: WALL + self.now, rng=rng)
+        self.core = ServerCore(golden_config(), rng=rng)
         self.storage = SqliteStorage(":memory:")
         self.recording: list[Any] = []
+        self.effects: list[Effects] = []  # as the core returned them
         self.decisions = itertools.count(9000)  # the computer's seeds
+
+    @property
+    def wall(self) -> float:
+        return WALL + self.now
 
     def restart(self) -> None:
         """A new core on the same storage, as after a restart of the server."""
-        self.core = ServerCore(golden_config(), wall_clock=lambda: WALL + self.now, rng=self.rng)
+        self.core = ServerCore(golden_config(), rng=self.rng)
         stored = self.storage.load_open_tables(golden_config().chat_history)
-        self.carry_out("restore", self.core.restore(stored, self.storage.table_ids(), self.now))
+        used = self.storage.table_ids()
+        self.carry_out("restore", self.core.restore(stored, used, self.now, self.wall))
 
     def versions(self) -> dict[MemberId, int]:
         return {member: s.version for member, s in self.core.sessions.items()}
 
     def carry_out(self, label: str, effects: Effects) -> None:
+        self.effects.append(effects)
         if effects.writes:
             self.storage.write(effects.writes)
         plain = plain_effects(effects, self.versions())
@@ -121,7 +122,7 @@ class Shell:
         for turn in effects.computer_turns:
             action = decide(turn.view, next(self.decisions), turn.level)
             effects = self.core.computer_command(
-                turn.member, turn.table_id, turn.version, action, self.now
+                turn.member, turn.table_id, turn.version, action, self.now, self.wall
             )
             self.carry_out(f"computer {action}", effects)
 
@@ -129,7 +130,7 @@ class Shell:
         """Time passes to `when`: every wake-up the core asks for on the way is a tick."""
         while (wake := self.core.next_wake()) is not None and wake <= when:
             self.now = wake
-            self.carry_out("tick", self.core.tick(wake))
+            self.carry_out("tick", self.core.tick(wake, self.wall))
         self.now = when
 
     def connect(self, address: str) -> MemberId | ErrorCode:
@@ -138,13 +139,13 @@ class Shell:
         return member
 
     def frame(self, member: MemberId, data: bytes | str) -> None:
-        self.carry_out(f"frame {member}", self.core.frame(member, data, self.now))
+        self.carry_out(f"frame {member}", self.core.frame(member, data, self.now, self.wall))
 
     def send(self, member: MemberId, message: ClientMessage, version: int = 2) -> None:
         self.frame(member, encode(message, version))
 
     def disconnect(self, member: MemberId) -> None:
-        self.carry_out(f"disconnect {member}", self.core.disconnect(member, self.now))
+        self.carry_out(f"disconnect {member}", self.core.disconnect(member, self.now, self.wall))
 
     def slow_reader(self, member: MemberId) -> None:
         self.core.slow_reader(member)
@@ -183,10 +184,6 @@ class Shell:
             if to == member and message["type"] in ("joined", "spectating"):
                 return str(message["table_id"])
         raise AssertionError(f"{member} is at no table")
-
-
-def _urlsafe(rng: random.Random, nbytes: int) -> str:
-    return base64.urlsafe_b64encode(rng.randbytes(nbytes)).rstrip(b"=").decode("ascii")
 
 
 def play(shell: Shell, players: dict[str, MemberId], table_id: str, actions: int) -> None:
@@ -356,16 +353,16 @@ def script(shell: Shell) -> None:
     s.at(s.now + 700.0)  # everything left is abandoned or over
 
 
-def run_session(monkeypatch: pytest.MonkeyPatch) -> bytes:
-    shell = Shell(random.Random(SEED), monkeypatch)
+def run_session() -> Shell:
+    shell = Shell(random.Random(SEED))
     script(shell)
-    packed: bytes = msgpack.packb(shell.recording, use_bin_type=True)
-    return packed
+    return shell
 
 
-def test_the_session_goes_exactly_as_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_session_goes_exactly_as_recorded() -> None:
     recorded = msgpack.unpackb(GOLDEN.read_bytes(), raw=False, strict_map_key=False)
-    now = msgpack.unpackb(run_session(monkeypatch), raw=False, strict_map_key=False)
+    packed = msgpack.packb(run_session().recording, use_bin_type=True)
+    now = msgpack.unpackb(packed, raw=False, strict_map_key=False)
     for index, (want, got) in enumerate(zip(recorded, now, strict=False)):
         assert got == want, f"entry {index} ({want[0]} at {want[1]}) differs"
     assert len(now) == len(recorded)
