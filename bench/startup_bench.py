@@ -67,7 +67,7 @@ def fill(path: Path, tables: int, actions: int) -> None:
             white, encode(CreateTable(TableOptions(), False, "white")), 0.0, time.time()
         )
         storage.write(effects.writes)
-        table_id = next(m.table_id for _, m in effects.sends if isinstance(m, Joined))
+        table_id = next(m.table_id for _, m, _ in effects.sends if isinstance(m, Joined))
         storage.write(core.frame(black, encode(Join(table_id, None)), 0.0, time.time()).writes)
         table = core.lobby.tables[table_id]
         for _ in range(actions):

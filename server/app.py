@@ -1,6 +1,9 @@
 """The server's I/O: accepts WebSocket connections, feeds what they send to the core
-(server/core.py), and carries out what the core returns: storage writes first, then messages,
-closes, the computer players' turns and the host's record files. Timers wake the core.
+(server/core.py) as events, each with the time it happened, and carries out the effects the core
+returns: storage writes first, then messages (each encoded in the version the core names, once
+per version), closes, the computer players' turns and the host's record files. A connection
+found too slow a reader is an event too. Timers wake the core when next_wake() asks. The shell
+reads nothing else of the core (but the lobby, for the host's counts).
 
 Before the core ever hears of a connection, the TCP socket itself is counted against its
 address from the moment it is accepted (SocketGate): one address holds at most
@@ -31,13 +34,20 @@ from websockets.protocol import State
 
 from protocol.codec import encode
 from protocol.errors import MEANINGS, ErrorCode
-from protocol.messages import Error, ServerMessage
+from protocol.messages import Error
 from protocol.messages import Lobby as LobbyMessage
 from server.computer import decide
 from server.config import ServerConfig
 from server.connection import CLOSE_GOING_AWAY, Connection
 from server.core import ServerCore
-from server.effects import CLOSE_POLICY, CLOSE_TRY_AGAIN, ComputerTurn, Effects, KeepRecord
+from server.effects import (
+    CLOSE_POLICY,
+    CLOSE_TRY_AGAIN,
+    ComputerTurn,
+    Effects,
+    KeepRecord,
+    Send,
+)
 from server.lobby import Lobby
 from server.sqlite_store import SqliteStorage
 from server.store import Storage, StorageError
@@ -252,7 +262,7 @@ class KahunaServer:
             gc.enable()
         self.carry_out(effects)
         if stored:
-            log.info("%d table(s) restored from %s", len(self.core.lobby.tables), cfg.db)
+            log.info("%d table(s) restored from %s", len(self.lobby.tables), cfg.db)
         del stored
         loop = asyncio.get_running_loop()
         self._accept_errors = AcceptErrors(cfg.accept_log_interval, loop.get_exception_handler())
@@ -362,7 +372,7 @@ class KahunaServer:
                 log.critical("storage failed, the server stops: %s", exc)
                 self._fail()
                 return
-        self.deliver(effects.sends)
+        closing = self.deliver(effects.sends)
         for close in effects.closes:
             conn = self.connections.get(close.member)
             if conn is not None:
@@ -372,19 +382,21 @@ class KahunaServer:
                 self._computer_turn(turn)
         for record in effects.records:
             self._keep_record(record)
+        for member in closing:
+            self.carry_out(self.core.slow_reader(member, self._now(), time.time()))
         self._reschedule()
 
-    def deliver(self, outbox: list[tuple[MemberId, ServerMessage]]) -> None:
+    def deliver(self, sends: list[Send]) -> list[MemberId]:
         """Send each message to its connection; a message for many is encoded once (per
         protocol version). A lobby listing is encoded once for as long as the core hands out
-        the same object, that is until the lobby changes, however many subscribe meanwhile."""
+        the same object, that is until the lobby changes, however many subscribe meanwhile.
+        Returns the connections found closing (too slow a reader), for the core to hear of."""
         encoded: dict[tuple[int, int], bytes] = {}
-        for member, message in outbox:
+        closing: list[MemberId] = []
+        for member, message, version in sends:
             conn = self.connections.get(member)
-            session = self.core.sessions.get(member)
-            if conn is None or session is None:
+            if conn is None:
                 continue
-            version = max(session.version, 1)
             if isinstance(message, LobbyMessage):
                 conn.send(self._encoded_listing(message, version), lobby=True)
             else:
@@ -393,8 +405,9 @@ class KahunaServer:
                 if data is None:
                     data = encoded[key] = encode(message, version)
                 conn.send(data)
-            if conn.closing:
-                self.core.slow_reader(member)
+            if conn.closing and member not in closing:
+                closing.append(member)
+        return closing
 
     def _encoded_listing(self, listing: LobbyMessage, version: int) -> bytes:
         # Held with the listing itself, so that no other object can take its id meanwhile.

@@ -84,13 +84,13 @@ class Context:
                 continue
             if session.version < 2:
                 if message.TYPE not in V2_ONLY:
-                    sends.append((member, message))
+                    sends.append((member, message, 1))
                 continue
             if isinstance(message, State | Update):
                 table = self.lobby.tables.get(message.table_id)
                 if table is not None:
                     if isinstance(message, State):
-                        sends.append((member, table.history_for(member)))
+                        sends.append((member, table.history_for(member), session.version))
                     # one message object per original, so that it is still encoded once
                     extended = shown.get(id(message))
                     if extended is None:
@@ -100,7 +100,7 @@ class Context:
                         extended = attrs.evolve(message, view={**message.view, "table": overlay})
                         shown[id(message)] = extended
                     message = extended
-            sends.append((member, message))
+            sends.append((member, message, session.version))
 
     def _overlay(self, table: Table) -> dict[str, Any]:
         """Version 2: what every view of a table also shows, besides the game: the clocks at
@@ -139,7 +139,9 @@ class Context:
         # the code and parameters reach version-2 clients only (the codec leaves them out)
         reason, params = (None, None) if refusal is None else (refusal.code, refusal.params)
         error = Error(code.value, message, table_id, version, refused, reason, params)
-        self.effects.sends.append((member, error))
+        session = self.sessions.get(member)
+        if session is not None:
+            self.effects.sends.append((member, error, session.version or 1))
 
     def close(self, session: Session, code: int, reason: str) -> None:
         session.closing = True

@@ -206,11 +206,15 @@ class ServerCore:
         """When tick() next has something to do."""
         return self._ctx.timers.next_wake()
 
-    def slow_reader(self, member: MemberId) -> None:
-        """The I/O layer closed a connection that did not read its messages."""
-        session = self._ctx.sessions.get(member)
+    def slow_reader(self, member: MemberId, now: float, wall: float) -> Effects:
+        """The I/O layer is closing a connection (one that did not read its messages, or one
+        the core asked it to close): nothing it sends is read any more."""
+        ctx = self._ctx
+        ctx.begin(now, wall)
+        session = ctx.sessions.get(member)
         if session is not None:
             session.closing = True
+        return ctx.take()
 
     # ----- a client's message -------------------------------------------------------------------
 

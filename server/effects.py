@@ -9,11 +9,18 @@ from typing import Any
 
 import attrs
 
+from protocol.messages import ServerMessage
 from server.store import StorageOp
-from server.table import MemberId, Outbox
+from server.table import MemberId
 
 CLOSE_POLICY = 1008  # flood, version mismatch, too many connections, no hello
 CLOSE_TRY_AGAIN = 1013  # the server is full
+
+
+# A message for a connection, with the protocol version to encode it in: the one agreed in
+# hello (1 before it). One message object may go to many connections: it is encoded once per
+# version.
+Send = tuple[MemberId, ServerMessage, int]
 
 
 @attrs.frozen
@@ -48,7 +55,7 @@ class KeepRecord:
 @attrs.define
 class Effects:
     writes: list[StorageOp] = attrs.Factory(list)
-    sends: Outbox = attrs.Factory(list)
+    sends: list[Send] = attrs.Factory(list)
     closes: list[CloseConnection] = attrs.Factory(list)
     computer_turns: list[ComputerTurn] = attrs.Factory(list)
     records: list[KeepRecord] = attrs.Factory(list)

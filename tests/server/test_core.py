@@ -89,7 +89,7 @@ def make_config(**overrides: Any) -> ServerConfig:
 
 
 def msgs(effects: Effects, member: MemberId) -> list[ServerMessage]:
-    return [message for to, message in effects.sends if to == member]
+    return [message for to, message, _ in effects.sends if to == member]
 
 
 def of(effects: Effects, member: MemberId, kind: type[M]) -> list[M]:
@@ -135,11 +135,13 @@ class Harness:
         self._addresses = itertools.count(1)
 
     def took(self, effects: Effects) -> Effects:
-        for _, message in effects.sends:  # every message must survive the wire
-            assert decode_server(encode(message)) == message
+        for member, message, version in effects.sends:
+            assert decode_server(encode(message)) == message  # every message survives the wire
+            session = self.core.sessions.get(member)  # encoded in the version of its hello
+            assert session is not None and version == max(session.version, 1)
         if effects.writes:
             self.batches.append(list(effects.writes))
-        self.sent += effects.sends
+        self.sent += [(member, message) for member, message, _ in effects.sends]
         return effects
 
     def sent_to(self, member: MemberId) -> list[ServerMessage]:
@@ -576,7 +578,7 @@ def test_a_command_is_logged_and_every_one_at_the_table_is_told() -> None:
     drawn = table.events[0]
     mover = the(effects, duo.white, Update)
     assert mover.version == 1 and mover.events == events_to_dicts(drawn)
-    assert effects.sends[0] == (duo.white, mover)  # the mover's own update first
+    assert effects.sends[0] == (duo.white, mover, 2)  # the mover's own update first
     other = the(effects, duo.black, Update)
     assert other.events == events_to_dicts(seat_events(drawn, Seat.BLACK))
     assert other.events != mover.events  # the drawn card is hidden from the others
@@ -612,7 +614,7 @@ def test_a_refused_command_changes_nothing(code: str, who: str, version: int, ac
     assert (error.code, error.table_id, error.refused) == (code, duo.table_id, "command")
     if code == "stale_version":
         assert error.version == 0
-    assert effects.writes == [] and effects.sends == [(member, error)]
+    assert effects.writes == [] and effects.sends == [(member, error, 2)]
     assert not effects.computer_turns
     assert snapshot(table) == before
 

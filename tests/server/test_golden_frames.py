@@ -65,7 +65,7 @@ def golden_config() -> ServerConfig:
     )
 
 
-def plain_effects(effects: Effects, versions: dict[MemberId, int]) -> list[Any]:
+def plain_effects(effects: Effects, connected: set[MemberId]) -> list[Any]:
     """What the I/O layer does with these effects, as plain data: the storage operations, each
     message's bytes for its connection, the closes, the computer turns and the records."""
     writes = [
@@ -73,9 +73,9 @@ def plain_effects(effects: Effects, versions: dict[MemberId, int]) -> list[Any]:
         for op in effects.writes
     ]
     sends = [
-        [member, encode(message, max(versions[member], 1))]
-        for member, message in effects.sends
-        if member in versions
+        [member, encode(message, version)]
+        for member, message, version in effects.sends
+        if member in connected
     ]
     closes = [[c.member, c.code, c.reason] for c in effects.closes]
     turns = [
@@ -96,6 +96,7 @@ class Shell:
         self.storage = SqliteStorage(":memory:")
         self.recording: list[Any] = []
         self.effects: list[Effects] = []  # as the core returned them
+        self.connected: set[MemberId] = set()
         self.decisions = itertools.count(9000)  # the computer's seeds
 
     @property
@@ -105,18 +106,16 @@ class Shell:
     def restart(self) -> None:
         """A new core on the same storage, as after a restart of the server."""
         self.core = ServerCore(golden_config(), rng=self.rng)
+        self.connected = set()
         stored = self.storage.load_open_tables(golden_config().chat_history)
         used = self.storage.table_ids()
         self.carry_out("restore", self.core.restore(stored, used, self.now, self.wall))
-
-    def versions(self) -> dict[MemberId, int]:
-        return {member: s.version for member, s in self.core.sessions.items()}
 
     def carry_out(self, label: str, effects: Effects) -> None:
         self.effects.append(effects)
         if effects.writes:
             self.storage.write(effects.writes)
-        plain = plain_effects(effects, self.versions())
+        plain = plain_effects(effects, self.connected)
         if label != "tick" or any(plain):  # a tick that did nothing is left out
             self.recording.append([label, self.now, plain])
         for turn in effects.computer_turns:
@@ -135,6 +134,8 @@ class Shell:
 
     def connect(self, address: str) -> MemberId | ErrorCode:
         member = self.core.connect(address, self.now)
+        if isinstance(member, int):
+            self.connected.add(member)
         self.recording.append(["connect", self.now, [address, str(member)]])
         return member
 
@@ -145,11 +146,11 @@ class Shell:
         self.frame(member, encode(message, version))
 
     def disconnect(self, member: MemberId) -> None:
+        self.connected.discard(member)
         self.carry_out(f"disconnect {member}", self.core.disconnect(member, self.now, self.wall))
 
     def slow_reader(self, member: MemberId) -> None:
-        self.core.slow_reader(member)
-        self.carry_out(f"slow reader {member}", Effects())
+        self.carry_out(f"slow reader {member}", self.core.slow_reader(member, self.now, self.wall))
 
     # ----- reading the game, as a player reads it from its view -----
 
