@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 
 
 class Context:
+    """The core's state that its parts share (the config, the rng, the lobby and its tables, the
+    sessions, the computers, the timers) and the effects of the event being handled."""
+
     def __init__(self, config: ServerConfig, rng: random.Random) -> None:
         self.config = config
         self.rng = rng  # table ids, seat tokens, who moves first when asked for at random

@@ -1,13 +1,18 @@
-"""The server's session logic, free of I/O: ServerCore, fed every event the server sees, each
-with the time it happened, and answering each with the Effects to carry out (server/effects.py).
+"""The server's session logic, free of I/O: ServerCore, fed every event the server sees and
+answering each with the Effects to carry out (server/effects.py).
 
 The events: a connection opened (`connect`), a frame received (`frame`), a connection gone
-(`disconnect`), a computer's chosen action (`computer_command`), the passing of time (`tick`,
-when `next_wake` asks for it) and the tables of a previous run (`restore`). Here are the events
-and the dispatch of the client's messages; the rules live in the parts the core is made of:
-server/sessions.py (connections, hello, rates), server/play.py (a game around its moves),
-server/lifecycle.py (tables created, rematched, closed, restored), server/timers.py (what comes
-due when), all sharing server/context.py (the state and the effects being gathered).
+(`disconnect`), a connection the I/O layer is closing (`slow_reader`), a computer's chosen action
+(`computer_command`), the passing of time (`tick`, when `next_wake` asks for it) and the tables
+of a previous run (`restore`). Each comes with its time: `now` on the I/O layer's monotonic clock
+(what the core's timers count in) and `wall`, unix time (what storage is stamped with). The core
+reads no clock and draws its randomness (table ids, seat tokens, a random first player) from the
+rng it was given, so the same events with the same seed give the same effects.
+
+Here are the events and the dispatch of a client's messages; the rules live in the parts the core
+is made of: server/sessions.py (connections, hello, rates), server/play.py (a game around its
+moves), server/lifecycle.py (tables created, rematched, closed, restored), server/timers.py (what
+comes due when), all sharing server/context.py (the state and the effects being gathered).
 
 One rule makes locks unnecessary: the core (and every Table it holds) is only ever called from
 one thread, the event loop's, and each call runs to its end without awaiting anything.
@@ -65,6 +70,7 @@ class ServerCore:
         *,
         rng: random.Random | None = None,
     ) -> None:
+        # the server's is config.rng, random.SystemRandom (os.urandom): tokens nobody can guess
         self._ctx = Context(config, rng or config.rng)
         self._sessions = Sessions(self._ctx)
         self._play = Play(self._ctx)
@@ -191,11 +197,9 @@ class ServerCore:
             table = ctx.lobby.tables.get(table_id)
             if table is not None and not table.closed:
                 self._play.timer_due(table, what, now)
-        if timers.lobby_flush_at is not None and now >= timers.lobby_flush_at:
-            timers.lobby_flush_at = None
+        if timers.lobby_flush_due(now):
             ctx.flush_lobby()
-        if timers.sweep_at is not None and now >= timers.sweep_at:
-            timers.sweep_at = None
+        if timers.sweep_due(now):
             self._sessions.sweep(now)
             self._tables.sweep(now)
             if ctx.sessions or ctx.lobby.tables:

@@ -37,12 +37,27 @@ class Timers:
             yield table_id, what
 
     def lobby_changed(self, now: float) -> None:
+        """The watchers get the listing a little later, with whatever else changes meanwhile."""
         if self.lobby_flush_at is None:
             self.lobby_flush_at = now + LOBBY_COALESCE
+
+    def lobby_flush_due(self, now: float) -> bool:
+        """Whether the listing is to go out now (then it is no longer pending)."""
+        if self.lobby_flush_at is None or now < self.lobby_flush_at:
+            return False
+        self.lobby_flush_at = None
+        return True
 
     def wake_for_sweep(self, now: float, interval: float) -> None:
         if self.sweep_at is None:
             self.sweep_at = now + interval
+
+    def sweep_due(self, now: float) -> bool:
+        """Whether the sweep is to run now (then the next must be asked for again)."""
+        if self.sweep_at is None or now < self.sweep_at:
+            return False
+        self.sweep_at = None
+        return True
 
     def next_wake(self) -> float | None:
         times = [t for t in (self.lobby_flush_at, self.sweep_at) if t is not None]

@@ -396,6 +396,14 @@ def test_the_bucket_refills_with_time() -> None:
     assert of(h.send(member, LobbySubscribe()), member, Lobby)
 
 
+def test_a_connection_the_shell_is_closing_is_read_no_more() -> None:
+    h = Harness()
+    member = h.player()
+    assert h.core.slow_reader(member, h.now, WALL) == Effects()
+    assert h.send(member, LobbySubscribe()) == Effects()
+    assert h.core.slow_reader(999, h.now, WALL) == Effects()  # one already gone: nothing
+
+
 def test_a_repeated_subscribe_is_not_answered() -> None:
     h = Harness()
     member = h.player()
