@@ -55,18 +55,20 @@ def fill(path: Path, tables: int, actions: int) -> None:
         max_per_address=10**6,
         source_factory=lambda: SeededSource(next(seeds)),
     )
-    core = ServerCore(config, wall_clock=time.time)
+    core = ServerCore(config)
     storage = SqliteStorage(path)
     rng = random.Random(1)
     white, black = core.connect("10.0.0.1", 0.0), core.connect("10.0.0.2", 0.0)
     assert isinstance(white, int) and isinstance(black, int)
     for member, name in ((white, "Ana"), (black, "Bo")):
-        core.frame(member, encode(Hello(2, name)), 0.0)
+        core.frame(member, encode(Hello(2, name)), 0.0, time.time())
     for _ in range(tables):
-        effects = core.frame(white, encode(CreateTable(TableOptions(), False, "white")), 0.0)
+        effects = core.frame(
+            white, encode(CreateTable(TableOptions(), False, "white")), 0.0, time.time()
+        )
         storage.write(effects.writes)
-        table_id = next(m.table_id for _, m in effects.sends if isinstance(m, Joined))
-        storage.write(core.frame(black, encode(Join(table_id, None)), 0.0).writes)
+        table_id = next(m.table_id for _, m, _ in effects.sends if isinstance(m, Joined))
+        storage.write(core.frame(black, encode(Join(table_id, None)), 0.0, time.time()).writes)
         table = core.lobby.tables[table_id]
         for _ in range(actions):
             if table.game.is_over:
@@ -74,9 +76,9 @@ def fill(path: Path, tables: int, actions: int) -> None:
             member = white if table.game.to_move == 0 else black
             action = str(rng.choice(table.game.legal_actions()))
             command = encode(Command(table_id, table.version, action))
-            storage.write(core.frame(member, command, 0.0).writes)
+            storage.write(core.frame(member, command, 0.0, time.time()).writes)
         for text in ("good luck", "thanks", "nice bridge"):
-            storage.write(core.frame(white, encode(Chat(table_id, text)), 0.0).writes)
+            storage.write(core.frame(white, encode(Chat(table_id, text)), 0.0, time.time()).writes)
     storage.close()
 
 
@@ -88,8 +90,8 @@ def time_in_process(path: Path) -> tuple[float, float, int]:
     stored = storage.load_open_tables(config.chat_history)
     used = storage.table_ids()
     loaded = time.perf_counter()
-    core = ServerCore(config, wall_clock=time.time)
-    core.restore(stored, used, 0.0)
+    core = ServerCore(config)
+    core.restore(stored, used, 0.0, time.time())
     rebuilt = time.perf_counter()
     gc.enable()
     storage.close()

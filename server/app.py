@@ -1,6 +1,9 @@
 """The server's I/O: accepts WebSocket connections, feeds what they send to the core
-(server/core.py), and carries out what the core returns: storage writes first, then messages,
-closes, the computer players' turns and the host's record files. Timers wake the core.
+(server/core.py) as events, each with the time it happened, and carries out the effects the core
+returns: storage writes first, then messages (each encoded in the version the core names, once
+per version), closes, the computer players' turns and the host's record files. A connection
+found too slow a reader is an event too. Timers wake the core when next_wake() asks. The shell
+reads nothing else of the core (but the lobby, for the host's counts).
 
 Before the core ever hears of a connection, the TCP socket itself is counted against its
 address from the moment it is accepted (SocketGate): one address holds at most
@@ -31,12 +34,20 @@ from websockets.protocol import State
 
 from protocol.codec import encode
 from protocol.errors import MEANINGS, ErrorCode
-from protocol.messages import Error, ServerMessage
+from protocol.messages import Error
 from protocol.messages import Lobby as LobbyMessage
 from server.computer import decide
 from server.config import ServerConfig
 from server.connection import CLOSE_GOING_AWAY, Connection
-from server.core import CLOSE_POLICY, CLOSE_TRY_AGAIN, ComputerTurn, Effects, KeepRecord, ServerCore
+from server.core import ServerCore
+from server.effects import (
+    CLOSE_POLICY,
+    CLOSE_TRY_AGAIN,
+    ComputerTurn,
+    Effects,
+    KeepRecord,
+    Send,
+)
 from server.lobby import Lobby
 from server.sqlite_store import SqliteStorage
 from server.store import Storage, StorageError
@@ -211,7 +222,7 @@ class KahunaServer:
         self.config = config or ServerConfig()
         # raises StorageError for a database it must not use (newer, corrupt, unreadable)
         self.storage: Storage = storage if storage is not None else SqliteStorage(self.config.db)
-        self.core = ServerCore(self.config, wall_clock=_wall_clock)
+        self.core = ServerCore(self.config)
         self.connections: dict[MemberId, Connection] = {}
         self.failed = asyncio.Event()  # storage failed: the server must stop (see _carry_out)
         self._rng = random.Random(self.config.rng.random())
@@ -244,14 +255,14 @@ class KahunaServer:
         gc.disable()
         try:
             stored = self.storage.load_open_tables(cfg.chat_history)
-            effects = self.core.restore(stored, self.storage.table_ids(), self._now())
+            effects = self.core.restore(stored, self.storage.table_ids(), self._now(), time.time())
         finally:
             # The restored games live as long as their tables: out of the collector's way.
             gc.freeze()
             gc.enable()
         self.carry_out(effects)
         if stored:
-            log.info("%d table(s) restored from %s", len(self.core.lobby.tables), cfg.db)
+            log.info("%d table(s) restored from %s", len(self.lobby.tables), cfg.db)
         del stored
         loop = asyncio.get_running_loop()
         self._accept_errors = AcceptErrors(cfg.accept_log_interval, loop.get_exception_handler())
@@ -329,7 +340,7 @@ class KahunaServer:
         def received(data: bytes | str) -> None:
             if self._stopping:
                 return  # nothing new is decided while the last updates go out
-            self.carry_out(self.core.frame(member, data, self._now()))
+            self.carry_out(self.core.frame(member, data, self._now(), time.time()))
 
         try:
             assert isinstance(ws, FrameConnection)  # see start(): create_connection
@@ -338,7 +349,7 @@ class KahunaServer:
         finally:
             self.connections.pop(member, None)
             log.debug("connection %s from %s closed (%s)", member, address, _close_code(ws))
-            self.carry_out(self.core.disconnect(member, self._now()))
+            self.carry_out(self.core.disconnect(member, self._now(), time.time()))
             await conn.stop()
 
     def attach(self, member: MemberId, ws: ServerConnection, address: str) -> Connection:
@@ -361,7 +372,7 @@ class KahunaServer:
                 log.critical("storage failed, the server stops: %s", exc)
                 self._fail()
                 return
-        self.deliver(effects.sends)
+        closing = self.deliver(effects.sends)
         for close in effects.closes:
             conn = self.connections.get(close.member)
             if conn is not None:
@@ -371,19 +382,21 @@ class KahunaServer:
                 self._computer_turn(turn)
         for record in effects.records:
             self._keep_record(record)
+        for member in closing:
+            self.carry_out(self.core.slow_reader(member, self._now(), time.time()))
         self._reschedule()
 
-    def deliver(self, outbox: list[tuple[MemberId, ServerMessage]]) -> None:
+    def deliver(self, sends: list[Send]) -> list[MemberId]:
         """Send each message to its connection; a message for many is encoded once (per
         protocol version). A lobby listing is encoded once for as long as the core hands out
-        the same object, that is until the lobby changes, however many subscribe meanwhile."""
+        the same object, that is until the lobby changes, however many subscribe meanwhile.
+        Returns the connections found closing (too slow a reader), for the core to hear of."""
         encoded: dict[tuple[int, int], bytes] = {}
-        for member, message in outbox:
+        closing: list[MemberId] = []
+        for member, message, version in sends:
             conn = self.connections.get(member)
-            session = self.core.sessions.get(member)
-            if conn is None or session is None:
+            if conn is None:
                 continue
-            version = max(session.version, 1)
             if isinstance(message, LobbyMessage):
                 conn.send(self._encoded_listing(message, version), lobby=True)
             else:
@@ -392,8 +405,9 @@ class KahunaServer:
                 if data is None:
                     data = encoded[key] = encode(message, version)
                 conn.send(data)
-            if conn.closing:
-                self.core.slow_reader(member)
+            if conn.closing and member not in closing:
+                closing.append(member)
+        return closing
 
     def _encoded_listing(self, listing: LobbyMessage, version: int) -> bytes:
         # Held with the listing itself, so that no other object can take its id meanwhile.
@@ -425,7 +439,7 @@ class KahunaServer:
     def _on_timer(self) -> None:
         self._timer = None
         self._timer_at = None
-        self.carry_out(self.core.tick(self._now()))
+        self.carry_out(self.core.tick(self._now(), time.time()))
 
     def _computer_turn(self, turn: ComputerTurn) -> None:
         old = self._computer_tasks.pop(turn.member, None)
@@ -459,9 +473,9 @@ class KahunaServer:
         except Exception:
             log.exception("the computer found no action at table %s", turn.table_id)
             action = None
-        now = self._now()
+        now, wall = self._now(), time.time()
         self.carry_out(
-            self.core.computer_command(turn.member, turn.table_id, turn.version, action, now)
+            self.core.computer_command(turn.member, turn.table_id, turn.version, action, now, wall)
         )
 
     def _workers(self) -> concurrent.futures.ProcessPoolExecutor:
@@ -482,10 +496,6 @@ class KahunaServer:
         )
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-
-
-def _wall_clock() -> float:
-    return time.time()
 
 
 def _close_code(ws: ServerConnection) -> str:

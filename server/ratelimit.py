@@ -1,20 +1,17 @@
-"""A token bucket: `rate` tokens a second, at most `burst` saved up."""
+"""A token bucket: `rate` tokens a second, at most `burst` saved up. Pure: the time is given."""
 
 from __future__ import annotations
 
-import time
-
 
 class TokenBucket:
-    def __init__(self, rate: float, burst: int, clock: float | None = None) -> None:
+    def __init__(self, rate: float, burst: int, now: float) -> None:
         self.rate = rate
         self.burst = float(burst)
         self.tokens = float(burst)
-        self.stamp = time.monotonic() if clock is None else clock
+        self.stamp = now
 
-    def take(self, now: float | None = None) -> bool:
+    def take(self, now: float) -> bool:
         """Spend one token if there is one."""
-        now = time.monotonic() if now is None else now
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1.0:

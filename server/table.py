@@ -12,7 +12,9 @@ changes of a table can interleave.
 
 from __future__ import annotations
 
-import secrets
+import base64
+import hmac
+import random
 from collections import deque
 from collections.abc import Callable, Sequence
 
@@ -74,6 +76,12 @@ class _NoCards:
 COMPUTER_NAME = "Computer"
 
 
+def _new_token(rng: random.Random) -> str:
+    """A seat's token: TOKEN_BYTES random bytes, URL-safe base64 without padding (the form of
+    secrets.token_urlsafe). The core's rng is the system's CSPRNG in the server."""
+    return base64.urlsafe_b64encode(rng.randbytes(TOKEN_BYTES)).rstrip(b"=").decode("ascii")
+
+
 @attrs.frozen
 class Closing:
     """Why a table closes: a code, its parameters and the English sentence."""
@@ -115,12 +123,14 @@ class Table:
         table_id: str,
         game: Game,
         *,
+        rng: random.Random,
         vs_computer: bool = False,
         chat_history: int = 50,
         now: float = 0.0,
         history: list[list[Event]] | None = None,
     ) -> None:
         self.table_id = table_id
+        self.rng = rng  # where the seats' tokens come from
         self._game: Game | None = game
         self.vs_computer = vs_computer
         # The events of each action so far, unfiltered: events[i] made version i + 1. A table
@@ -159,6 +169,7 @@ class Table:
         finished: bool,
         rebuild: Callable[[], tuple[Game, list[list[Event]]]],
         *,
+        rng: random.Random,
         vs_computer: bool,
         chat_history: int,
         now: float,
@@ -169,8 +180,8 @@ class Table:
         table = cls.__new__(cls)
         placeholder = Game(options, _NoCards())
         cls.__init__(
-            table, table_id, placeholder, vs_computer=vs_computer, chat_history=chat_history,
-            now=now,
+            table, table_id, placeholder, rng=rng, vs_computer=vs_computer,
+            chat_history=chat_history, now=now,
         )  # fmt: skip
         table._game = None
         table.version = version
@@ -317,7 +328,7 @@ class Table:
         self.spectators.pop(member, None)
         if not computer:
             name = self.name_at_table(name, member)
-        token = secrets.token_urlsafe(TOKEN_BYTES)
+        token = _new_token(self.rng)
         self.seats[seat] = SeatHolder(name, hash_token(token), computer, member, now)
         out: Outbox = [(member, Joined(self.table_id, seat_name(seat), token))]
         out.append((member, self.state_for(member)))
@@ -335,7 +346,7 @@ class Table:
         offered = hash_token(token)
         for seat, holder in self.seats.items():
             # compare against both seats, always, in constant time
-            if holder is not None and secrets.compare_digest(holder.token_hash, offered):
+            if holder is not None and hmac.compare_digest(holder.token_hash, offered):
                 found = seat
         if found is None:
             raise TableError(ErrorCode.BAD_TOKEN, "this token claims no seat at this table")

@@ -43,14 +43,8 @@ from protocol.messages import (
     Welcome,
 )
 from server.config import ServerConfig
-from server.core import (
-    CLOSE_POLICY,
-    LOBBY_COALESCE,
-    CloseConnection,
-    ComputerTurn,
-    Effects,
-    ServerCore,
-)
+from server.core import ServerCore
+from server.effects import CLOSE_POLICY, CloseConnection, ComputerTurn, Effects
 from server.sqlite_store import SqliteStorage
 from server.store import (
     AppendLogOp,
@@ -65,6 +59,7 @@ from server.store import (
     hash_token,
 )
 from server.table import MemberId, Table
+from server.timers import LOBBY_COALESCE
 from shared.actions import parse_action
 from shared.history import Move, entry_to_wire
 from shared.randomness import SeededSource
@@ -94,7 +89,7 @@ def make_config(**overrides: Any) -> ServerConfig:
 
 
 def msgs(effects: Effects, member: MemberId) -> list[ServerMessage]:
-    return [message for to, message in effects.sends if to == member]
+    return [message for to, message, _ in effects.sends if to == member]
 
 
 def of(effects: Effects, member: MemberId, kind: type[M]) -> list[M]:
@@ -132,7 +127,7 @@ class Harness:
 
     def __init__(self, now: float = 0.0, **overrides: Any) -> None:
         self.config = make_config(**overrides)
-        self.core = ServerCore(self.config, wall_clock=lambda: WALL)
+        self.core = ServerCore(self.config)
         self.now = now
         self.batches: list[list[StorageOp]] = []  # each Effects' writes, in order
         self.sent: list[tuple[MemberId, ServerMessage]] = []  # every message, in order
@@ -140,11 +135,13 @@ class Harness:
         self._addresses = itertools.count(1)
 
     def took(self, effects: Effects) -> Effects:
-        for _, message in effects.sends:  # every message must survive the wire
-            assert decode_server(encode(message)) == message
+        for member, message, version in effects.sends:
+            assert decode_server(encode(message)) == message  # every message survives the wire
+            session = self.core.sessions.get(member)  # encoded in the version of its hello
+            assert session is not None and version == max(session.version, 1)
         if effects.writes:
             self.batches.append(list(effects.writes))
-        self.sent += effects.sends
+        self.sent += [(member, message) for member, message, _ in effects.sends]
         return effects
 
     def sent_to(self, member: MemberId) -> list[ServerMessage]:
@@ -159,7 +156,7 @@ class Harness:
         return member
 
     def raw(self, member: MemberId, data: bytes) -> Effects:
-        return self.took(self.core.frame(member, data, self.now))
+        return self.took(self.core.frame(member, data, self.now, WALL))
 
     def send(self, member: MemberId, message: ClientMessage) -> Effects:
         """The message as the member's client encodes it: in its protocol version."""
@@ -168,16 +165,18 @@ class Harness:
         return self.raw(member, encode(message, version))
 
     def disconnect(self, member: MemberId) -> Effects:
-        return self.took(self.core.disconnect(member, self.now))
+        return self.took(self.core.disconnect(member, self.now, WALL))
 
     def computer(self, turn: ComputerTurn, action: str | None) -> Effects:
         return self.took(
-            self.core.computer_command(turn.member, turn.table_id, turn.version, action, self.now)
+            self.core.computer_command(
+                turn.member, turn.table_id, turn.version, action, self.now, WALL
+            )
         )
 
     def tick(self, at: float) -> Effects:
         self.now = at
-        return self.took(self.core.tick(at))
+        return self.took(self.core.tick(at, WALL))
 
     def advance(self, to: float) -> Effects:
         """Tick at every wake-up the core asks for up to `to`, as the I/O layer's timer would;
@@ -397,6 +396,14 @@ def test_the_bucket_refills_with_time() -> None:
     assert of(h.send(member, LobbySubscribe()), member, Lobby)
 
 
+def test_a_connection_the_shell_is_closing_is_read_no_more() -> None:
+    h = Harness()
+    member = h.player()
+    assert h.core.slow_reader(member, h.now, WALL) == Effects()
+    assert h.send(member, LobbySubscribe()) == Effects()
+    assert h.core.slow_reader(999, h.now, WALL) == Effects()  # one already gone: nothing
+
+
 def test_a_repeated_subscribe_is_not_answered() -> None:
     h = Harness()
     member = h.player()
@@ -579,7 +586,7 @@ def test_a_command_is_logged_and_every_one_at_the_table_is_told() -> None:
     drawn = table.events[0]
     mover = the(effects, duo.white, Update)
     assert mover.version == 1 and mover.events == events_to_dicts(drawn)
-    assert effects.sends[0] == (duo.white, mover)  # the mover's own update first
+    assert effects.sends[0] == (duo.white, mover, 2)  # the mover's own update first
     other = the(effects, duo.black, Update)
     assert other.events == events_to_dicts(seat_events(drawn, Seat.BLACK))
     assert other.events != mover.events  # the drawn card is hidden from the others
@@ -615,7 +622,7 @@ def test_a_refused_command_changes_nothing(code: str, who: str, version: int, ac
     assert (error.code, error.table_id, error.refused) == (code, duo.table_id, "command")
     if code == "stale_version":
         assert error.version == 0
-    assert effects.writes == [] and effects.sends == [(member, error)]
+    assert effects.writes == [] and effects.sends == [(member, error, 2)]
     assert not effects.computer_turns
     assert snapshot(table) == before
 
@@ -947,7 +954,9 @@ def restore(now: float = 1000.0, **overrides: Any) -> Restored:
     for batch in old.batches:
         storage.write(batch)
     new = Harness(now=now, **overrides)
-    effects = new.took(new.core.restore(storage.load_open_tables(50), storage.table_ids(), now))
+    effects = new.took(
+        new.core.restore(storage.load_open_tables(50), storage.table_ids(), now, WALL)
+    )
     storage.close()
     return Restored(old, new, duo, computer_table_id, closed_table_id, effects)
 
@@ -1005,7 +1014,11 @@ def test_a_new_table_never_takes_an_old_id(monkeypatch: pytest.MonkeyPatch) -> N
     r = restore()
     assert r.closed_table not in r.new.core.lobby.tables
     offered = iter([r.duo.table_id, r.closed_table, r.computer_table, "0badc0de"])
-    monkeypatch.setattr("server.core.secrets.token_hex", lambda _: next(offered))
+    rng = r.new.config.rng  # the core's: table ids are its 4 random bytes in hex
+    tokens = rng.randbytes
+    monkeypatch.setattr(
+        rng, "randbytes", lambda n: bytes.fromhex(next(offered)) if n == 4 else tokens(n)
+    )
     ana = r.new.player()
     _, table_id, _ = r.new.create(ana)
     assert table_id == "0badc0de"
@@ -1081,7 +1094,7 @@ def test_a_stored_game_is_rebuilt_when_first_needed_and_a_broken_one_closes_alon
     (row,) = storage.load_open_tables(50)
     broken = attrs.evolve(row, log=[*row.log[:-1], ["m", "black", "draw"]])  # not black's turn
     new = Harness(now=100.0)
-    new.took(new.core.restore([broken], storage.table_ids(), 100.0))
+    new.took(new.core.restore([broken], storage.table_ids(), 100.0, WALL))
     ana = new.player("Ana")
     effects = new.send(ana, Reclaim(duo.table_id, duo.white_token))
     assert codes(effects, ana) == ["internal_error"]

@@ -35,7 +35,7 @@ from protocol.messages import (
 from server.sqlite_store import SqliteStorage
 from server.store import FinishOp, TableStateOp
 from shared.types import Seat
-from tests.server.test_core import Duo, Harness, codes, of, the
+from tests.server.test_core import WALL, Duo, Harness, codes, of, the
 
 
 def result_of(h: Harness, table_id: str) -> tuple[Seat | None, str] | None:
@@ -211,7 +211,7 @@ def test_clocks_survive_a_restart_and_the_time_down_is_charged_to_nobody() -> No
     for batch in old.batches:
         storage.write(batch)
     new = Harness(now=5000.0)
-    new.took(new.core.restore(storage.load_open_tables(50), storage.table_ids(), 5000.0))
+    new.took(new.core.restore(storage.load_open_tables(50), storage.table_ids(), 5000.0, WALL))
     clock = new.table(duo.table_id).clock
     assert clock is not None and clock.running is Seat.BLACK
     assert clock.left_at(Seat.BLACK, 5030.0) == 30.0  # 60 s from the restart, not from 10.0

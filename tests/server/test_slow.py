@@ -40,7 +40,7 @@ async def test_a_stuck_spectator_holds_up_no_game(make_server: ServerFactory) ->
     assert isinstance(member, int)
     conn = server.attach(member, cast(ServerConnection, stuck), "203.0.113.9")
     for message in (Hello(1, "Stuck"), Spectate(joined.table_id)):
-        server.carry_out(server.core.frame(member, encode(message), 0.0))
+        server.carry_out(server.core.frame(member, encode(message), 0.0, 0.0))
     await black.send(Join(joined.table_id, None))
     await black.expect(Joined)
     black_state = await black.expect(State)

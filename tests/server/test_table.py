@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from protocol.errors import ErrorCode
@@ -15,7 +17,7 @@ W, B, S, X = 1, 2, 3, 4  # members: white, black, a spectator, a stranger
 
 
 def new_table() -> Table:
-    return Table("t1", Game.new(SeededSource(3)), chat_history=3)
+    return Table("t1", Game.new(SeededSource(3)), rng=random.Random(5), chat_history=3)
 
 
 def seated() -> tuple[Table, str, str]:

@@ -1,0 +1,61 @@
+"""What the core asks the I/O layer to do, in the order it must be done: storage writes, then
+messages, then closes, then the computers' turns and the host's records. The I/O layer
+(server/app.py) finishes the writes before it sends a single message, so that no client is ever
+told of an action that is not on disk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from protocol.messages import ServerMessage
+from server.store import StorageOp
+from server.table import MemberId
+
+CLOSE_POLICY = 1008  # flood, version mismatch, too many connections, no hello
+CLOSE_TRY_AGAIN = 1013  # the server is full
+
+
+# A message for a connection, with the protocol version to encode it in: the one agreed in
+# hello (1 before it). One message object may go to many connections: it is encoded once per
+# version.
+Send = tuple[MemberId, ServerMessage, int]
+
+
+@attrs.frozen
+class CloseConnection:
+    member: MemberId
+    code: int
+    reason: str
+
+
+@attrs.frozen
+class ComputerTurn:
+    """The computer at this seat is to move: decide from this view, after `delay` seconds, and
+    hand the action to ServerCore.computer_command. A newer turn for the same member replaces
+    any older one not yet decided."""
+
+    member: MemberId
+    table_id: str
+    version: int
+    view: dict[str, Any]
+    delay: float
+    level: str = "easy"
+
+
+@attrs.frozen
+class KeepRecord:
+    """A finished game's record for the host's --records directory."""
+
+    table_id: str
+    text: str
+
+
+@attrs.define
+class Effects:
+    writes: list[StorageOp] = attrs.Factory(list)
+    sends: list[Send] = attrs.Factory(list)
+    closes: list[CloseConnection] = attrs.Factory(list)
+    computer_turns: list[ComputerTurn] = attrs.Factory(list)
+    records: list[KeepRecord] = attrs.Factory(list)

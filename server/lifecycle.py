@@ -1,0 +1,347 @@
+"""The life of a table: created (limits per connection and per address, the creator seated, the
+computer too), a rematch, closed (abandoned, over, left), and rebuilt from storage after a
+restart."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from protocol.errors import ErrorCode
+from protocol.messages import ChatEntry, CreateTable, RoleName
+from server.clock import Clock, ClockError
+from server.context import Context
+from server.play import Play, no_offer
+from server.sessions import Session, Sessions
+from server.store import CloseOp, CreateTableOp, StoredTable
+from server.table import COMPUTER_NAME, Closing, MemberId, Outbox, SeatHolder, Table, TableError
+from shared.events import Event
+from shared.game import Game
+from shared.history import entry_from_wire
+from shared.types import GameOptions, OptionsError, Seat, Termination
+
+log = logging.getLogger(__name__)
+
+
+class Lifecycle:
+    def __init__(self, ctx: Context, sessions: Sessions, play: Play) -> None:
+        self.ctx = ctx
+        self.sessions = sessions
+        self.play = play
+        self.used_table_ids: set[str] = set()
+        # the open tables each address created (one address holds at most what its
+        # connections could: max_per_address * tables_per_connection, left or not)
+        self.tables_by_address: dict[str, set[str]] = {}
+        self.creators: dict[str, str] = {}  # table -> the address that created it
+
+    # ----- creation -----------------------------------------------------------------------------
+
+    def create(self, session: Session, create: CreateTable, now: float) -> None:
+        ctx, cfg = self.ctx, self.ctx.config
+        self.sessions.room_for_one_more(session)
+        try:
+            options = create.options.to_game_options()
+        except OptionsError as exc:
+            raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
+        made = self.tables_by_address.get(session.address, ())
+        most = cfg.max_per_address * cfg.tables_per_connection
+        if len(made) >= most:
+            raise TableError(
+                ErrorCode.TOO_MANY_TABLES, f"one address may have {most} open tables at most"
+            )
+        table_id = self._new_table_id()
+        if create.first == "random":
+            first = ctx.rng.choice((Seat.WHITE, Seat.BLACK))
+        else:
+            first = Seat.parse(create.first)
+        seat = Seat.WHITE if create.seat is None else Seat.parse(create.seat)
+        clock = None
+        if create.clock is not None:
+            try:
+                clock = Clock.new(create.clock)
+            except ClockError as exc:
+                raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
+        game = Game.new(cfg.source_factory(), first, options)
+        table = Table(
+            table_id, game, rng=ctx.rng, vs_computer=create.vs_computer,
+            chat_history=cfg.chat_history, now=now,
+        )  # fmt: skip
+        # a version-1 client meets the computer it always met, the easy one
+        table.level = create.level if session.version >= 2 else "easy"
+        table.hints = create.hints
+        table.clock = clock
+        self._created(table)
+        ctx.store_state(table, now)
+        ctx.lobby.add(table)
+        self.tables_by_address.setdefault(session.address, set()).add(table_id)
+        self.creators[table_id] = session.address
+        self._seat_players(table, create.vs_computer, seat, session, now)
+        log.info(
+            "table %s created by %s: %s%s", table_id, session.name, describe_options(options),
+            "" if clock is None else f", clock {create.clock}",
+        )  # fmt: skip
+        ctx.lobby_changed(now)
+
+    def _new_table_id(self) -> str:
+        lobby = self.ctx.lobby
+        if len(lobby.tables) >= lobby.max_tables:
+            raise TableError(ErrorCode.TOO_MANY_TABLES, "the server holds all the tables it can")
+        while True:
+            table_id = self.ctx.rng.randbytes(4).hex()  # the form of secrets.token_hex(4)
+            if table_id not in self.used_table_ids:
+                self.used_table_ids.add(table_id)
+                return table_id
+
+    def _created(self, table: Table) -> None:
+        """Write a new table and its log so far."""
+        game = table.game
+        self.ctx.write(
+            CreateTableOp(
+                table.table_id,
+                dict(game.options.to_dict()),
+                game.first_player.name.lower(),
+                table.vs_computer,
+                self.ctx.wall,
+            )
+        )
+        self.ctx.append_log(table)
+
+    def _seat_players(
+        self, table: Table, vs_computer: bool, seat: Seat, session: Session, now: float
+    ) -> None:
+        ctx = self.ctx
+        table_id = table.table_id
+        if vs_computer:  # seated first, so that the creator's state says "playing"
+            computer = ctx.new_member()
+            ctx.computers[computer] = table_id
+            ctx.send_all(table.join(computer, COMPUTER_NAME, seat.other, computer=True))
+            ctx.seat_written(table, computer)
+        assert session.name is not None
+        outbox = table.join(session.member, session.name, seat, now=now)
+        self.play.game_may_start(table, now)
+        ctx.send_all(outbox)
+        ctx.seat_written(table, session.member)
+        session.tables.add(table_id)
+        self.play.computers_to_move(table)
+
+    # ----- rematch ------------------------------------------------------------------------------
+
+    def rematch(self, member: MemberId, table_id: str, now: float) -> None:
+        table, seat = self.play.my_seat(member, table_id)
+        if not table.game.is_over:
+            raise TableError(ErrorCode.GAME_NOT_OVER, "a rematch is offered after the game")
+        if table.rematch_to is not None:
+            raise no_offer("rematch_started", "the rematch has started already")
+        other = table.seats[seat.other]
+        if other is None:
+            raise no_offer("opponent_left", "your opponent has left")
+        if not (other.computer or table.rematch_offer is seat.other):
+            if table.rematch_offer is seat:
+                raise no_offer("offer_stands", "your offer stands; the opponent decides")
+            table.rematch_offer = seat
+            self.ctx.note(table, "rematch_offered", seat)
+            self.ctx.store_state(table, now)
+            return
+        if not other.computer and other.member is None:
+            raise no_offer("opponent_away", "your opponent is not connected")
+        self._start_rematch(table, now)
+
+    def _start_rematch(self, table: Table, now: float) -> None:
+        """Same options and players, colours swapped, new tokens; the spectators come along."""
+        ctx, cfg = self.ctx, self.ctx.config
+        table_id = self._new_table_id()
+        game = Game.new(cfg.source_factory(), table.game.first_player, table.game.options)
+        new = Table(
+            table_id, game, rng=ctx.rng, vs_computer=table.vs_computer,
+            chat_history=cfg.chat_history, now=now,
+        )  # fmt: skip
+        new.level, new.hints = table.level, table.hints
+        if table.clock is not None:
+            new.clock = Clock.new(table.clock.control)
+        self._created(new)
+        ctx.store_state(new, now)
+        ctx.lobby.add(new)
+        table.rematch_to, table.rematch_offer = table_id, None
+        ctx.store_state(table, now)
+        ctx.note(table, "rematch_started", None, table_id)
+        humans = [(s, h) for s, h in table.seats.items() if h is not None and not h.computer]
+        computers = [(s, h) for s, h in table.seats.items() if h is not None and h.computer]
+        for seat, holder in computers:
+            computer = ctx.new_member()
+            ctx.computers[computer] = table_id
+            ctx.send_all(new.join(computer, holder.name, seat.other, computer=True))
+            ctx.seat_written(new, computer)
+        outboxes: list[Outbox] = []
+        for seat, holder in humans:
+            if holder.member is None:
+                continue  # not reached: a rematch starts with both players connected
+            outboxes.append(new.join(holder.member, holder.name, seat.other, now=now))
+            ctx.seat_written(new, holder.member)
+            session = ctx.sessions.get(holder.member)
+            if session is not None:
+                session.tables.add(table_id)
+        self.play.game_may_start(new, now)
+        for outbox in outboxes:
+            ctx.send_all(outbox)
+        for member, name in list(table.spectators.items()):
+            ctx.send_all(new.spectate(member, name))
+            session = ctx.sessions.get(member)
+            if session is not None:
+                session.tables.add(table_id)
+        log.info("table %s: rematch of %s", table_id, table.table_id)
+        ctx.lobby_changed(now)
+        self.play.computers_to_move(new)
+
+    # ----- closing ------------------------------------------------------------------------------
+
+    def close_table(self, table: Table, closing: Closing, now: float) -> None:
+        ctx = self.ctx
+        if table.closed:
+            return
+        log.info("table %s closed: %s", table.table_id, closing.english)
+        members = table.members()
+        ctx.send_all(table.close(closing))
+        ctx.write(CloseOp(table.table_id, closing.english, ctx.wall))
+        ctx.lobby.remove(table.table_id)
+        creator = self.creators.pop(table.table_id, None)
+        if creator is not None:
+            made = self.tables_by_address[creator]
+            made.discard(table.table_id)
+            if not made:
+                del self.tables_by_address[creator]
+        for holder in table.seats.values():
+            if holder is not None and holder.computer and holder.member is not None:
+                ctx.computers.pop(holder.member, None)
+        for member in members:
+            session = ctx.sessions.get(member)
+            if session is not None:
+                session.tables.discard(table.table_id)
+        ctx.lobby_changed(now)
+
+    def sweep(self, now: float) -> None:
+        """Forfeit the games abandoned by one player; close the tables whose time is up."""
+        cfg = self.ctx.config
+        for table in list(self.ctx.lobby.tables.values()):
+            if self._forfeit_abandoned(table, now):
+                continue
+            reason = table.expired(
+                now, cfg.abandon_timeout, cfg.over_linger, cfg.over_grace, cfg.waiting_grace
+            )
+            if reason is not None:
+                self.close_table(table, reason, now)
+
+    def _forfeit_abandoned(self, table: Table, now: float) -> bool:
+        """A player gone past the abandonment timeout loses the game to the one who stayed
+        (a table whose players are both gone closes instead, with no result)."""
+        if table.status != "playing":
+            return False
+        for seat in Seat:
+            gone, stayed = table.seats[seat], table.seats[seat.other]
+            if gone is None or gone.computer or gone.member is not None:
+                continue
+            if now - gone.since < self.ctx.config.abandon_timeout:
+                continue
+            if stayed is not None and (stayed.computer or stayed.member is not None):
+                self.play.end(table, Termination.FORFEIT, seat, now)
+                return True
+        return False
+
+    # ----- after a restart ----------------------------------------------------------------------
+
+    def restore(self, stored: list[StoredTable], used_ids: set[str], now: float) -> None:
+        """Rebuild the tables of a previous run from storage: never reshuffled, seats shown
+        disconnected until reclaimed, computers playing on, abandonment clocks restarted.
+        `used_ids` are every table id ever stored, so that no new table takes an old id."""
+        self.used_table_ids |= used_ids
+        for row in stored:
+            try:
+                self._restore_table(row, now)
+            except Exception:
+                log.exception("table %s could not be rebuilt from storage; left out", row.table_id)
+
+    def _restore_table(self, row: StoredTable, now: float) -> None:
+        ctx = self.ctx
+        options = GameOptions.from_dict(row.options)
+        first = Seat.parse(row.first)
+        source = ctx.config.source_factory()
+
+        def rebuild() -> tuple[Game, list[list[Event]]]:
+            entries = [entry_from_wire(e) for e in row.log]
+            events: list[list[Event]] = []
+            game = Game.from_log(options, first, entries, events=events, source=source)
+            return game, events
+
+        # every entry but a chance outcome made a version
+        version = sum(1 for e in row.log if not (isinstance(e, list | tuple) and e and e[0] == "c"))
+        table = Table.stored(
+            row.table_id,
+            options,
+            version,
+            row.finished,
+            rebuild,
+            rng=ctx.rng,
+            vs_computer=row.vs_computer,
+            chat_history=ctx.config.chat_history,
+            now=now,
+        )
+        entries = row.log
+        table.stored_log = len(entries)
+        table.finish_stored = row.finished
+        for seat in Seat:
+            stored = row.seats.get(seat.name.lower())
+            if stored is None:
+                continue
+            member = None
+            if stored.computer:
+                member = ctx.new_member()
+                ctx.computers[member] = row.table_id
+            table.seats[seat] = SeatHolder(
+                stored.name, stored.token_hash, stored.computer, member, now
+            )
+        roles: dict[str | None, RoleName] = {"white": "white", "black": "black"}
+        roles["spectator"] = "spectator"
+        table.chat_log.extend(
+            ChatEntry(sender, text, roles.get(role)) for sender, text, role in row.chat
+        )
+        self._restore_state(table, row.state, now)
+        self.used_table_ids.add(row.table_id)
+        ctx.lobby.add(table)
+        ctx.wake_for_sweep(now)
+        self.play.computers_to_move(table)
+
+    def _restore_state(self, table: Table, state: dict[str, Any], now: float) -> None:
+        """The table's settings, clocks and offers as stored; a running clock starts again
+        now, so the time the server was down is charged to nobody."""
+        level = state.get("level", "easy")
+        table.level = level if level in ("easy", "normal", "strong") else "easy"
+        table.hints = bool(state.get("hints", True))
+        if state.get("clock") is not None:
+            table.clock = Clock.from_state(state["clock"], now)
+        table.draw_offer = _seat_or_none(state.get("draw_offer"))
+        table.rematch_offer = _seat_or_none(state.get("rematch_offer"))
+        rematch_to = state.get("rematch_to")
+        table.rematch_to = rematch_to if isinstance(rematch_to, str) else None
+        if table.status == "playing":
+            table.turn_started = True
+            self.play.timers_for_turn(table, now)
+            for seat in Seat:
+                holder = table.seats[seat]
+                if holder is not None and not holder.computer:
+                    claim_at = now + self.ctx.config.claim_after
+                    self.ctx.timers.schedule(claim_at, table.table_id, "claim")
+
+
+def _seat_or_none(value: Any) -> Seat | None:
+    return Seat.parse(value) if isinstance(value, str) else None
+
+
+def describe_options(options: GameOptions) -> str:
+    """Table options for a log line, as a host reads them."""
+    parts = []
+    if options.variant1:
+        parts.append("variant 1")
+    if options.variant2:
+        parts.append("variant 2")
+    if options.handicap_seat is not None:
+        parts.append(f"handicap {options.handicap_seat.label} {options.handicap_bridges}")
+    return ", ".join(parts) or "standard rules"

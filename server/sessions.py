@@ -1,0 +1,139 @@
+"""The connections the core knows: what it keeps of each (its name, its protocol version, its
+rate limits, its tables), and the rules that apply to a connection before any table does:
+how many there may be, hello and names, the message rate, the time to say hello."""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+
+import attrs
+
+from protocol.errors import ErrorCode
+from protocol.messages import SUPPORTED_VERSIONS, Hello, Welcome
+from server.context import Context
+from server.effects import CLOSE_POLICY
+from server.ratelimit import TokenBucket
+from server.table import MemberId, TableError
+
+log = logging.getLogger(__name__)
+
+
+def clean_text(text: str) -> str:
+    """Drop control and format characters (terminal escapes, bidi overrides) and trim."""
+    return "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
+
+
+@attrs.define
+class Session:
+    """What the core knows of one connection."""
+
+    member: MemberId
+    address: str
+    opened: float
+    bucket: TokenBucket
+    chat_bucket: TokenBucket
+    flood: TokenBucket  # messages dropped for the rate before the connection is closed
+    name: str | None = None
+    version: int = 0  # the protocol version agreed in hello
+    tables: set[str] = attrs.Factory(set)
+    closing: bool = False
+    last_rate_error: float = -1e9
+
+    @property
+    def greeted(self) -> bool:
+        return self.name is not None
+
+
+class Sessions:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.per_address: dict[str, int] = {}
+
+    def open(self, address: str, now: float) -> MemberId | ErrorCode:
+        """A new connection: its member id, or the reason to refuse it."""
+        ctx, cfg = self.ctx, self.ctx.config
+        if len(ctx.sessions) >= cfg.max_connections:
+            return ErrorCode.SERVER_FULL
+        if self.per_address.get(address, 0) >= cfg.max_per_address:
+            return ErrorCode.TOO_MANY_CONNECTIONS
+        member = ctx.new_member()
+        ctx.sessions[member] = Session(
+            member,
+            address,
+            now,
+            TokenBucket(cfg.rate, cfg.burst, now),
+            TokenBucket(cfg.chat_rate, cfg.chat_burst, now),
+            TokenBucket(cfg.rate, cfg.flood_limit, now),
+        )
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+        ctx.wake_for_sweep(now)
+        return member
+
+    def close(self, member: MemberId) -> Session | None:
+        """The connection is gone: forget it (its tables are the caller's business)."""
+        session = self.ctx.sessions.pop(member, None)
+        if session is None:
+            return None
+        left = self.per_address.get(session.address, 1) - 1
+        if left:
+            self.per_address[session.address] = left
+        else:
+            self.per_address.pop(session.address, None)
+        self.ctx.lobby.watchers.discard(member)
+        return session
+
+    def within_rate(self, session: Session, now: float) -> bool:
+        """Whether a frame that came now is read; a flood closes the connection."""
+        if session.bucket.take(now):
+            return True
+        if not session.flood.take(now):
+            log.warning("closing connection %s from %s: flood", session.member, session.address)
+            self.ctx.error(session.member, ErrorCode.RATE_LIMITED, "message flood; closing")
+            self.ctx.close(session, CLOSE_POLICY, "message flood")
+        elif now - session.last_rate_error >= 1.0:  # so that a flood does not become one
+            session.last_rate_error = now
+            self.ctx.error(session.member, ErrorCode.RATE_LIMITED, "too many messages; slow down")
+        return False
+
+    def hello(self, session: Session, hello: Hello) -> None:
+        cfg = self.ctx.config
+        if session.greeted:
+            raise TableError(ErrorCode.ALREADY_GREETED, "hello was already sent")
+        if hello.version not in SUPPORTED_VERSIONS:
+            newest = SUPPORTED_VERSIONS[-1]
+            self.ctx.error(
+                session.member,
+                ErrorCode.VERSION_MISMATCH,
+                f"this server speaks protocol versions {SUPPORTED_VERSIONS[0]} to {newest},"
+                f" not {hello.version}",
+                version=newest,
+                refused=hello.TYPE,
+            )
+            self.ctx.close(session, CLOSE_POLICY, "protocol version mismatch")
+            return
+        name = clean_text(hello.name)
+        if not name or len(name) > cfg.name_max:
+            raise TableError(ErrorCode.BAD_NAME, f"a name has 1 to {cfg.name_max} characters")
+        session.name = name
+        session.version = hello.version
+        self.ctx.send(
+            session.member, Welcome(hello.version, cfg.server_name, cfg.max_frame, cfg.chat_max)
+        )
+
+    def room_for_one_more(self, session: Session) -> None:
+        """Refuses a table past the number one connection may sit or watch at."""
+        limit = self.ctx.config.tables_per_connection
+        if len(session.tables) >= limit:
+            raise TableError(
+                ErrorCode.TOO_MANY_TABLES,
+                f"one connection sits or watches at {limit} tables at most; leave one first",
+            )
+
+    def sweep(self, now: float) -> None:
+        """Close the connections that said no hello in time."""
+        for session in list(self.ctx.sessions.values()):
+            late = now - session.opened >= self.ctx.config.hello_timeout
+            if late and not session.greeted and not session.closing:
+                self.ctx.error(session.member, ErrorCode.HELLO_REQUIRED, "no hello in time")
+                self.ctx.close(session, CLOSE_POLICY, "no hello")
