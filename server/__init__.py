@@ -1,12 +1,27 @@
 """The authoritative Kahuna game server (run it with `kahuna-server`, see --help).
 
-    config.py      every limit and default (ServerConfig)
-    table.py       one table, sans-I/O: a Game, seats with tokens, spectators, chat
-    lobby.py       the open tables and the watchers of the list
-    connection.py  one client connection: its send queue, writer and rate limits
-    computer.py    the computer opponent (shared.ai), seated like a player
-    app.py         the WebSocket server: decodes frames, routes them, delivers outboxes
-    __main__.py    the command line, logging, signals, TLS
+The core, sans-I/O (fed events with the time; returns Effects; docs/architecture.md):
+    core.py         ServerCore: the events, and the dispatch of each client message
+    context.py      what the parts share: sessions, tables, the rng, and the effects plumbing
+    effects.py      what the core asks the shell to do (writes, sends, closes, computer turns)
+    sessions.py     hello and names, connection limits, rates
+    play.py         a game around its moves: commands, clocks, offers, claims, chat
+    lifecycle.py    tables made, rematched, closed, abandoned and restored from storage
+    timers.py       wake-ups: the lobby's flush, sweeps, clock flags and claims
+    table.py        one table: a Game, seats with tokens, spectators, chat
+    lobby.py        the open tables and the watchers of the list
+    clock.py        a table's chess clock;  ratelimit.py  token buckets
+    store.py        the storage operations and the Storage interface (no I/O)
+    config.py       ServerConfig: every setting, declared once (settings.py)
+
+The shell (I/O):
+    app.py          the WebSocket server: feeds the core, carries out its effects
+    connection.py   one client connection: its send queue and writer
+    sqlite_store.py the Storage in SQLite;  journal.py  its move journal
+    computer.py     the computer opponent (shared.ai), run off the event loop
+    discovery.py    the LAN announcement (DNS-SD)
+    command_line.py the parser, --help and --config, from the settings' declarations
+    __main__.py     the command line, logging, signals, TLS
 
 The wire protocol is in protocol/ and docs/protocol.md.
 """
