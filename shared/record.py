@@ -17,10 +17,11 @@ import attrs
 
 from shared.actions import NotationError, parse_action
 from shared.board import ISLANDS, iter_bits, line_name, parse_island, parse_line
-from shared.game import FULL_DECK, Game, Position, PositionError, Result
+from shared.game import FULL_DECK, Game
 from shared.history import Chance, Ending, LogEntry, LogError, Move
+from shared.position import Position, PositionError
 from shared.randomness import CardSource
-from shared.results import english_reason
+from shared.results import Result, english_reason
 from shared.types import GameOptions, OptionsError, Phase, Seat, Termination
 
 MAGIC = "kahuna-record 1"

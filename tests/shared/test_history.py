@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from shared.actions import DRAW, END_TURN, UNDO, UNDO_TURN, Action, Handicap, Place
 from shared.board import LINES, NUM_ISLANDS
 from shared.events import Event, TurnEnded
-from shared.game import FULL_DECK, Game, Position, PositionError, TurnStart
+from shared.game import FULL_DECK, Game, TurnStart
 from shared.history import (
     LOG_ERROR_KINDS,
     Chance,
@@ -29,6 +29,7 @@ from shared.history import (
     entry_from_wire,
     entry_to_wire,
 )
+from shared.position import Position, PositionError
 from shared.randomness import SeededSource
 from shared.record import record_from_log, replay, write_record
 from shared.types import DECLARED_ENDINGS, GameOptions, Phase, Seat, Termination

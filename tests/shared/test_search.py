@@ -24,17 +24,8 @@ from shared.sampling import Sampler, SamplingError
 from shared.search import PlanSearch, TurnPlans, plan_action
 from shared.types import GameOptions, Phase, Seat
 from shared.views import SeatView, seat_view
+from tests.options import OPTIONS
 from tests.positions import game as position_game
-
-OPTIONS = [
-    GameOptions(),
-    GameOptions(variant1=True),
-    GameOptions(variant2=True),
-    GameOptions(variant1=True, variant2=True),
-    GameOptions(handicap_seat=Seat.WHITE, handicap_bridges=3),
-    GameOptions(handicap_seat=Seat.BLACK, handicap_bridges=1),
-    GameOptions(variant2=True, handicap_seat=Seat.BLACK, handicap_bridges=2),
-]
 
 
 def views_along_a_random_game(seed: int, options: GameOptions, every: int = 7) -> list[SeatView]:
