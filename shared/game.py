@@ -22,14 +22,7 @@ from shared.actions import (
     Take,
     Undo,
 )
-from shared.board import (
-    CARDS_PER_ISLAND,
-    DEAL_SIZE,
-    FACE_UP_SIZE,
-    NUM_ISLANDS,
-    ROUNDS,
-    iter_bits,
-)
+from shared.board import CARDS_PER_ISLAND, DEAL_SIZE, FACE_UP_SIZE, NUM_ISLANDS, ROUNDS, iter_bits
 from shared.control import majority_mask, place_bridge, tokens_kept
 from shared.events import (
     Abstained,
