@@ -15,7 +15,7 @@ turn it misjudges both sides' threats (without those plays the search scored 42%
 greedy player, with them 91%, 200 plan evaluations a decision). All candidates meet the
 same samples (common random numbers), and the worse half is dropped at fixed shares of the
 budget (successive halving). The choice is the first action of the best plan; the next
-decision of the turn plans again.
+decision of the turn plans again, unless it follows the plan chosen (TurnPlans).
 
 Everything depends on the view and the random generator passed in, nothing else: with a fixed
 iteration budget a decision is reproducible, whatever the hidden cards really are. Only a time
