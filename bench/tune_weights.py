@@ -7,13 +7,13 @@
 
 Plays the normal level against itself at a fixed iteration budget (both seats the same player,
 so that nothing but the position tells who wins), keeps the position at the start of every turn
-with the seat to move and who won the game, and fits the weights of shared.ai.Weights so that a
-logistic of the search's leaf value (shared.search.leaf_value, the opponent's cards counted, as
-the strong level does) predicts the winner: the squared error of the prediction is minimised by
-coordinate descent, one weight at a time, the step halved when no weight improves. TOKEN fixes
-the scale; the logistic's own scale is fitted first. A quarter of the games is kept out of the
-fit: the error on their turns, before and after, says whether the fit generalises. Prints the
-fitted weights as the Weights(...) to paste into shared/ai.py.
+with the seat to move and who won the game, and fits the weights of shared.evaluation.Weights so
+that a logistic of the search's leaf value (shared.sample_value.leaf_value, the opponent's cards
+counted, as the strong level does) predicts the winner: the squared error of the prediction is
+minimised by coordinate descent, one weight at a time, the step halved when no weight improves.
+TOKEN fixes the scale; the logistic's own scale is fitted first. A quarter of the games is kept
+out of the fit: the error on their turns, before and after, says whether the fit generalises.
+Prints the fitted weights as the Weights(...) to paste into shared/evaluation.py (TUNED_WEIGHTS).
 
 The games are deterministic (fixed budgets and seeds); the fit takes a few minutes on 2 cores.
 """
@@ -32,12 +32,14 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from shared.ai import DEFAULT_WEIGHTS, Weights, choose_action
+from shared.ai import choose_action
+from shared.evaluation import DEFAULT_WEIGHTS, Weights
 from shared.game import Game
 from shared.legality import TurnContext
 from shared.playout import Sim
 from shared.randomness import SeededSource
-from shared.search import TurnPlans, leaf_value
+from shared.sample_value import leaf_value
+from shared.search import TurnPlans
 from shared.types import Phase, Seat
 from shared.views import seat_view
 

@@ -37,6 +37,7 @@ for _k, (_a, _b) in enumerate(LINES):
 
 NUM_ISLANDS = len(ISLANDS)
 NUM_LINES = len(LINES)
+ALL_LINES = (1 << NUM_LINES) - 1  # every line, as a bit mask
 
 # ISLAND_LINES[i]: indices of the lines touching island i; ISLAND_MASK[i]: the same as bits.
 ISLAND_LINES: tuple[tuple[int, ...], ...] = tuple(
@@ -63,6 +64,7 @@ CARDS_PER_ISLAND = 2
 HAND_LIMIT = 5
 FACE_UP_SIZE = 3
 DEAL_SIZE = 3
+ROUNDS = 3  # two interim scorings, then the final turns and the final scoring
 
 
 def line_name(line: int) -> str:
@@ -105,3 +107,13 @@ def iter_bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def subsets(mask: int) -> list[int]:
+    """Every subset of the bits of `mask`, `mask` itself first and 0 last."""
+    out, sub = [], mask
+    while True:
+        out.append(sub)
+        if not sub:
+            return out
+        sub = (sub - 1) & mask

@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 
 from shared.actions import Action, Discard, Place, Remove, parse_action
-from shared.board import ISLANDS, line_name
+from shared.board import ISLANDS, line_name, parse_island, parse_line
 from shared.results import Result, english_reason, termination
 from shared.types import Seat, Termination
 
@@ -174,8 +174,6 @@ _CARD_LIST_FIELDS = frozenset({"cards", "face_up"})
 
 def event_from_dict(data: dict[str, Any]) -> Event:
     """The event back from its wire form (event_to_dict), so clients can reuse describe()."""
-    from shared.board import parse_island, parse_line
-
     try:
         cls = EVENT_TYPES[data["type"]]
         values: dict[str, Any] = {}

@@ -22,16 +22,7 @@ from shared.actions import (
     Take,
     Undo,
 )
-from shared.board import (
-    CARDS_PER_ISLAND,
-    DEAL_SIZE,
-    FACE_UP_SIZE,
-    ISLAND_MASK,
-    NEEDED,
-    NUM_ISLANDS,
-    TOKENS_PER_PLAYER,
-    iter_bits,
-)
+from shared.board import CARDS_PER_ISLAND, DEAL_SIZE, FACE_UP_SIZE, NUM_ISLANDS, ROUNDS, iter_bits
 from shared.control import majority_mask, place_bridge, tokens_kept
 from shared.events import (
     Abstained,
@@ -50,14 +41,16 @@ from shared.events import (
     TokenRemoved,
     TurnEnded,
 )
-from shared.history import Chance, Ending, LogEntry, LogError, Move
+from shared.history import Chance, ChanceFeed, ChanceRefused, Ending, LogEntry, LogError, Move
 from shared.legality import IllegalAction, TurnContext, legal_actions, refusal, why_illegal
+from shared.position import Position as Position  # re-exported: shared.game.Position as before
+from shared.position import PositionError as PositionError
 from shared.randomness import CardSource, SecureSource
 from shared.results import Result as Result  # re-exported: shared.game.Result as before
+from shared.scoring import final_outcome, final_points, interim_points, token_counts
 from shared.types import GameOptions, Phase, Seat, Termination
 
 FULL_DECK: tuple[int, ...] = tuple(i for i in range(NUM_ISLANDS) for _ in range(CARDS_PER_ISLAND))
-ROUNDS = 3
 
 
 @attrs.frozen
@@ -91,37 +84,6 @@ _TurnMark = tuple[
 _PlayMark = tuple[
     Action, int, int, int, int, tuple[int, ...], tuple[int, ...], int, int, tuple[int, ...]
 ]
-
-
-class _ChanceRefused(Exception):
-    """Raised inside a replayed move whose reshuffle the log does not supply correctly."""
-
-    def __init__(self, kind: str, reason: str) -> None:
-        super().__init__(reason)
-        self.kind = kind
-        self.reason = reason
-
-
-class _ChanceFeed:
-    """While Game.from_log replays, the reshuffle orders come from the log, not the source."""
-
-    def __init__(self) -> None:
-        self.order: tuple[int, ...] | None = None
-
-    def take(self, cards: Sequence[int]) -> tuple[int, ...]:
-        order = self.order
-        if order is None:
-            raise _ChanceRefused(
-                "chance-missing",
-                "this move reshuffles the discard pile; a chance entry with the new order must"
-                " follow it",
-            )
-        if Counter(order) != Counter(cards):
-            raise _ChanceRefused(
-                "chance-impossible", "the shuffle is not an order of the discard pile's cards"
-            )
-        self.order = None
-        return order
 
 
 class Game:
@@ -160,7 +122,7 @@ class Game:
         # The plays of the current turn that an undo can take back, last on top; emptied at
         # every turn start and at the end of the game.
         self._plays: list[_PlayMark] = []
-        self._feed: _ChanceFeed | None = None
+        self._feed: ChanceFeed | None = None
 
     # ----- creation -----------------------------------------------------------------------
 
@@ -225,7 +187,7 @@ class Game:
             game = cls(options, source)
             game._deal(deal.order, first)
             index = 1
-        feed = game._feed = _ChanceFeed()
+        feed = game._feed = ChanceFeed()
         try:
             while index < len(log):
                 entry = log[index]
@@ -253,7 +215,7 @@ class Game:
                 feed.order = following.order if isinstance(following, Chance) else None
                 try:
                     moved = game.apply_legal(entry.action)
-                except _ChanceRefused as exc:
+                except ChanceRefused as exc:
                     at = index if exc.kind == "chance-missing" else index + 1
                     raise LogError(at, exc.kind, exc.reason) from None
                 if events is not None:
@@ -274,21 +236,11 @@ class Game:
         other = Game.__new__(Game)
         other.options = self.options
         other.source = self.source
-        other.bridges = list(self.bridges)
+        other._copy_table(self)
         other.tokens = list(self.tokens)
         other.hand = [list(h) for h in self.hand]
         other.open = [list(h) for h in self.open]
         other.known = [list(k) for k in self.known]
-        other.face_up = list(self.face_up)
-        other.pile = list(self.pile)
-        other.played = list(self.played)
-        other.face_down = list(self.face_down)
-        other.round = self.round
-        other.round_points = list(self.round_points)
-        other.to_move = self.to_move
-        other.phase = self.phase
-        other.opponent_abstained = self.opponent_abstained
-        other.final_turns_left = self.final_turns_left
         other.handicap_left = self.handicap_left
         other.result = self.result
         other.first_player = self.first_player
@@ -578,21 +530,13 @@ class Game:
         self._mark_turn_start()
         events.append(TurnEnded(seat, self.to_move))
 
-    def _token_counts(self) -> tuple[int, int]:
-        # R8: scoring counts the tokens on the board; an eleventh island has none to mark it.
-        return (
-            min(self.tokens[0].bit_count(), TOKENS_PER_PLAYER),
-            min(self.tokens[1].bit_count(), TOKENS_PER_PLAYER),
-        )
-
     def _depleted(self, events: list[Event]) -> None:
         """The draw pile and the face-up row are empty: score the round, then go on."""
         if self.round < ROUNDS:
-            white, black = self._token_counts()
-            value = self.round  # 1 point in the first interim scoring, 2 in the second
-            points = (value, 0) if white > black else (0, value) if black > white else (0, 0)
+            counts = token_counts(self.tokens)
+            points = interim_points(self.round, counts)
             self.round_points.append(points)
-            events.append(RoundScored(self.round, (white, black), points, False))
+            events.append(RoundScored(self.round, counts, points, False))
             cards = self.played + self.face_down
             self.played, self.face_down = [], []
             feed = self._feed
@@ -608,25 +552,11 @@ class Game:
             events.append(FinalTurnsBegan(self.to_move.other))
 
     def _final_scoring(self, events: list[Event]) -> None:
-        white, black = self._token_counts()
-        diff = white - black
-        points = (diff, 0) if diff > 0 else (0, -diff)
+        counts = token_counts(self.tokens)
+        points = final_points(counts)
         self.round_points.append(points)
-        events.append(RoundScored(ROUNDS, (white, black), points, True))
-        total_w, total_b = self.scores
-        if total_w != total_b:
-            winner: Seat | None = Seat.WHITE if total_w > total_b else Seat.BLACK
-            kind = Termination.POINTS
-        elif points[0] != points[1]:
-            winner = Seat.WHITE if points[0] > points[1] else Seat.BLACK
-            kind = Termination.FINAL
-        else:
-            on_board = self.bridges[0].bit_count(), self.bridges[1].bit_count()
-            if on_board[0] != on_board[1]:
-                winner = Seat.WHITE if on_board[0] > on_board[1] else Seat.BLACK
-                kind = Termination.BRIDGES
-            else:
-                winner, kind = None, Termination.TIE
+        events.append(RoundScored(ROUNDS, counts, points, True))
+        winner, kind = final_outcome(self.scores, points, self.bridges)
         self._finish(winner, kind, events)
 
     def _check_premature_end(self, events: list[Event]) -> None:
@@ -678,7 +608,6 @@ class Game:
         position.validate()
         game = cls(position.options, source)
         game.start_position = position
-        game.bridges = list(position.bridges)
         game.tokens = [majority_mask(b) for b in position.bridges]
         for seat in Seat:
             for card in position.hands[seat]:
@@ -686,102 +615,22 @@ class Game:
             for card in position.open_cards[seat]:
                 game.hand[seat][card] += 1
                 game.open[seat][card] += 1
-        game.face_up = list(position.face_up)
-        game.pile = list(position.pile)
-        game.played = list(position.played)
-        game.face_down = list(position.face_down)
-        game.round = position.round
-        game.round_points = list(position.round_points)
-        game.to_move = position.to_move
+        game._copy_table(position)
         game.first_player = position.to_move
-        game.phase = position.phase
-        game.final_turns_left = position.final_turns_left
-        game.opponent_abstained = position.opponent_abstained
         game._mark_turn_start()
         return game
 
-
-class PositionError(ValueError):
-    """A set-up position that cannot arise in a game."""
-
-
-@attrs.frozen
-class Position:
-    """A set-up position, as a chess FEN: everything needed to continue from it.
-
-    Tokens are not given: they follow from the bridges.
-    """
-
-    options: GameOptions = attrs.Factory(GameOptions)
-    bridges: tuple[int, int] = (0, 0)
-    hands: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
-    open_cards: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
-    face_up: tuple[int, ...] = ()
-    pile: tuple[int, ...] = ()
-    played: tuple[int, ...] = ()
-    face_down: tuple[int, ...] = ()
-    round: int = 1
-    round_points: tuple[tuple[int, int], ...] = ()
-    to_move: Seat = Seat.WHITE
-    phase: Phase = Phase.PLAY
-    final_turns_left: int = 0
-    opponent_abstained: bool = False
-
-    def validate(self) -> None:
-        from shared.board import BRIDGES_PER_PLAYER, HAND_LIMIT, ISLANDS
-
-        if self.bridges[0] & self.bridges[1]:
-            raise PositionError("a line cannot carry a white and a black bridge")
-        for seat in Seat:
-            if self.bridges[seat].bit_count() > BRIDGES_PER_PLAYER:
-                raise PositionError(f"{seat.label} has more than {BRIDGES_PER_PLAYER} bridges")
-            size = len(self.hands[seat]) + len(self.open_cards[seat])
-            if size > HAND_LIMIT:
-                raise PositionError(f"{seat.label} holds {size} cards; at most {HAND_LIMIT}")
-        if self.open_cards != ((), ()) and not self.options.variant2:
-            raise PositionError("open cards exist only in Variant 2")
-        everywhere = (
-            *self.hands[0], *self.hands[1], *self.open_cards[0], *self.open_cards[1],
-            *self.face_up, *self.pile, *self.played, *self.face_down,
-        )  # fmt: skip
-        for island in range(NUM_ISLANDS):
-            count = everywhere.count(island)
-            if count != CARDS_PER_ISLAND:
-                raise PositionError(
-                    f"{ISLANDS[island]} appears on {count} cards; every island has exactly"
-                    f" {CARDS_PER_ISLAND}"
-                )
-        if len(self.face_up) > FACE_UP_SIZE:
-            raise PositionError(f"at most {FACE_UP_SIZE} cards lie face up")
-        if self.pile and len(self.face_up) < FACE_UP_SIZE:
-            raise PositionError("the face-up row is refilled while the draw pile has cards")
-        if self.phase is Phase.PLAY and not self.pile and not self.face_up:
-            raise PositionError("the draw pile and the face-up row are both empty")
-        if not 1 <= self.round <= ROUNDS:
-            raise PositionError("the round is 1, 2 or 3")
-        if len(self.round_points) != self.round - 1:
-            raise PositionError(f"round {self.round} follows {self.round - 1} interim scoring(s)")
-        for number, points in enumerate(self.round_points, start=1):
-            if points not in ((0, 0), (number, 0), (0, number)):
-                raise PositionError(f"scoring {number} gives {number} point(s) to one player")
-        if self.phase in (Phase.HANDICAP, Phase.OVER):
-            raise PositionError("a position starts in the play phase or a final turn")
-        if (self.phase is Phase.FINAL) != (self.final_turns_left in (1, 2)):
-            raise PositionError("final turns (1 or 2 left) belong to the final phase")
-        if self.phase is Phase.FINAL and (self.round != ROUNDS or self.pile or self.face_up):
-            raise PositionError("the final turns come after the third depletion")
-        for seat in Seat:
-            theirs = majority_mask(self.bridges[seat])
-            for island in iter_bits(theirs):
-                bad = self.bridges[seat.other] & ISLAND_MASK[island]
-                # Bridges placed after control was won are fine; only a double majority is not.
-                if (bad & ISLAND_MASK[island]).bit_count() >= NEEDED[island]:
-                    raise PositionError(f"both players hold a majority on {ISLANDS[island]}")
-        if self.round >= 2:
-            for seat in Seat:
-                if not self.bridges[seat]:
-                    # R12: the game ended the moment this player was left without a bridge.
-                    raise PositionError(
-                        f"{seat.label} has no bridge on the board in round {self.round}:"
-                        " that game is already over"
-                    )
+    def _copy_table(self, source: Game | Position) -> None:
+        """Copy the fields a game shares with a position (same names, same meaning): the
+        bridges, the cards outside the hands, the round and whose turn it is."""
+        self.bridges = list(source.bridges)
+        self.face_up = list(source.face_up)
+        self.pile = list(source.pile)
+        self.played = list(source.played)
+        self.face_down = list(source.face_down)
+        self.round = source.round
+        self.round_points = list(source.round_points)
+        self.to_move = source.to_move
+        self.phase = source.phase
+        self.final_turns_left = source.final_turns_left
+        self.opponent_abstained = source.opponent_abstained

@@ -19,7 +19,8 @@ both carry it unchanged:
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -106,6 +107,37 @@ LOG_ERROR_KINDS = (
 # An Ending after the end is "over", like a move; an entry after an Ending too.
 
 
+class ChanceRefused(Exception):
+    """Raised inside a replayed move whose reshuffle the log does not supply correctly."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+
+
+class ChanceFeed:
+    """While Game.from_log replays, the reshuffle orders come from the log, not the source."""
+
+    def __init__(self) -> None:
+        self.order: tuple[int, ...] | None = None
+
+    def take(self, cards: Sequence[int]) -> tuple[int, ...]:
+        order = self.order
+        if order is None:
+            raise ChanceRefused(
+                "chance-missing",
+                "this move reshuffles the discard pile; a chance entry with the new order must"
+                " follow it",
+            )
+        if Counter(order) != Counter(cards):
+            raise ChanceRefused(
+                "chance-impossible", "the shuffle is not an order of the discard pile's cards"
+            )
+        self.order = None
+        return order
+
+
 def entry_to_wire(entry: LogEntry) -> list[Any]:
     """The stored form; LogFormatError for a move the notation cannot write (a placement whose
     card is not an end of its line: never legal, so no game logs one)."""
@@ -167,20 +199,3 @@ def entry_from_wire(data: Any) -> LogEntry:
         except ValueError as exc:
             raise LogFormatError(str(exc)) from None
     raise LogFormatError(f"a log entry starts with 'm', 'c' or 'e', not {tag!r}")
-
-
-def log_to_wire(log: Iterable[LogEntry]) -> list[list[Any]]:
-    return [entry_to_wire(entry) for entry in log]
-
-
-def log_from_wire(data: Any) -> list[LogEntry]:
-    """A whole stored log back; a LogFormatError names the bad entry's index."""
-    if not isinstance(data, list | tuple):
-        raise LogFormatError("a log is a list of entries")
-    out: list[LogEntry] = []
-    for index, item in enumerate(data):
-        try:
-            out.append(entry_from_wire(item))
-        except LogFormatError as exc:
-            raise LogFormatError(f"entry {index}: {exc}") from None
-    return out

@@ -27,6 +27,7 @@ from shared.actions import (
     Undo,
 )
 from shared.board import (
+    ALL_LINES,
     BRIDGES_PER_PLAYER,
     HAND_LIMIT,
     ISLAND_LINES,
@@ -38,10 +39,9 @@ from shared.board import (
     NUM_ISLANDS,
     NUM_LINES,
     line_name,
+    subsets,
 )
 from shared.types import GameOptions, Phase, Seat
-
-ALL_LINES = (1 << NUM_LINES) - 1
 
 
 class TurnContext(NamedTuple):
@@ -99,20 +99,11 @@ def opponent_keeps_control_without(ctx: TurnContext, line: int) -> int:
 
 
 # Every action object that can exist, made once: legal_actions only picks from these.
-def _subsets(mask: int) -> list[int]:
-    out, sub = [], mask
-    while True:
-        out.append(sub)
-        if not sub:
-            return out
-        sub = (sub - 1) & mask
-
-
 # _PLACES[island][free lines of that island] = the placements a card of that island allows.
 _PLACES: tuple[dict[int, tuple[Place, ...]], ...] = tuple(
     {
         free: tuple(Place(island, line) for line in ISLAND_LINES[island] if free >> line & 1)
-        for free in _subsets(ISLAND_MASK[island])
+        for free in subsets(ISLAND_MASK[island])
     }
     for island in range(NUM_ISLANDS)
 )

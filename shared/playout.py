@@ -39,6 +39,7 @@ from shared.actions import (
     Take,
 )
 from shared.board import (
+    ALL_LINES,
     BRIDGES_PER_PLAYER,
     FACE_UP_SIZE,
     HAND_LIMIT,
@@ -48,9 +49,11 @@ from shared.board import (
     NEEDED,
     NUM_ISLANDS,
     NUM_LINES,
+    ROUNDS,
     TOKENS_PER_PLAYER,
+    subsets,
 )
-from shared.game import ROUNDS, Game, Result
+from shared.game import Game, Result
 from shared.randomness import CardSource
 from shared.types import GameOptions, Phase, Seat
 
@@ -70,21 +73,11 @@ HANDICAP, PLAY, FINAL, OVER = 0, 1, 2, 3
 PHASES = (Phase.HANDICAP, Phase.PLAY, Phase.FINAL, Phase.OVER)
 PHASE_CODE = {phase: code for code, phase in enumerate(PHASES)}
 
-ALL_LINES = (1 << NUM_LINES) - 1
 _IM = ISLAND_MASK
 _NEEDED = NEEDED
 _LINES = LINES
 # The two cards of each removal code j for each line.
 _PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(((a, a), (a, b), (b, b)) for a, b in LINES)
-
-
-def _subsets(mask: int) -> list[int]:
-    out, sub = [], mask
-    while True:
-        out.append(sub)
-        if not sub:
-            return out
-        sub = (sub - 1) & mask
 
 
 # _PLACES[island][free lines of that island] = the placement codes a card of that island allows.
@@ -95,7 +88,7 @@ _PLACES: tuple[dict[int, tuple[int, ...]], ...] = tuple(
             for line in ISLAND_LINES[island]
             if free >> line & 1
         )
-        for free in _subsets(ISLAND_MASK[island])
+        for free in subsets(ISLAND_MASK[island])
     }
     for island in range(NUM_ISLANDS)
 )
@@ -151,6 +144,11 @@ def to_action(code: int) -> Action:
 def from_action(action: Action) -> int:
     """The code of an engine action."""
     return _CODES[action]
+
+
+def is_turn_end(code: int) -> bool:
+    """Whether the action ends the mover's turn: a take, a draw, abstaining or ending it."""
+    return TAKE_BASE <= code < HANDICAP_BASE
 
 
 # The bits of i + 1: those random.Random draws for an index in range(i + 1); for a deck.

@@ -1,6 +1,6 @@
-"""Game records: a line-based text format for whole games, and a command that replays them.
-
-    python -m shared.record replay FILE     print the final state and outcome as JSON
+"""Game records: a line-based text format for whole games (write, read, replay), and the whole
+state of a game as JSON-ready data. Pure: the command line around them is client/record_tool.py
+(`kahuna-record replay FILE`).
 
 The format is documented in docs/records.md. A record is a rendering of the game's log
 (shared.history): the options, the first player, the deal (or a set-up position instead), then
@@ -9,9 +9,6 @@ every move and, right after the move that caused it, the order of each reshuffle
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -20,10 +17,11 @@ import attrs
 
 from shared.actions import NotationError, parse_action
 from shared.board import ISLANDS, iter_bits, line_name, parse_island, parse_line
-from shared.game import FULL_DECK, Game, Position, PositionError, Result
+from shared.game import FULL_DECK, Game
 from shared.history import Chance, Ending, LogEntry, LogError, Move
+from shared.position import Position, PositionError
 from shared.randomness import CardSource
-from shared.results import english_reason
+from shared.results import Result, english_reason
 from shared.types import GameOptions, OptionsError, Phase, Seat, Termination
 
 MAGIC = "kahuna-record 1"
@@ -398,7 +396,7 @@ def replay(text: str) -> Game:
     return read_record(text).replay()
 
 
-# ----- the replay command -----------------------------------------------------------------
+# ----- the whole state as data -------------------------------------------------------------
 
 
 def game_to_json(game: Game) -> dict[str, Any]:
@@ -431,37 +429,3 @@ def game_to_json(game: Game) -> dict[str, Any]:
         "actions": game.move_count,
         "result": result,
     }
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m shared.record", description="Work with Kahuna game records."
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    replay_cmd = commands.add_parser(
-        "replay", help="replay a record and print the final state and outcome as JSON"
-    )
-    replay_cmd.add_argument("file", help="the record file ('-' for standard input)")
-    args = parser.parse_args(argv)
-    name = args.file
-    try:
-        if name == "-":
-            text = sys.stdin.read()
-        else:
-            with open(name, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as exc:
-        print(f"{name}: {exc.strerror}", file=sys.stderr)
-        return 2
-    try:
-        game = replay(text)
-    except RecordError as exc:
-        print(f"{name}:{exc.line}: {exc.reason}", file=sys.stderr)
-        return 1
-    json.dump(game_to_json(game), sys.stdout, indent=2)
-    print()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

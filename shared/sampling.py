@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from shared.board import NUM_ISLANDS
-from shared.game import FULL_DECK, Position
+from shared.game import FULL_DECK
 from shared.playout import PHASE_CODE, Sim, held_mask
+from shared.position import Position
 from shared.randomness import CardSource
 from shared.types import Phase, Seat
 from shared.views import SeatView

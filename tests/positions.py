@@ -6,7 +6,8 @@ from collections import Counter
 from typing import Any
 
 from shared.board import ISLANDS, parse_island, parse_line
-from shared.game import FULL_DECK, Game, Position
+from shared.game import FULL_DECK, Game
+from shared.position import Position
 from shared.randomness import SeededSource
 from shared.types import GameOptions, Phase, Seat
 

@@ -14,7 +14,7 @@ from protocol.compat import for_version, v1_events, v1_view
 from protocol.messages import ChatEntry, PlayerInfo, Players, State, Update
 from shared.game import Game
 from shared.randomness import SeededSource
-from shared.types import GameOptions, Seat
+from shared.types import Seat
 from shared.views import (
     event_dicts,
     events_to_dicts,
@@ -26,14 +26,7 @@ from shared.views import (
     spectator_view,
     view_dicts,
 )
-
-OPTIONS = [
-    GameOptions(),
-    GameOptions(variant1=True),
-    GameOptions(variant2=True),
-    GameOptions(variant1=True, variant2=True),
-    GameOptions(handicap_seat=Seat.BLACK, handicap_bridges=2),
-]
+from tests.options import OPTIONS
 
 
 def test_view_dicts_are_the_views_wire_forms_in_every_position() -> None:

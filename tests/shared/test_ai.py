@@ -14,17 +14,8 @@ from shared.game import Game
 from shared.randomness import SeededSource
 from shared.types import GameOptions, Phase, Seat
 from shared.views import seat_view
+from tests.options import OPTIONS
 from tests.positions import game as position_game
-
-OPTIONS = [
-    GameOptions(),
-    GameOptions(variant1=True),
-    GameOptions(variant2=True),
-    GameOptions(variant1=True, variant2=True),
-    GameOptions(handicap_seat=Seat.WHITE, handicap_bridges=3),
-    GameOptions(handicap_seat=Seat.BLACK, handicap_bridges=1),
-    GameOptions(variant1=True, handicap_seat=Seat.BLACK, handicap_bridges=2),
-]
 
 
 def ai_move(game: Game, rng: random.Random) -> Action:

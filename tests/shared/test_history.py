@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from shared.actions import DRAW, END_TURN, UNDO, UNDO_TURN, Action, Handicap, Place
 from shared.board import LINES, NUM_ISLANDS
 from shared.events import Event, TurnEnded
-from shared.game import FULL_DECK, Game, Position, PositionError, TurnStart
+from shared.game import FULL_DECK, Game, TurnStart
 from shared.history import (
     LOG_ERROR_KINDS,
     Chance,
@@ -28,9 +28,8 @@ from shared.history import (
     Move,
     entry_from_wire,
     entry_to_wire,
-    log_from_wire,
-    log_to_wire,
 )
+from shared.position import Position, PositionError
 from shared.randomness import SeededSource
 from shared.record import record_from_log, replay, write_record
 from shared.types import DECLARED_ENDINGS, GameOptions, Phase, Seat, Termination
@@ -240,11 +239,11 @@ entries: st.SearchStrategy[LogEntry] = st.one_of(moves, chances, endings)
 @settings(max_examples=200, deadline=None)
 @given(st.lists(entries, max_size=8))
 def test_entries_round_trip_through_msgpack_and_json(log: list[LogEntry]) -> None:
-    wire = log_to_wire(log)
-    assert log_from_wire(wire) == log
-    assert log_from_wire(msgpack.unpackb(msgpack.packb(wire))) == log
-    assert log_from_wire(msgpack.unpackb(msgpack.packb(wire), use_list=False)) == log
-    assert log_from_wire(json.loads(json.dumps(wire))) == log
+    wire = [entry_to_wire(e) for e in log]
+    assert [entry_from_wire(e) for e in wire] == log
+    assert [entry_from_wire(e) for e in msgpack.unpackb(msgpack.packb(wire))] == log
+    assert [entry_from_wire(e) for e in msgpack.unpackb(msgpack.packb(wire), use_list=False)] == log
+    assert [entry_from_wire(e) for e in json.loads(json.dumps(wire))] == log
     for entry in log:
         assert entry_from_wire(entry_to_wire(entry)) == entry
 
@@ -253,8 +252,8 @@ def test_entries_round_trip_through_msgpack_and_json(log: list[LogEntry]) -> Non
 @given(seed=st.integers(0, 2**32 - 1), options=game_options(), first=st.sampled_from(Seat))
 def test_a_stored_log_rebuilds_the_game(seed: int, options: GameOptions, first: Seat) -> None:
     game, _ = random_game(seed, options, first)
-    stored = msgpack.packb(log_to_wire(game.log))
-    log = log_from_wire(msgpack.unpackb(stored))
+    stored = msgpack.packb([entry_to_wire(e) for e in game.log])
+    log = [entry_from_wire(e) for e in msgpack.unpackb(stored)]
     assert log == game.log
     assert state_key(Game.from_log(options, first, log)) == state_key(game)
     assert record_from_log(options, first, log, result=game.result, scores=game.scores) == (
@@ -311,9 +310,6 @@ def test_anything_else_is_a_log_format_error(data: Any) -> None:
     try:
         entry = entry_from_wire(data)
     except LogFormatError:
-        # In a whole log, the bad entry is named by its index.
-        with pytest.raises(LogFormatError, match=r"^entry 1: "):
-            log_from_wire([["m", "white", "draw"], data])
         return
     assert entry_from_wire(entry_to_wire(entry)) == entry
 

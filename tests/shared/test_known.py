@@ -11,6 +11,7 @@ from shared.actions import Discard, Draw, Place, Take, Undo
 from shared.board import ISLANDS, LINES
 from shared.game import Game
 from shared.randomness import SeededSource
+from shared.search import PlanSearch
 from shared.types import GameOptions, Seat
 from shared.views import public_from_dict, public_to_dict, seat_view, spectator_view
 
@@ -80,8 +81,6 @@ def test_a_seats_view_shows_both_players_known_cards() -> None:
 def test_the_computers_samples_keep_the_cards_everyone_saw_taken() -> None:
     """The search deals the hidden cards anew in every sample; the card the opponent took from
     the row is in the opponent's hand in every one of them."""
-    from shared.search import PlanSearch
-
     game = Game.new(SeededSource(21))
     card = game.face_up[0]
     game.apply(Take(card))  # white takes it in view of black

@@ -31,16 +31,8 @@ from shared.playout import (
 )
 from shared.randomness import SeededSource
 from shared.types import GameOptions, Seat
+from tests.options import OPTIONS
 
-OPTIONS = [
-    GameOptions(),
-    GameOptions(variant1=True),
-    GameOptions(variant2=True),
-    GameOptions(variant1=True, variant2=True),
-    GameOptions(handicap_seat=Seat.WHITE, handicap_bridges=3),
-    GameOptions(handicap_seat=Seat.BLACK, handicap_bridges=1),
-    GameOptions(variant1=True, variant2=True, handicap_seat=Seat.BLACK, handicap_bridges=2),
-]
 GAMES = int(os.environ.get("KAHUNA_PLAYOUT_GAMES", "300"))
 PER_OPTIONS = max(1, GAMES // len(OPTIONS))
 

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -189,21 +186,3 @@ def test_more_than_25_bridges_are_refused() -> None:
     all_lines = " ".join(line_name(k) for k in range(NUM_LINES - 1))
     with pytest.raises(RecordError, match="more than 25 bridges"):
         replay(POSITION.format(white=all_lines, hand="", played=PLAYED))
-
-
-def test_the_replay_command_prints_json_and_names_bad_lines(tmp_path: Path) -> None:
-    good = tmp_path / "game.kahuna"
-    good.write_text(write_record(random_game(9, GameOptions(), Seat.BLACK)))
-    run = [sys.executable, "-m", "shared.record", "replay"]
-    done = subprocess.run([*run, str(good)], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    state = json.loads(done.stdout)
-    assert state["phase"] == "over" and state["result"]["reason"]
-    assert state["result"]["kind"] in {"points", "final", "bridges", "tie", "no_bridges"}
-    bad = tmp_path / "bad.kahuna"
-    lines = good.read_text().splitlines()
-    k = first_action_index(lines)
-    bad.write_text(break_line(lines, k, lines[k].split()[0] + " fly away"))
-    done = subprocess.run([*run, str(bad)], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 1
-    assert done.stderr.startswith(f"{bad}:{k + 1}: unknown command")

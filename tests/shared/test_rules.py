@@ -42,8 +42,9 @@ from shared.events import (
     TokenPlaced,
     TokenRemoved,
 )
-from shared.game import Game, PositionError
+from shared.game import Game
 from shared.legality import IllegalAction
+from shared.position import PositionError
 from shared.randomness import SeededSource
 from shared.types import GameOptions, OptionsError, Phase, Seat, Termination
 from shared.views import seat_events, seat_view, spectator_events, spectator_view

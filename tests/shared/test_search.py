@@ -1,5 +1,6 @@
-"""Sampling hidden states from a seat's view (shared.sampling) and the information-set search
-(shared.search) that decides from them."""
+"""Sampling hidden states from a seat's view (shared.sampling) and the searches that decide from
+them: the plan search of the levels (shared.search, with the opponent's replies of
+shared.replies) and the information-set tree search (shared.ismcts)."""
 
 from __future__ import annotations
 
@@ -10,37 +11,21 @@ from collections import Counter
 import pytest
 
 from shared.actions import Handicap, Place, Take
-from shared.ai import DEFAULT_WEIGHTS, LEVEL_WEIGHTS, LEVELS, WIN, Weights, choose_action
+from shared.ai import LEVEL_WEIGHTS, LEVELS, choose_action
 from shared.board import parse_island, parse_line
+from shared.evaluation import DEFAULT_WEIGHTS, WIN, Weights
 from shared.game import FULL_DECK, Game
+from shared.ismcts import Search, search_action
 from shared.playout import DISCARD_BASE, PHASES, RandomSource, Sim, from_action
 from shared.randomness import RecordedSource, SeededSource
+from shared.replies import board_total, reply_gain, reply_options, reply_turn
+from shared.sample_value import hand_value
 from shared.sampling import Sampler, SamplingError
-from shared.search import (
-    PlanSearch,
-    Search,
-    TurnPlans,
-    _board_total,
-    _hand_value,
-    _reply_gain,
-    _reply_options,
-    _reply_turn,
-    plan_action,
-    search_action,
-)
+from shared.search import PlanSearch, TurnPlans, plan_action
 from shared.types import GameOptions, Phase, Seat
 from shared.views import SeatView, seat_view
+from tests.options import OPTIONS
 from tests.positions import game as position_game
-
-OPTIONS = [
-    GameOptions(),
-    GameOptions(variant1=True),
-    GameOptions(variant2=True),
-    GameOptions(variant1=True, variant2=True),
-    GameOptions(handicap_seat=Seat.WHITE, handicap_bridges=3),
-    GameOptions(handicap_seat=Seat.BLACK, handicap_bridges=1),
-    GameOptions(variant2=True, handicap_seat=Seat.BLACK, handicap_bridges=2),
-]
 
 
 def views_along_a_random_game(seed: int, options: GameOptions, every: int = 7) -> list[SeatView]:
@@ -314,18 +299,18 @@ def test_the_replys_gains_match_a_full_recount() -> None:
         rng = random.Random(seed)
         while not sim.over:
             s, o = sim.to_move, 1 - sim.to_move
-            before = _board_total(sim.bridges[s], sim.bridges[o], sim.tokens[s], sim.tokens[o])
+            before = board_total(sim.bridges[s], sim.bridges[o], sim.tokens[s], sim.tokens[o])
             for code in sim.legal():
                 if code >= DISCARD_BASE:
                     continue
                 after = sim.copy()
                 after.apply(code)
-                full = _board_total(
+                full = board_total(
                     after.bridges[s], after.bridges[o], after.tokens[s], after.tokens[o]
                 )
                 if sim.round >= 2 and not after.bridges[o]:
                     full += WIN
-                assert _reply_gain(sim, code) == pytest.approx(full - before)
+                assert reply_gain(sim, code) == pytest.approx(full - before)
                 count += 1
             sim.apply(rng.choice(sim.legal()))
     assert count > 500
@@ -401,12 +386,12 @@ def test_the_opponents_reply_options_each_end_its_turn() -> None:
         while not sim.over:
             mover = sim.to_move
             if sim.phase != PHASES.index(Phase.HANDICAP):
-                options = _reply_options(sim)
+                options = reply_options(sim)
                 assert options
                 for out in options:
                     assert out.over or out.to_move != mover
                 greedy = sim.copy()
-                _reply_turn(greedy)
+                reply_turn(greedy)
                 keys = {(*o.bridges, *o.tokens, o.phase) for o in options}
                 assert (*greedy.bridges, *greedy.tokens, greedy.phase) in keys
                 checked += len(options)
@@ -447,7 +432,7 @@ def test_the_opponents_cards_count_against_the_searcher() -> None:
         game = _sweep_threat(hand)
         assert game.tokens[Seat.WHITE] >> parse_island("ALOA") & 1
         ctx = game.turn_context()
-        values[hand] = _hand_value(ctx, sim_of(game), int(Seat.BLACK))
+        values[hand] = hand_value(ctx, sim_of(game), int(Seat.BLACK))
         view = seat_view(game, Seat.WHITE)
         counted = PlanSearch(view, opponent_hand=True)._score(sim_of(game))
         assert counted == PlanSearch(view)._score(sim_of(game)) - values[hand]
@@ -465,7 +450,7 @@ def test_the_leaf_weighs_the_opponents_cards_by_the_weights_given() -> None:
         sim = Sim.from_game(game, RandomSource(random.Random(0)))
         return PlanSearch(view, opponent_hand=True, weights=weights)._score(sim)
 
-    held = _hand_value(ctx, Sim.from_game(game, RandomSource(random.Random(0))), 1)
+    held = hand_value(ctx, Sim.from_game(game, RandomSource(random.Random(0))), 1)
     assert held > 0.0
     doubled = DEFAULT_WEIGHTS._replace(opp_hand=2.0)
     assert score(doubled) == pytest.approx(score(DEFAULT_WEIGHTS) - held)
@@ -475,10 +460,10 @@ def test_the_leaf_weighs_the_opponents_cards_by_the_weights_given() -> None:
 def test_each_searching_level_decides_with_its_own_weights(
     level: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import shared.search
+    import shared.ai
 
     seen: list[Weights] = []
-    real = shared.search.plan_action
+    real = plan_action  # what shared.ai calls
 
     def spy(*args: object, **kwargs: object) -> object:
         weights = kwargs["weights"]
@@ -486,7 +471,7 @@ def test_each_searching_level_decides_with_its_own_weights(
         seen.append(weights)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(shared.search, "plan_action", spy)
+    monkeypatch.setattr(shared.ai, "plan_action", spy)
     game = _sweep_threat("ALOA BARI")
     choose_action(seat_view(game, Seat.WHITE), random.Random(1), level=level, iterations=50)
     assert seen == [LEVEL_WEIGHTS[level]]

@@ -1,0 +1,33 @@
+"""kahuna-record (client/record_tool.py): replays a record and prints the final state as JSON;
+a broken record is named by FILE:LINE with exit status 1."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from shared.record import write_record
+from shared.types import GameOptions, Seat
+from tests.shared.test_record import break_line, first_action_index, random_game
+
+ROOT = Path(__file__).parent.parent.parent
+
+
+def test_the_replay_command_prints_json_and_names_bad_lines(tmp_path: Path) -> None:
+    good = tmp_path / "game.kahuna"
+    good.write_text(write_record(random_game(9, GameOptions(), Seat.BLACK)))
+    run = [sys.executable, "-m", "client.record_tool", "replay"]
+    done = subprocess.run([*run, str(good)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    state = json.loads(done.stdout)
+    assert state["phase"] == "over" and state["result"]["reason"]
+    assert state["result"]["kind"] in {"points", "final", "bridges", "tie", "no_bridges"}
+    bad = tmp_path / "bad.kahuna"
+    lines = good.read_text().splitlines()
+    k = first_action_index(lines)
+    bad.write_text(break_line(lines, k, lines[k].split()[0] + " fly away"))
+    done = subprocess.run([*run, str(bad)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"{bad}:{k + 1}: unknown command")
