@@ -28,6 +28,7 @@ from protocol.messages import (
     ChatEntry,
     ChatMessage,
     Error,
+    FirstName,
     History,
     Joined,
     Left,
@@ -79,6 +80,25 @@ class CreateForm:
     clock: TimeControl | None = None
     level: Literal["easy", "normal", "strong"] = "normal"
     hints: bool = True
+
+    def toggle_computer(self) -> None:
+        self.vs_computer = not self.vs_computer
+
+    def switch_seat(self) -> None:
+        self.seat = "black" if self.seat == "white" else "white"
+
+    def cycle_first(self) -> None:
+        order: tuple[FirstName, ...] = ("white", "black", "random")
+        self.first = order[(order.index(self.first) + 1) % 3]
+
+    def toggle_variant1(self) -> None:
+        self.variant1 = not self.variant1
+
+    def toggle_variant2(self) -> None:
+        self.variant2 = not self.variant2
+
+    def toggle_hints(self) -> None:
+        self.hints = not self.hints
 
     def cycle_clock(self) -> None:
         choices = CLOCK_CHOICES
@@ -221,6 +241,10 @@ class ClientState:
         if self.log_scroll:
             self.log_scroll += 1
         del self.log[:-1000]
+
+    def note_sent(self, command: str) -> None:
+        """A command this player sent, for the transcript."""
+        self.transcript.append(f"{time.strftime('%H:%M:%S')} > {command}")
 
     # ----- server messages -----------------------------------------------------------------
 
