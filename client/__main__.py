@@ -26,12 +26,12 @@ from client.screen import color_depth_for, not_a_terminal
 from client.seats import SeatStore
 from client.state import ClientState
 from client.table import LEVEL_CHOICES, parse_control
+from client.table_form import CreateForm
 from protocol.messages import (
     DEFAULT_PORT,
     PROTOCOL_VERSION,
     CreateTable,
     ServerMessage,
-    TableOptions,
     Welcome,
 )
 
@@ -259,21 +259,19 @@ def parse_handicap(text: str | None) -> tuple[str | None, int]:
 
 def local_table(args: argparse.Namespace) -> CreateTable:
     seat, bridges = parse_handicap(args.handicap)
-    options = TableOptions(
-        args.variant1,
-        args.variant2,
-        "white" if seat == "white" else "black" if seat == "black" else None,
-        bridges,
-    )
-    return CreateTable(
-        options,
-        True,
-        args.seat,
-        args.first,
+    form = CreateForm(
+        vs_computer=True,
+        seat=args.seat,
+        first=args.first,
+        variant1=args.variant1,
+        variant2=args.variant2,
+        handicap_seat="white" if seat == "white" else "black" if seat == "black" else None,
+        handicap_bridges=bridges,
         clock=parse_control(args.clock),
         level=args.level,
         hints=not args.no_hints,
     )
+    return form.message()
 
 
 async def run_client(

@@ -4,6 +4,7 @@ whose filter holds, so the order of the groups is kept as it is."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Protocol
 
@@ -16,7 +17,8 @@ from client.i18n import _
 from client.lobby_actions import create, join, spectate
 from client.lobby_screen import LOBBY_KEYS
 from client.screen import complete_or_cycle
-from client.state import ClientState, CreateForm
+from client.state import ClientState
+from client.table_form import CreateForm
 from protocol.messages import LobbySubscribe
 from shared.board import ISLANDS
 
@@ -53,6 +55,8 @@ def key_bindings(ui: Controls) -> KeyBindings:
 
 
 def _on(action: Callable[[], object]) -> Callable[[KeyPressEvent], None]:
+    """A key's handler that does `action`."""
+
     def handler(event: KeyPressEvent) -> None:
         action()
 
@@ -114,14 +118,7 @@ def _quick_keys(kb: KeyBindings, ui: Controls, game: Filter) -> None:
         (("escape", "u"), lambda: "undo"),
     ]
     for keys, make in quick_keys:
-        kb.add(*keys, filter=game)(_quick(ui, make))
-
-
-def _quick(ui: Controls, make: Callable[[], str | None]) -> Callable[[KeyPressEvent], None]:
-    def handler(event: KeyPressEvent) -> None:
-        ui.quick(make)
-
-    return handler
+        kb.add(*keys, filter=game)(_on(functools.partial(ui.quick, make)))
 
 
 def _command_line_keys(kb: KeyBindings, ui: Controls, game: Filter) -> None:
@@ -201,13 +198,8 @@ def _form_keys(kb: KeyBindings, ui: Controls, form: Filter) -> None:
 
     kb.add("enter", filter=form)(_on(lambda: create(state, ui.send)))
     for key, change in FORM_KEYS.items():
-        kb.add(key, filter=form)(_change(state, change))
+        kb.add(key, filter=form)(_on(functools.partial(_change_form, state, change)))
 
 
-def _change(
-    state: ClientState, change: Callable[[CreateForm], None]
-) -> Callable[[KeyPressEvent], None]:
-    def handler(event: KeyPressEvent) -> None:
-        change(state.form)
-
-    return handler
+def _change_form(state: ClientState, change: Callable[[CreateForm], None]) -> None:
+    change(state.form)

@@ -8,7 +8,6 @@ from client.i18n import _
 from client.state import ClientState
 from client.words import role_word, seat_name
 from protocol.messages import (
-    CreateTable,
     Join,
     Leave,
     LobbySubscribe,
@@ -16,7 +15,6 @@ from protocol.messages import (
     Reclaim,
     SeatName,
     Spectate,
-    TableOptions,
 )
 
 
@@ -74,17 +72,7 @@ def spectate(state: ClientState, send: Send) -> None:
 
 def create(state: ClientState, send: Send) -> None:
     """Create a table with the form's options, and sit down at it."""
-    form = state.form
-    options = TableOptions(form.variant1, form.variant2, form.handicap_seat, form.handicap_bridges)
-    msg = CreateTable(
-        options,
-        form.vs_computer,
-        form.seat,
-        form.first,
-        clock=form.clock,
-        level=form.level,
-        hints=form.hints,
-    )
+    msg = state.form.message()
     if send(msg):
         send(LobbyUnsubscribe())
         state.form_open = False

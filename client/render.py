@@ -2,8 +2,7 @@
 
 The screen is the header, the board map (client/board_map.py) with the side panel and the log
 beside it (client/side_panel.py), or the help in their place (client/help_screen.py), and the
-message at the bottom. The lobby is client/lobby_screen.py. This module is also the one the
-application draws every screen from: the names below are the screens' entry points.
+message at the bottom. The lobby is client/lobby_screen.py.
 """
 
 from __future__ import annotations
@@ -20,6 +19,8 @@ from client.side_panel import render_side
 from client.state import ClientState
 from client.status_lines import header, message_lines
 
+# The screens' entry points, for the application (client/app.py) and the tests, which draw from
+# here whatever module a screen's part lives in.
 __all__ = [
     "HELP_CLIENT",
     "HELP_KEYS",
