@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 
 from client.canvas import Canvas, Fragment, put_clipped
-from client.command_words import local_words
+from client.command_words import command_word
 from client.i18n import N_, _
 
 # The help: first the rules in brief (F1 opens it), then the commands and keys (`help` opens
@@ -104,10 +104,9 @@ def _entry(key: str, text: str, width: int) -> list[list[Fragment]]:
 
 
 def _command_entry(english: str, rest: str, text: str, width: int) -> list[list[Fragment]]:
-    local = local_words()
-    typed = local.get(english, english)
+    typed = command_word(english)
     if english == "remove" and rest.endswith("rebuild"):
-        rest = "... " + local["rebuild"]
+        rest = "... " + command_word("rebuild")
     key = f"{typed} {rest}".strip()
     said = _(text)
     if typed != english:  # the notation's word too: records and the server speak it
