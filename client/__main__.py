@@ -18,15 +18,22 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from prompt_toolkit.input import Input
-from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.output import Output
 
-from client.app import Client
+from client.client import Client
 from client.i18n import LANGUAGES, choose_language, set_language
+from client.screen import color_depth_for, not_a_terminal
 from client.seats import SeatStore
 from client.state import ClientState
 from client.table import LEVEL_CHOICES, parse_control
-from protocol.constants import DEFAULT_PORT
-from protocol.messages import PROTOCOL_VERSION, CreateTable, ServerMessage, TableOptions, Welcome
+from client.table_form import CreateForm
+from protocol.messages import (
+    DEFAULT_PORT,
+    PROTOCOL_VERSION,
+    CreateTable,
+    ServerMessage,
+    Welcome,
+)
 
 DESCRIPTION = f"""\
 Kahuna, Günter Cornett's two-player game of islands and bridges, in a terminal.
@@ -252,21 +259,19 @@ def parse_handicap(text: str | None) -> tuple[str | None, int]:
 
 def local_table(args: argparse.Namespace) -> CreateTable:
     seat, bridges = parse_handicap(args.handicap)
-    options = TableOptions(
-        args.variant1,
-        args.variant2,
-        "white" if seat == "white" else "black" if seat == "black" else None,
-        bridges,
-    )
-    return CreateTable(
-        options,
-        True,
-        args.seat,
-        args.first,
+    form = CreateForm(
+        vs_computer=True,
+        seat=args.seat,
+        first=args.first,
+        variant1=args.variant1,
+        variant2=args.variant2,
+        handicap_seat="white" if seat == "white" else "black" if seat == "black" else None,
+        handicap_bridges=bridges,
         clock=parse_control(args.clock),
         level=args.level,
         hints=not args.no_hints,
     )
+    return form.message()
 
 
 async def run_client(
@@ -280,7 +285,7 @@ async def run_client(
     state.name = args.name
     server = None
     url = server_url(args.url)
-    color = ColorDepth.DEPTH_1_BIT if args.no_color or os.environ.get("NO_COLOR") else None
+    color = color_depth_for(args.no_color)
     if args.url is None and not args.local:
         # no address: the server on this machine, else one picked from the LAN's
         from client import picker
@@ -299,19 +304,10 @@ async def run_client(
         url = picked
     ssl_context = tls_context(args, url)
     if args.local:
-        from server.app import KahunaServer
-        from server.config import ServerConfig
+        from client.local_server import LocalServer  # the server's code only when it is run
 
-        server = KahunaServer(
-            ServerConfig(
-                host="127.0.0.1",
-                port=0,
-                server_name="kahuna (inside the client)",
-                computer_delay=args.computer_delay,
-            )
-        )
-        await server.start()
-        url = f"ws://127.0.0.1:{server.port}"
+        server = LocalServer(args.computer_delay)
+        url = await server.start()
     if args.spectate:
         state.table_id, state.role, state.screen = args.spectate, "spectator", "game"
     auto_create = local_table(args) if args.local else None
@@ -396,14 +392,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         tls_context(args, server_url(args.url))
     except AddressError as exc:
         parser.error(str(exc))
-    for stream, what in ((sys.stdin, "standard input"), (sys.stdout, "standard output")):
-        if not stream.isatty():
-            print(
-                f"kahuna-client: {what} is not a terminal: kahuna-client is a full-screen"
-                " program; run it in a terminal (see --help)",
-                file=sys.stderr,
-            )
-            return 2
+    if not_a_terminal():
+        return 2
     root = logging.getLogger()
     if args.log:
         logging.basicConfig(filename=args.log, level=logging.DEBUG)

@@ -13,7 +13,8 @@ from typing import Literal
 
 import attrs
 
-from client.i18n import N_, _, pgettext
+from client.command_words import canonical, local_words
+from client.i18n import N_, _
 from client.table import TableView
 from client.words import refusal_words, rules_words, seat_name
 from shared.actions import Action, NotationError, Place, Remove, parse_action
@@ -50,80 +51,6 @@ HINTS_OFF = N_(
     "hints are off at this table: the players agreed to play without them"
     " (a courtesy between the players)"
 )
-
-# ----- the command words in the player's language ----------------------------------------------
-# The notation (place BARI-DUDA, take COCO, ...) is the one canonical form of records and of the
-# protocol; the player may also type each command word in the chosen language (the catalogs'
-# "command" context: 'setze BARI-DUDA', 'piazza BARI-DUDA'), which is read as the notation.
-
-VERBS = ("place", "remove", "discard", "take", "draw", "abstain", "end", "handicap", "undo")
-PHRASES = ("offer draw", "undo turn")  # two English words, often one word elsewhere
-OTHER_WORDS = (
-    "say", "help", "save", "lobby", "resync", "quit", "hint", "resign", "accept", "decline",
-    "claim", "rematch", "offer", "rebuild", "turn", "yes",
-)  # fmt: skip
-
-
-def local_words() -> dict[str, str]:
-    """Each command word (or phrase) of the notation -> its word in the chosen language."""
-    words = {
-        "place": pgettext("command", "place"),
-        "remove": pgettext("command", "remove"),
-        "discard": pgettext("command", "discard"),
-        "take": pgettext("command", "take"),
-        "draw": pgettext("command", "draw"),
-        "abstain": pgettext("command", "abstain"),
-        "end": pgettext("command", "end"),
-        "handicap": pgettext("command", "handicap"),
-        "undo": pgettext("command", "undo"),
-        "offer draw": pgettext("command", "offer draw"),
-        "undo turn": pgettext("command", "undo turn"),
-        "say": pgettext("command", "say"),
-        "help": pgettext("command", "help"),
-        "save": pgettext("command", "save"),
-        "lobby": pgettext("command", "lobby"),
-        "resync": pgettext("command", "resync"),
-        "quit": pgettext("command", "quit"),
-        "hint": pgettext("command", "hint"),
-        "resign": pgettext("command", "resign"),
-        "accept": pgettext("command", "accept"),
-        "decline": pgettext("command", "decline"),
-        "claim": pgettext("command", "claim"),
-        "rematch": pgettext("command", "rematch"),
-        "offer": pgettext("command", "offer"),
-        "rebuild": pgettext("command", "rebuild"),
-        "turn": pgettext("command", "turn"),
-        "yes": pgettext("command", "yes"),
-    }
-    return {k: v.lower() for k, v in words.items()}
-
-
-def verb_names() -> list[str]:
-    """The game's command words as the player may type them: the language's, then the
-    notation's."""
-    local = local_words()
-    out = [local[v] for v in VERBS]
-    return out + [v for v in VERBS if v not in out]
-
-
-def canonical(line: str) -> str:
-    """The line with its command words in the notation ('setze BARI-DUDA' -> 'place
-    BARI-DUDA'); a line already in the notation, or a chat, is left as it is."""
-    text = line.strip()
-    if not text or text.startswith(("'", '"')):
-        return line
-    words = text.split()
-    back = {v: k for k, v in local_words().items() if v != k}
-    two = " ".join(words[:2]).lower()
-    if len(words) >= 2 and two in back and " " in back[two]:
-        return " ".join([back[two], *words[2:]])
-    english = back.get(words[0].lower())
-    if english is None:
-        return line
-    rest = words[1:]
-    if english == "remove" and len(rest) == 3 and rest[2].lower() in back:
-        rest[2] = back[rest[2].lower()]
-    return " ".join([english, *rest])
 
 
 @attrs.frozen

@@ -44,6 +44,10 @@ log = logging.getLogger(__name__)
 BACKOFF = (0.3, 0.7, 1.5, 3.0)
 FATAL_CODES = {"version_mismatch", "bad_name", "too_many_connections"}
 
+# How the rest of the client hands a message to the connection (Session.send): False when it
+# could not be sent.
+Send = Callable[[ClientMessage], bool]
+
 
 def certificate_problem(url: str, exc: ssl.SSLCertVerificationError) -> str:
     """What is wrong with a server's certificate, and what to do, in words."""

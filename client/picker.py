@@ -29,10 +29,10 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import ColorDepth, Output
 
-from client.app import CanvasControl, style_for
+from client.canvas import Canvas
 from client.discovery import LanBrowser, LanServer
 from client.i18n import _, ngettext
-from client.render import Canvas
+from client.screen import CanvasControl, full_screen_application
 
 PROBE_SECONDS = 1.0  # how long the server on this machine may take to accept a connection
 ADDRESS: Literal["address"] = "address"  # the list's last item: "Type an address..."
@@ -219,15 +219,13 @@ class ServerPicker:
                 Window(FormattedTextControl(self._hints), height=1, style="class:hints"),
             ]
         )
-        self.app: Application[str | None] = Application(
-            layout=Layout(body, focused_element=self.list_window),
-            key_bindings=self._bindings(),
-            style=style_for(theme),
-            full_screen=True,
+        self.app: Application[str | None] = full_screen_application(
+            Layout(body, focused_element=self.list_window),
+            self._bindings(),
+            theme=theme,
             input=input,
             output=output,
             color_depth=color_depth,
-            mouse_support=False,
         )
 
     # ----- the list --------------------------------------------------------------------------

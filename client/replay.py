@@ -12,13 +12,13 @@ hidden: both hands, the face-down discards and the order of the draw pile are sh
 
 The steps are built once, by replaying the record's log with its recorded shuffles and keeping
 a copy of the game after every action (tests/client/test_replay.py compares each with
-Game.from_log on the log's prefix). The drawing reuses client.render's map and canvas.
+Game.from_log on the log's prefix). The drawing reuses the game screen's map
+(client/board_map.py) and canvas.
 """
 
 from __future__ import annotations
 
 import functools
-import os
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -32,21 +32,19 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth, Output
 
-from client import render
-from client.app import CanvasControl, style_for
-from client.commands import local_words
+from client.board_map import MIN_MAP, SEAT_STYLE, TOKEN_CHAR, map_legend, render_map
+from client.canvas import Canvas, Fragment, put_clipped
+from client.command_words import in_words
 from client.eventlog import describe_events
 from client.i18n import _
-from client.render import (
-    MESSAGE_LINES,
-    MIN_MAP,
-    SEAT_STYLE,
-    TOKEN_CHAR,
-    Canvas,
-    Fragment,
-    map_size,
-    render_map,
+from client.render import map_size
+from client.screen import (
+    CanvasControl,
+    color_depth_for,
+    full_screen_application,
+    not_a_terminal,
 )
+from client.status_lines import MESSAGE_LINES
 from client.words import reason_words, seat_name
 from shared.board import ISLANDS
 from shared.events import BridgePlaced, BridgeRemoved, Event, GameOver, TurnEnded, event_to_dict
@@ -83,19 +81,6 @@ class Step:
     @property
     def changed_lines(self) -> set[int]:
         return {e.line for e in self.events if isinstance(e, BridgePlaced | BridgeRemoved)}
-
-
-def in_words(move: str) -> str:
-    """A move of the notation with its command words in the chosen language, as the player
-    types it ('setze BARI-COCO' in German; the tutorial takes both)."""
-    words = move.split()
-    local = local_words()
-    if " ".join(words[:2]) in local:  # 'undo turn'
-        return " ".join([local[" ".join(words[:2])], *words[2:]])
-    words[0] = local.get(words[0], words[0])
-    if words[-1] == "rebuild":
-        words[-1] = local["rebuild"]
-    return " ".join(words)
 
 
 def entry_text(entry: Move | Ending | None) -> str:
@@ -327,7 +312,7 @@ def board_screen(
         canvas.put(0, 2, _("Kahuna needs at least 80x24."), "class:msg.error")
         return canvas
     canvas.blit(0, 1, render_map(spectator_view(game), map_w, map_h, recent=recent))
-    canvas.put_fragments(0, 1 + map_h, render.map_legend())
+    canvas.put_fragments(0, 1 + map_h, map_legend())
     x0, panel_w = map_w + 2, side_w - 1
     for y in range(1, 1 + body_h):
         canvas.put(map_w, y, "│", "class:frame")
@@ -335,7 +320,7 @@ def board_screen(
     for row in panel(panel_w):
         if y > body_h:
             break
-        render.put_clipped(canvas, x0, y, row, panel_w)
+        put_clipped(canvas, x0, y, row, panel_w)
         y += 1
     if y <= body_h:
         canvas.put(x0 - 1, y, "─" * side_w, "class:frame")
@@ -344,7 +329,7 @@ def board_screen(
     room = body_h + 1 - y
     if room > 0:
         for row in log(panel_w)[-room:]:
-            render.put_clipped(canvas, x0, y, row, panel_w)
+            put_clipped(canvas, x0, y, row, panel_w)
             y += 1
     for i, line in enumerate(lines):
         canvas.put(0, height - len(lines) + i, line, message_style)
@@ -508,15 +493,13 @@ def replay_application(
             Window(FormattedTextControl(keys_line), height=1, style="class:hints"),
         ]
     )
-    return Application(
-        layout=Layout(body),
-        key_bindings=kb,
-        style=style_for(theme),
-        full_screen=True,
+    return full_screen_application(
+        Layout(body),
+        kb,
+        theme=theme,
         input=input,
         output=output,
         color_depth=color_depth,
-        mouse_support=False,
     )
 
 
@@ -525,23 +508,6 @@ def _handler(move: Callable[[], None]) -> Callable[[KeyPressEvent], None]:
         move()
 
     return handler
-
-
-def not_a_terminal() -> bool:
-    """True (after saying so) when the full screen cannot be drawn."""
-    for stream, what in ((sys.stdin, "standard input"), (sys.stdout, "standard output")):
-        if not stream.isatty():
-            print(
-                f"kahuna-client: {what} is not a terminal: kahuna-client is a full-screen"
-                " program; run it in a terminal (see --help)",
-                file=sys.stderr,
-            )
-            return True
-    return False
-
-
-def color_depth_for(no_color: bool) -> ColorDepth | None:
-    return ColorDepth.DEPTH_1_BIT if no_color or os.environ.get("NO_COLOR") else None
 
 
 def replay_main(

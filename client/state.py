@@ -15,7 +15,8 @@ import attrs
 
 from client.eventlog import describe_events
 from client.i18n import _, ngettext
-from client.table import CLOCK_CHOICES, LEVEL_CHOICES, TableView, table_from_view
+from client.table import TableView, table_from_view
+from client.table_form import CreateForm
 from client.words import (
     closing_words,
     error_sentence,
@@ -40,7 +41,6 @@ from protocol.messages import (
     TableClosed,
     TableInfo,
     TableNote,
-    TimeControl,
     Update,
     Welcome,
 )
@@ -63,41 +63,6 @@ class LogLine:
     kind: LogKind
     text: str
     version: int = 0  # the table's version when it was written: an event line, the version it made
-
-
-@attrs.define
-class CreateForm:
-    """The options of a new table, as the lobby's form edits them."""
-
-    vs_computer: bool = True
-    seat: Literal["white", "black"] = "white"
-    first: Literal["white", "black", "random"] = "white"
-    variant1: bool = False
-    variant2: bool = False
-    handicap_seat: Literal["white", "black"] | None = None
-    handicap_bridges: int = 0
-    clock: TimeControl | None = None
-    level: Literal["easy", "normal", "strong"] = "normal"
-    hints: bool = True
-
-    def cycle_clock(self) -> None:
-        choices = CLOCK_CHOICES
-        index = choices.index(self.clock) if self.clock in choices else 0
-        self.clock = choices[(index + 1) % len(choices)]
-
-    def cycle_level(self) -> None:
-        self.level = LEVEL_CHOICES[(LEVEL_CHOICES.index(self.level) + 1) % len(LEVEL_CHOICES)]
-
-    def cycle_handicap(self) -> None:
-        """none -> White 1, 2, 3 -> Black 1, 2, 3 -> none."""
-        if self.handicap_seat is None:
-            self.handicap_seat, self.handicap_bridges = "white", 1
-        elif self.handicap_bridges < 3:
-            self.handicap_bridges += 1
-        elif self.handicap_seat == "white":
-            self.handicap_seat, self.handicap_bridges = "black", 1
-        else:
-            self.handicap_seat, self.handicap_bridges = None, 0
 
 
 @attrs.define
@@ -221,6 +186,10 @@ class ClientState:
         if self.log_scroll:
             self.log_scroll += 1
         del self.log[:-1000]
+
+    def note_sent(self, command: str) -> None:
+        """A command this player sent, for the transcript."""
+        self.transcript.append(f"{time.strftime('%H:%M:%S')} > {command}")
 
     # ----- server messages -----------------------------------------------------------------
 

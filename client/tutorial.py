@@ -21,26 +21,31 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Float, FloatContainer, HSplit, Layout, Window
+from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
-from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import ColorDepth, Output
 
-from client.app import CanvasControl, style_for
-from client.commands import canonical, complete
+from client.board_map import SEAT_STYLE, TOKEN_CHAR
+from client.canvas import Canvas, Fragment
+from client.command_words import canonical, in_words
+from client.commands import complete
 from client.i18n import _, pgettext
 from client.lessons import Lesson, lessons
-from client.render import SEAT_STYLE, TOKEN_CHAR, Canvas, Fragment
 from client.replay import (
     Timeline,
     board_screen,
     card_rows,
-    color_depth_for,
-    in_words,
-    not_a_terminal,
     timeline,
     wrap_rows,
+)
+from client.screen import (
+    CanvasControl,
+    color_depth_for,
+    complete_or_cycle,
+    full_screen_application,
+    not_a_terminal,
+    with_completions,
 )
 from client.words import reason_words, rules_words, seat_name
 from shared.actions import NotationError, parse_action
@@ -370,18 +375,7 @@ def tutorial_application(
 
     @kb.add("tab")
     def _complete(event: KeyPressEvent) -> None:
-        if buffer.complete_state is not None:
-            buffer.complete_next()
-            return
-        found = list(
-            buffer.completer.get_completions(
-                buffer.document, CompleteEvent(completion_requested=True)
-            )
-        )
-        if len(found) == 1:
-            buffer.apply_completion(found[0])
-        elif found:
-            buffer.start_completion(select_first=True)
+        complete_or_cycle(buffer)
 
     body = HSplit(
         [
@@ -390,18 +384,13 @@ def tutorial_application(
             Window(FormattedTextControl(keys_line), height=1, style="class:hints"),
         ]
     )
-    root = FloatContainer(
-        body, floats=[Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8))]
-    )
-    app: Application[None] = Application(
-        layout=Layout(root, focused_element=command_line),
-        key_bindings=kb,
-        style=style_for(theme),
-        full_screen=True,
+    app: Application[None] = full_screen_application(
+        Layout(with_completions(body), focused_element=command_line),
+        kb,
+        theme=theme,
         input=input,
         output=output,
         color_depth=color_depth,
-        mouse_support=False,
     )
     return app
 

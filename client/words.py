@@ -11,7 +11,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from client.i18n import _
+from client.command_words import command_word, verb_names
+from client.i18n import N_, _
 from protocol.messages import Error, Left, TableClosed
 from shared.board import ISLANDS, line_name
 from shared.events import (
@@ -31,7 +32,7 @@ from shared.events import (
     TokenRemoved,
     TurnEnded,
 )
-from shared.results import Result
+from shared.results import Result, ending_sentence
 from shared.types import Seat, Termination
 
 
@@ -155,57 +156,51 @@ def describe(event: Event) -> str:
     raise TypeError(event)
 
 
+# How a game ended, short (the log's "Game over, ... (REASON)"): "{seat}" is the loser's colour.
+# The same English as the engine's (shared.results.REASONS) today, but a mapping of its own: the
+# screen's words may change, the records' and version 1's may not.
+REASONS: dict[Termination, str] = {
+    Termination.POINTS: N_("more points"),
+    Termination.FINAL: N_("tied on points, more in the final scoring"),
+    Termination.BRIDGES: N_("tied on points, more bridges on the board"),
+    Termination.TIE: N_("tied on points and bridges: no winner"),
+    Termination.NO_BRIDGES: N_("{seat} has no bridge on the board"),
+    Termination.AGREED: N_("draw agreed"),
+    Termination.RESIGNED: N_("{seat} resigned"),
+    Termination.TIME: N_("{seat} ran out of time"),
+    Termination.FORFEIT: N_("{seat} forfeited"),
+}
+NEITHER_HAS_A_BRIDGE = N_("neither player has a bridge on the board")
+# ... and as a sentence with the players' names (the game-over panel): "{player}" is the loser.
+ENDINGS: dict[Termination, str] = {
+    Termination.POINTS: N_("More points after the final scoring."),
+    Termination.FINAL: N_("Tied on points; more points in the final scoring."),
+    Termination.BRIDGES: N_("Tied on points and in the final scoring; more bridges on the board."),
+    Termination.TIE: N_("Tied on points and on bridges: a tie."),
+    Termination.NO_BRIDGES: N_("{player} has no bridge left on the board."),
+    Termination.AGREED: N_("The players agreed a draw."),
+    Termination.RESIGNED: N_("{player} resigned."),
+    Termination.TIME: N_("{player} ran out of time."),
+    Termination.FORFEIT: N_("{player} left the game and forfeited it."),
+}
+NEITHER_HAS_A_BRIDGE_ENDING = N_("Neither player has a bridge on the board.")
+
+
 def reason_words(result: Result) -> str:
     """How the game ended, short (for the log): the result's kind in words."""
-    kind, loser = result.kind, result.loser
-    if kind is Termination.POINTS:
-        return _("more points")
-    if kind is Termination.FINAL:
-        return _("tied on points, more in the final scoring")
-    if kind is Termination.BRIDGES:
-        return _("tied on points, more bridges on the board")
-    if kind is Termination.TIE:
-        return _("tied on points and bridges: no winner")
-    if kind is Termination.NO_BRIDGES:
-        if loser is None:
-            return _("neither player has a bridge on the board")
-        return _("{seat} has no bridge on the board").format(seat=seat_name(loser))
-    if kind is Termination.AGREED:
-        return _("draw agreed")
-    assert loser is not None
-    if kind is Termination.RESIGNED:
-        return _("{seat} resigned").format(seat=seat_name(loser))
-    if kind is Termination.TIME:
-        return _("{seat} ran out of time").format(seat=seat_name(loser))
-    return _("{seat} forfeited").format(seat=seat_name(loser))
+    sentence = _(ending_sentence(result, REASONS, NEITHER_HAS_A_BRIDGE))
+    loser = result.loser
+    return sentence if loser is None else sentence.format(seat=seat_name(loser))
 
 
 def ending_words(result: Result, name: Mapping[Seat, str]) -> str:
     """How the game ended, a sentence with the players' names, for the game-over screen."""
-    kind, loser = result.kind, result.loser
-
-    def named(seat: Seat) -> str:
-        return _("{name} ({seat})").format(name=name[seat], seat=seat_name(seat))
-
-    if kind is Termination.RESIGNED and loser is not None:
-        return _("{player} resigned.").format(player=named(loser))
-    if kind is Termination.TIME and loser is not None:
-        return _("{player} ran out of time.").format(player=named(loser))
-    if kind is Termination.FORFEIT and loser is not None:
-        return _("{player} left the game and forfeited it.").format(player=named(loser))
-    if kind is Termination.AGREED:
-        return _("The players agreed a draw.")
-    if kind is Termination.POINTS:
-        return _("More points after the final scoring.")
-    if kind is Termination.FINAL:
-        return _("Tied on points; more points in the final scoring.")
-    if kind is Termination.BRIDGES:
-        return _("Tied on points and in the final scoring; more bridges on the board.")
-    if kind is Termination.TIE:
-        return _("Tied on points and on bridges: a tie.")
+    sentence = _(ending_sentence(result, ENDINGS, NEITHER_HAS_A_BRIDGE_ENDING))
+    loser = result.loser
     if loser is None:
-        return _("Neither player has a bridge on the board.")
-    return _("{player} has no bridge left on the board.").format(player=named(loser))
+        return sentence
+    player = _("{name} ({seat})").format(name=name[loser], seat=seat_name(loser))
+    return sentence.format(player=player)
 
 
 # ----- the server's refusals --------------------------------------------------------------------
@@ -479,13 +474,11 @@ def rules_words(english: str) -> str:
         found = pattern.fullmatch(english)
         if found is None:
             continue
-        from client.commands import local_words, verb_names  # commands imports this module
-
         values: dict[str, Any] = found.groupdict()
         if "seat" in values:
             values["seat"] = seat_word(values["seat"].lower())
         if "verb" in values:
-            values["verb"] = local_words().get(values["verb"], values["verb"])
+            values["verb"] = command_word(values["verb"])
         if not text:  # the unknown command: the words of this language, and the notation's
             return _("unknown command {word}; the commands are: {words}").format(
                 word=values["word"], words=", ".join(verb_names())

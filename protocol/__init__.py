@@ -13,11 +13,12 @@ from protocol.codec import (
     to_wire,
 )
 from protocol.errors import MEANINGS, ErrorCode, ProtocolError
-from protocol.messages import PROTOCOL_VERSION
+from protocol.messages import DEFAULT_PORT, PROTOCOL_VERSION
 
 __all__ = [
     "CLIENT_MAX_FRAME",
     "DEFAULT_MAX_FRAME",
+    "DEFAULT_PORT",
     "MEANINGS",
     "PROTOCOL_VERSION",
     "ErrorCode",

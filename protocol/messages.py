@@ -16,6 +16,7 @@ from shared.types import GameOptions, Seat
 
 PROTOCOL_VERSION = 2  # the newest version this code speaks
 SUPPORTED_VERSIONS = (1, 2)  # a server answers hello with either; see docs/protocol.md
+DEFAULT_PORT = 8765  # the TCP port a server listens on, and a client looks for, unless told
 SINCE = "since"  # attrs metadata: the protocol version that added a field
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import attrs
 
-from protocol.constants import DEFAULT_PORT
+from protocol.messages import DEFAULT_PORT
 from server.settings import (
     instance_name,
     ip_address,

@@ -5,7 +5,7 @@ version), errors, closes, and the storage operations that keep a table on disk."
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
@@ -23,15 +23,13 @@ from protocol.messages import (
 from server.config import ServerConfig
 from server.effects import CloseConnection, Effects
 from server.lobby import Lobby
+from server.session import Session
 from server.store import AppendLogOp, SetSeatOp, StorageOp, TableStateOp
 from server.table import MemberId, Outbox, Table
 from server.timers import Timers, claimant
 from shared.history import entry_to_wire
 from shared.legality import Refusal
 from shared.types import Seat
-
-if TYPE_CHECKING:
-    from server.sessions import Session
 
 
 class Context:

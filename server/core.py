@@ -54,7 +54,8 @@ from server.effects import Effects
 from server.lifecycle import Lifecycle
 from server.lobby import Lobby
 from server.play import Play
-from server.sessions import Session, Sessions
+from server.session import Session
+from server.sessions import Sessions
 from server.store import ClearSeatOp, StoredTable
 from server.table import Closing, MemberId, TableError
 from shared.record import write_record

@@ -12,7 +12,8 @@ from protocol.messages import ChatEntry, CreateTable, RoleName
 from server.clock import Clock, ClockError
 from server.context import Context
 from server.play import Play, no_offer
-from server.sessions import Session, Sessions
+from server.session import Session
+from server.sessions import Sessions
 from server.store import CloseOp, CreateTableOp, StoredTable
 from server.table import COMPUTER_NAME, Closing, MemberId, Outbox, SeatHolder, Table, TableError
 from shared.events import Event

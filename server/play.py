@@ -10,7 +10,8 @@ from protocol.errors import ErrorCode
 from protocol.messages import Command
 from server.context import Context
 from server.effects import ComputerTurn, KeepRecord
-from server.sessions import Session, clean_text
+from server.session import Session
+from server.sessions import clean_text
 from server.store import ChatOp, FinishOp
 from server.table import MemberId, Table, TableError
 from server.timers import claim_refusal, claimant

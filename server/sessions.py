@@ -7,13 +7,12 @@ from __future__ import annotations
 import logging
 import unicodedata
 
-import attrs
-
 from protocol.errors import ErrorCode
 from protocol.messages import SUPPORTED_VERSIONS, Hello, Welcome
 from server.context import Context
 from server.effects import CLOSE_POLICY
 from server.ratelimit import TokenBucket
+from server.session import Session
 from server.table import MemberId, TableError
 
 log = logging.getLogger(__name__)
@@ -22,27 +21,6 @@ log = logging.getLogger(__name__)
 def clean_text(text: str) -> str:
     """Drop control and format characters (terminal escapes, bidi overrides) and trim."""
     return "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
-
-
-@attrs.define
-class Session:
-    """What the core knows of one connection."""
-
-    member: MemberId
-    address: str
-    opened: float
-    bucket: TokenBucket
-    chat_bucket: TokenBucket
-    flood: TokenBucket  # messages dropped for the rate before the connection is closed
-    name: str | None = None
-    version: int = 0  # the protocol version agreed in hello
-    tables: set[str] = attrs.Factory(set)
-    closing: bool = False
-    last_rate_error: float = -1e9
-
-    @property
-    def greeted(self) -> bool:
-        return self.name is not None
 
 
 class Sessions:

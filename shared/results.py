@@ -8,6 +8,7 @@ version-1 clients and the records' `# result:` comment read as they always did.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -16,15 +17,30 @@ from shared.types import Seat, Termination
 
 T = Termination
 
+# How each ending reads in English, "{seat}" standing for the loser's colour: the sentences the
+# engine sent before results had codes (version-1 clients and records' comments read them).
+REASONS: dict[Termination, str] = {
+    T.POINTS: "more points",
+    T.FINAL: "tied on points, more in the final scoring",
+    T.BRIDGES: "tied on points, more bridges on the board",
+    T.TIE: "tied on points and bridges: no winner",
+    T.NO_BRIDGES: "{seat} has no bridge on the board",
+    T.AGREED: "draw agreed",
+    T.RESIGNED: "{seat} resigned",
+    T.TIME: "{seat} ran out of time",
+    T.FORFEIT: "{seat} forfeited",
+}
+NEITHER_HAS_A_BRIDGE = "neither player has a bridge on the board"
+
 # Today's English for the endings the rules decide, read back for code and data made before
 # results had codes (older stored summaries, the playout engine's English reasons).
 _LEGACY: dict[str, Termination] = {
-    "more points": T.POINTS,
-    "tied on points, more in the final scoring": T.FINAL,
-    "tied on points, more bridges on the board": T.BRIDGES,
-    "tied on points and bridges: no winner": T.TIE,
-    "neither player has a bridge on the board": T.NO_BRIDGES,
-    **{f"{seat.label} has no bridge on the board": T.NO_BRIDGES for seat in Seat},
+    NEITHER_HAS_A_BRIDGE: T.NO_BRIDGES,
+    **{
+        REASONS[kind].format(seat=seat.label): kind
+        for kind in (T.POINTS, T.FINAL, T.BRIDGES, T.TIE, T.NO_BRIDGES)
+        for seat in Seat
+    },
 }
 
 # Kinds that never have a winner, and kinds that always have one.
@@ -88,34 +104,18 @@ class Result:
         return cls(None if winner is None else Seat.parse(winner), kind)
 
 
+def ending_sentence(result: Result, sentences: Mapping[Termination, str], neither: str) -> str:
+    """The sentence for how this game ended: its kind's in `sentences`, or `neither` when the
+    game ended with no bridge on the board for either player. The one place that tells the
+    endings apart: each wording (the English here, the client's) is a mapping like REASONS."""
+    if result.kind is T.NO_BRIDGES and result.loser is None:
+        return neither
+    return sentences[result.kind]
+
+
 def english_reason(result: Result) -> str:
     """The result in words, for prose: the client's screen, records' comments, version-1
     clients. The winner is not named except where the sentence needs the loser."""
-    kind, loser = result.kind, result.loser
-    if kind is T.POINTS:
-        return "more points"
-    if kind is T.FINAL:
-        return "tied on points, more in the final scoring"
-    if kind is T.BRIDGES:
-        return "tied on points, more bridges on the board"
-    if kind is T.TIE:
-        return "tied on points and bridges: no winner"
-    if kind is T.NO_BRIDGES:
-        if loser is None:
-            return "neither player has a bridge on the board"
-        return f"{loser.label} has no bridge on the board"
-    if kind is T.AGREED:
-        return "draw agreed"
-    assert loser is not None  # resigned, time and forfeit always have a winner
-    if kind is T.RESIGNED:
-        return f"{loser.label} resigned"
-    if kind is T.TIME:
-        return f"{loser.label} ran out of time"
-    return f"{loser.label} forfeited"
-
-
-def legacy_result_dict(result: Result) -> dict[str, str | None]:
-    """The result as version-1 clients (and docs/protocol.md's version 1) know it:
-    {"winner", "reason"} with the English sentence."""
-    winner = None if result.winner is None else result.winner.name.lower()
-    return {"winner": winner, "reason": english_reason(result)}
+    loser = result.loser
+    sentence = ending_sentence(result, REASONS, NEITHER_HAS_A_BRIDGE)
+    return sentence if loser is None else sentence.format(seat=loser.label)

@@ -18,7 +18,8 @@ from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from client.__main__ import build_parser, run_client
-from client.app import Client, KahunaApp
+from client.app import KahunaApp
+from client.client import Client
 from client.commands import legal_now
 from client.seats import SeatStore
 from client.state import ClientState
@@ -287,19 +288,22 @@ def test_save_asks_the_server_for_the_record_once_the_game_is_over(tmp_path: Pat
     state = known_state()
     state.transcript = ["12:00:00 > place BARI-DUDA"]
     sent: list[ClientMessage] = []
+    connected = True
 
     def send(msg: ClientMessage) -> bool:
+        if not connected:
+            return False
         sent.append(msg)
         return True
 
     ui = KahunaApp(state, send, output=DummyOutput(), save_dir=tmp_path)
-    path = ui.save("")  # the game is not over: a transcript, never the hidden cards
+    path = ui.saver.save("")  # the game is not over: a transcript, never the hidden cards
     assert path is not None and "place BARI-DUDA" in path.read_text()
     assert "transcript" in state.message and sent == []
     assert state.public is not None
     state.public = attrs.evolve(state.public, result=Result(Seat.WHITE, "more points"))
     target = tmp_path / "game.kahuna.txt"
-    assert ui.save(str(target)) is None  # asked for; written when the record comes
+    assert ui.saver.save(str(target)) is None  # asked for; written when the record comes
     assert sent == [GetRecord("t1")] and not target.exists()
     ui.received(Record("other", "kahuna-record 1\n# other\n"))  # another table's: not this
     assert not target.exists()
@@ -307,13 +311,13 @@ def test_save_asks_the_server_for_the_record_once_the_game_is_over(tmp_path: Pat
     assert target.read_text() == "kahuna-record 1\n# t1\n"
     assert state.message == f"Saved the game record to {target}"
     # a server that gives no record (an older one): the transcript, and the player is told
-    ui.save(str(target))
+    ui.saver.save(str(target))
     ui.received(Error("unknown_type", "no such message", refused="get_record"))
     assert "place BARI-DUDA" in target.read_text()
     assert "gave no record" in state.message and state.message_kind == "error"
     # no connection: the transcript at once, and how to get the record
-    ui.send = lambda _m: False
-    assert ui.save(str(target)) == target and "save' again once connected" in state.message
+    connected = False
+    assert ui.saver.save(str(target)) == target and "save' again once connected" in state.message
 
 
 async def test_a_client_started_again_takes_its_seat_back(

@@ -29,9 +29,9 @@ from client.__main__ import (
     server_url,
     theme_from_env,
 )
-from client.app import style_for
 from client.connection import certificate_problem
 from client.state import ClientState
+from client.themes import style_for
 from server.app import KahunaServer
 from tests.client.test_app import until
 from tests.client.test_restart import free_port

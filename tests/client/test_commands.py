@@ -7,7 +7,7 @@ import attrs
 import pytest
 
 from client.__main__ import build_parser, local_table, main, server_url
-from client.app import highlighted_lines
+from client.command_line import highlighted_lines
 from client.commands import CLIENT_WORDS, Candidate, complete, interpret
 from client.eventlog import describe_events
 from client.state import ClientState

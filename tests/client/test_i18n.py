@@ -20,22 +20,14 @@ from babel.messages.pofile import read_po
 
 from client import i18n
 from client.__main__ import build_parser
-from client.commands import complete, interpret, local_words
+from client.board_map import map_legend
+from client.command_words import local_words
+from client.commands import complete, interpret
 from client.eventlog import describe_events
+from client.help_screen import HELP_CLIENT, HELP_KEYS, RULES_PAGES, help_pages, render_help
 from client.i18n import LANGUAGES, LOCALE_DIR, _, choose_language, set_language
-from client.render import (
-    HELP_CLIENT,
-    HELP_KEYS,
-    KEY_HINTS,
-    LOBBY_KEYS,
-    RULES_PAGES,
-    help_pages,
-    map_legend,
-    map_size,
-    render_game,
-    render_help,
-    render_lobby,
-)
+from client.lobby_screen import LOBBY_KEYS, render_lobby
+from client.render import KEY_HINTS, map_size, render_game
 from client.state import ClientState
 from client.words import rules_words
 from shared.actions import parse_action

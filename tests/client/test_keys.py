@@ -13,7 +13,8 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from client.app import KahunaApp
-from client.render import render_game, render_lobby
+from client.lobby_screen import render_lobby
+from client.render import render_game
 from client.state import ClientState
 from protocol.messages import ClientMessage, Command, Leave, LobbySubscribe, PlayersChanged
 from tests.client.test_app import until

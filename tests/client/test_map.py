@@ -8,8 +8,9 @@ import itertools
 
 import pytest
 
-from client.render import LABEL_H, LABEL_W, line_cells, map_size, render_game
-from client.render import island_cells as labels
+from client.map_layout import LABEL_H, LABEL_W, line_cells
+from client.map_layout import island_cells as labels
+from client.render import map_size, render_game
 from shared.board import ISLANDS, LINES
 from tests.client.test_render import known_state
 

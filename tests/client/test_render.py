@@ -8,20 +8,11 @@ import re
 import attrs
 import pytest
 
-from client.render import (
-    BRIDGE_CHAR,
-    FREE_CHAR,
-    LABEL_H,
-    LABEL_W,
-    TOKEN_CHAR,
-    Canvas,
-    island_cells,
-    line_cells,
-    map_size,
-    render_game,
-    render_lobby,
-    render_map,
-)
+from client.board_map import BRIDGE_CHAR, FREE_CHAR, TOKEN_CHAR, render_map
+from client.canvas import Canvas
+from client.lobby_screen import render_lobby
+from client.map_layout import LABEL_H, LABEL_W, island_cells, line_cells
+from client.render import map_size, render_game
 from client.state import ClientState, LogLine
 from protocol.messages import PlayerInfo, Players, TableInfo, TableOptions
 from shared.board import DEGREE, ISLANDS, NEEDED, NUM_LINES, parse_island, parse_line

@@ -8,9 +8,12 @@ import pytest
 
 from client.commands import HINTS_OFF, interpret
 from client.hint import explain
-from client.render import clock_line, ending_words, render_game, render_lobby, table_row
+from client.lobby_screen import render_lobby, table_row
+from client.render import render_game
+from client.side_panel import clock_line
 from client.state import ClientState
 from client.table import ClockView, TableView, format_clock, parse_control, table_from_view
+from client.words import ending_words
 from protocol.messages import PlayerInfo, Players, TableInfo, TableOptions, TimeControl
 from shared.actions import Draw, Place, Remove
 from shared.board import ISLANDS, LINES, parse_line
@@ -63,8 +66,9 @@ def test_the_table_key_and_the_clocks() -> None:
 
 def test_every_ending_in_words() -> None:
     state = known_state()
+    names = {seat: state.player_name(seat) for seat in Seat}
     words = {
-        kind: ending_words(state, Result(Seat.WHITE, kind))
+        kind: ending_words(Result(Seat.WHITE, kind), names)
         for kind in Termination
         if kind not in (Termination.TIE, Termination.AGREED)
     }
@@ -73,8 +77,10 @@ def test_every_ending_in_words() -> None:
     assert words[Termination.FORFEIT] == "Computer (Black) left the game and forfeited it."
     assert words[Termination.POINTS] == "More points after the final scoring."
     assert words[Termination.NO_BRIDGES] == "Computer (Black) has no bridge left on the board."
-    assert ending_words(state, Result(None, Termination.AGREED)) == "The players agreed a draw."
-    assert ending_words(state, Result(None, Termination.TIE)).endswith("a tie.")
+    assert ending_words(Result(None, Termination.AGREED), names) == "The players agreed a draw."
+    assert ending_words(Result(None, Termination.TIE), names).endswith("a tie.")
+    neither = ending_words(Result(None, Termination.NO_BRIDGES), names)
+    assert neither == "Neither player has a bridge on the board."
     assert "bridges on the board" in words[Termination.BRIDGES]
     assert "final scoring" in words[Termination.FINAL]
 

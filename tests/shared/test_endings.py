@@ -22,7 +22,7 @@ from shared.history import (
 from shared.legality import IllegalAction
 from shared.randomness import SeededSource
 from shared.record import read_record, replay, write_record
-from shared.results import english_reason, legacy_result_dict, termination
+from shared.results import english_reason, termination
 from shared.types import GameOptions, Phase, Seat, Termination
 from shared.views import public_from_dict, public_to_dict, spectator_view
 from tests.shared.test_history import state_key
@@ -219,7 +219,11 @@ def test_the_result_wire_form_is_the_winner_and_the_kind() -> None:
     wire = public_to_dict(spectator_view(game))
     assert wire["result"] == {"winner": "white", "kind": "time"}
     assert public_from_dict(wire).result == game.result
-    assert legacy_result_dict(game.result) == {"winner": "white", "reason": "Black ran out of time"}
+    # version 1's form: the winner, and the English sentence in place of the kind
+    assert (game.result.to_dict()["winner"], english_reason(game.result)) == (
+        "white",
+        "Black ran out of time",
+    )
 
 
 def test_the_older_english_forms_are_still_read() -> None:

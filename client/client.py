@@ -1,0 +1,143 @@
+"""The client run: the application (client/app.py) and its connection to one server
+(client/connection.py) together, and the seat file (client/seats.py) kept in step."""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+from collections.abc import Callable
+from pathlib import Path
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import ColorDepth, Output
+
+from client.app import KahunaApp
+from client.connection import Session
+from client.i18n import _
+from client.seats import SeatStore
+from client.state import ClientState
+from protocol.messages import (
+    ClientMessage,
+    Error,
+    Joined,
+    Lobby,
+    ServerMessage,
+    TableClosed,
+    TableNote,
+)
+
+
+class Client:
+    """The application and its connection to one server, run together."""
+
+    def __init__(
+        self,
+        url: str,
+        state: ClientState,
+        *,
+        input: Input | None = None,
+        output: Output | None = None,
+        color_depth: ColorDepth | None = None,
+        on_message: Callable[[ServerMessage], None] = lambda _m: None,
+        save_dir: Path | None = None,
+        seats: SeatStore | None = None,
+        theme: str = "dark",
+        ssl_context: ssl.SSLContext | None = None,
+        hint_iterations: int | None = None,
+    ) -> None:
+        self.state = state
+        self.url = url
+        self.seats = seats
+        self.done = False
+        self.outer_on_message = on_message
+        if seats is not None:
+            state.saved_seats = seats.seats(url, state.name)
+        self.ui = KahunaApp(
+            state,
+            self.send,
+            input=input,
+            output=output,
+            color_depth=color_depth,
+            save_dir=save_dir,
+            theme=theme,
+            hint_iterations=hint_iterations,
+        )
+        self.session = Session(
+            url,
+            state,
+            on_change=self.ui.invalidate,
+            on_message=self._on_message,
+            ssl_context=ssl_context,
+        )
+
+    def send(self, msg: ClientMessage) -> bool:
+        return self.session.send(msg)
+
+    def _on_message(self, msg: ServerMessage) -> None:
+        """Keep the seat file in step: a seat taken is remembered, a table gone is forgotten."""
+        state, store = self.state, self.seats
+        if store is not None:
+            if isinstance(msg, Joined):
+                store.remember(self.url, msg.table_id, msg.seat, msg.token, state.name)
+            elif isinstance(msg, TableNote) and msg.note == "rematch_started":
+                # the game there is over and its seat is done with: the new table's token
+                # (the joined that follows) is the one to keep
+                store.forget(self.url, msg.table_id, state.name)
+            elif isinstance(msg, TableClosed) or (
+                isinstance(msg, Error)
+                and msg.code in ("bad_token", "no_such_table")
+                and msg.table_id is not None
+            ):
+                assert msg.table_id is not None
+                # a closed table is no one's; a refused token was this name's
+                store.forget(
+                    self.url, msg.table_id, None if isinstance(msg, TableClosed) else state.name
+                )
+            elif isinstance(msg, Lobby):
+                listed = {t.table_id for t in msg.tables}
+                for table_id in list(store.seats(self.url)):
+                    if table_id not in listed and table_id != state.table_id:
+                        store.forget(self.url, table_id)
+            state.saved_seats = store.seats(self.url, state.name)
+            if isinstance(msg, Lobby) and state.table_id is None:
+                mine = [(t, state.my_seat(t)) for t in msg.tables]
+                held = [(t, seat) for t, seat in mine if seat is not None]
+                if held and not state.message:
+                    table, (seat, _token) = held[0]
+                    info = table.players.white if seat == "white" else table.players.black
+                    if info is not None and info.connected:
+                        said = _(
+                            "You have a seat at table {table}:"
+                            " another client of yours sits in it now."
+                        )
+                    else:
+                        said = _("You have a seat at table {table}: Enter takes it back.")
+                    state.say(said.format(table=table.table_id))
+        if isinstance(msg, Lobby) and state.table_id is None:
+            state.place_lobby_cursor()
+        self.ui.received(msg)
+        self.outer_on_message(msg)
+
+    def _session_ended(self, _task: asyncio.Task[None]) -> None:
+        """A server that can never be reached (a certificate refused, a name that does not
+        resolve, a refused hello) before any game: the program ends and says why."""
+        if self.session.fatal is not None and not self.session.ever_connected and not self.done:
+            if self.ui.app.is_running:
+                self.ui.quit()
+            else:  # not drawn yet: as soon as it is
+                asyncio.get_running_loop().call_later(0.05, self._session_ended, _task)
+
+    async def run(self) -> None:
+        # An app session of its own, so that several clients can run in one event loop (tests).
+        app = self.ui.app
+        with create_app_session(input=app.input, output=app.output):
+            task = self.session.start()
+            task.add_done_callback(self._session_ended)
+            ticker = asyncio.get_running_loop().create_task(self.ui.tick())
+            try:
+                await app.run_async()
+            finally:
+                ticker.cancel()
+                self.done = True
+                await self.session.stop()

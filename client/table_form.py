@@ -1,0 +1,79 @@
+"""The options of a new table, as the lobby's form edits them (and `--local` gives them)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from client.table import CLOCK_CHOICES, LEVEL_CHOICES
+from protocol.messages import CreateTable, FirstName, TableOptions, TimeControl
+
+
+@attrs.define
+class CreateForm:
+    """The options of a new table, as the lobby's form edits them."""
+
+    vs_computer: bool = True
+    seat: Literal["white", "black"] = "white"
+    first: Literal["white", "black", "random"] = "white"
+    variant1: bool = False
+    variant2: bool = False
+    handicap_seat: Literal["white", "black"] | None = None
+    handicap_bridges: int = 0
+    clock: TimeControl | None = None
+    level: Literal["easy", "normal", "strong"] = "normal"
+    hints: bool = True
+
+    def message(self) -> CreateTable:
+        """The request that creates this table."""
+        options = TableOptions(
+            self.variant1, self.variant2, self.handicap_seat, self.handicap_bridges
+        )
+        return CreateTable(
+            options,
+            self.vs_computer,
+            self.seat,
+            self.first,
+            clock=self.clock,
+            level=self.level,
+            hints=self.hints,
+        )
+
+    def toggle_computer(self) -> None:
+        self.vs_computer = not self.vs_computer
+
+    def switch_seat(self) -> None:
+        self.seat = "black" if self.seat == "white" else "white"
+
+    def cycle_first(self) -> None:
+        order: tuple[FirstName, ...] = ("white", "black", "random")
+        self.first = order[(order.index(self.first) + 1) % 3]
+
+    def toggle_variant1(self) -> None:
+        self.variant1 = not self.variant1
+
+    def toggle_variant2(self) -> None:
+        self.variant2 = not self.variant2
+
+    def toggle_hints(self) -> None:
+        self.hints = not self.hints
+
+    def cycle_clock(self) -> None:
+        choices = CLOCK_CHOICES
+        index = choices.index(self.clock) if self.clock in choices else 0
+        self.clock = choices[(index + 1) % len(choices)]
+
+    def cycle_level(self) -> None:
+        self.level = LEVEL_CHOICES[(LEVEL_CHOICES.index(self.level) + 1) % len(LEVEL_CHOICES)]
+
+    def cycle_handicap(self) -> None:
+        """none -> White 1, 2, 3 -> Black 1, 2, 3 -> none."""
+        if self.handicap_seat is None:
+            self.handicap_seat, self.handicap_bridges = "white", 1
+        elif self.handicap_bridges < 3:
+            self.handicap_bridges += 1
+        elif self.handicap_seat == "white":
+            self.handicap_seat, self.handicap_bridges = "black", 1
+        else:
+            self.handicap_seat, self.handicap_bridges = None, 0

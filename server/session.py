@@ -1,0 +1,29 @@
+"""What the core keeps of one connection."""
+
+from __future__ import annotations
+
+import attrs
+
+from server.ratelimit import TokenBucket
+from server.table import MemberId
+
+
+@attrs.define
+class Session:
+    """What the core knows of one connection."""
+
+    member: MemberId
+    address: str
+    opened: float
+    bucket: TokenBucket
+    chat_bucket: TokenBucket
+    flood: TokenBucket  # messages dropped for the rate before the connection is closed
+    name: str | None = None
+    version: int = 0  # the protocol version agreed in hello
+    tables: set[str] = attrs.Factory(set)
+    closing: bool = False
+    last_rate_error: float = -1e9
+
+    @property
+    def greeted(self) -> bool:
+        return self.name is not None
