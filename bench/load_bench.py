@@ -69,6 +69,7 @@ from shared.views import seat_view_from_dict  # noqa: E402
 
 # One table's play and the echo take turns this long (see alternate_echo).
 ALTERNATE_WINDOW = 0.5
+SETUP_AT_ONCE = 200  # tables a client process sets up at once before a run
 
 # ----- the processes --------------------------------------------------------------------------
 
@@ -122,6 +123,17 @@ def raise_fd_limit(wanted: int) -> int:
         except (ValueError, OSError):
             continue
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def open_files_limit(pid: int) -> int:
+    """The process's soft limit on open files (Linux; elsewhere, no limit known)."""
+    try:
+        for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+            if line.startswith("Max open files"):
+                return int(line.split()[3])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 1 << 30
 
 
 def cpu_seconds(pid: int) -> float:
@@ -298,6 +310,8 @@ class Start:
         self.seconds = seconds
         self.ready = ready
         self.go = asyncio.Event()
+        # tables set up at once: thousands of handshakes at once outlast their timeouts
+        self.setting_up = asyncio.Semaphore(SETUP_AT_ONCE)
         self.began = 0.0
         self.until = float("inf")
         # cleared while the echo is measured between stretches of play (see alternate_echo)
@@ -340,7 +354,8 @@ async def new_game(
 
 async def table_loop(port: int, index: int, think: float, start: Start, stats: Stats) -> None:
     rng = random.Random(index)
-    game = await new_game(port, index)
+    async with start.setting_up:
+        game = await new_game(port, index)
     await start.arrive()
     while True:
         host, guest, table_id, host_state, guest_state = game
@@ -521,7 +536,27 @@ async def play_in_processes(
     """A run split over `clients` processes (this one only starts and gathers them); `go` is
     called as they start playing."""
     share = math.ceil(tables / clients)
-    procs = []
+    procs: list[asyncio.subprocess.Process] = []
+    try:
+        return await _play_in(procs, port, tables, share, seconds, think, go)
+    finally:
+        for proc in procs:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+
+
+async def _play_in(
+    procs: list[asyncio.subprocess.Process],
+    port: int,
+    tables: int,
+    share: int,
+    seconds: float,
+    think: float,
+    go: Callable[[], None],
+) -> Result:
+    """play_in_processes' work; each process goes into `procs` as it starts, for the caller
+    to end them all should one fail."""
     for first in range(0, tables, share):
         count = min(share, tables - first)
         procs.append(
@@ -600,6 +635,15 @@ async def run_load(
     echo: tuple[int, bytes, list[float]] | None = None,
 ) -> tuple[Stats, str]:
     """One run; returns its stats and its line for the summary table."""
+    limit = open_files_limit(pid)
+    needed = 2 * (tables + args.computer_tables) + 64
+    if limit < needed:
+        print(
+            f"  skipped: the server may open {limit} files and this run needs about {needed}"
+            " (two sockets a table); the hard limit could not be raised for it (ulimit -Hn,"
+            " or LimitNOFILE= for a service, needs the right to)"
+        )
+        return Stats(), f"{tables:>6} {think:>5g}  skipped: the server's open-file limit {limit}"
     clients = args.clients or math.ceil(tables / tables_per_process())
     load_before = load_average()
     watch = ServerWatch(pid, args.probe)

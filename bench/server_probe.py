@@ -39,6 +39,14 @@ BOUNDS_MS = (0.1, 0.5, 1, 2, 5, 10, 20, 50, 100)
 cpu_clock = time.thread_time  # the event loop's thread only: not the checkpoint thread
 
 
+def describe(handle: asyncio.events.Handle) -> str:
+    """What a callback was: a task's wake-up is named by the task's coroutine."""
+    task = getattr(handle._callback, "__self__", None)  # type: ignore[attr-defined]
+    if isinstance(task, asyncio.Task):
+        return f"task {task.get_coro().__qualname__} woken"  # type: ignore[union-attr]
+    return repr(handle)[:150]
+
+
 class Timing:
     """Calls of one function: count, CPU and wall time in total, the longest, those >= SLOW."""
 
@@ -91,7 +99,7 @@ class Probe:
             ms = cpu * 1e3
             probe.callbacks[next((b for b in BOUNDS_MS if ms < b), float("inf"))] += 1
             if cpu >= SLOW:
-                probe.slow.append((cpu, wall, repr(handle)[:150]))
+                probe.slow.append((cpu, wall, describe(handle)))
 
         asyncio.events.Handle._run = timed_run  # type: ignore[method-assign,assignment]
         gc.callbacks.append(self.on_gc)
