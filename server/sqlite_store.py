@@ -364,9 +364,9 @@ class SqliteStorage:
         try:
             for op in ops:
                 self._apply(op)
-            touched = self._touches_after()
             due = time.monotonic() >= self._touch_due
-            written = self._write_touches(touched, TOUCH_BATCH) if due else set()
+            batch = self._touch_batch(TOUCH_BATCH) if due else {}
+            self._write_touches(batch)
             self._conn.execute("COMMIT")
         except BaseException as e:
             with contextlib.suppress(sqlite3.Error):  # the original error is the one to report
@@ -381,7 +381,7 @@ class SqliteStorage:
                 self._open_tables.pop(table_id, None)
             else:
                 self._open_tables[table_id] = next_index
-        self._touched = {t: at for t, at in touched.items() if t not in written}
+        self._settle_touches(batch)
         if due and not self._touched:  # else the next writes carry the rest
             self._touch_due = time.monotonic() + TOUCH_EVERY
 
@@ -481,7 +481,7 @@ class SqliteStorage:
         try:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
-                self._write_touches(self._touched, len(self._touched))
+                self._write_touches(self._touched)
                 self._conn.execute("COMMIT")
             except BaseException:
                 with contextlib.suppress(sqlite3.Error):
@@ -524,23 +524,38 @@ class SqliteStorage:
         times = [t for t in (self._touched, self._pending_touches) if table_id in t]
         return max(t[table_id] for t in times) if times else None
 
-    def _touches_after(self) -> dict[str, float]:
-        """The times not yet written once this transaction commits: the committed ones first,
-        then the transaction's own; a table it closes has its time from its CloseOp."""
-        touched = dict(self._touched)
-        for table_id, at in self._pending_touches.items():
-            _keep_latest(touched, table_id, at)
+    def _touch_batch(self, most: int) -> dict[str, float]:
+        """The first `most` tables whose time is not yet written, with their latest times: the
+        committed ones first (the longest waiting), then the transaction's own; a table the
+        transaction closes has its time from its CloseOp. Looks at those tables alone, not at
+        every table touched."""
+        batch: dict[str, float] = {}
+        for table_id in itertools.chain(self._touched, self._pending_touches):
+            if len(batch) >= most:
+                break
+            if table_id in batch or self._pending.get(table_id, 0) is None:
+                continue
+            latest = self._latest_touch(table_id)
+            assert latest is not None
+            batch[table_id] = latest
+        return batch
+
+    def _settle_touches(self, batch: dict[str, float]) -> None:
+        """After the COMMIT: the times written are no longer waiting, the transaction's others
+        join the waiting ones."""
         for table_id, next_index in self._pending.items():
             if next_index is None:
-                touched.pop(table_id, None)
-        return touched
+                self._touched.pop(table_id, None)  # its CloseOp wrote the time
+        for table_id in batch:
+            self._touched.pop(table_id, None)
+        for table_id, at in self._pending_touches.items():
+            if table_id not in batch and self._pending.get(table_id, 0) is not None:
+                _keep_latest(self._touched, table_id, at)
 
-    def _write_touches(self, touched: dict[str, float], most: int) -> set[str]:
-        """Within the transaction: the `updated` of the first `most` tables of `touched`; the
-        tables written."""
-        rows = [(at, table_id) for table_id, at in itertools.islice(touched.items(), most)]
+    def _write_touches(self, batch: dict[str, float]) -> None:
+        """Within the transaction: the tables' `updated` times."""
+        rows = [(at, table_id) for table_id, at in batch.items()]
         self._conn.executemany("UPDATE tables SET updated = max(updated, ?) WHERE id = ?", rows)
-        return {table_id for _, table_id in rows}
 
     def load_open_tables(self, chat_limit: int) -> list[StoredTable]:
         try:
