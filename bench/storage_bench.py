@@ -1,6 +1,7 @@
 """Storage speed: the cost of one stored move, and of loading every open table at start.
 
     .venv/bin/python bench/storage_bench.py [--writes N] [--pause S] [--tables T] [--entries E]
+                                            [--rate R] [--seconds S]
 
 Both run on a file database in a fresh temporary directory (WAL, synchronous=NORMAL), so the
 figures include each append or commit but no fsync. The load figure is what a restarted
@@ -16,8 +17,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import msgpack
-
 from server.sqlite_store import SqliteStorage
 from server.store import AppendLogOp, ChatOp, CreateTableOp, SetSeatOp, StorageOp, hash_token
 
@@ -26,31 +25,43 @@ OPTIONS = {"variant1": False, "variant2": False, "handicap": None}
 MOVE = ["m", "white", "remove ELAI-HUNA HUNA+ELAI"]
 
 
-def bench_writes(path: Path, writes: int, pause: float) -> tuple[list[float], list[float]]:
+def bench_writes(path: Path, writes: int, pause: float) -> list[float]:
     """One move stored alone, `writes` times, each after `pause` seconds asleep as between two
     commands (a process that has just slept runs slower than one in a tight loop): through
-    `write`, which appends it to the move journal; and, for comparison, the same row as one
-    SQLite transaction (an INSERT in autocommit) on the storage's own connection."""
+    `write`, one INSERT in autocommit."""
     store = SqliteStorage(path)
-    now = time.time()
-    store.write([CreateTableOp("w", OPTIONS, "white", False, now)])
-    store.write([CreateTableOp("s", OPTIONS, "white", False, now)])
-    entry = msgpack.packb(MOVE, use_bin_type=True)
-    journal, sqlite = [], []
+    store.write([CreateTableOp("w", OPTIONS, "white", False, time.time())])
+    costs = []
     for i in range(writes):
         op = AppendLogOp("w", i, (MOVE,), time.time())
         time.sleep(pause)
         start = time.perf_counter()
         store.write([op])
-        journal.append(time.perf_counter() - start)
-        time.sleep(pause)
-        start = time.perf_counter()
-        store._conn.execute(
-            "INSERT INTO log (table_id, idx, entry) VALUES (?, ?, ?)", ("s", i, entry)
-        )
-        sqlite.append(time.perf_counter() - start)
+        costs.append(time.perf_counter() - start)
     store.close()
-    return journal, sqlite
+    return costs
+
+
+def bench_stream(path: Path, tables: int, rate: float, seconds: float) -> list[float]:
+    """Moves of `tables` tables in turn at `rate` a second, as a loaded server stores them,
+    in CPU time (the writer's thread): the tables' `updated` times go along in batches
+    (sqlite_store.TOUCH_BATCH) once a second, and the longest write shows what one costs."""
+    store = SqliteStorage(path)
+    now = time.time()
+    for t in range(tables):
+        store.write([CreateTableOp(f"{t:08x}", OPTIONS, "white", False, now)])
+    costs = []
+    began = time.perf_counter()
+    for i in range(int(rate * seconds)):
+        table, index = divmod(i, tables)[1], i // tables
+        op = AppendLogOp(f"{table:08x}", index, (MOVE,), time.time())
+        while time.perf_counter() < began + i / rate:
+            time.sleep(0.0001)
+        start = time.thread_time()
+        store.write([op])
+        costs.append(time.thread_time() - start)
+    store.close()
+    return costs
 
 
 def summary(costs: list[float]) -> str:
@@ -90,13 +101,21 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=2000)
     parser.add_argument("--entries", type=int, default=140)
     parser.add_argument("--chat-limit", type=int, default=50)
+    parser.add_argument(
+        "--rate", type=float, default=4000, help="moves a second over the tables (stream)"
+    )
+    parser.add_argument("--seconds", type=float, default=5, help="length of the stream")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
-        journal, sqlite = bench_writes(Path(tmp) / "writes.sqlite3", args.writes, args.pause)
+        alone = bench_writes(Path(tmp) / "writes.sqlite3", args.writes, args.pause)
         print(f"one move stored alone, x {args.writes}, each after {args.pause * 1e3:g} ms asleep:")
-        print(f"  write([AppendLogOp]) (the move journal): {summary(journal)}")
-        print(f"  the same row as a SQLite transaction:   {summary(sqlite)}")
+        print(f"  write([AppendLogOp]): {summary(alone)}")
+        stream = bench_stream(Path(tmp) / "stream.sqlite3", args.tables, args.rate, args.seconds)
+        print(
+            f"{args.rate:g} moves a second over {args.tables} tables for {args.seconds:g} s,"
+            f" CPU time: {summary(stream)}, mean {statistics.mean(stream) * 1e6:.0f} µs"
+        )
 
         path = Path(tmp) / "load.sqlite3"
         start = time.perf_counter()

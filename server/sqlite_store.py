@@ -11,10 +11,8 @@ corrupt the database: WAL frames are checksummed and a torn tail is discarded on
 `synchronous=FULL` would fsync the WAL at every commit and close that gap at the cost of one
 fsync per write; it could be offered as a host option if that trade is ever wanted.
 
-A move stored by itself is not a SQLite transaction: it is appended to the move journal beside
-the database (server/journal.py), as durable and about half the cost, and goes into the
-`log` table with the next transaction (at least every TOUCH_EVERY seconds while moves flow)
-or at close. At opening, what a stopped server left in the journal is taken in first.
+A move stored by itself, the most common write of all, is one INSERT in autocommit: its own
+transaction, with no BEGIN and COMMIT of the module's around it.
 
 Threads. A `SqliteStorage` holds one connection and must be used from one thread at a time. The
 connection is opened with `check_same_thread=False` only so that the server may hand all
@@ -27,11 +25,14 @@ server's event loop. So the writing connection never checkpoints; a background t
 own connection does, every CHECKPOINT_EVERY seconds, without blocking writers (PASSIVE), and
 SQLite starts the log afresh at the next write once it has all been copied.
 
-The `updated` time of a table is written at most every TOUCH_EVERY seconds, with whatever
-write comes then (and at close), not with each write that carries a later time: touching the
+The `updated` time of a table is written at most every TOUCH_EVERY seconds, with the writes
+that come then (and at close), not with each write that carries a later time: touching the
 table's row would add a page to the commit of every stored action, the one write on the way
-from a player's command to its update. A reader of this storage sees the latest time all the
-same (load_open_tables); after a kill -9 the database's `updated` may lag by that much.
+from a player's command to its update. Once due, the times go TOUCH_BATCH tables to a write,
+the longest waiting first, until none is left: thousands of rows in one commit would hold up
+the event loop for milliseconds, and every command that arrived meanwhile with it. A reader of
+this storage sees the latest time all the same (load_open_tables); after a kill -9 the
+database's `updated` may lag by about that much.
 
 One server per database. A second server on the same file would hand out the same seats twice:
 the database file itself is held with flock while the storage is open (on Linux flock locks are
@@ -51,6 +52,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import json
 import logging
 import os
@@ -63,7 +65,6 @@ from typing import Any
 
 import msgpack
 
-from server.journal import JournalError, MoveJournal, journal_path, read_journal
 from server.store import (
     AppendLogOp,
     ChatOp,
@@ -103,6 +104,10 @@ def default_db_path() -> Path:
 MEMORY = ":memory:"
 CHECKPOINT_EVERY = 1.0  # seconds between background checkpoints
 TOUCH_EVERY = 1.0  # seconds between writes of the tables' `updated` times (see above)
+TOUCH_BATCH = 64  # tables whose `updated` one write carries at most
+# The move journal of earlier versions (`<database>-moves`): moves stored beside the database
+# until they went into it. One left with moves in it is refused (see _check_no_journal).
+OLD_JOURNAL_SUFFIX = "-moves"
 
 try:
     import fcntl
@@ -193,14 +198,11 @@ class SqliteStorage:
         # way, kept apart until its COMMIT (None: closed in it).
         self._open_tables: dict[str, int] = {}
         self._pending: dict[str, int | None] = {}
-        # Tables' latest `updated` not yet written, as committed; and the transaction's own.
+        # Tables' latest `updated` not yet written, as committed, the longest waiting first;
+        # and the transaction's own.
         self._touched: dict[str, float] = {}
         self._pending_touches: dict[str, float] = {}
-        self._touch_due = 0.0  # time.monotonic() of the next write of the touches
-        # Moves stored alone since the last transaction: in the journal file, not yet in SQLite
-        # (see server/journal.py); the rows are kept here to go into the next transaction.
-        self._journal: MoveJournal | None = None
-        self._journaled: list[tuple[str, int, bytes]] = []
+        self._touch_due = 0.0  # time.monotonic() from which the touches are written
         if not self._memory:
             _prepare_path(Path(path))
             self._lock()
@@ -211,10 +213,9 @@ class SqliteStorage:
         except sqlite3.Error as e:
             raise StorageError(f"{self.path}: cannot open the database: {e}") from e
         try:
-            self._open()
             if not self._memory:
-                self._replay_journal()
-                self._journal = _open_journal(journal_path(self.path))
+                _check_no_journal(Path(path))  # under the lock: no server is using it
+            self._open()
         except BaseException:
             self._conn.close()
             self._unlock()
@@ -361,26 +362,12 @@ class SqliteStorage:
         self._pending = {}
         self._pending_touches = {}
         try:
-            self._insert_journaled()
             for op in ops:
                 self._apply(op)
-            touches_due = time.monotonic() >= self._touch_due
-            if touches_due and (self._touched or self._pending_touches):
-                self._write_touches()
+            due = time.monotonic() >= self._touch_due
+            batch = self._touch_batch(TOUCH_BATCH) if due else {}
+            self._write_touches(batch)
             self._conn.execute("COMMIT")
-            for table_id, next_index in self._pending.items():
-                if next_index is None:
-                    self._open_tables.pop(table_id, None)
-                    self._touched.pop(table_id, None)  # its CloseOp wrote the time
-                    self._pending_touches.pop(table_id, None)
-                else:
-                    self._open_tables[table_id] = next_index
-            if touches_due:
-                self._touched = {}
-                self._touch_due = time.monotonic() + TOUCH_EVERY
-            else:
-                for table_id, at in self._pending_touches.items():
-                    _keep_latest(self._touched, table_id, at)
         except BaseException as e:
             with contextlib.suppress(sqlite3.Error):  # the original error is the one to report
                 self._conn.execute("ROLLBACK")
@@ -389,98 +376,28 @@ class SqliteStorage:
             if isinstance(e, sqlite3.Error | ValueError | TypeError):
                 raise StorageError(f"{self.path}: write failed, nothing written: {e}") from e
             raise
-        self._journal_moved()
-
-    def _insert_journaled(self) -> None:
-        """Within the transaction: the moves the journal holds (they come before any op of
-        the transaction, as they came before it)."""
-        if self._journaled:
-            self._conn.executemany(_insert_log(1), self._journaled)
-
-    def _journal_moved(self) -> None:
-        """After the COMMIT that took the journal's moves into SQLite."""
-        if self._journal is None or not self._journaled:
-            return
-        self._journaled = []
-        try:
-            self._journal.clear()
-        except JournalError as e:
-            # SQLite has them all: the journal's copies are skipped when it is read again
-            log.warning("%s; it is emptied at the next transaction", e)
-
-    def _replay_journal(self) -> None:
-        """At opening: the moves a server left in the journal when it stopped without closing
-        (a kill -9, a crash) go into SQLite, and the journal is emptied. A move SQLite has
-        already (the server stopped between a transaction and the emptying) is skipped if it
-        is the same; anything that does not continue a table's log is refused untouched."""
-        path = journal_path(self.path)
-        try:
-            records = read_journal(path)
-        except JournalError as e:
-            raise StorageError(f"{e}; the files were left as they were") from e
-        if not records:
-            return
-        c = self._conn
-        c.execute("BEGIN IMMEDIATE")
-        try:
-            next_index: dict[str, int] = {}
-            for record in records:
-                if record.table_id not in next_index:
-                    (count,) = c.execute(
-                        "SELECT count(*) FROM log WHERE table_id = ?", (record.table_id,)
-                    ).fetchone()
-                    next_index[record.table_id] = int(count)
-                for i, entry in enumerate(record.entries):
-                    index = record.index + i
-                    row = c.execute(
-                        "SELECT entry FROM log WHERE table_id = ? AND idx = ?",
-                        (record.table_id, index),
-                    ).fetchone()
-                    if row is not None and bytes(row[0]) == entry:
-                        continue
-                    if row is not None or index != next_index[record.table_id]:
-                        raise StorageError(
-                            f"{path}: the move journal does not continue the log of table "
-                            f"{record.table_id} at index {index}; the files were left as they were"
-                        )
-                    c.execute(_insert_log(1), (record.table_id, index, entry))
-                    next_index[record.table_id] = index + 1
-            c.execute("COMMIT")
-        except BaseException as e:
-            with contextlib.suppress(sqlite3.Error):
-                c.execute("ROLLBACK")
-            if isinstance(e, sqlite3.Error):  # an unknown table fails its foreign key
-                raise StorageError(
-                    f"{path}: cannot take the move journal into the database: {e}; the files"
-                    " were left as they were"
-                ) from e
-            raise
-        log.info("%s: %d move(s) left by the last run taken into the database", path, len(records))
-        try:
-            os.truncate(path, 0)
-        except OSError as e:
-            raise StorageError(f"{path}: cannot empty the move journal: {e}") from e
+        for table_id, next_index in self._pending.items():
+            if next_index is None:
+                self._open_tables.pop(table_id, None)
+            else:
+                self._open_tables[table_id] = next_index
+        self._settle_touches(batch)
+        if due and not self._touched:  # else the next writes carry the rest
+            self._touch_due = time.monotonic() + TOUCH_EVERY
 
     def _append_alone(self, op: AppendLogOp) -> bool:
-        """A move stored by itself, the most common write of all: appended to the move journal
-        (one write(), all or nothing), or in memory as one INSERT of all its entries, which is
-        its own transaction. False: not such a write (a table not yet known here, the touches
-        due), to be written as usual."""
+        """A move stored by itself, the most common write of all: one INSERT of all its
+        entries, which is its own transaction. False: not such a write (a table not yet known
+        here, the touches due), to be written as usual."""
         next_index = self._open_tables.get(op.table_id)
         if next_index is None or not op.entries or time.monotonic() >= self._touch_due:
             return False
         self._check_continues(op, next_index)
         try:
             rows = _log_rows(op)
-            if self._journal is not None:
-                self._journal.append(op.table_id, op.index, [row[2] for row in rows])
-                self._journaled += rows
-            else:
-                self._conn.execute(_insert_log(len(rows)), [value for row in rows for value in row])
+            self._conn.execute(_insert_log(len(rows)), [value for row in rows for value in row])
         except (sqlite3.Error, ValueError, TypeError) as e:
             raise StorageError(f"{self.path}: write failed, nothing written: {e}") from e
-        except JournalError as e:
-            raise StorageError(f"{e}; the move is not stored") from e
         self._open_tables[op.table_id] = next_index + len(op.entries)
         _keep_latest(self._touched, op.table_id, op.at)
         return True
@@ -560,23 +477,20 @@ class SqliteStorage:
                 self._pending[op.table_id] = None
 
     def _flush(self) -> None:
-        """Write the journal's moves and the tables' `updated` times into SQLite now."""
+        """Write every table's `updated` not yet written, now."""
         try:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
-                self._pending, self._pending_touches = {}, {}
-                self._insert_journaled()
-                self._write_touches()
+                self._write_touches(self._touched)
                 self._conn.execute("COMMIT")
             except BaseException:
                 with contextlib.suppress(sqlite3.Error):
                     self._conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as e:
-            raise StorageError(f"{self.path}: cannot write the moves and times: {e}") from e
+            raise StorageError(f"{self.path}: cannot write the tables' times: {e}") from e
         self._touched = {}
         self._touch_due = time.monotonic() + TOUCH_EVERY
-        self._journal_moved()
 
     def _require_table(self, table_id: str, op: StorageOp) -> int:
         """The table's next log index; refuses a table unknown or closed. Foreign keys would
@@ -610,23 +524,40 @@ class SqliteStorage:
         times = [t for t in (self._touched, self._pending_touches) if table_id in t]
         return max(t[table_id] for t in times) if times else None
 
-    def _write_touches(self) -> None:
-        """Within the transaction: every table's `updated` not yet written (closed ones have
-        theirs from their CloseOp)."""
-        latest: dict[str, float] = {}
-        for touches in (self._touched, self._pending_touches):
-            for table_id, at in touches.items():
-                latest[table_id] = max(at, latest.get(table_id, at))
-        rows = [
-            (at, table_id)
-            for table_id, at in latest.items()
-            if self._pending.get(table_id, 0) is not None
-        ]
+    def _touch_batch(self, most: int) -> dict[str, float]:
+        """The first `most` tables whose time is not yet written, with their latest times: the
+        committed ones first (the longest waiting), then the transaction's own; a table the
+        transaction closes has its time from its CloseOp. Looks at those tables alone, not at
+        every table touched."""
+        batch: dict[str, float] = {}
+        for table_id in itertools.chain(self._touched, self._pending_touches):
+            if len(batch) >= most:
+                break
+            if table_id in batch or self._pending.get(table_id, 0) is None:
+                continue
+            latest = self._latest_touch(table_id)
+            assert latest is not None
+            batch[table_id] = latest
+        return batch
+
+    def _settle_touches(self, batch: dict[str, float]) -> None:
+        """After the COMMIT: the times written are no longer waiting, the transaction's others
+        join the waiting ones."""
+        for table_id, next_index in self._pending.items():
+            if next_index is None:
+                self._touched.pop(table_id, None)  # its CloseOp wrote the time
+        for table_id in batch:
+            self._touched.pop(table_id, None)
+        for table_id, at in self._pending_touches.items():
+            if table_id not in batch and self._pending.get(table_id, 0) is not None:
+                _keep_latest(self._touched, table_id, at)
+
+    def _write_touches(self, batch: dict[str, float]) -> None:
+        """Within the transaction: the tables' `updated` times."""
+        rows = [(at, table_id) for table_id, at in batch.items()]
         self._conn.executemany("UPDATE tables SET updated = max(updated, ?) WHERE id = ?", rows)
 
     def load_open_tables(self, chat_limit: int) -> list[StoredTable]:
-        if self._journaled:
-            self._flush()  # the logs are read from SQLite
         try:
             return self._load_open_tables(chat_limit)
         except (sqlite3.Error, ValueError) as e:
@@ -701,13 +632,9 @@ class SqliteStorage:
             raise StorageError(f"{self.path}: cannot read the table ids: {e}") from e
 
     def close(self) -> None:
-        if self._touched or self._journaled:
-            # On failure the moves stay in the journal, to be taken in at the next opening.
-            with contextlib.suppress(StorageError):
+        if self._touched:
+            with contextlib.suppress(StorageError):  # the times lag, as after a kill -9
                 self._flush()
-        if self._journal is not None:
-            self._journal.close()
-            self._journal = None
         self._stop_checkpoints.set()
         if self._checkpointer is not None:
             self._checkpointer.join()
@@ -721,11 +648,24 @@ class SqliteStorage:
             self._unlock()
 
 
-def _open_journal(path: Path) -> MoveJournal:
+def _check_no_journal(path: Path) -> None:
+    """The move journal of an earlier version, left by a server that stopped without closing
+    (a kill -9, a crash), holds moves the database lacks: the storage refuses to open rather
+    than lose them. An empty one is what a clean stop left: removed."""
+    journal = Path(f"{path}{OLD_JOURNAL_SUFFIX}")
     try:
-        return MoveJournal(path)
-    except JournalError as e:
-        raise StorageError(str(e)) from e
+        size = journal.stat().st_size
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise StorageError(f"{journal}: cannot read it: {e.strerror}") from e
+    if size:
+        raise StorageError(
+            f"{journal}: the move journal of an earlier kahuna server version holds moves that"
+            " are not in the database yet; start that version once on this database (it takes"
+            " them in and empties the journal), then this one; the files were left as they were"
+        )
+    journal.unlink(missing_ok=True)
 
 
 def _prepare_path(path: Path) -> None:

@@ -84,3 +84,36 @@ def test_a_failed_write_leaves_no_time_behind(
     assert table.updated == 1001.0
     store.close()
     assert stored_updated(path, "t1") == 1001.0
+
+
+def test_once_due_the_times_go_a_batch_to_a_write_longest_waiting_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thousands of rows in one commit would stall the server: at most TOUCH_BATCH a write."""
+    path = tmp_path / "server.sqlite3"
+    monkeypatch.setattr(storage, "TOUCH_EVERY", 3600.0)
+    monkeypatch.setattr(storage, "TOUCH_BATCH", 2)
+    store = SqliteStorage(path)
+    for name in ("t1", "t2", "t3", "t4"):
+        store.write([CreateTableOp(name, {}, "white", False, 1000.0)])
+    for index, name in enumerate(("t3", "t1", "t4")):
+        store.write([AppendLogOp(name, 0, (MOVE,), 1001.0 + index)])
+    store._touch_due = 0.0  # as if the interval had passed
+    store.write([AppendLogOp("t2", 0, (MOVE,), 1004.0)])
+    assert [stored_updated(path, t) for t in ("t1", "t2", "t3", "t4")] == [
+        1002.0, 1000.0, 1001.0, 1000.0
+    ]  # fmt: skip
+    store.write([AppendLogOp("t3", 1, (MOVE,), 1005.0)])  # the longest waiting next
+    assert [stored_updated(path, t) for t in ("t1", "t2", "t3", "t4")] == [
+        1002.0, 1004.0, 1001.0, 1003.0
+    ]  # fmt: skip
+    store.write([AppendLogOp("t1", 1, (MOVE,), 1006.0)])  # the last ones: no longer due
+    assert (stored_updated(path, "t1"), stored_updated(path, "t3")) == (1006.0, 1005.0)
+    assert store._touch_due > 0.0
+    store.write([AppendLogOp("t2", 1, (MOVE,), 1007.0)])  # stored alone, its time waits
+    assert stored_updated(path, "t2") == 1004.0
+    assert [t.updated for t in store.load_open_tables(chat_limit=0)] == [
+        1006.0, 1007.0, 1005.0, 1003.0
+    ]  # fmt: skip
+    store.close()
+    assert stored_updated(path, "t2") == 1007.0
