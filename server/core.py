@@ -57,11 +57,15 @@ from server.play import Play
 from server.session import Session
 from server.sessions import Sessions
 from server.store import ClearSeatOp, StoredTable
-from server.table import Closing, MemberId, TableError
+from server.table import Closing, MemberId, Table, TableError
 from shared.record import write_record
 from shared.types import Seat, Termination
 
 log = logging.getLogger(__name__)
+
+# Connections and tables one tick of the sweep looks at: 5,000 tables took about 29 ms in one
+# piece, a stall every second for the commands that came meanwhile.
+SWEEP_CHUNK = 256
 
 
 class ServerCore:
@@ -76,6 +80,9 @@ class ServerCore:
         self._sessions = Sessions(self._ctx)
         self._play = Play(self._ctx)
         self._tables = Lifecycle(self._ctx, self._sessions, self._play)
+        # what the sweep under way has yet to look at, the last first
+        self._sweep_sessions: list[Session] = []
+        self._sweep_tables: list[Table] = []
 
     @property
     def lobby(self) -> Lobby:
@@ -201,11 +208,23 @@ class ServerCore:
         if timers.lobby_flush_due(now):
             ctx.flush_lobby()
         if timers.sweep_due(now):
-            self._sessions.sweep(now)
-            self._tables.sweep(now)
-            if ctx.sessions or ctx.lobby.tables:
-                ctx.wake_for_sweep(now)
+            self._sweep(now)
         return ctx.take()
+
+    def _sweep(self, now: float) -> None:
+        """The next SWEEP_CHUNK connections and tables of the sweep under way (a new sweep
+        begins with every one): a sweep over thousands of tables is spread over turns of the
+        event loop, so that the commands arriving meanwhile do not wait for all of it."""
+        ctx = self._ctx
+        if not self._sweep_sessions and not self._sweep_tables:
+            self._sweep_sessions = list(reversed(ctx.sessions.values()))
+            self._sweep_tables = list(reversed(ctx.lobby.tables.values()))
+        left = self._sessions.sweep(self._sweep_sessions, now, SWEEP_CHUNK)
+        self._tables.sweep(self._sweep_tables, now, left)
+        if self._sweep_sessions or self._sweep_tables:
+            ctx.timers.sweep_again(now)
+        elif ctx.sessions or ctx.lobby.tables:
+            ctx.wake_for_sweep(now)
 
     def next_wake(self) -> float | None:
         """When tick() next has something to do."""

@@ -219,11 +219,14 @@ class Lifecycle:
                 session.tables.discard(table.table_id)
         ctx.lobby_changed(now)
 
-    def sweep(self, now: float) -> None:
-        """Forfeit the games abandoned by one player; close the tables whose time is up."""
+    def sweep(self, pending: list[Table], now: float, most: int) -> None:
+        """Forfeit the games abandoned by one player; close the tables whose time is up; of
+        the tables pending, `most` at the end of the list (taken off it)."""
         cfg = self.ctx.config
-        for table in list(self.ctx.lobby.tables.values()):
-            if self._forfeit_abandoned(table, now):
+        while most and pending:
+            most -= 1
+            table = pending.pop()
+            if table.closed or self._forfeit_abandoned(table, now):
                 continue
             reason = table.expired(
                 now, cfg.abandon_timeout, cfg.over_linger, cfg.over_grace, cfg.waiting_grace

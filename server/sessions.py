@@ -108,10 +108,16 @@ class Sessions:
                 f"one connection sits or watches at {limit} tables at most; leave one first",
             )
 
-    def sweep(self, now: float) -> None:
-        """Close the connections that said no hello in time."""
-        for session in list(self.ctx.sessions.values()):
+    def sweep(self, pending: list[Session], now: float, most: int) -> int:
+        """Close the connections that said no hello in time, looking at `most` of those
+        pending at the end of the list (taken off it); how many more may be looked at."""
+        while most and pending:
+            most -= 1
+            session = pending.pop()
+            if self.ctx.sessions.get(session.member) is not session:
+                continue  # gone since the sweep began
             late = now - session.opened >= self.ctx.config.hello_timeout
             if late and not session.greeted and not session.closing:
                 self.ctx.error(session.member, ErrorCode.HELLO_REQUIRED, "no hello in time")
                 self.ctx.close(session, CLOSE_POLICY, "no hello")
+        return most

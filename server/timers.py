@@ -52,6 +52,10 @@ class Timers:
         if self.sweep_at is None:
             self.sweep_at = now + interval
 
+    def sweep_again(self, now: float) -> None:
+        """The sweep under way is not done: the rest at once, after what else is waiting."""
+        self.sweep_at = now
+
     def sweep_due(self, now: float) -> bool:
         """Whether the sweep is to run now (then the next must be asked for again)."""
         if self.sweep_at is None or now < self.sweep_at:

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import attrs
 import pytest
 
+import server.core as core_module
 from protocol.codec import decode_server, encode
 from protocol.errors import ErrorCode
 from protocol.messages import (
@@ -1102,3 +1103,22 @@ def test_a_stored_game_is_rebuilt_when_first_needed_and_a_broken_one_closes_alon
     other = new.player("Cy")
     _, table_id, _ = new.create(other)  # the server serves on
     assert table_id in new.core.lobby.tables
+
+
+def test_a_sweep_over_many_tables_is_spread_over_ticks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each tick looks at SWEEP_CHUNK connections and tables at most, and asks to be woken at
+    once for the rest: the commands that arrive meanwhile need not wait for all of them."""
+    monkeypatch.setattr(core_module, "SWEEP_CHUNK", 3)
+    h = Harness(waiting_grace=5.0)
+    creators = [h.player(f"P{i}") for i in range(4)]
+    for creator in creators:
+        h.create(creator)
+    for creator in creators:
+        h.disconnect(creator)
+    assert h.core.next_wake() == 1.0
+    h.tick(10.0)  # the sweep: three of the four tables, all closed
+    assert len(h.core.lobby.tables) == 1
+    assert h.core.next_wake() == 10.0  # the rest at once
+    h.tick(10.0)
+    assert not h.core.lobby.tables
+    assert h.core.next_wake() is None  # nothing left to sweep
