@@ -18,7 +18,7 @@ The core, sans-I/O (fed events with the time; returns Effects; docs/architecture
 The shell (I/O):
     app.py          the WebSocket server: feeds the core, carries out its effects
     connection.py   one client connection: its send queue and writer
-    sqlite_store.py the Storage in SQLite
+    sqlite_store.py the Storage in SQLite;  sqlite_schema.py  its schema and migrations
     computer.py     the computer's decision (shared.ai), as a worker process runs it
     discovery.py    the LAN announcement (DNS-SD)
     command_line.py the parser, --help and --config, from the settings' declarations

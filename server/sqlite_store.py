@@ -1,51 +1,20 @@
-"""The server's persistent storage: every table, its seats, its log, its chat and the result of a
-finished game, in one SQLite database. All the SQL of the server lives in this module, behind
-the `Storage` protocol, so that another engine (PostgreSQL) could take SQLite's place; the server
-core only builds `StorageOp` values and hands them to `Storage.write`.
+"""The Storage in SQLite: every table, its seats, its log, its chat and the result of a finished
+game, in one database. All the server's SQL is here and in server/sqlite_schema.py (the schema);
+the core only builds `StorageOp` values (server/store.py). Durability (WAL, one INSERT in
+autocommit for a move stored alone) and the batched `updated` times: docs/architecture.md.
 
-Durability. The database runs in WAL mode with `synchronous=NORMAL`: a commit appends its frames
-to the write-ahead log without an fsync, so once `write` returns the transaction is in the
-operating system's page cache and survives the server process being killed (kill -9, a crash,
-an out-of-memory kill). A power loss or a kernel crash may lose the last transactions (never
-corrupt the database: WAL frames are checksummed and a torn tail is discarded on recovery).
-`synchronous=FULL` would fsync the WAL at every commit and close that gap at the cost of one
-fsync per write; it could be offered as a host option if that trade is ever wanted.
+Threads. A `SqliteStorage` holds one connection and must be used from one thread at a time
+(`check_same_thread=False` only lets the server hand it to one dedicated writer thread). A
+background thread with its own connection checkpoints the write-ahead log every
+CHECKPOINT_EVERY seconds (PASSIVE, blocking no writer), so that no commit on the event loop
+does it.
 
-A move stored by itself, the most common write of all, is one INSERT in autocommit: its own
-transaction, with no BEGIN and COMMIT of the module's around it.
-
-Threads. A `SqliteStorage` holds one connection and must be used from one thread at a time. The
-connection is opened with `check_same_thread=False` only so that the server may hand all
-storage calls to a single dedicated writer thread (away from the event loop); it is not safe to
-call from two threads at once.
-
-Checkpoints. Copying the write-ahead log back into the database (a checkpoint) takes
-milliseconds, and SQLite would do it inside whichever commit crosses its threshold: on the
-server's event loop. So the writing connection never checkpoints; a background thread with its
-own connection does, every CHECKPOINT_EVERY seconds, without blocking writers (PASSIVE), and
-SQLite starts the log afresh at the next write once it has all been copied.
-
-The `updated` time of a table is written at most every TOUCH_EVERY seconds, with the writes
-that come then (and at close), not with each write that carries a later time: touching the
-table's row would add a page to the commit of every stored action, the one write on the way
-from a player's command to its update. Once due, the times go TOUCH_BATCH tables to a write,
-the longest waiting first, until none is left: thousands of rows in one commit would hold up
-the event loop for milliseconds, and every command that arrived meanwhile with it. A reader of
-this storage sees the latest time all the same (load_open_tables); after a kill -9 the
-database's `updated` may lag by about that much.
-
-One server per database. A second server on the same file would hand out the same seats twice:
-the database file itself is held with flock while the storage is open (on Linux flock locks are
-apart from the fcntl locks SQLite takes), and a second opening is refused. The descriptor is
-closed only after SQLite's connections: closing any descriptor of the file would drop SQLite's
-own fcntl locks.
-
-Seat tokens never reach the database: a seat holds `hash_token(token)`, and the schema refuses
-any token column that is not a BLOB, so a raw token passed by mistake is refused, not stored.
+One server per database: the file is held with flock while the storage is open (on Linux apart
+from SQLite's fcntl locks), and a second opening is refused. The descriptor is closed only after
+SQLite's connections: closing any descriptor of the file would drop SQLite's own locks.
 
 A file that is not a SQLite database, is damaged, belongs to another program or was written by a
-newer server is refused with a `StorageError` before anything is written to it: the host keeps
-the file as it was, to investigate or to run the newer server on it.
+newer server is refused with a `StorageError` before anything is written to it.
 """
 
 from __future__ import annotations
@@ -65,6 +34,14 @@ from typing import Any
 
 import msgpack
 
+from server.sqlite_schema import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    check_integrity,
+    create_schema,
+    migrate,
+    probe,
+)
 from server.store import (
     AppendLogOp,
     ChatOp,
@@ -81,19 +58,6 @@ from server.store import (
 )
 
 log = logging.getLogger(__name__)
-
-SCHEMA_VERSION = 2
-# What each version added to the one before, applied in order to an older database at opening.
-_MIGRATIONS: dict[int, tuple[str, ...]] = {
-    2: (
-        "ALTER TABLE tables ADD COLUMN state TEXT NOT NULL DEFAULT '{}'",
-        "ALTER TABLE chat ADD COLUMN role TEXT",
-    ),
-}
-
-# Stored in the SQLite header (PRAGMA application_id) so that a database of another program,
-# which may well have user_version 1 too, is never taken for ours. "KaHu" in ASCII.
-APPLICATION_ID = 0x4B614875
 
 
 def default_db_path() -> Path:
@@ -113,56 +77,6 @@ try:
     import fcntl
 except ImportError:  # not on POSIX: no lock, and nothing stops a second server
     fcntl = None  # type: ignore[assignment]
-
-
-_SCHEMA = """
-CREATE TABLE tables (
-    seq INTEGER PRIMARY KEY,  -- creation order: a rowid alias, which VACUUM keeps
-    id TEXT NOT NULL UNIQUE,
-    options TEXT NOT NULL,  -- JSON
-    first TEXT NOT NULL CHECK (first IN ('white', 'black')),
-    vs_computer INTEGER NOT NULL CHECK (vs_computer IN (0, 1)),
-    status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    close_reason TEXT,
-    state TEXT NOT NULL DEFAULT '{}'  -- JSON: clocks, offers, settings (TableStateOp)
-);
-CREATE INDEX tables_status ON tables (status, seq);
-
-CREATE TABLE seats (
-    table_id TEXT NOT NULL REFERENCES tables (id),
-    seat TEXT NOT NULL CHECK (seat IN ('white', 'black')),
-    name TEXT NOT NULL,
-    token_hash BLOB NOT NULL CHECK (typeof(token_hash) = 'blob'),
-    computer INTEGER NOT NULL CHECK (computer IN (0, 1)),
-    PRIMARY KEY (table_id, seat)
-) WITHOUT ROWID;
-
-CREATE TABLE log (
-    table_id TEXT NOT NULL REFERENCES tables (id),
-    idx INTEGER NOT NULL CHECK (idx >= 0),
-    entry BLOB NOT NULL,  -- msgpack
-    PRIMARY KEY (table_id, idx)
-) WITHOUT ROWID;
-
-CREATE TABLE chat (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    table_id TEXT NOT NULL REFERENCES tables (id),
-    sender TEXT NOT NULL,
-    text TEXT NOT NULL,
-    at REAL NOT NULL,
-    role TEXT
-);
-CREATE INDEX chat_table ON chat (table_id, id);
-
-CREATE TABLE finished (
-    table_id TEXT PRIMARY KEY REFERENCES tables (id),
-    result TEXT NOT NULL,  -- JSON
-    record TEXT NOT NULL,
-    at REAL NOT NULL
-);
-"""
 
 
 def _keep_latest(times: dict[str, float], table_id: str, at: float) -> None:
@@ -265,7 +179,7 @@ class SqliteStorage:
     def _open(self) -> None:
         # Everything up to the version checks only reads, so a file we refuse stays untouched.
         try:
-            app_id, version, objects = self._probe()
+            app_id, version, objects = probe(self._conn)
             if app_id == 0 and version == 0 and objects == 0:
                 new = True
             elif app_id != APPLICATION_ID:
@@ -280,7 +194,7 @@ class SqliteStorage:
                 )
             else:
                 new = False
-                self._check_integrity()
+                check_integrity(self._conn, self.path)
                 old = version
         except sqlite3.Error as e:
             raise StorageError(
@@ -299,56 +213,11 @@ class SqliteStorage:
             if not self._memory:
                 self._conn.execute("PRAGMA wal_autocheckpoint=0")  # the thread does it
             if new:
-                self._create_schema()
+                create_schema(self._conn, self.path)
             elif old < SCHEMA_VERSION:
-                self._migrate(old)
+                migrate(self._conn, old)
         except sqlite3.Error as e:
             raise StorageError(f"{self.path}: cannot prepare the database: {e}") from e
-
-    def _migrate(self, version: int) -> None:
-        """Bring a database of an older schema up to this one, in one transaction."""
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            for step in range(version + 1, SCHEMA_VERSION + 1):
-                for statement in _MIGRATIONS[step]:
-                    self._conn.execute(statement)
-            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            self._conn.execute("COMMIT")
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-
-    def _probe(self) -> tuple[int, int, int]:
-        app_id = self._conn.execute("PRAGMA application_id").fetchone()[0]
-        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-        objects = self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        return int(app_id), int(version), int(objects)
-
-    def _check_integrity(self) -> None:
-        # A truncated or damaged file often has an intact first page, so the header checks
-        # pass; quick_check reads every page and finds it before the server writes into it.
-        rows = self._conn.execute("PRAGMA quick_check(5)").fetchall()
-        if [r[0] for r in rows] != ["ok"]:
-            problems = "; ".join(str(r[0]) for r in rows)
-            raise StorageError(
-                f"{self.path}: the database is damaged ({problems}); the file was left as it was"
-            )
-
-    def _create_schema(self) -> None:
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            # Another process may have created the schema between the probe and this lock.
-            if self._probe() != (0, 0, 0):
-                raise StorageError(f"{self.path}: another process initialised the database")
-            for statement in _SCHEMA.split(";"):  # no ';' inside a statement or comment
-                if statement.strip():
-                    self._conn.execute(statement)
-            self._conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            self._conn.execute("COMMIT")
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
 
     def write(self, ops: Sequence[StorageOp]) -> None:
         if not ops:

@@ -127,7 +127,8 @@ def test_a_corrupt_database_is_named_and_left_alone(tmp_path: Path) -> None:
 def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
     import sqlite3
 
-    from server.sqlite_store import SCHEMA_VERSION, SqliteStorage
+    from server.sqlite_schema import SCHEMA_VERSION
+    from server.sqlite_store import SqliteStorage
 
     path = tmp_path / "server.sqlite3"
     SqliteStorage(path).close()

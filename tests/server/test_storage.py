@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from server.sqlite_store import SCHEMA_VERSION, SqliteStorage, default_db_path
+from server.sqlite_schema import SCHEMA_VERSION
+from server.sqlite_store import SqliteStorage, default_db_path
 from server.store import (
     AppendLogOp,
     ChatOp,
@@ -456,7 +457,7 @@ def test_a_version_1_database_is_brought_up_to_date(tmp_path: Path) -> None:
     and gains the columns of schema 2."""
     import sqlite3
 
-    from server.sqlite_store import APPLICATION_ID
+    from server.sqlite_schema import APPLICATION_ID
 
     path = tmp_path / "server.sqlite3"
     db = sqlite3.connect(path)
