@@ -107,15 +107,12 @@ class Context:
         """Version 2: what every view of a table also shows, besides the game: the clocks at
         this moment, the offers standing, the settings."""
 
-        def seat(value: Seat | None) -> str | None:
-            return None if value is None else seat_name(value)
-
         return {
             "clock": None if table.clock is None else table.clock.to_view(self.now),
-            "draw_offer": seat(table.draw_offer),
-            "rematch_offer": seat(table.rematch_offer),
+            "draw_offer": _seat_or_none(table.draw_offer),
+            "rematch_offer": _seat_or_none(table.rematch_offer),
             "rematch_table": table.rematch_to,
-            "claim": seat(claimant(table, self.now, self.config)),
+            "claim": _seat_or_none(claimant(table, self.now, self.config)),
             "level": table.level if table.vs_computer else None,
             "hints": table.hints,
         }
@@ -186,15 +183,12 @@ class Context:
     def store_state(self, table: Table, now: float) -> None:
         """Write what the table holds besides its log, seats and chat."""
 
-        def seat(value: Seat | None) -> str | None:
-            return None if value is None else value.name.lower()
-
         state: dict[str, Any] = {
             "level": table.level,
             "hints": table.hints,
             "clock": None if table.clock is None else table.clock.to_state(now),
-            "draw_offer": seat(table.draw_offer),
-            "rematch_offer": seat(table.rematch_offer),
+            "draw_offer": _seat_or_none(table.draw_offer),
+            "rematch_offer": _seat_or_none(table.rematch_offer),
             "rematch_to": table.rematch_to,
         }
         self.write(TableStateOp(table.table_id, state, self.wall))
@@ -210,3 +204,8 @@ class Context:
                 table.table_id, seat.name.lower(), holder.name, holder.token_hash, holder.computer
             )
         )
+
+
+def _seat_or_none(seat: Seat | None) -> str | None:
+    """The seat's wire name, as the views and the stored state both name it."""
+    return None if seat is None else seat_name(seat)
