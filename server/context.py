@@ -109,10 +109,10 @@ class Context:
 
         return {
             "clock": None if table.clock is None else table.clock.to_view(self.now),
-            "draw_offer": _seat_or_none(table.draw_offer),
-            "rematch_offer": _seat_or_none(table.rematch_offer),
+            "draw_offer": _wire_seat(table.draw_offer),
+            "rematch_offer": _wire_seat(table.rematch_offer),
             "rematch_table": table.rematch_to,
-            "claim": _seat_or_none(claimant(table, self.now, self.config)),
+            "claim": _wire_seat(claimant(table, self.now, self.config)),
             "level": table.level if table.vs_computer else None,
             "hints": table.hints,
         }
@@ -187,8 +187,8 @@ class Context:
             "level": table.level,
             "hints": table.hints,
             "clock": None if table.clock is None else table.clock.to_state(now),
-            "draw_offer": _seat_or_none(table.draw_offer),
-            "rematch_offer": _seat_or_none(table.rematch_offer),
+            "draw_offer": _wire_seat(table.draw_offer),
+            "rematch_offer": _wire_seat(table.rematch_offer),
             "rematch_to": table.rematch_to,
         }
         self.write(TableStateOp(table.table_id, state, self.wall))
@@ -206,6 +206,6 @@ class Context:
         )
 
 
-def _seat_or_none(seat: Seat | None) -> str | None:
+def _wire_seat(seat: Seat | None) -> str | None:
     """The seat's wire name, as the views and the stored state both name it."""
     return None if seat is None else seat_name(seat)
