@@ -6,9 +6,10 @@ is strict: the frame must be binary, within the size limit, one msgpack map with
 and exactly the message's fields, each of its declared type. Every version-1 field is required on
 the wire; "or nil" fields must be present and may be nil.
 
-Versions: a field added in version 2 (messages.since_v2) is left out when encoding for a
-version-1 peer and refused from one as an extra field; from a version-2 peer it may be absent
-(its default). A message type added in version 2 (messages.V2_ONLY) is unknown to version 1.
+Versions: a field added in a version (messages.since) is left out when encoding for an older
+peer and refused from one as an extra field; from a peer of that version or newer it may be
+absent (its default). A message type added in a version (messages.MESSAGE_SINCE) is unknown to
+older ones.
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     ALL_TYPES,
     CLIENT_TYPES,
+    MESSAGE_SINCE,
     PROTOCOL_VERSION,
     SERVER_TYPES,
     SINCE,
-    V2_ONLY,
     ClientMessage,
     Message,
     ServerMessage,
@@ -62,6 +63,15 @@ def _check_str(value: Any, path: str, version: int) -> str:
     return value
 
 
+def _check_float(value: Any, path: str, version: int) -> float:
+    # msgpack gives an integer for a float with no fraction from some encoders
+    if type(value) is int:
+        return float(value)
+    if type(value) is not float:
+        raise _bad(path, "a number", value)
+    return value
+
+
 def _check_bool(value: Any, path: str, version: int) -> bool:
     if type(value) is not bool:
         raise _bad(path, "true or false", value)
@@ -82,6 +92,8 @@ def _checker(tp: Any) -> Checker:
         return _check_str
     if tp is bool:
         return _check_bool
+    if tp is float:
+        return _check_float
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if origin is dict:
@@ -207,7 +219,7 @@ def _holds_records(tp: Any) -> bool:
 
 def to_wire(message: Message, version: int = PROTOCOL_VERSION) -> dict[str, Any]:
     """The plain map a message is sent as to a peer of this protocol version."""
-    if version < 2 and message.TYPE in V2_ONLY:
+    if MESSAGE_SINCE.get(message.TYPE, 1) > version:
         raise ValueError(f"{message.TYPE} does not exist in protocol version {version}")
     message = for_version(message, version)
     out: dict[str, Any] = {"type": message.TYPE}
@@ -249,7 +261,7 @@ def _decode(data: Any, max_size: int | None, accepted: dict[str, type[Any]], ver
         if type(kind) is not str:
             raise ProtocolError(ErrorCode.MISSING_TYPE, "a message has a string 'type'")
         cls = accepted.get(kind)
-        if cls is None or (version < 2 and kind in V2_ONLY):
+        if cls is None or MESSAGE_SINCE.get(kind, 1) > version:
             shown = kind if len(kind) <= 40 else kind[:40] + "..."
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"no message type {shown!r}")
         return _build(cls, raw, "", version, skip="type")

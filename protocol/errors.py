@@ -53,6 +53,21 @@ class ErrorCode(StrEnum):
     GAME_NOT_OVER = "game_not_over"
     NO_OFFER = "no_offer"
     CANNOT_CLAIM = "cannot_claim"
+    # version 3
+    NO_ACCOUNTS = "no_accounts"
+    NAME_REGISTERED = "name_registered"
+    BAD_ACCOUNT_NAME = "bad_account_name"
+    BAD_PASSWORD = "bad_password"
+    BAD_LOGIN = "bad_login"
+    LOGIN_THROTTLED = "login_throttled"
+    LOGIN_REQUIRED = "login_required"
+    ALREADY_LOGGED_IN = "already_logged_in"
+    NO_SUCH_PLAYER = "no_such_player"
+    NO_SUCH_CHALLENGE = "no_such_challenge"
+    BAD_CHALLENGE = "bad_challenge"
+    TOO_MANY_CHALLENGES = "too_many_challenges"
+    NO_SUCH_GAME = "no_such_game"
+    ACCOUNT_REQUIRED = "account_required"
 
 
 MEANINGS: dict[ErrorCode, str] = {
@@ -107,6 +122,36 @@ MEANINGS: dict[ErrorCode, str] = {
     ),
     ErrorCode.GAME_NOT_OVER: "version 2: get_record before the game ended (the record holds"
     " every hidden card)",
+    ErrorCode.NO_ACCOUNTS: "version 3: this server keeps no accounts (it runs without a database)",
+    ErrorCode.NAME_REGISTERED: "version 3: register: the name (in any spelling) has an account",
+    ErrorCode.BAD_ACCOUNT_NAME: (
+        "version 3: the name cannot be registered; 'reason' says why (too_short, too_long,"
+        " bad_characters, only_digits, reserved)"
+    ),
+    ErrorCode.BAD_PASSWORD: (
+        "version 3: the new password is refused; 'reason' says why (too_short, too_long,"
+        " too_simple), or the old one given to change_password is wrong (wrong_password)"
+    ),
+    ErrorCode.BAD_LOGIN: (
+        "version 3: no account has this name and password (or token); the same answer whether"
+        " the name exists or not"
+    ),
+    ErrorCode.LOGIN_THROTTLED: (
+        "version 3: too many failed logins from this address or for this name; 'params'"
+        " holds the seconds to wait"
+    ),
+    ErrorCode.LOGIN_REQUIRED: "version 3: the message needs an account: register or log in",
+    ErrorCode.ALREADY_LOGGED_IN: "version 3: register or login on a connection already logged in",
+    ErrorCode.NO_SUCH_PLAYER: "version 3: no account has this name",
+    ErrorCode.NO_SUCH_CHALLENGE: "version 3: no standing challenge has this id for the sender",
+    ErrorCode.BAD_CHALLENGE: (
+        "version 3: the challenge cannot be made; 'reason' says why (self, ignored, bad_terms)"
+    ),
+    ErrorCode.TOO_MANY_CHALLENGES: "version 3: the sender has as many challenges out as allowed",
+    ErrorCode.NO_SUCH_GAME: "version 3: no finished game of the archive has this id",
+    ErrorCode.ACCOUNT_REQUIRED: (
+        "version 3: a guest may not sit at a rated table; register or log in"
+    ),
 }
 
 

@@ -14,16 +14,24 @@ import attrs
 
 from shared.types import GameOptions, Seat
 
-PROTOCOL_VERSION = 2  # the newest version this code speaks
-SUPPORTED_VERSIONS = (1, 2)  # a server answers hello with either; see docs/protocol.md
+PROTOCOL_VERSION = 3  # the newest version this code speaks
+SUPPORTED_VERSIONS = (1, 2, 3)  # a server answers hello with any of them; see docs/protocol.md
 DEFAULT_PORT = 8765  # the TCP port a server listens on, and a client looks for, unless told
 SINCE = "since"  # attrs metadata: the protocol version that added a field
 
 
+def since(version: int, default: Any) -> Any:
+    """A field added in `version`: never sent to an older peer, refused from one (as an extra
+    field), optional on the wire from a newer one (absent means `default`)."""
+    return attrs.field(default=default, metadata={SINCE: version})
+
+
 def since_v2(default: Any) -> Any:
-    """A field added in version 2: never sent to a version-1 peer, refused from one (as an
-    extra field), optional on the wire from a version-2 peer (absent means `default`)."""
-    return attrs.field(default=default, metadata={SINCE: 2})
+    return since(2, default)
+
+
+def since_v3(default: Any) -> Any:
+    return since(3, default)
 
 
 LevelName = Literal["easy", "normal", "strong"]
@@ -78,6 +86,9 @@ class TimeControl:
     initial: int = 0
     increment: int = 0
     per_turn: int = 0
+    # version 3: a correspondence game, `days` for each move (then the others are 0); the time
+    # runs on the wall clock, through restarts, and only while the mover is to move
+    days: int = since_v3(0)
 
 
 @attrs.frozen
@@ -85,6 +96,7 @@ class PlayerInfo:
     name: str
     connected: bool
     computer: bool
+    rating: int | None = since_v3(None)  # version 3: a registered player's rating (else nil)
 
 
 @attrs.frozen
@@ -107,6 +119,7 @@ class TableInfo:
     clock: TimeControl | None = since_v2(None)
     level: LevelName = since_v2("easy")  # the computer's strength, at a table against it
     hints: bool = since_v2(True)  # whether the players agreed that hints may be used
+    rated: bool = since_v3(False)  # version 3: the result changes the players' ratings
 
 
 @attrs.frozen
@@ -146,6 +159,8 @@ class CreateTable:
     clock: TimeControl | None = since_v2(None)  # nil: no clock
     level: LevelName = since_v2("normal")  # version 1 tables get "easy", as they always did
     hints: bool = since_v2(True)
+    # version 3: rated when both seats come to hold accounts (never against the computer)
+    rated: bool = since_v3(True)
 
 
 @attrs.frozen
@@ -241,6 +256,117 @@ class GetRecord:
     table_id: str
 
 
+# ----- version 3: players -------------------------------------------------------------------
+
+
+@attrs.frozen
+class Register:
+    """Version 3: make an account of this name and password, and log in to it."""
+
+    TYPE: ClassVar[str] = "register"
+    name: str
+    password: str = attrs.field(repr=False)
+
+
+@attrs.frozen
+class Login:
+    """Version 3: log in with a password, or with the login token a `logged_in` gave."""
+
+    TYPE: ClassVar[str] = "login"
+    name: str
+    password: str | None = attrs.field(default=None, repr=False)
+    token: str | None = attrs.field(default=None, repr=False)
+
+
+@attrs.frozen
+class Logout:
+    """Version 3: forget the account on this connection and the login token it used."""
+
+    TYPE: ClassVar[str] = "logout"
+
+
+@attrs.frozen
+class ChangePassword:
+    """Version 3: a new password, given the old one; every other login token is revoked."""
+
+    TYPE: ClassVar[str] = "change_password"
+    old: str = attrs.field(repr=False)
+    new: str = attrs.field(repr=False)
+
+
+@attrs.frozen
+class GetRatings:
+    """Version 3: the server's leaderboard."""
+
+    TYPE: ClassVar[str] = "get_ratings"
+
+
+@attrs.frozen
+class GetGames:
+    """Version 3: a player's games (nil: the sender's own, running ones included)."""
+
+    TYPE: ClassVar[str] = "get_games"
+    name: str | None = None
+
+
+@attrs.frozen
+class ChallengeTerms:
+    """Version 3: the table a challenge proposes; `seat` is the challenger's (nil: white)."""
+
+    options: TableOptions = TableOptions()
+    seat: SeatName | None = None
+    first: FirstName = "white"
+    clock: TimeControl | None = None
+    hints: bool = True
+    rated: bool = True
+
+
+@attrs.frozen
+class Challenge:
+    """Version 3: challenge a registered player, online or not."""
+
+    TYPE: ClassVar[str] = "challenge"
+    name: str
+    terms: ChallengeTerms = ChallengeTerms()
+
+
+ChallengeAnswer = Literal["accept", "decline", "withdraw"]
+
+
+@attrs.frozen
+class AnswerChallenge:
+    """Version 3: accept or decline a challenge received, withdraw one sent."""
+
+    TYPE: ClassVar[str] = "answer_challenge"
+    challenge_id: str
+    answer: ChallengeAnswer
+
+
+@attrs.frozen
+class LobbyChat:
+    """Version 3: say something to everyone in the lobby (needs an account)."""
+
+    TYPE: ClassVar[str] = "lobby_chat"
+    text: str
+
+
+@attrs.frozen
+class Ignore:
+    """Version 3: stop (or, with ignore false, resume) seeing a player's chat and challenges."""
+
+    TYPE: ClassVar[str] = "ignore"
+    name: str
+    ignore: bool = True
+
+
+@attrs.frozen
+class Resume:
+    """Version 3: take back the seat the sender's account holds at a table (no token needed)."""
+
+    TYPE: ClassVar[str] = "resume"
+    table_id: str
+
+
 # ----- server to client -------------------------------------------------------------------
 
 
@@ -251,6 +377,11 @@ class Welcome:
     server: str
     max_frame: int  # the largest frame the server accepts, in bytes
     max_chat: int  # the longest chat text, in characters
+    # version 3: the name the server knows the connection by: the one asked for, or another
+    # when that one is registered to an account (`name_note` is then "name_registered")
+    name: str | None = since_v3(None)
+    name_note: str | None = since_v3(None)
+    accounts: bool = since_v3(False)  # whether the server keeps accounts (it has a database)
 
 
 @attrs.frozen
@@ -383,13 +514,166 @@ class Record:
     text: str
 
 
+# ----- version 3: players -------------------------------------------------------------------
+
+
+@attrs.frozen
+class LoggedIn:
+    """Version 3: the connection plays as this account; keep `token` to log in again without
+    the password (nil when the login used a token, which stays valid)."""
+
+    TYPE: ClassVar[str] = "logged_in"
+    name: str
+    rating: int
+    deviation: int
+    games: int  # rated games played
+    token: str | None = attrs.field(repr=False)
+    ignoring: list[str]
+    created: bool  # true after register
+
+
+@attrs.frozen
+class LoggedOut:
+    TYPE: ClassVar[str] = "logged_out"
+    name: str  # the guest name the connection has now
+
+
+@attrs.frozen
+class PasswordChanged:
+    TYPE: ClassVar[str] = "password_changed"
+    token: str = attrs.field(repr=False)  # the new login token (the others are revoked)
+
+
+@attrs.frozen
+class RatingEntry:
+    name: str
+    rating: int
+    deviation: int
+    games: int  # rated games
+    wins: int
+    losses: int
+    draws: int
+    online: bool
+
+
+@attrs.frozen
+class Ratings:
+    TYPE: ClassVar[str] = "ratings"
+    players: list[RatingEntry]  # best first
+
+
+GameStatusName = Literal["playing", "over"]
+
+
+@attrs.frozen
+class GameEntry:
+    """One game of a player's list. `winner` is "white", "black" or nil (a draw, or running);
+    `ending` the result's reason code; times are unix times."""
+
+    table_id: str
+    white: str
+    black: str
+    status: GameStatusName
+    to_move: SeatName | None  # while running
+    winner: SeatName | None
+    ending: str | None
+    rated: bool
+    white_change: int | None  # rating changes of a rated game
+    black_change: int | None
+    started: float
+    finished: float | None
+    deadline: float | None  # a running correspondence game: when the mover's time runs out
+    vs_computer: bool
+    level: LevelName | None  # the computer's, against it
+
+
+@attrs.frozen
+class PlayerStats:
+    """A player's record: rated wins, losses, draws, and against the computer per level."""
+
+    rated: list[int]  # [wins, losses, draws]
+    computer: dict[str, list[int]]  # level -> [wins, losses, draws], unrated
+
+
+@attrs.frozen
+class Games:
+    """Answer to get_games: the player's games, newest first (running ones first of all)."""
+
+    TYPE: ClassVar[str] = "games"
+    name: str
+    rating: int | None
+    games: list[GameEntry]
+    stats: PlayerStats
+
+
+@attrs.frozen
+class ChallengeInfo:
+    challenge_id: str
+    sender: str
+    recipient: str
+    terms: ChallengeTerms
+    created: float  # unix time
+
+
+@attrs.frozen
+class Challenges:
+    """Version 3: every standing challenge to and from the player, sent after login and on
+    every change."""
+
+    TYPE: ClassVar[str] = "challenges"
+    challenges: list[ChallengeInfo]
+
+
+PlayerNoteName = Literal[
+    "challenge_accepted", "challenge_declined", "challenge_withdrawn", "challenge_received",
+    "your_move", "time_low",
+]  # fmt: skip
+
+
+@attrs.frozen
+class PlayerNote:
+    """Version 3: something for the player that is not at a table they are watching: a
+    challenge answered (`table_id`: the new game's), a move awaited, a clock running low."""
+
+    TYPE: ClassVar[str] = "player_note"
+    note: PlayerNoteName
+    table_id: str | None
+    name: str | None  # the other player
+
+
+@attrs.frozen
+class LobbyChatEntry:
+    sender: str
+    text: str
+    at: float  # unix time
+
+
+@attrs.frozen
+class LobbyChatMessage:
+    """Version 3: the lobby's chat: one new line, or (with `history`) the latest lines, sent to a
+    version-3 lobby watcher when they subscribe."""
+
+    TYPE: ClassVar[str] = "lobby_chat_message"
+    entries: list[LobbyChatEntry]
+    history: bool
+
+
+@attrs.frozen
+class Ignoring:
+    TYPE: ClassVar[str] = "ignoring"
+    names: list[str]
+
+
 ClientMessage = (
     Hello | LobbySubscribe | LobbyUnsubscribe | CreateTable | Join | Spectate | Reclaim | Leave
     | Command | Resync | Chat | GetRecord | Resign | OfferDraw | DeclineDraw | Claim | Rematch
+    | Register | Login | Logout | ChangePassword | GetRatings | GetGames | Challenge
+    | AnswerChallenge | LobbyChat | Ignore | Resume
 )  # fmt: skip
 ServerMessage = (
     Welcome | Error | Lobby | Joined | Spectating | Left | State | Update | PlayersChanged
-    | ChatMessage | TableClosed | History | Record | TableNote
+    | ChatMessage | TableClosed | History | Record | TableNote | LoggedIn | LoggedOut
+    | PasswordChanged | Ratings | Games | Challenges | PlayerNote | LobbyChatMessage | Ignoring
 )  # fmt: skip
 Message = ClientMessage | ServerMessage
 
@@ -398,13 +682,16 @@ CLIENT_TYPES: dict[str, type[Any]] = {
     for cls in (
         Hello, LobbySubscribe, LobbyUnsubscribe, CreateTable, Join, Spectate, Reclaim, Leave,
         Command, Resync, Chat, GetRecord, Resign, OfferDraw, DeclineDraw, Claim, Rematch,
+        Register, Login, Logout, ChangePassword, GetRatings, GetGames, Challenge,
+        AnswerChallenge, LobbyChat, Ignore, Resume,
     )
 }  # fmt: skip
 SERVER_TYPES: dict[str, type[Any]] = {
     cls.TYPE: cls
     for cls in (
         Welcome, Error, Lobby, Joined, Spectating, Left, State, Update, PlayersChanged,
-        ChatMessage, TableClosed, History, Record, TableNote,
+        ChatMessage, TableClosed, History, Record, TableNote, LoggedIn, LoggedOut,
+        PasswordChanged, Ratings, Games, Challenges, PlayerNote, LobbyChatMessage, Ignoring,
     )
 }  # fmt: skip
 ALL_TYPES: dict[str, type[Any]] = {**CLIENT_TYPES, **SERVER_TYPES}
@@ -417,3 +704,16 @@ V2_ONLY: frozenset[str] = frozenset(
         GetRecord, History, Record, Resign, OfferDraw, DeclineDraw, Claim, Rematch, TableNote,
     )
 )  # fmt: skip
+
+# Messages that exist only from version 3 on, likewise unknown to versions 1 and 2.
+V3_ONLY: frozenset[str] = frozenset(
+    cls.TYPE
+    for cls in (
+        Register, Login, Logout, ChangePassword, GetRatings, GetGames, Challenge,
+        AnswerChallenge, LobbyChat, Ignore, Resume, LoggedIn, LoggedOut, PasswordChanged,
+        Ratings, Games, Challenges, PlayerNote, LobbyChatMessage, Ignoring,
+    )
+)  # fmt: skip
+
+# The version that added each message type (1 for those not listed).
+MESSAGE_SINCE: dict[str, int] = {**dict.fromkeys(V2_ONLY, 2), **dict.fromkeys(V3_ONLY, 3)}

@@ -78,8 +78,11 @@ class Clock:
     def to_state(self, now: float) -> dict[str, Any]:
         """What is stored: the times left now; the running seat restarts at a restore, so the
         time a server was down is charged to nobody."""
+        control = attrs.asdict(self.control)
+        if not control["days"]:
+            del control["days"]  # stored as before version 3 for every clock but one of days
         return {
-            "control": attrs.asdict(self.control),
+            "control": control,
             "left": [self.left_at(seat, now) for seat in Seat],
             "running": None if self.running is None else self.running.name.lower(),
         }

@@ -11,7 +11,7 @@ import attrs
 
 from protocol.errors import ErrorCode
 from protocol.messages import (
-    V2_ONLY,
+    MESSAGE_SINCE,
     Error,
     NoteName,
     ServerMessage,
@@ -20,6 +20,7 @@ from protocol.messages import (
     Update,
     seat_name,
 )
+from server.accounts import Accounts
 from server.config import ServerConfig
 from server.effects import CloseConnection, Effects
 from server.lobby import Lobby
@@ -42,6 +43,7 @@ class Context:
         self.lobby = Lobby(config.max_tables)
         self.sessions: dict[MemberId, Session] = {}
         self.computers: dict[MemberId, str] = {}  # computer member -> its table
+        self.accounts = Accounts()  # version 3: the registered players
         self.timers = Timers()
         # the event being handled: its time (the core's clock, monotonic) and the wall clock's
         # (unix time, for the timestamps of storage)
@@ -84,8 +86,10 @@ class Context:
             if session is None:
                 continue
             if session.version < 2:
-                if message.TYPE not in V2_ONLY:
+                if message.TYPE not in MESSAGE_SINCE:
                     sends.append((member, message, 1))
+                continue
+            if MESSAGE_SINCE.get(message.TYPE, 1) > session.version:
                 continue
             if isinstance(message, State | Update):
                 table = self.lobby.tables.get(message.table_id)

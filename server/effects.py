@@ -52,6 +52,29 @@ class KeepRecord:
     text: str
 
 
+@attrs.frozen
+class PasswordJob:
+    """Version 3's accounts: argon2 work, too slow for the event loop, done by the I/O layer in
+    a worker thread. `verify` false: hash `password`; true: check it against `stored` (None: an
+    unknown name, checked against a dummy hash of the same cost, so that the answer takes as
+    long either way). The result goes back to ServerCore.password_done(job, result): the hash,
+    or whether the password matched."""
+
+    job: int
+    password: str = attrs.field(repr=False)
+    verify: bool
+    stored: str | None = attrs.field(default=None, repr=False)
+
+
+@attrs.frozen
+class RecordRead:
+    """Version 3's archive: read the record of a finished game from storage (the core keeps
+    only the records of the games it holds) and hand it to ServerCore.record_read."""
+
+    member: MemberId
+    table_id: str
+
+
 @attrs.define
 class Effects:
     writes: list[StorageOp] = attrs.Factory(list)
@@ -59,3 +82,5 @@ class Effects:
     closes: list[CloseConnection] = attrs.Factory(list)
     computer_turns: list[ComputerTurn] = attrs.Factory(list)
     records: list[KeepRecord] = attrs.Factory(list)
+    password_jobs: list[PasswordJob] = attrs.Factory(list)
+    record_reads: list[RecordRead] = attrs.Factory(list)

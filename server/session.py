@@ -23,6 +23,8 @@ class Session:
     tables: set[str] = attrs.Factory(set)
     closing: bool = False
     last_rate_error: float = -1e9
+    account: str | None = None  # version 3: the key of the account logged in, if any
+    login_token: bytes | None = None  # the hash of the login token it came with, if any
 
     @property
     def greeted(self) -> bool:

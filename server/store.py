@@ -35,6 +35,7 @@ class SetSeatOp:
     name: str
     token_hash: bytes
     computer: bool
+    account: str | None = None  # the key of the account that holds the seat, if any
 
 
 @attrs.frozen
@@ -88,9 +89,113 @@ class CloseOp:
     at: float
 
 
+# ----- players (protocol version 3) -------------------------------------------------------
+
+
+@attrs.frozen
+class AccountRow:
+    """An account as stored. `key` (server/names.py's name_key of the name) is what makes two
+    spellings one name; `data` is a JSON-able map of what grows with the account (its statistics,
+    the players it ignores)."""
+
+    key: str
+    name: str
+    password_hash: str  # argon2id, in its own encoded form
+    rating: float
+    deviation: float
+    volatility: float
+    created: float  # unix time
+    last_seen: float
+    disabled: bool
+    data: dict[str, Any] = attrs.Factory(dict)
+
+
+@attrs.frozen
+class AccountOp:
+    """The account as it now is, inserted or replacing the stored one whole."""
+
+    account: AccountRow
+
+
+@attrs.frozen
+class LoginTokenOp:
+    """A login token was given to a client of the account (only its hash is kept)."""
+
+    token_hash: bytes
+    key: str
+    at: float
+
+
+@attrs.frozen
+class DropLoginTokensOp:
+    """Forget one login token of the account (logout), or all of them (None: a new password)."""
+
+    key: str
+    token_hash: bytes | None
+
+
+@attrs.frozen
+class ChallengeRow:
+    challenge_id: str
+    sender: str  # account keys
+    recipient: str
+    terms: dict[str, Any]  # JSON-able: protocol.messages.ChallengeTerms as a map
+    created: float
+
+
+@attrs.frozen
+class ChallengeOp:
+    """A challenge was made."""
+
+    challenge: ChallengeRow
+
+
+@attrs.frozen
+class ChallengeGoneOp:
+    """A challenge was accepted, declined or withdrawn (`answer`), or lapsed."""
+
+    challenge_id: str
+    answer: str
+    at: float
+
+
+@attrs.frozen
+class ArchivedGame:
+    """A finished game in the archive of its players: one row for every game that had an
+    account at either seat. The record itself is the table's `FinishOp` record."""
+
+    table_id: str
+    white: str  # the names at the seats
+    black: str
+    white_account: str | None  # account keys
+    black_account: str | None
+    winner: str | None  # "white", "black", or None for a draw
+    ending: str  # the result's reason code
+    rated: bool
+    white_change: int | None  # the rating changes of a rated game
+    black_change: int | None
+    vs_computer: bool
+    level: str | None  # the computer's, against it
+    started: float  # unix times
+    finished: float
+
+
+@attrs.frozen
+class ArchiveOp:
+    game: ArchivedGame
+
+
+@attrs.frozen
+class LobbyChatOp:
+    sender: str
+    text: str
+    at: float
+
+
 StorageOp = (
     CreateTableOp | SetSeatOp | ClearSeatOp | AppendLogOp | ChatOp | TableStateOp | FinishOp
-    | CloseOp
+    | CloseOp | AccountOp | LoginTokenOp | DropLoginTokensOp | ChallengeOp | ChallengeGoneOp
+    | ArchiveOp | LobbyChatOp
 )  # fmt: skip
 
 
@@ -99,6 +204,7 @@ class StoredSeat:
     name: str
     token_hash: bytes
     computer: bool
+    account: str | None = None
 
 
 @attrs.frozen
@@ -116,6 +222,17 @@ class StoredTable:
     state: dict[str, Any] = attrs.Factory(dict)  # the last TableStateOp's map
 
 
+@attrs.frozen
+class StoredPlayers:
+    """What the core is given back of the players at a start (ServerCore.restore_players)."""
+
+    accounts: list[AccountRow] = attrs.Factory(list)
+    login_tokens: list[tuple[bytes, str]] = attrs.Factory(list)
+    challenges: list[ChallengeRow] = attrs.Factory(list)
+    archive: list[ArchivedGame] = attrs.Factory(list)
+    lobby_chat: list[LobbyChatOp] = attrs.Factory(list)
+
+
 class Storage(Protocol):
     def write(self, ops: Sequence[StorageOp]) -> None:
         """Apply all ops in one transaction; once this returns they survive a kill -9."""
@@ -128,5 +245,20 @@ class Storage(Protocol):
 
     def table_ids(self) -> set[str]:
         """Every table id ever stored, closed ones included."""
+
+    def load_accounts(self) -> list[AccountRow]:
+        """Every account, oldest first."""
+
+    def load_login_tokens(self) -> list[tuple[bytes, str]]:
+        """Every login token's hash, with its account's key."""
+
+    def load_challenges(self) -> list[ChallengeRow]:
+        """The challenges standing (neither answered nor lapsed), oldest first."""
+
+    def load_archive(self) -> list[ArchivedGame]:
+        """Every archived game, oldest first."""
+
+    def load_lobby_chat(self, limit: int) -> list[LobbyChatOp]:
+        """The latest `limit` lines of the lobby's chat, oldest first."""
 
     def close(self) -> None: ...

@@ -15,6 +15,33 @@ from protocol.errors import MEANINGS, ErrorCode, ProtocolError
 from protocol.messages import (
     CLIENT_TYPES,
     SERVER_TYPES,
+    V3_ONLY,
+    AnswerChallenge,
+    Challenge,
+    ChallengeInfo,
+    Challenges,
+    ChallengeTerms,
+    ChangePassword,
+    GameEntry,
+    Games,
+    GetGames,
+    GetRatings,
+    Ignore,
+    Ignoring,
+    LobbyChat,
+    LobbyChatEntry,
+    LobbyChatMessage,
+    LoggedIn,
+    LoggedOut,
+    Login,
+    Logout,
+    PasswordChanged,
+    PlayerNote,
+    PlayerStats,
+    RatingEntry,
+    Ratings,
+    Register,
+    Resume,
     Chat,
     ChatEntry,
     ChatMessage,
@@ -77,6 +104,19 @@ CLIENT_SAMPLES: list[Any] = [
     Command("t1", 7, "place BARI-DUDA"),
     Resync("t1"),
     Chat("t1", "hello"),
+    Register("Ann", "secret-words"),
+    Login("Ann", "secret-words", None),
+    Login("Ann", None, "tok"),
+    Logout(),
+    ChangePassword("old-words", "new-words"),
+    GetRatings(),
+    GetGames(None),
+    GetGames("Bob"),
+    Challenge("Bob", ChallengeTerms(TableOptions(), "black", "random", TimeControl(days=3))),
+    AnswerChallenge("c1", "accept"),
+    LobbyChat("hello all"),
+    Ignore("Bob", True),
+    Resume("t1"),
 ]
 SERVER_SAMPLES: list[Any] = [
     Welcome(1, "kahuna", 16384, 300),
@@ -98,6 +138,56 @@ SERVER_SAMPLES: list[Any] = [
     ChatMessage("t1", "Ana", "hi"),
     TableClosed("t1", "abandoned"),
     TableClosed("t1", "Ana did not come back", "abandoned", {"player": "Ana"}),
+    Welcome(3, "kahuna", 16384, 300, "Ann 2", "name_registered", True),
+    LoggedIn("Ann", 1500, 350, 0, "tok", ["Bob"], True),
+    LoggedOut("Guest 1"),
+    PasswordChanged("tok2"),
+    Ratings([RatingEntry("Ann", 1620, 80, 12, 8, 3, 1, True)]),
+    Games(
+        "Ann",
+        1620,
+        [
+            GameEntry(
+                "t1",
+                "Ann",
+                "Bob",
+                "over",
+                None,
+                "white",
+                "scored",
+                True,
+                14,
+                -14,
+                1.0,
+                2.0,
+                None,
+                False,
+                None,
+            ),
+            GameEntry(
+                "t2",
+                "Ann",
+                "Computer",
+                "playing",
+                "black",
+                None,
+                None,
+                False,
+                None,
+                None,
+                3.0,
+                None,
+                90000.0,
+                True,
+                "strong",
+            ),
+        ],
+        PlayerStats([8, 3, 1], {"strong": [1, 2, 0]}),
+    ),
+    Challenges([ChallengeInfo("c1", "Ann", "Bob", ChallengeTerms(), 5.0)]),
+    PlayerNote("your_move", "t2", "Bob"),
+    LobbyChatMessage([LobbyChatEntry("Ann", "hi", 3.0)], False),
+    Ignoring(["Bob"]),
 ]
 
 
@@ -269,6 +359,27 @@ def test_version_2_messages_do_not_exist_in_version_1() -> None:
     assert info.value.code is ErrorCode.UNKNOWN_TYPE
     with pytest.raises(ValueError):
         encode(TableNote("t1", "draw_offered", "white", None), 1)
+
+
+def test_version_3_messages_and_fields_do_not_exist_before_version_3() -> None:
+    for version in (1, 2):
+        for message in CLIENT_SAMPLES:
+            if message.TYPE in V3_ONLY:
+                with pytest.raises(ProtocolError) as info:
+                    decode_client(encode(message), version=version)
+                assert info.value.code is ErrorCode.UNKNOWN_TYPE
+        with pytest.raises(ValueError):
+            encode(LoggedOut("Guest"), version)
+    welcome = Welcome(3, "kahuna", 16384, 300, "Ann 2", "name_registered", True)
+    assert set(msgpack.unpackb(encode(welcome, 2))) == {
+        "type", "version", "server", "max_frame", "max_chat",
+    }  # fmt: skip
+    create = CreateTable(clock=TimeControl(days=3), rated=False)
+    wire = msgpack.unpackb(encode(create, 2))
+    assert "rated" not in wire and "days" not in wire["clock"]
+    with pytest.raises(ProtocolError) as info:
+        decode_client(encode(create, 3), version=2)
+    assert info.value.code is ErrorCode.EXTRA_FIELD
 
 
 def test_version_1_views_are_cut_back_to_the_released_keys() -> None:

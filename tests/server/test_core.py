@@ -277,13 +277,13 @@ def test_hello_with_a_supported_version_is_welcomed_in_that_version(version: int
     assert not effects.closes and not effects.writes
 
 
-@pytest.mark.parametrize("version", [0, 3, 99])
+@pytest.mark.parametrize("version", [0, 4, 99])
 def test_other_versions_are_refused_and_closed(version: int) -> None:
     h = Harness()
     member = h.connect()
     effects = h.send(member, Hello(version, "Ana"))
     error = the(effects, member, Error)
-    assert (error.code, error.version, error.refused) == ("version_mismatch", 2, "hello")
+    assert (error.code, error.version, error.refused) == ("version_mismatch", 3, "hello")
     assert [c.code for c in effects.closes] == [CLOSE_POLICY]
     assert effects.closes[0].member == member
     # a connection being closed is heard no more

@@ -5,6 +5,10 @@ operation as a plain record), compared byte for byte with tests/server/golden/se
 The recording was taken from the core as of e869ccf, before the core was split up. It must never
 change: a core that answers the same events differently changed the server's behaviour. When the
 core's API changes, the Shell below changes with it; the script and the recording do not.
+
+One answer differs by design, and only it: the refusal of a hello in a version the server does
+not speak names the versions it does, and version 3 came after the recording (see
+NEWER_VERSIONS).
 """
 
 from __future__ import annotations
@@ -65,11 +69,24 @@ def golden_config() -> ServerConfig:
     )
 
 
+# Fields of storage operations added after the recording (for accounts, in protocol version 3):
+# left out of the plain form while they hold their default, which is all a session without
+# accounts ever gives them.
+LATER_FIELDS = {("SetSeatOp", "account")}
+
+
 def plain_effects(effects: Effects, connected: set[MemberId]) -> list[Any]:
     """What the I/O layer does with these effects, as plain data: the storage operations, each
     message's bytes for its connection, the closes, the computer turns and the records."""
     writes = [
-        [type(op).__name__, *(getattr(op, f.name) for f in attrs.fields(type(op)))]
+        [
+            type(op).__name__,
+            *(
+                getattr(op, f.name)
+                for f in attrs.fields(type(op))
+                if (type(op).__name__, f.name) not in LATER_FIELDS or getattr(op, f.name)
+            ),
+        ]
         for op in effects.writes
     ]
     sends = [
@@ -360,8 +377,24 @@ def run_session() -> Shell:
     return shell
 
 
+# The bytes of the one answer that names the versions the server speaks: as recorded (versions 1
+# and 2), and as this server sends them.
+RECORDED_VERSIONS = b"versions 1 to 2, not 9\xa8table_id\xc0\xa7version\x02"
+NEWER_VERSIONS = b"versions 1 to 3, not 9\xa8table_id\xc0\xa7version\x03"
+
+
+def _newer(entry: Any) -> Any:
+    if isinstance(entry, bytes):
+        return entry.replace(RECORDED_VERSIONS, NEWER_VERSIONS)
+    if isinstance(entry, list):
+        return [_newer(e) for e in entry]
+    return entry
+
+
 def test_the_session_goes_exactly_as_recorded() -> None:
     recorded = msgpack.unpackb(GOLDEN.read_bytes(), raw=False, strict_map_key=False)
+    assert msgpack.packb(recorded).count(RECORDED_VERSIONS) == 1
+    recorded = _newer(recorded)
     packed = msgpack.packb(run_session().recording, use_bin_type=True)
     now = msgpack.unpackb(packed, raw=False, strict_map_key=False)
     for index, (want, got) in enumerate(zip(recorded, now, strict=False)):
