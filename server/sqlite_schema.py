@@ -7,13 +7,82 @@ import sqlite3
 
 from server.store import StorageError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+
+# Version 3: the players (protocol version 3): accounts, their login tokens, challenges, the
+# archive of finished games with an account at a seat, the lobby's chat.
+_PLAYERS_SCHEMA = """
+CREATE TABLE accounts (
+    name_key TEXT PRIMARY KEY,  -- server/names.py: one name in any spelling
+    name TEXT NOT NULL,
+    password_hash TEXT NOT NULL,  -- argon2id, never the password itself
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    created REAL NOT NULL,
+    last_seen REAL NOT NULL,
+    disabled INTEGER NOT NULL CHECK (disabled IN (0, 1)),
+    data TEXT NOT NULL DEFAULT '{}'  -- JSON: statistics, the players ignored
+) WITHOUT ROWID;
+
+CREATE TABLE login_tokens (
+    token_hash BLOB PRIMARY KEY CHECK (typeof(token_hash) = 'blob'),
+    account TEXT NOT NULL REFERENCES accounts (name_key),
+    created REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX login_tokens_account ON login_tokens (account);
+
+CREATE TABLE challenges (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    sender TEXT NOT NULL REFERENCES accounts (name_key),
+    recipient TEXT NOT NULL REFERENCES accounts (name_key),
+    terms TEXT NOT NULL,  -- JSON: protocol.messages.ChallengeTerms
+    created REAL NOT NULL,
+    answer TEXT,  -- accept, decline, withdraw or lapse (NULL while it stands)
+    answered REAL
+);
+CREATE INDEX challenges_standing ON challenges (answer, seq);
+
+CREATE TABLE archive (
+    seq INTEGER PRIMARY KEY,
+    table_id TEXT NOT NULL UNIQUE REFERENCES tables (id),
+    white TEXT NOT NULL,
+    black TEXT NOT NULL,
+    white_account TEXT,
+    black_account TEXT,
+    winner TEXT CHECK (winner IN ('white', 'black')),
+    ending TEXT NOT NULL,
+    rated INTEGER NOT NULL CHECK (rated IN (0, 1)),
+    white_change INTEGER,
+    black_change INTEGER,
+    vs_computer INTEGER NOT NULL CHECK (vs_computer IN (0, 1)),
+    level TEXT,
+    started REAL NOT NULL,
+    finished REAL NOT NULL
+);
+
+CREATE TABLE lobby_chat (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    sender TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at REAL NOT NULL
+)
+"""
+
+
+def _statements(script: str) -> tuple[str, ...]:
+    # no ';' inside a statement or a comment of the scripts here
+    return tuple(s.strip() for s in script.split(";") if s.strip())
+
+
 # What each version added to the one before, applied in order to an older database at opening.
 _MIGRATIONS: dict[int, tuple[str, ...]] = {
     2: (
         "ALTER TABLE tables ADD COLUMN state TEXT NOT NULL DEFAULT '{}'",
         "ALTER TABLE chat ADD COLUMN role TEXT",
     ),
+    3: ("ALTER TABLE seats ADD COLUMN account TEXT", *_statements(_PLAYERS_SCHEMA)),
 }
 
 # Stored in the SQLite header (PRAGMA application_id) so that a database of another program,
@@ -42,6 +111,7 @@ CREATE TABLE seats (
     name TEXT NOT NULL,
     token_hash BLOB NOT NULL CHECK (typeof(token_hash) = 'blob'),
     computer INTEGER NOT NULL CHECK (computer IN (0, 1)),
+    account TEXT,  -- the key of the account that holds the seat (version 3)
     PRIMARY KEY (table_id, seat)
 ) WITHOUT ROWID;
 
@@ -110,9 +180,8 @@ def create_schema(conn: sqlite3.Connection, path: str) -> None:
         # Another process may have created the schema between the probe and this lock.
         if probe(conn) != (0, 0, 0):
             raise StorageError(f"{path}: another process initialised the database")
-        for statement in _SCHEMA.split(";"):  # no ';' inside a statement or comment
-            if statement.strip():
-                conn.execute(statement)
+        for statement in (*_statements(_SCHEMA), *_statements(_PLAYERS_SCHEMA)):
+            conn.execute(statement)
         conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         conn.execute("COMMIT")

@@ -43,12 +43,22 @@ from server.sqlite_schema import (
     probe,
 )
 from server.store import (
+    AccountOp,
+    AccountRow,
     AppendLogOp,
+    ArchivedGame,
+    ArchiveOp,
+    ChallengeGoneOp,
+    ChallengeOp,
+    ChallengeRow,
     ChatOp,
     ClearSeatOp,
     CloseOp,
     CreateTableOp,
+    DropLoginTokensOp,
     FinishOp,
+    LobbyChatOp,
+    LoginTokenOp,
     SetSeatOp,
     StorageError,
     StorageOp,
@@ -298,9 +308,10 @@ class SqliteStorage:
             case SetSeatOp():
                 self._require_table(op.table_id, op)
                 c.execute(
-                    "INSERT OR REPLACE INTO seats (table_id, seat, name, token_hash, computer)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (op.table_id, op.seat, op.name, op.token_hash, int(op.computer)),
+                    "INSERT OR REPLACE INTO seats"
+                    " (table_id, seat, name, token_hash, computer, account)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (op.table_id, op.seat, op.name, op.token_hash, int(op.computer), op.account),
                 )
             case ClearSeatOp():
                 self._require_table(op.table_id, op)
@@ -344,6 +355,73 @@ class SqliteStorage:
                     (op.reason, at, op.table_id),
                 )
                 self._pending[op.table_id] = None
+            case _:
+                self._apply_players(op)
+
+    def _apply_players(self, op: StorageOp) -> None:
+        """The operations of version 3's players, which name no open table."""
+        c = self._conn
+        match op:
+            case AccountOp(account=a):
+                c.execute(
+                    "INSERT OR REPLACE INTO accounts (name_key, name, password_hash, rating,"
+                    " deviation, volatility, created, last_seen, disabled, data)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        a.key, a.name, a.password_hash, a.rating, a.deviation, a.volatility,
+                        a.created, a.last_seen, int(a.disabled), json.dumps(a.data, sort_keys=True),
+                    ),
+                )  # fmt: skip
+            case LoginTokenOp():
+                c.execute(
+                    "INSERT OR REPLACE INTO login_tokens (token_hash, account, created)"
+                    " VALUES (?, ?, ?)",
+                    (op.token_hash, op.key, op.at),
+                )
+            case DropLoginTokensOp(key=key, token_hash=None):
+                c.execute("DELETE FROM login_tokens WHERE account = ?", (key,))
+            case DropLoginTokensOp():
+                c.execute(
+                    "DELETE FROM login_tokens WHERE account = ? AND token_hash = ?",
+                    (op.key, op.token_hash),
+                )
+            case ChallengeOp(challenge=ch):
+                c.execute(
+                    "INSERT INTO challenges (id, sender, recipient, terms, created)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (
+                        ch.challenge_id, ch.sender, ch.recipient,
+                        json.dumps(ch.terms, sort_keys=True), ch.created,
+                    ),
+                )  # fmt: skip
+            case ChallengeGoneOp():
+                done = c.execute(
+                    "UPDATE challenges SET answer = ?, answered = ?"
+                    " WHERE id = ? AND answer IS NULL",
+                    (op.answer, op.at, op.challenge_id),
+                )
+                if done.rowcount != 1:
+                    raise StorageError(
+                        f"{self.path}: challenge {op.challenge_id} is not standing; nothing written"
+                    )
+            case ArchiveOp(game=g):
+                c.execute(
+                    "INSERT INTO archive (table_id, white, black, white_account, black_account,"
+                    " winner, ending, rated, white_change, black_change, vs_computer, level,"
+                    " started, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        g.table_id, g.white, g.black, g.white_account, g.black_account, g.winner,
+                        g.ending, int(g.rated), g.white_change, g.black_change,
+                        int(g.vs_computer), g.level, g.started, g.finished,
+                    ),
+                )  # fmt: skip
+            case LobbyChatOp():
+                c.execute(
+                    "INSERT INTO lobby_chat (sender, text, at) VALUES (?, ?, ?)",
+                    (op.sender, op.text, op.at),
+                )
+            case _:
+                raise StorageError(f"{self.path}: unknown operation {type(op).__name__}")
 
     def _flush(self) -> None:
         """Write every table's `updated` not yet written, now."""
@@ -446,11 +524,11 @@ class SqliteStorage:
             seats: dict[str, dict[str, StoredSeat]] = {row[0]: {} for row in rows}
             logs: dict[str, list[Any]] = {row[0]: [] for row in rows}
             chats: dict[str, list[tuple[str, str, str | None]]] = {row[0]: [] for row in rows}
-            for table_id, seat, name, token_hash, computer in c.execute(
-                "SELECT s.table_id, s.seat, s.name, s.token_hash, s.computer"
+            for table_id, seat, name, token_hash, computer, account in c.execute(
+                "SELECT s.table_id, s.seat, s.name, s.token_hash, s.computer, s.account"
                 " FROM tables t JOIN seats s ON s.table_id = t.id WHERE t.status = 'open'"
             ):
-                seats[table_id][seat] = StoredSeat(name, bytes(token_hash), bool(computer))
+                seats[table_id][seat] = StoredSeat(name, bytes(token_hash), bool(computer), account)
             for table_id, entry in c.execute(
                 "SELECT l.table_id, l.entry FROM tables t JOIN log l ON l.table_id = t.id"
                 " WHERE t.status = 'open' ORDER BY t.seq, l.idx"
@@ -499,6 +577,77 @@ class SqliteStorage:
             return {row[0] for row in self._conn.execute("SELECT id FROM tables")}
         except sqlite3.Error as e:
             raise StorageError(f"{self.path}: cannot read the table ids: {e}") from e
+
+    # ----- the players (version 3) --------------------------------------------------------------
+
+    def _read(self, what: str, query: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        try:
+            return self._conn.execute(query, args).fetchall()
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: cannot read {what}: {e}") from e
+
+    def load_accounts(self) -> list[AccountRow]:
+        rows = self._read(
+            "the accounts",
+            "SELECT name_key, name, password_hash, rating, deviation, volatility, created,"
+            " last_seen, disabled, data FROM accounts ORDER BY created, name_key",
+        )
+        return [
+            AccountRow(key, name, hashed, rating, rd, vol, created, seen, bool(off), json.loads(d))
+            for key, name, hashed, rating, rd, vol, created, seen, off, d in rows
+        ]
+
+    def load_login_tokens(self) -> list[tuple[bytes, str]]:
+        rows = self._read("the login tokens", "SELECT token_hash, account FROM login_tokens")
+        return [(bytes(token_hash), account) for token_hash, account in rows]
+
+    def load_challenges(self) -> list[ChallengeRow]:
+        rows = self._read(
+            "the challenges",
+            "SELECT id, sender, recipient, terms, created FROM challenges"
+            " WHERE answer IS NULL ORDER BY seq",
+        )
+        return [
+            ChallengeRow(cid, sender, recipient, json.loads(terms), created)
+            for cid, sender, recipient, terms, created in rows
+        ]
+
+    def load_archive(self) -> list[ArchivedGame]:
+        rows = self._read(
+            "the archive",
+            "SELECT table_id, white, black, white_account, black_account, winner, ending, rated,"
+            " white_change, black_change, vs_computer, level, started, finished"
+            " FROM archive ORDER BY seq",
+        )
+        # the columns in ArchivedGame's order; the flags are stored as 0 and 1
+        return [
+            ArchivedGame(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                r[6],
+                bool(r[7]),
+                r[8],
+                r[9],
+                bool(r[10]),
+                r[11],
+                r[12],
+                r[13],
+            )
+            for r in rows
+        ]
+
+    def load_lobby_chat(self, limit: int) -> list[LobbyChatOp]:
+        rows = self._read(
+            "the lobby chat",
+            "SELECT sender, text, at FROM (SELECT id, sender, text, at FROM lobby_chat"
+            " ORDER BY id DESC LIMIT ?) ORDER BY id",
+            (max(0, limit),),
+        )
+        return [LobbyChatOp(sender, text, at) for sender, text, at in rows]
 
     def close(self) -> None:
         if self._touched:
