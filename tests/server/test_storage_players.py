@@ -123,8 +123,8 @@ def test_a_version_2_database_gains_the_players(tmp_path: Path) -> None:
     store.close()
     # back to how a version-2 server left it
     db = sqlite3.connect(path)
-    for table in ("accounts", "login_tokens", "challenges", "archive", "lobby_chat"):
-        db.execute(f"DROP TABLE {table}")
+    for name in ("accounts", "login_tokens", "challenges", "archive", "lobby_chat"):
+        db.execute(f"DROP TABLE {name}")
     db.execute("ALTER TABLE seats DROP COLUMN account")
     db.execute("PRAGMA user_version=2")
     db.commit()
