@@ -67,7 +67,6 @@ class ErrorCode(StrEnum):
     BAD_CHALLENGE = "bad_challenge"
     TOO_MANY_CHALLENGES = "too_many_challenges"
     NO_SUCH_GAME = "no_such_game"
-    ACCOUNT_REQUIRED = "account_required"
 
 
 MEANINGS: dict[ErrorCode, str] = {
@@ -149,9 +148,6 @@ MEANINGS: dict[ErrorCode, str] = {
     ),
     ErrorCode.TOO_MANY_CHALLENGES: "version 3: the sender has as many challenges out as allowed",
     ErrorCode.NO_SUCH_GAME: "version 3: no finished game of the archive has this id",
-    ErrorCode.ACCOUNT_REQUIRED: (
-        "version 3: a guest may not sit at a rated table; register or log in"
-    ),
 }
 
 
