@@ -20,6 +20,7 @@ import contextlib
 import gc
 import logging
 import multiprocessing
+import os
 import random
 import ssl
 import time
@@ -36,7 +37,7 @@ from protocol.codec import encode
 from protocol.errors import MEANINGS, ErrorCode
 from protocol.messages import Error
 from protocol.messages import Lobby as LobbyMessage
-from server.computer import decide
+from server.computer import decide, end_with_server
 from server.config import ServerConfig
 from server.connection import CLOSE_GOING_AWAY, Connection
 from server.core import ServerCore
@@ -485,6 +486,8 @@ class KahunaServer:
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=self.config.computer_workers,
                 mp_context=multiprocessing.get_context("spawn"),
+                initializer=end_with_server,
+                initargs=(os.getpid(),),
             )
         return self._pool
 

@@ -8,7 +8,10 @@ in place.
 
 from __future__ import annotations
 
+import os
 import random
+import threading
+import time
 from typing import Any
 
 from shared.ai import choose_action
@@ -19,6 +22,23 @@ from shared.views import seat_view_from_dict
 # turn): a turn's later decisions that reach the same process follow its plan at once; one
 # that reaches another worker searches again, which is only slower.
 _PLANS = TurnPlans(size=4096)
+
+
+# How often a worker looks whether its server is still there.
+PARENT_CHECK_EVERY = 0.5
+
+
+def end_with_server(server_pid: int) -> None:
+    """A worker's initializer: the worker ends when the server that started it is gone, however
+    it ended (a kill -9 runs no clean-up that could stop its workers): an orphan is given to
+    another parent, which a thread of the worker notices."""
+
+    def watch() -> None:
+        while os.getppid() == server_pid:
+            time.sleep(PARENT_CHECK_EVERY)
+        os._exit(0)  # nothing of the worker's is worth keeping: it holds no game
+
+    threading.Thread(target=watch, name="kahuna-server-watch", daemon=True).start()
 
 
 def decide(view: dict[str, Any], seed: int, level: str) -> str:

@@ -1,0 +1,69 @@
+"""The computer's worker processes end with their server, even when it is killed with -9 (which
+runs no clean-up): crashes and restarts leave no orphans holding memory."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+
+from protocol.messages import CreateTable, State, TableOptions
+from tests.conftest import Client
+from tests.server.test_restart import free_port, start_server
+
+pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+
+
+def children(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # the parent's pid is the second field after the command name, which is in parentheses
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = (Path("/proc") / str(pid) / "stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def test_workers_end_when_their_server_is_killed(tmp_path: Path) -> None:
+    port = free_port()
+    proc = await start_server(port, tmp_path / "db.sqlite3")
+    try:
+        client = await Client.connect(port, "Ann")
+        # the computer moves first, at the normal level: a worker process decides
+        await client.send(CreateTable(TableOptions(), True, "white", "black", level="normal"))
+        await client.expect(State)
+        workers: set[int] = set()
+        for _ in range(200):  # the pool starts its workers when the first turn is handed out
+            workers = children(proc.pid)
+            if workers:
+                break
+            await asyncio.sleep(0.05)
+        assert workers, "no worker process was started"
+        await client.close()
+    finally:
+        proc.kill()
+    # (not proc.wait(): it also waits for the server's pipes, which orphans would hold open)
+    for _ in range(100):  # a worker looks every PARENT_CHECK_EVERY (0.5 s)
+        if not any(alive(pid) for pid in workers):
+            break
+        await asyncio.sleep(0.05)
+    left = [pid for pid in workers if alive(pid)]
+    for pid in left:
+        os.kill(pid, 9)
+    await proc.wait()
+    assert not left, f"workers {left} outlived their server"
