@@ -188,6 +188,8 @@ class ServerCore:
         except TableError as exc:
             if exc.code is ErrorCode.STALE_VERSION:
                 return ctx.take()  # a newer turn is already on its way to it
+            if exc.code is ErrorCode.GAME_OVER:
+                return ctx.take()  # the game ended (a resignation, say) while it thought
             log.error("the computer's %r at table %s was refused: %s", action, table_id, exc)
             self._play.fallback_move(member, table_id, now)
         except Exception:

@@ -4,6 +4,7 @@ in, Effects out, time passed in as a number. No sockets, no sleeps."""
 from __future__ import annotations
 
 import itertools
+import logging
 import random
 from typing import Any, TypeVar
 
@@ -33,6 +34,7 @@ from protocol.messages import (
     PlayersChanged,
     Reclaim,
     Record,
+    Resign,
     Resync,
     ServerMessage,
     Spectate,
@@ -800,6 +802,19 @@ def test_a_stale_or_orphaned_computer_action_is_dropped(stale: str | None) -> No
     assert writes_of(closed, CloseOp)
     late = attrs.evolve(turn, version=1)
     assert h.computer(late, "draw") == Effects()
+
+
+def test_a_computer_action_after_a_resignation_is_dropped_quietly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The player resigns while the computer thinks: an expected race, not an error."""
+    h = Harness()
+    ana, table_id, turn = computer_table(h)
+    h.send(ana, Resign(table_id))
+    assert h.table(table_id).game.is_over
+    with caplog.at_level(logging.INFO):
+        assert h.computer(turn, "draw") == Effects()
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
 # ----- abandonment and timers -----------------------------------------------------------------
