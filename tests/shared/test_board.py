@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from shared.board import (
@@ -58,3 +60,13 @@ def test_names_parse_either_way_round_and_bad_names_are_refused() -> None:
         parse_line("ALOA-LALE")
     with pytest.raises(BoardNameError, match="not an island"):
         parse_island("MAUI")
+
+
+def test_the_protocol_document_lists_the_engines_lines() -> None:
+    """docs/protocol.md gives the 27 lines to writers of clients; they are the engine's."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    block = doc.split("<!-- lines: generated from shared/board.py", 1)[1]
+    block = block.split("-->", 1)[1].split("<!-- end of lines -->", 1)[0]
+    listed = block.split()
+    assert listed == [f"{ISLANDS[a]}-{ISLANDS[b]}" for a, b in LINES]
+    assert len(listed) == 27
