@@ -93,6 +93,10 @@ class Accounts:
     def add(self, account: Account) -> None:
         self.by_key[account.key] = account
 
+    def name_of(self, key: str) -> str:
+        account = self.by_key.get(key)
+        return key if account is None else account.name
+
     def leaderboard(self) -> list[Account]:
         """The accounts with a rated game, best first (then by name, so ties keep an order)."""
         playing = [a for a in self.by_key.values() if a.rated_games and not a.disabled]

@@ -47,11 +47,14 @@ from server.effects import (
     ComputerTurn,
     Effects,
     KeepRecord,
+    PasswordJob,
+    RecordRead,
     Send,
 )
 from server.lobby import Lobby
+from server.passwords import Cost, Passwords
 from server.sqlite_store import SqliteStorage
-from server.store import Storage, StorageError
+from server.store import Storage, StorageError, StoredPlayers
 from server.table import MemberId
 
 log = logging.getLogger(__name__)
@@ -234,6 +237,11 @@ class KahunaServer:
         self._background: set[asyncio.Task[None]] = set()
         self._stopping = False
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        # argon2 work for the accounts: threads (argon2-cffi releases the GIL while it hashes)
+        self._passwords: Passwords | None = None  # made at the first job (its dummy hash costs)
+        self._password_pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=2, thread_name_prefix="kahuna-passwords"
+        )
         self.gate = SocketGate(
             self.config.max_per_address + self.config.extra_sockets_per_address,
             self.config.accept_log_interval,
@@ -255,6 +263,15 @@ class KahunaServer:
         # collector's passes over them would only slow the start.
         gc.disable()
         try:
+            players = StoredPlayers(
+                self.storage.load_accounts(),
+                self.storage.load_login_tokens(),
+                self.storage.load_challenges(),
+                self.storage.load_archive(),
+                self.storage.load_lobby_chat(cfg.chat_history),
+            )
+            self.carry_out(self.core.restore_players(players, self._now(), time.time()))
+            del players
             stored = self.storage.load_open_tables(cfg.chat_history)
             effects = self.core.restore(stored, self.storage.table_ids(), self._now(), time.time())
         finally:
@@ -311,6 +328,7 @@ class KahunaServer:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        self._password_pool.shutdown(wait=False, cancel_futures=True)
         self.storage.close()
         # The handler stays: asyncio's accept retries still due report through it.
 
@@ -383,6 +401,10 @@ class KahunaServer:
                 self._computer_turn(turn)
         for record in effects.records:
             self._keep_record(record)
+        for job in effects.password_jobs:
+            self._password_job(job)
+        for read in effects.record_reads:
+            self._record_read(read)
         for member in closing:
             self.carry_out(self.core.slow_reader(member, self._now(), time.time()))
         self._reschedule()
@@ -490,6 +512,42 @@ class KahunaServer:
                 initargs=(os.getpid(),),
             )
         return self._pool
+
+    def _password_job(self, job: PasswordJob) -> None:
+        if self._passwords is None:
+            cost: Cost = "test" if self.config.password_cost == "test" else "server"
+            self._passwords = Passwords(cost)
+        passwords = self._passwords
+
+        def work() -> str | bool:
+            if job.verify:
+                return passwords.verify(job.stored, job.password)
+            return passwords.hash(job.password)
+
+        future = asyncio.get_running_loop().run_in_executor(self._password_pool, work)
+
+        def done(finished: asyncio.Future[str | bool]) -> None:
+            if self._stopping or finished.cancelled():
+                return
+            exc = finished.exception()
+            if exc is not None:
+                log.error("password work failed: %s", type(exc).__name__)  # never the password
+            result = None if exc is not None else finished.result()
+            self.carry_out(self.core.password_done(job.job, result, self._now(), time.time()))
+
+        future.add_done_callback(done)
+
+    def _record_read(self, read: RecordRead) -> None:
+        """A finished game's record from the database: one read by its key, on the loop like
+        the writes (the storage is used from one thread)."""
+        try:
+            text = self.storage.finished_record(read.table_id)
+        except StorageError as exc:
+            log.error("cannot read the record of %s: %s", read.table_id, exc)
+            text = None
+        self.carry_out(
+            self.core.record_read(read.member, read.table_id, text, self._now(), time.time())
+        )
 
     def _keep_record(self, record: KeepRecord) -> None:
         directory = self.config.records_dir

@@ -73,6 +73,10 @@ class Clock:
             self.left[mover] += self.control.increment
         self.start(mover.other, now)
 
+    def deadline_wall(self) -> float | None:
+        """Version 3: when the mover's time runs out, in unix time, for a clock of days."""
+        return None
+
     # ----- stored and shown -------------------------------------------------------------------
 
     def to_state(self, now: float) -> dict[str, Any]:

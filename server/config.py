@@ -137,6 +137,18 @@ class ServerConfig:
     chat_max: int = limit(300, positive_int, "characters in one chat message")
     chat_rate: float = limit(0.5, positive_float, "chat messages per second per connection")
     chat_burst: int = 5
+    accounts: bool = option(
+        True,
+        "keep no player accounts: everyone plays as a guest (no register, login, ratings,"
+        " archive, challenges or lobby chat)",
+    )
+    password_cost: str = option(
+        "server",
+        "the cost of the argon2id password hashes: server (RFC 9106's low-memory profile) or"
+        " test (the cheapest, for tests only)",
+        choices=("server", "test"),
+        group="limits",
+    )
     chat_history: int = 50  # chat messages sent in a full state
     name_max: int = 32
     computer_delay: float = limit(

@@ -195,6 +195,8 @@ class Context:
             "rematch_offer": _wire_seat(table.rematch_offer),
             "rematch_to": table.rematch_to,
         }
+        if not table.rated_requested:  # stored only when asked for: the default is rated
+            state["rated"] = False
         self.write(TableStateOp(table.table_id, state, self.wall))
 
     def seat_written(self, table: Table, member: MemberId) -> None:
@@ -205,9 +207,19 @@ class Context:
         assert holder is not None
         self.write(
             SetSeatOp(
-                table.table_id, seat.name.lower(), holder.name, holder.token_hash, holder.computer
+                table.table_id,
+                seat.name.lower(),
+                holder.name,
+                holder.token_hash,
+                holder.computer,
+                holder.account,
             )
         )
+
+    def rating_of(self, key: str | None) -> int | None:
+        """The rating shown beside an account's name (None: a guest)."""
+        account = None if key is None else self.accounts.get(key)
+        return None if account is None else account.shown_rating
 
 
 def _wire_seat(seat: Seat | None) -> str | None:

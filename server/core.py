@@ -28,35 +28,43 @@ from protocol.codec import decode_client, peek_type
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     PROTOCOL_VERSION,
+    ChangePassword,
     Chat,
     Claim,
     ClientMessage,
     Command,
     CreateTable,
     DeclineDraw,
+    GetGames,
+    GetRatings,
     GetRecord,
     Hello,
     Join,
     Leave,
     LobbySubscribe,
     LobbyUnsubscribe,
+    Login,
+    Logout,
     OfferDraw,
     Reclaim,
     Record,
+    Register,
     Rematch,
     Resign,
     Resync,
     Spectate,
 )
+from server.archive import Archive
 from server.config import ServerConfig
 from server.context import Context
 from server.effects import Effects
 from server.lifecycle import Lifecycle
 from server.lobby import Lobby
+from server.logins import Logins
 from server.play import Play
 from server.session import Session
 from server.sessions import Sessions
-from server.store import ClearSeatOp, StoredTable
+from server.store import ClearSeatOp, StoredPlayers, StoredTable
 from server.table import Closing, MemberId, Table, TableError
 from shared.record import write_record
 from shared.types import Seat, Termination
@@ -78,8 +86,10 @@ class ServerCore:
         # the server's is config.rng, random.SystemRandom (os.urandom): tokens nobody can guess
         self._ctx = Context(config, rng or config.rng)
         self._sessions = Sessions(self._ctx)
-        self._play = Play(self._ctx)
+        self._archive = Archive(self._ctx)
+        self._play = Play(self._ctx, self._archive)
         self._tables = Lifecycle(self._ctx, self._sessions, self._play)
+        self._logins = Logins(self._ctx)
         # what the sweep under way has yet to look at, the last first
         self._sweep_sessions: list[Session] = []
         self._sweep_tables: list[Table] = []
@@ -102,6 +112,32 @@ class ServerCore:
         """The tables of a previous run, from storage (see Lifecycle.restore)."""
         self._ctx.begin(now, wall)
         self._tables.restore(stored, used_ids, now)
+        return self._ctx.take()
+
+    def restore_players(self, stored: StoredPlayers, now: float, wall: float) -> Effects:
+        """Version 3's players as a previous run stored them: the accounts and their login
+        tokens, the standing challenges, the archive, the lobby's chat."""
+        self._ctx.begin(now, wall)
+        self._ctx.accounts.load(stored.accounts, stored.login_tokens)
+        self._archive.restore(stored.archive)
+        return self._ctx.take()
+
+    def record_read(
+        self, member: MemberId, table_id: str, text: str | None, now: float, wall: float
+    ) -> Effects:
+        """A RecordRead's answer from storage: the record, or None if it has none."""
+        self._ctx.begin(now, wall)
+        if member in self._ctx.sessions:
+            self._archive.record_read(member, table_id, text)
+        return self._ctx.take()
+
+    def password_done(
+        self, job: int, result: str | bool | None, now: float, wall: float
+    ) -> Effects:
+        """The result of a PasswordJob: the hash, or whether the password matched (None: the
+        work failed)."""
+        self._ctx.begin(now, wall)
+        self._logins.done(job, result, now)
         return self._ctx.take()
 
     def connect(self, address: str, now: float) -> MemberId | ErrorCode:
@@ -153,6 +189,7 @@ class ServerCore:
         session = self._sessions.close(member)
         if session is None:
             return ctx.take()
+        self._logins.forget(member)
         for table_id in sorted(session.tables):  # an order that no hash seed changes
             table = ctx.lobby.tables.get(table_id)
             if table is not None and not table.closed:
@@ -295,7 +332,22 @@ class ServerCore:
                 play.claim(member, table_id, now)
             case Rematch(table_id):
                 self._tables.rematch(member, table_id, now)
+            case Register():
+                self._logins.register(session, message)
+            case Login():
+                self._logins.login(session, message, now)
+            case Logout():
+                self._logins.logout(session)
+            case ChangePassword():
+                self._logins.change_password(session, message, now)
+            case GetRatings():
+                self._archive.ratings(session)
+            case GetGames(name):
+                self._archive.games(session, name)
             case GetRecord(table_id):
+                if session.version >= 3 and table_id not in ctx.lobby.tables:
+                    self._archive.record(session, table_id)
+                    return
                 table = ctx.lobby.get(table_id)
                 if table.role_of(member) is None:
                     raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
@@ -312,7 +364,10 @@ class ServerCore:
             self._sessions.room_for_one_more(session)
         assert session.name is not None
         parsed = None if seat is None else Seat.parse(seat)
-        outbox = table.join(member, session.name, parsed, now=now)
+        outbox = table.join(
+            member, session.name, parsed, now=now, account=session.account,
+            rating=ctx.rating_of(session.account),
+        )  # fmt: skip
         # the players message tells the others the game (and the mover's clock) began
         self._play.game_may_start(table, now)
         ctx.send_all(outbox)

@@ -70,6 +70,8 @@ class Lifecycle:
         # a version-1 client meets the computer it always met, the easy one
         table.level = create.level if session.version >= 2 else "easy"
         table.hints = create.hints
+        table.rated_requested = create.rated
+        table.created_wall = ctx.wall
         table.clock = clock
         self._created(table)
         ctx.store_state(table, now)
@@ -118,7 +120,10 @@ class Lifecycle:
             ctx.send_all(table.join(computer, COMPUTER_NAME, seat.other, computer=True))
             ctx.seat_written(table, computer)
         assert session.name is not None
-        outbox = table.join(session.member, session.name, seat, now=now)
+        outbox = table.join(
+            session.member, session.name, seat, now=now, account=session.account,
+            rating=ctx.rating_of(session.account),
+        )  # fmt: skip
         self.play.game_may_start(table, now)
         ctx.send_all(outbox)
         ctx.seat_written(table, session.member)
@@ -157,6 +162,7 @@ class Lifecycle:
             chat_history=cfg.chat_history, now=now,
         )  # fmt: skip
         new.level, new.hints = table.level, table.hints
+        new.rated_requested, new.created_wall = table.rated_requested, ctx.wall
         if table.clock is not None:
             new.clock = Clock.new(table.clock.control)
         self._created(new)
@@ -176,7 +182,16 @@ class Lifecycle:
         for seat, holder in humans:
             if holder.member is None:
                 continue  # not reached: a rematch starts with both players connected
-            outboxes.append(new.join(holder.member, holder.name, seat.other, now=now))
+            outboxes.append(
+                new.join(
+                    holder.member,
+                    holder.name,
+                    seat.other,
+                    now=now,
+                    account=holder.account,
+                    rating=ctx.rating_of(holder.account),
+                )
+            )
             ctx.seat_written(new, holder.member)
             session = ctx.sessions.get(holder.member)
             if session is not None:
@@ -300,13 +315,20 @@ class Lifecycle:
                 member = ctx.new_member()
                 ctx.computers[member] = row.table_id
             table.seats[seat] = SeatHolder(
-                stored.name, stored.token_hash, stored.computer, member, now
+                stored.name,
+                stored.token_hash,
+                stored.computer,
+                member,
+                now,
+                stored.account,
+                ctx.rating_of(stored.account),
             )
         roles: dict[str | None, RoleName] = {"white": "white", "black": "black"}
         roles["spectator"] = "spectator"
         table.chat_log.extend(
             ChatEntry(sender, text, roles.get(role)) for sender, text, role in row.chat
         )
+        table.created_wall = row.created
         self._restore_state(table, row.state, now)
         self.used_table_ids.add(row.table_id)
         ctx.lobby.add(table)
@@ -319,6 +341,7 @@ class Lifecycle:
         level = state.get("level", "easy")
         table.level = level if level in ("easy", "normal", "strong") else "easy"
         table.hints = bool(state.get("hints", True))
+        table.rated_requested = bool(state.get("rated", True))
         if state.get("clock") is not None:
             table.clock = Clock.from_state(state["clock"], now)
         table.draw_offer = _seat_or_none(state.get("draw_offer"))

@@ -8,6 +8,7 @@ from typing import Any
 
 from protocol.errors import ErrorCode
 from protocol.messages import Command
+from server.archive import Archive
 from server.context import Context
 from server.effects import ComputerTurn, KeepRecord
 from server.session import Session
@@ -28,8 +29,9 @@ def no_offer(code: str, english: str) -> TableError:
 
 
 class Play:
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, archive: Archive) -> None:
         self.ctx = ctx
+        self.archive = archive
 
     def command(self, member: MemberId, command: Command, now: float) -> None:
         ctx = self.ctx
@@ -142,6 +144,7 @@ class Play:
         summary: dict[str, Any] = {**result.to_dict(), "points": list(table.game.scores)}
         ctx.write(FinishOp(table.table_id, summary, text, ctx.wall))
         table.finish_stored = True
+        self.archive.game_over(table)
         if ctx.config.records_dir is not None:
             ctx.effects.records.append(KeepRecord(table.table_id, text))
 

@@ -11,6 +11,7 @@ from protocol.errors import ErrorCode
 from protocol.messages import SUPPORTED_VERSIONS, Hello, Welcome
 from server.context import Context
 from server.effects import CLOSE_POLICY
+from server.names import name_key
 from server.ratelimit import TokenBucket
 from server.session import Session
 from server.table import MemberId, TableError
@@ -21,6 +22,15 @@ log = logging.getLogger(__name__)
 def clean_text(text: str) -> str:
     """Drop control and format characters (terminal escapes, bidi overrides) and trim."""
     return "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
+
+
+GUEST_MARK = " (guest)"
+
+
+def guest_name(name: str, name_max: int) -> str:
+    """The name a guest asking for a registered one goes by: it cannot be registered (the
+    parentheses), so no account ever takes it."""
+    return name[: name_max - len(GUEST_MARK)].rstrip() + GUEST_MARK
 
 
 class Sessions:
@@ -93,11 +103,15 @@ class Sessions:
         name = clean_text(hello.name)
         if not name or len(name) > cfg.name_max:
             raise TableError(ErrorCode.BAD_NAME, f"a name has 1 to {cfg.name_max} characters")
+        note = None
+        if cfg.accounts and name_key(name) in self.ctx.accounts.by_key:
+            name, note = guest_name(name, cfg.name_max), "name_registered"
         session.name = name
         session.version = hello.version
-        self.ctx.send(
-            session.member, Welcome(hello.version, cfg.server_name, cfg.max_frame, cfg.chat_max)
+        welcome = Welcome(
+            hello.version, cfg.server_name, cfg.max_frame, cfg.chat_max, name, note, cfg.accounts
         )
+        self.ctx.send(session.member, welcome)
 
     def room_for_one_more(self, session: Session) -> None:
         """Refuses a table past the number one connection may sit or watch at."""

@@ -115,6 +115,8 @@ class SeatHolder:
     computer: bool
     member: MemberId | None  # the connected member, None while disconnected
     since: float  # when the seat was last left without a connection
+    account: str | None = None  # version 3: the key of the account that holds the seat
+    rating: int | None = None  # that account's rating, as shown
 
 
 class Table:
@@ -144,6 +146,8 @@ class Table:
         self.spectators: dict[MemberId, str] = {}
         self.chat_log: deque[ChatEntry] = deque(maxlen=chat_history)
         self.created = now
+        self.created_wall = 0.0  # unix time, for the archive
+        self.rated_requested = True  # version 3: rated, if both seats come to hold accounts
         self.over_since: float | None = None
         self.closed = False
         self.stored_log = 0  # entries of game.log already written to storage
@@ -238,7 +242,7 @@ class Table:
             if holder is None:
                 return None
             connected = holder.computer or holder.member is not None
-            return PlayerInfo(holder.name, connected, holder.computer)
+            return PlayerInfo(holder.name, connected, holder.computer, holder.rating)
 
         return Players(info(self.seats[Seat.WHITE]), info(self.seats[Seat.BLACK]))
 
@@ -253,6 +257,33 @@ class Table:
             None if self.clock is None else self.clock.control,
             self.level,
             self.hints,
+            self.rated_shown,
+        )
+
+    @property
+    def rated(self) -> bool:
+        """Version 3: the result changes ratings: asked for, two accounts, no computer."""
+        white, black = self.seats[Seat.WHITE], self.seats[Seat.BLACK]
+        return (
+            self.rated_requested
+            and not self.vs_computer
+            and white is not None
+            and black is not None
+            and white.account is not None
+            and black.account is not None
+            and white.account != black.account
+        )
+
+    @property
+    def rated_shown(self) -> bool:
+        """What the lobby says: rated, or (while a seat is free) rated if an account takes it."""
+        if not self.rated_requested or self.vs_computer:
+            return False
+        holders = [h for h in self.seats.values() if h is not None]
+        return (
+            bool(holders)
+            and all(h.account is not None for h in holders)
+            and (len(holders) < 2 or self.rated)
         )
 
     def chat_for(self, member: MemberId) -> list[ChatEntry]:
@@ -301,8 +332,11 @@ class Table:
         return History(self.table_id, self.version, logged)
 
     def _players_changed(self, skip: MemberId | None = None) -> Outbox:
-        message = PlayersChanged(self.table_id, self.status, self.players())
+        message = self.players_message()
         return [(m, message) for m in self.members() if m != skip]
+
+    def players_message(self) -> PlayersChanged:
+        return PlayersChanged(self.table_id, self.status, self.players())
 
     # ----- seats --------------------------------------------------------------------------
 
@@ -314,8 +348,11 @@ class Table:
         *,
         computer: bool = False,
         now: float = 0.0,
+        account: str | None = None,
+        rating: int | None = None,
     ) -> Outbox:
-        """Seat a player (a free seat when `seat` is None); hands it its token in Joined."""
+        """Seat a player (a free seat when `seat` is None); hands it its token in Joined.
+        `account`: the key of the account the player is logged in to, and its rating."""
         if self.seat_of(member) is not None:
             raise TableError(ErrorCode.ALREADY_AT_TABLE, "you already have a seat at this table")
         if seat is None:
@@ -329,7 +366,9 @@ class Table:
         if not computer:
             name = self.name_at_table(name, member)
         token = _new_token(self.rng)
-        self.seats[seat] = SeatHolder(name, hash_token(token), computer, member, now)
+        self.seats[seat] = SeatHolder(
+            name, hash_token(token), computer, member, now, account, rating
+        )
         out: Outbox = [(member, Joined(self.table_id, seat_name(seat), token))]
         out.append((member, self.state_for(member)))
         return out + self._players_changed(skip=member)

@@ -273,8 +273,9 @@ def test_hello_with_a_supported_version_is_welcomed_in_that_version(version: int
     h = Harness()
     member = h.connect()
     effects = h.send(member, Hello(version, "Ana"))
+    cfg = h.config
     assert msgs(effects, member) == [
-        Welcome(version, h.config.server_name, h.config.max_frame, h.config.chat_max)
+        Welcome(version, cfg.server_name, cfg.max_frame, cfg.chat_max, "Ana", None, True)
     ]
     assert not effects.closes and not effects.writes
 
