@@ -57,9 +57,11 @@ from protocol.messages import (  # noqa: E402
     Command,
     CreateTable,
     Hello,
+    History,
     Join,
     Joined,
     Leave,
+    Login,
     PlayersChanged,
     State,
     TableOptions,
@@ -329,15 +331,63 @@ class Start:
         await self.go.wait()
 
 
+# --accounts: every table's host is logged in to an account (half the players), with a login
+# token written into the database before the server starts, as a returning player's client
+# holds one; the guests play as guests. Set in the environment, so client processes see it.
+ACCOUNTS_ENV = "KAHUNA_BENCH_ACCOUNTS"
+
+
+def bench_token(index: int) -> str:
+    return f"bench-login-token-{index}"
+
+
+def write_accounts(db: str, tables: int) -> None:
+    """An account and a login token for each table's host, straight into the database."""
+    from server.names import name_key
+    from server.passwords import Passwords
+    from server.sqlite_store import SqliteStorage
+    from server.store import AccountOp, AccountRow, LoginTokenOp, StorageOp, hash_token
+
+    hashed = Passwords("test").hash("bench password")  # nobody logs in with it
+    ops: list[StorageOp] = []
+    for index in range(tables):
+        key = name_key(f"host{index}")
+        ops.append(AccountOp(AccountRow(key, f"host{index}", hashed, 1500, 350, 0.06, 0, 0, False)))
+        ops.append(LoginTokenOp(hash_token(bench_token(index)), key, 0))
+    storage = SqliteStorage(db)
+    try:
+        storage.write(ops)
+    finally:
+        storage.close()
+
+
+async def log_in(ws: ClientConnection, index: int) -> None:
+    await ws.send(encode(Login(f"host{index}", None, bench_token(index))))
+    while True:
+        data = await ws.recv()
+        assert isinstance(data, bytes)
+        message = msgpack.unpackb(data)
+        if message["type"] == "logged_in":
+            return
+        if message["type"] == "error":
+            raise SystemExit(f"host{index} could not log in: {message}")
+
+
 async def new_game(
     port: int, index: int
 ) -> tuple[ClientConnection, ClientConnection, str, State, State]:
-    host = await open_client(port, f"host{index}")
+    accounts = bool(os.environ.get(ACCOUNTS_ENV))
+    host = await open_client(port, f"host{index}", version=3 if accounts else 1)
+    if accounts:
+        await log_in(host, index)
     guest = await open_client(port, f"guest{index}")
-    await host.send(encode(CreateTable(TableOptions(), False, "white", "random"), 1))
+    version = 3 if accounts else 1
+    await host.send(encode(CreateTable(TableOptions(), False, "white", "random"), version))
     joined = decode_server(await host.recv())
     assert isinstance(joined, Joined), joined
     host_state = decode_server(await host.recv())
+    if isinstance(host_state, History):  # version 2 on: the game's log comes before the state
+        host_state = decode_server(await host.recv())
     assert isinstance(host_state, State)
     await guest.send(encode(Join(joined.table_id, "black")))
     assert isinstance(decode_server(await guest.recv()), Joined)
@@ -720,6 +770,10 @@ async def main_async(args: argparse.Namespace) -> None:
     echo_proc, echo_port = start_process([str(Path(__file__).resolve()), "--echo-server"])
     scratch = tempfile.TemporaryDirectory(prefix="kahuna-load-")
     db = args.db or str(Path(scratch.name) / "server.sqlite3")
+    if args.accounts:
+        os.environ[ACCOUNTS_ENV] = "1"
+        write_accounts(db, largest)
+        print(f"accounts: the {largest} hosts log in with tokens; the guests play as guests")
     server_proc, port = start_server(db, args.probe, 2 * largest + args.computer_tables)
     print(f"database: {db}")
     rows = []
@@ -812,6 +866,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--py-spy", help="sample the server with py-spy during each run, into this directory"
+    )
+    parser.add_argument(
+        "--accounts",
+        action="store_true",
+        help="half the players logged in: each table's host to an account (protocol version 3,"
+        " a login token), the guests as guests",
     )
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
