@@ -39,8 +39,10 @@ from protocol.messages import (
     GetRatings,
     GetRecord,
     Hello,
+    Ignore,
     Join,
     Leave,
+    LobbyChat,
     LobbySubscribe,
     LobbyUnsubscribe,
     Login,
@@ -51,6 +53,7 @@ from protocol.messages import (
     Register,
     Rematch,
     Resign,
+    Resume,
     Resync,
     Spectate,
 )
@@ -60,6 +63,7 @@ from server.context import Context
 from server.effects import Effects
 from server.lifecycle import Lifecycle
 from server.lobby import Lobby
+from server.lobby_chat import LobbyChatRoom
 from server.logins import Logins
 from server.play import Play
 from server.session import Session
@@ -90,6 +94,7 @@ class ServerCore:
         self._play = Play(self._ctx, self._archive)
         self._tables = Lifecycle(self._ctx, self._sessions, self._play)
         self._logins = Logins(self._ctx)
+        self._lobby_chat = LobbyChatRoom(self._ctx)
         # what the sweep under way has yet to look at, the last first
         self._sweep_sessions: list[Session] = []
         self._sweep_tables: list[Table] = []
@@ -120,6 +125,7 @@ class ServerCore:
         self._ctx.begin(now, wall)
         self._ctx.accounts.load(stored.accounts, stored.login_tokens)
         self._archive.restore(stored.archive)
+        self._lobby_chat.restore(stored.lobby_chat)
         return self._ctx.take()
 
     def record_read(
@@ -298,6 +304,7 @@ class ServerCore:
                 if member not in ctx.lobby.watchers:  # a repeat is not answered again
                     ctx.lobby.watchers.add(member)
                     ctx.send(member, ctx.lobby.listing())
+                    self._lobby_chat.history(session)
             case LobbyUnsubscribe():
                 ctx.lobby.watchers.discard(member)
             case CreateTable():
@@ -314,6 +321,8 @@ class ServerCore:
                 ctx.lobby_changed(now)
             case Reclaim(table_id, token):
                 self._reclaim(session, table_id, token, now)
+            case Resume(table_id):
+                self._reclaim(session, table_id, None, now)
             case Leave(table_id):
                 self._leave(session, table_id, now)
             case Resync(table_id):
@@ -340,6 +349,10 @@ class ServerCore:
                 self._logins.logout(session)
             case ChangePassword():
                 self._logins.change_password(session, message, now)
+            case LobbyChat(text):
+                self._lobby_chat.say(session, text, now)
+            case Ignore(name, ignore):
+                self._lobby_chat.ignore(session, name, ignore)
             case GetRatings():
                 self._archive.ratings(session)
             case GetGames(name):
@@ -376,13 +389,20 @@ class ServerCore:
         ctx.lobby_changed(now)
         self._play.computers_to_move(table)
 
-    def _reclaim(self, session: Session, table_id: str, token: str, now: float) -> None:
+    def _reclaim(self, session: Session, table_id: str, token: str | None, now: float) -> None:
+        """Take back a seat with its token, or (None) the seat the session's account holds."""
         ctx, member = self._ctx, session.member
         table = ctx.lobby.get(table_id)
         if table_id not in session.tables:
             self._sessions.room_for_one_more(session)
         holders = {s: h.member for s, h in table.seats.items() if h is not None}
-        outbox = table.reclaim(member, token, now)
+        if token is not None:
+            outbox = table.reclaim(member, token, now)
+        elif session.account is None:
+            raise TableError(ErrorCode.LOGIN_REQUIRED, "log in to resume your games")
+        else:
+            outbox = table.resume(member, session.account, now)
+            ctx.seat_written(table, member)
         held = table.seat_of(member)
         previous = holders.get(held) if held is not None else None
         if previous is not None and previous != member and previous in ctx.sessions:

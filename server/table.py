@@ -389,6 +389,21 @@ class Table:
                 found = seat
         if found is None:
             raise TableError(ErrorCode.BAD_TOKEN, "this token claims no seat at this table")
+        return self._take_seat(member, found, token, now)
+
+    def resume(self, member: MemberId, account: str, now: float = 0.0) -> Outbox:
+        """Version 3: take back the seat the account holds, from any connection, with a new
+        token (the old one no longer claims it); the old connection is let go."""
+        found = [s for s, h in self.seats.items() if h is not None and h.account == account]
+        if len(found) != 1:
+            raise TableError(ErrorCode.NOT_AT_TABLE, "your account holds no seat at this table")
+        holder = self.seats[found[0]]
+        assert holder is not None
+        token = _new_token(self.rng)
+        holder.token_hash = hash_token(token)
+        return self._take_seat(member, found[0], token, now)
+
+    def _take_seat(self, member: MemberId, found: Seat, token: str, now: float) -> Outbox:
         holder = self.seats[found]
         assert holder is not None
         current = self.seat_of(member)
