@@ -176,7 +176,7 @@ class Archive:
     def _running(self, table: Table, account: Account) -> GameEntry:
         white, black = table.seats[Seat.WHITE], table.seats[Seat.BLACK]
         clock = table.clock
-        deadline = None if clock is None else clock.deadline_wall()
+        deadline = None if clock is None else clock.deadline(self.ctx.now, self.ctx.wall)
         return GameEntry(
             table.table_id, _name(white), _name(black), "playing",
             seat_name(table.game.to_move), None, None, table.rated, None, None,

@@ -1,9 +1,14 @@
 """A game clock: each player's time left, the server's the only one that counts.
 
-Pure: every method takes the time (the core's monotonic seconds). Two kinds of control:
-a total per player plus an increment after each of the player's turns (Fischer), or a fixed
-time for each turn (`per_turn`). The clock of the player to move runs; when the turn passes, the
-mover is charged and the other's clock starts.
+Pure: every method takes the time (the core's monotonic seconds). Three kinds of control:
+a total per player plus an increment after each of the player's turns (Fischer), a fixed
+time for each turn (`per_turn`), or (version 3) days for each move (`days`, correspondence). The
+clock of the player to move runs; when the turn passes, the mover is charged and the other's
+clock starts.
+
+A live clock restarts at a server restart, so the time the server was down is charged to nobody.
+A clock of days runs on the calendar: it is stored as the wall-clock deadline of the move, and a
+restart changes nothing.
 """
 
 from __future__ import annotations
@@ -20,9 +25,19 @@ class ClockError(ValueError):
     """A time control that makes no clock, or a stored clock that cannot be read."""
 
 
+DAY = 86400
+MAX_DAYS = 14
+
+
 def check_control(control: TimeControl) -> None:
-    if control.per_turn < 0 or control.initial < 0 or control.increment < 0:
+    if control.per_turn < 0 or control.initial < 0 or control.increment < 0 or control.days < 0:
         raise ClockError("clock times are not negative")
+    if control.days:
+        if control.per_turn or control.initial or control.increment:
+            raise ClockError("a clock of days has no other time")
+        if control.days > MAX_DAYS:
+            raise ClockError(f"a move has 1 to {MAX_DAYS} days")
+        return
     if control.per_turn:
         if control.initial or control.increment:
             raise ClockError("a clock is either per turn or a total with an increment")
@@ -42,8 +57,17 @@ class Clock:
     @classmethod
     def new(cls, control: TimeControl) -> Clock:
         check_control(control)
-        start = float(control.per_turn or control.initial)
+        start = float(control.days * DAY or control.per_turn or control.initial)
         return cls(control, [start, start])
+
+    @property
+    def per_move(self) -> float:
+        """The time each move has afresh (0: a total for the game)."""
+        return float(self.control.days * DAY or self.control.per_turn)
+
+    @property
+    def correspondence(self) -> bool:
+        return self.control.days > 0
 
     def left_at(self, seat: Seat, now: float) -> float:
         if seat is self.running:
@@ -57,8 +81,8 @@ class Clock:
     def start(self, seat: Seat, now: float) -> None:
         """The seat's turn begins."""
         self.stop(now)
-        if self.control.per_turn:
-            self.left[seat] = float(self.control.per_turn)
+        if self.per_move:
+            self.left[seat] = self.per_move
         self.running, self.since = seat, now
 
     def stop(self, now: float) -> None:
@@ -69,34 +93,43 @@ class Clock:
     def turn_passed(self, mover: Seat, now: float) -> None:
         """The mover ended its turn: charge it, add its increment, start the other clock."""
         self.stop(now)
-        if not self.control.per_turn:
+        if not self.per_move:
             self.left[mover] += self.control.increment
         self.start(mover.other, now)
 
-    def deadline_wall(self) -> float | None:
-        """Version 3: when the mover's time runs out, in unix time, for a clock of days."""
-        return None
+    def deadline(self, now: float, wall: float) -> float | None:
+        """When the mover's time runs out, in unix time (None: no clock runs)."""
+        if self.running is None:
+            return None
+        return wall + self.left_at(self.running, now)
 
     # ----- stored and shown -------------------------------------------------------------------
 
-    def to_state(self, now: float) -> dict[str, Any]:
+    def to_state(self, now: float, wall: float) -> dict[str, Any]:
         """What is stored: the times left now; the running seat restarts at a restore, so the
-        time a server was down is charged to nobody."""
+        time a server was down is charged to nobody; a clock of days also keeps its deadline
+        on the calendar, which a restore goes by."""
         control = attrs.asdict(self.control)
-        if not control["days"]:
-            del control["days"]  # stored as before version 3 for every clock but one of days
-        return {
+        state: dict[str, Any] = {
             "control": control,
             "left": [self.left_at(seat, now) for seat in Seat],
             "running": None if self.running is None else self.running.name.lower(),
         }
+        if not control["days"]:
+            del control["days"]  # stored as before version 3 for every clock but one of days
+        else:
+            state["deadline"] = self.deadline(now, wall)
+        return state
 
     @classmethod
-    def from_state(cls, data: Any, now: float) -> Clock:
+    def from_state(cls, data: Any, now: float, wall: float) -> Clock:
         try:
             control = TimeControl(**data["control"])
             left = [float(x) for x in data["left"]]
             running = None if data["running"] is None else Seat.parse(data["running"])
+            deadline = data.get("deadline")
+            if control.days and running is not None and deadline is not None:
+                left[running] = float(deadline) - wall  # the days ran on while it was down
         except (KeyError, TypeError, ValueError) as exc:
             raise ClockError(f"unreadable clock {data!r}: {exc}") from None
         if len(left) != 2:
@@ -114,3 +147,12 @@ class Clock:
             "increment": self.control.increment,
             "per_turn": self.control.per_turn,
         }
+
+    def to_view_at(self, now: float, wall: float) -> dict[str, Any]:
+        """The view's clock; a clock of days also says its days and its deadline (keys that
+        only tables of version 3 have)."""
+        view = self.to_view(now)
+        if self.control.days:
+            view["days"] = self.control.days
+            view["deadline"] = self.deadline(now, wall)
+        return view

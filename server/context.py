@@ -112,7 +112,7 @@ class Context:
         this moment, the offers standing, the settings."""
 
         return {
-            "clock": None if table.clock is None else table.clock.to_view(self.now),
+            "clock": None if table.clock is None else table.clock.to_view_at(self.now, self.wall),
             "draw_offer": _wire_seat(table.draw_offer),
             "rematch_offer": _wire_seat(table.rematch_offer),
             "rematch_table": table.rematch_to,
@@ -190,7 +190,7 @@ class Context:
         state: dict[str, Any] = {
             "level": table.level,
             "hints": table.hints,
-            "clock": None if table.clock is None else table.clock.to_state(now),
+            "clock": None if table.clock is None else table.clock.to_state(now, self.wall),
             "draw_offer": _wire_seat(table.draw_offer),
             "rematch_offer": _wire_seat(table.rematch_offer),
             "rematch_to": table.rematch_to,

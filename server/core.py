@@ -28,6 +28,8 @@ from protocol.codec import decode_client, peek_type
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     PROTOCOL_VERSION,
+    AnswerChallenge,
+    Challenge,
     ChangePassword,
     Chat,
     Claim,
@@ -58,6 +60,7 @@ from protocol.messages import (
     Spectate,
 )
 from server.archive import Archive
+from server.challenges import ChallengeBoard
 from server.config import ServerConfig
 from server.context import Context
 from server.effects import Effects
@@ -95,6 +98,8 @@ class ServerCore:
         self._tables = Lifecycle(self._ctx, self._sessions, self._play)
         self._logins = Logins(self._ctx)
         self._lobby_chat = LobbyChatRoom(self._ctx)
+        self._challenges = ChallengeBoard(self._ctx, self._tables)
+        self._logins.on_login = self._challenges.logged_in
         # what the sweep under way has yet to look at, the last first
         self._sweep_sessions: list[Session] = []
         self._sweep_tables: list[Table] = []
@@ -126,6 +131,7 @@ class ServerCore:
         self._ctx.accounts.load(stored.accounts, stored.login_tokens)
         self._archive.restore(stored.archive)
         self._lobby_chat.restore(stored.lobby_chat)
+        self._challenges.restore(stored.challenges)
         return self._ctx.take()
 
     def record_read(
@@ -349,6 +355,10 @@ class ServerCore:
                 self._logins.logout(session)
             case ChangePassword():
                 self._logins.change_password(session, message, now)
+            case Challenge(name, terms):
+                self._challenges.challenge(session, name, terms)
+            case AnswerChallenge(challenge_id, answer):
+                self._challenges.answer(session, challenge_id, answer, now)
             case LobbyChat(text):
                 self._lobby_chat.say(session, text, now)
             case Ignore(name, ignore):

@@ -8,13 +8,14 @@ import logging
 from typing import Any
 
 from protocol.errors import ErrorCode
-from protocol.messages import ChatEntry, CreateTable, RoleName
+from protocol.messages import ChallengeTerms, ChatEntry, CreateTable, RoleName
+from server.accounts import Account
 from server.clock import Clock, ClockError
 from server.context import Context
 from server.play import Play, no_offer
 from server.session import Session
 from server.sessions import Sessions
-from server.store import CloseOp, CreateTableOp, StoredTable
+from server.store import CloseOp, CreateTableOp, SetSeatOp, StoredTable
 from server.table import COMPUTER_NAME, Closing, MemberId, Outbox, SeatHolder, Table, TableError
 from shared.events import Event
 from shared.game import Game
@@ -84,6 +85,58 @@ class Lifecycle:
             "" if clock is None else f", clock {create.clock}",
         )  # fmt: skip
         ctx.lobby_changed(now)
+
+    def create_for_challenge(
+        self, session: Session, challenger: Account, terms: ChallengeTerms, now: float
+    ) -> str:
+        """Version 3: the table of an accepted challenge: its terms, the challenger's seat held
+        for their account (they `resume` it), the accepting session seated. Its id."""
+        ctx, cfg = self.ctx, self.ctx.config
+        self.sessions.room_for_one_more(session)
+        try:
+            options = terms.options.to_game_options()
+            clock = None if terms.clock is None else Clock.new(terms.clock)
+        except (OptionsError, ClockError) as exc:
+            raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
+        table_id = self._new_table_id()
+        if terms.first == "random":
+            first = ctx.rng.choice((Seat.WHITE, Seat.BLACK))
+        else:
+            first = Seat.parse(terms.first)
+        theirs = Seat.WHITE if terms.seat is None else Seat.parse(terms.seat)
+        game = Game.new(cfg.source_factory(), first, options)
+        table = Table(table_id, game, rng=ctx.rng, chat_history=cfg.chat_history, now=now)
+        table.hints, table.clock = terms.hints, clock
+        table.rated_requested, table.created_wall = terms.rated, ctx.wall
+        self._created(table)
+        ctx.store_state(table, now)
+        ctx.lobby.add(table)
+        table.hold_seat(theirs, challenger.name, challenger.key, challenger.shown_rating, now)
+        holder = table.seats[theirs]
+        assert holder is not None
+        ctx.write(
+            SetSeatOp(
+                table_id,
+                theirs.name.lower(),
+                holder.name,
+                holder.token_hash,
+                False,
+                challenger.key,
+            )
+        )
+        assert session.name is not None
+        outbox = table.join(
+            session.member, session.name, theirs.other, now=now, account=session.account,
+            rating=ctx.rating_of(session.account),
+        )  # fmt: skip
+        self.play.game_may_start(table, now)
+        ctx.send_all(outbox)
+        ctx.seat_written(table, session.member)
+        session.tables.add(table_id)
+        log.info("table %s: a challenge of %s accepted by %s", table_id, challenger.name,
+                 session.name)  # fmt: skip
+        ctx.lobby_changed(now)
+        return table_id
 
     def _new_table_id(self) -> str:
         lobby = self.ctx.lobby
@@ -252,7 +305,7 @@ class Lifecycle:
     def _forfeit_abandoned(self, table: Table, now: float) -> bool:
         """A player gone past the abandonment timeout loses the game to the one who stayed
         (a table whose players are both gone closes instead, with no result)."""
-        if table.status != "playing":
+        if table.status != "playing" or table.correspondence:
             return False
         for seat in Seat:
             gone, stayed = table.seats[seat], table.seats[seat.other]
@@ -343,7 +396,7 @@ class Lifecycle:
         table.hints = bool(state.get("hints", True))
         table.rated_requested = bool(state.get("rated", True))
         if state.get("clock") is not None:
-            table.clock = Clock.from_state(state["clock"], now)
+            table.clock = Clock.from_state(state["clock"], now, self.ctx.wall)
         table.draw_offer = _seat_or_none(state.get("draw_offer"))
         table.rematch_offer = _seat_or_none(state.get("rematch_offer"))
         rematch_to = state.get("rematch_to")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import math
+from collections.abc import Callable
 
 import attrs
 
@@ -62,6 +63,8 @@ class Logins:
         self._busy: set[int] = set()  # members with a job under way
         self._next_job = 1
         self._registering: set[str] = set()  # keys of registrations under way
+        # what else a connection that logged in is told (its challenges: server/challenges.py)
+        self.on_login: Callable[[Session], None] = lambda session: None
 
     # ----- the messages -------------------------------------------------------------------------
 
@@ -102,7 +105,7 @@ class Logins:
             if accounts.tokens.get(token_hash) != key or account is None or account.disabled:
                 raise TableError(ErrorCode.BAD_LOGIN, "no such name and login token")
             session.login_token = token_hash
-            self._logged_in(session, account, None, created=False)
+            self._logged_in(session, account, new_token=False, created=False)
             return
         self._throttled(key, session.address, now)
         account = accounts.get(key)
@@ -187,7 +190,7 @@ class Logins:
                 new = Account(pending.key, pending.name, result, created=ctx.wall)
                 ctx.accounts.add(new)
                 self.throttle.succeeded(pending.key, session.address, now)
-                self._logged_in(session, new, self._new_token(new), created=True)
+                self._logged_in(session, new, new_token=True, created=True)
             case "login":
                 found = ctx.accounts.get(pending.key)
                 if result is not True or found is None or found.disabled:
@@ -196,7 +199,7 @@ class Logins:
                 if session.account is not None:
                     raise TableError(ErrorCode.ALREADY_LOGGED_IN, "this connection is logged in")
                 self.throttle.succeeded(pending.key, session.address, now)
-                self._logged_in(session, found, self._new_token(found), created=False)
+                self._logged_in(session, found, new_token=True, created=False)
             case "check_old":
                 if result is not True:
                     self.throttle.failed(pending.key, session.address, now)
@@ -229,15 +232,16 @@ class Logins:
         return token
 
     def _logged_in(
-        self, session: Session, account: Account, token: str | None, created: bool
+        self, session: Session, account: Account, new_token: bool, created: bool
     ) -> None:
         ctx = self.ctx
         session.account = account.key
         session.name = account.name
+        account.last_seen = ctx.wall
+        ctx.write(account.op())  # before its token, which the database ties to it
+        token = self._new_token(account) if new_token else None
         if token is not None:
             session.login_token = hash_token(token)
-        account.last_seen = ctx.wall
-        ctx.write(account.op())
         ctx.send(
             session.member,
             LoggedIn(
@@ -250,6 +254,7 @@ class Logins:
                 created,
             ),
         )
+        self.on_login(session)
 
     def forget(self, member: int) -> None:
         """The connection is gone: a job's result for it will be dropped."""

@@ -7,7 +7,7 @@ import logging
 from typing import Any
 
 from protocol.errors import ErrorCode
-from protocol.messages import Command
+from protocol.messages import Command, PlayerNote, PlayerNoteName
 from server.archive import Archive
 from server.context import Context
 from server.effects import ComputerTurn, KeepRecord
@@ -22,6 +22,9 @@ from shared.types import Seat, Termination
 from shared.views import seat_view, seat_view_to_dict
 
 log = logging.getLogger(__name__)
+
+
+TIME_LOW = 12 * 3600.0  # a move of days: "time_low" when this is left (or a tenth, if less)
 
 
 def no_offer(code: str, english: str) -> TableError:
@@ -87,6 +90,8 @@ class Play:
         if table.clock is not None:
             table.clock.turn_passed(mover, now)
         self.timers_for_turn(table, now)
+        if table.correspondence:
+            self.note_player(table, mover.other, "your_move")
 
     def timers_for_turn(self, table: Table, now: float) -> None:
         timers = self.ctx.timers
@@ -94,12 +99,33 @@ class Play:
             flag = table.clock.flag_at()
             if flag is not None:
                 timers.schedule(flag, table.table_id, "flag")
+                if table.correspondence:
+                    low = min(TIME_LOW, table.clock.per_move / 10)
+                    timers.schedule(flag - low, table.table_id, f"low {table.version}")
         else:
             timers.schedule(now + self.ctx.config.move_timeout, table.table_id, "claim")
+
+    def note_player(self, table: Table, seat: Seat, note: PlayerNoteName) -> None:
+        """Version 3: tell the seat's player, on every connection of their account that is not
+        at this table, that the game wants them."""
+        holder, other = table.seats[seat], table.seats[seat.other]
+        if holder is None or holder.account is None:
+            return
+        message = PlayerNote(note, table.table_id, None if other is None else other.name)
+        members = set(table.members())
+        self.ctx.send_all(
+            [
+                (member, message)
+                for member, session in self.ctx.sessions.items()
+                if session.account == holder.account and member not in members
+            ]
+        )
 
     def timer_due(self, table: Table, what: str, now: float) -> None:
         if what == "flag":
             self.flag_fell(table, now)
+        elif what == f"low {table.version}" and table.status == "playing":
+            self.note_player(table, table.game.to_move, "time_low")
         elif what == "claim":
             found = claimant(table, now, self.ctx.config)
             if found is not None and table.claim_noted is not found:

@@ -261,6 +261,11 @@ class Table:
         )
 
     @property
+    def correspondence(self) -> bool:
+        """Version 3: a game of days per move, which waits for its players however long."""
+        return self.clock is not None and self.clock.correspondence
+
+    @property
     def rated(self) -> bool:
         """Version 3: the result changes ratings: asked for, two accounts, no computer."""
         white, black = self.seats[Seat.WHITE], self.seats[Seat.BLACK]
@@ -372,6 +377,16 @@ class Table:
         out: Outbox = [(member, Joined(self.table_id, seat_name(seat), token))]
         out.append((member, self.state_for(member)))
         return out + self._players_changed(skip=member)
+
+    def hold_seat(
+        self, seat: Seat, name: str, account: str, rating: int | None, now: float
+    ) -> None:
+        """Version 3: the seat is the account's, its player not yet here (an accepted
+        challenge's challenger): they take it with `resume`, which gives them its token."""
+        if self.seats[seat] is not None:
+            raise TableError(ErrorCode.SEAT_TAKEN, f"the {seat_name(seat)} seat is taken")
+        token_hash = hash_token(_new_token(self.rng))  # no one holds this one: resume makes one
+        self.seats[seat] = SeatHolder(name, token_hash, False, None, now, account, rating)
 
     def spectate(self, member: MemberId, name: str) -> Outbox:
         if self.role_of(member) is not None:
@@ -497,6 +512,8 @@ class Table:
                 return Closing("over_and_left", "the game is over and the players left")
             if now - self.over_since >= over_linger:
                 return Closing("over", "the game is over")
+        if self.correspondence and self.status == "playing":
+            return None
         for holder in self.seats.values():
             gone = holder is not None and holder.member is None and not holder.computer
             if gone and holder is not None and now - holder.since >= abandon_timeout:

@@ -73,8 +73,8 @@ class Timers:
 def claimant(table: Table, now: float, config: ServerConfig) -> Seat | None:
     """The seat that may claim the win now: its opponent has been gone for claim_after seconds,
     or (without a clock) has not acted for move_timeout seconds on its turn."""
-    if table.status != "playing":
-        return None
+    if table.status != "playing" or table.correspondence:
+        return None  # a game of days waits for its players: only its clock decides
     for seat in Seat:
         mine, theirs = table.seats[seat], table.seats[seat.other]
         if mine is None or theirs is None or mine.computer or mine.member is None:
