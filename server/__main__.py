@@ -208,6 +208,11 @@ async def run(config: ServerConfig, ssl_context: ssl.SSLContext | None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    if given[:1] == ["accounts"]:  # the operator's commands on the accounts
+        from server import accounts_cli
+
+        return accounts_cli.main(given[1:])
     parser = build_parser()
     args = parser.parse_with_config(argv)
     process = record_from(ProcessSettings, args)
