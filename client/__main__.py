@@ -21,7 +21,9 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from client.client import Client
-from client.i18n import LANGUAGES, choose_language, set_language
+from client.i18n import LANGUAGES, _, choose_language, set_language
+from client.lobby_commands import PASSWORD_ENV
+from client.login_tokens import LoginTokens
 from client.screen import color_depth_for, not_a_terminal
 from client.seats import SeatStore
 from client.state import ClientState
@@ -243,6 +245,23 @@ def build_parser() -> argparse.ArgumentParser:
         " the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English. The game's notation"
         " (place BARI-DUDA) works in every language",
     )
+    a = p.add_argument_group(
+        "accounts (on a server that keeps them; the password is asked without echo, or taken"
+        " from KAHUNA_PASSWORD)"
+    )
+    who = a.add_mutually_exclusive_group()
+    who.add_argument("--register", metavar="NAME", help="make an account of this name and log in")
+    who.add_argument(
+        "--login",
+        metavar="NAME",
+        help="log in to your account (once per machine: the client keeps a login token)",
+    )
+    a.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no terminal bell and no window title when a game wants you (your move in a game"
+        " of days, a challenge, time running out)",
+    )
     p.add_argument("--log", metavar="FILE", help="write a debug log to FILE")
     return p
 
@@ -285,6 +304,7 @@ async def run_client(
     state.name = args.name
     server = None
     url = server_url(args.url)
+    people = state.accounts
     color = color_depth_for(args.no_color)
     if args.url is None and not args.local:
         # no address: the server on this machine, else one picked from the LAN's
@@ -310,6 +330,22 @@ async def run_client(
         url = await server.start()
     if args.spectate:
         state.table_id, state.role, state.screen = args.spectate, "spectator", "game"
+    if not args.local:
+        tokens = LoginTokens()
+        kept = tokens.get(url)
+        account = getattr(args, "register", None) or getattr(args, "login", None)
+        if account:
+            people.login_name, people.register = account, bool(getattr(args, "register", None))
+            people.login_password = getattr(args, "password", None)
+            state.name = account
+        elif kept is not None:
+            people.login_name, people.login_token = kept
+            state.name = kept[0]
+
+        def keep_token(name: str, token: str | None) -> None:
+            tokens.keep(url, name, token)
+
+        people.keep_token = keep_token
     auto_create = local_table(args) if args.local else None
 
     def on_message(msg: ServerMessage) -> None:
@@ -330,6 +366,7 @@ async def run_client(
         seats=None if args.local else SeatStore(),
         theme=args.theme or theme_from_env(os.environ),
         ssl_context=ssl_context,
+        quiet=getattr(args, "quiet", False),
     )
     # SIGTERM and SIGHUP (the terminal closed) end the program the way Ctrl-Q does: the
     # application leaves the alternate screen and shows the cursor again on its way out
@@ -392,6 +429,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         tls_context(args, server_url(args.url))
     except AddressError as exc:
         parser.error(str(exc))
+    if args.register or args.login:
+        args.password = os.environ.get(PASSWORD_ENV)
+        if args.password is None:
+            try:
+                args.password = getpass.getpass(
+                    _("Password for {name}: ").format(name=args.register or args.login)
+                )
+                if args.register and getpass.getpass(_("Again: ")) != args.password:
+                    parser.error(_("the two passwords differ"))
+            except (EOFError, KeyboardInterrupt):
+                return 130
     if not_a_terminal():
         return 2
     root = logging.getLogger()

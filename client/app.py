@@ -22,7 +22,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.containers import WindowAlign
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
-from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.output import ColorDepth, Output
 
 from client import table_requests
@@ -42,7 +42,8 @@ from client.hint import suggest
 from client.i18n import _
 from client.keys import key_bindings
 from client.lobby_actions import leave_table
-from client.lobby_screen import LOBBY_KEYS, render_lobby
+from client.lobby_line import LobbyLine
+from client.lobby_screen import ACCOUNT_KEYS, LOBBY_KEYS, PANEL_KEYS, render_lobby
 from client.render import KEY_HINTS, render_game
 from client.saving import GameSaver
 from client.screen import CanvasControl, full_screen_application, with_completions
@@ -62,9 +63,11 @@ class KahunaApp:
         save_dir: Path | None = None,
         theme: str = "dark",
         hint_iterations: int | None = None,
+        quiet: bool = False,
     ) -> None:
         self.state = state
         self.send = send
+        self.quiet = quiet  # no bell, no window title
         self.hint_iterations = hint_iterations  # a fixed budget (tests); None: about 0.2 s
         self.hint_task: asyncio.Future[None] | None = None
         self.saver = GameSaver(state, send, save_dir or Path.cwd())
@@ -88,12 +91,27 @@ class KahunaApp:
             ),
             height=1,
         )
+        # the lobby's command line (version 3), its password asked without echo
+        self.lobby = LobbyLine(state, send, save_dir or Path.cwd(), self.ring)
+        asking = Condition(lambda: self.lobby.asking is not None)
+        self.lobby_line = Window(
+            BufferControl(
+                self.lobby.buffer,
+                input_processors=[
+                    ConditionalProcessor(PasswordProcessor(), asking),
+                    BeforeInput(self.lobby.prompt, style="class:prompt"),
+                ],
+            ),
+            height=1,
+        )
         in_game = Condition(lambda: self.state.screen == "game")
+        lobby_typing = Condition(lambda: self.state.screen == "lobby" and self.lobby.typing)
         body = HSplit(
             [
                 ConditionalContainer(self.game_screen, filter=in_game),
                 ConditionalContainer(self.lobby_screen, filter=~in_game),
                 ConditionalContainer(self.command_line, filter=in_game),
+                ConditionalContainer(self.lobby_line, filter=lobby_typing),
                 Window(
                     FormattedTextControl(self._hints),
                     height=1,
@@ -119,6 +137,8 @@ class KahunaApp:
         return render_game(self.state, width, height, self.highlight, self.preview)
 
     def _draw_lobby(self, width: int, height: int) -> Canvas:
+        if self.lobby.replay is not None:
+            return self.lobby.replay.draw(width, height)
         return render_lobby(self.state, width, height)
 
     def _prompt(self) -> str:
@@ -133,8 +153,16 @@ class KahunaApp:
 
     def _hints(self) -> str:
         if self.state.screen == "lobby":
+            if self.lobby.replay is not None:
+                return " " + _("←→ action  ↑↓ turn  Home End  s saves the record  q back")
+            if self.lobby.typing:
+                return " " + _("Enter sends   Esc cancels")
             if self.state.form_open:
                 return " " + _("c s f 1 2 h t l i change an option   Enter create   Esc cancel")
+            if self.state.accounts.panel != "tables":
+                return " " + _(PANEL_KEYS)
+            if self.state.accounts.accounts:
+                return " " + _(ACCOUNT_KEYS)
             return " " + _(LOBBY_KEYS)
         words = local_words()
         if self.state.help_open:
@@ -158,7 +186,12 @@ class KahunaApp:
         self.app.invalidate()
 
     def sync_focus(self) -> None:
-        want = self.command_line if self.state.screen == "game" else self.lobby_screen
+        if self.state.screen == "game":
+            want = self.command_line
+        elif self.lobby.typing:
+            want = self.lobby_line
+        else:
+            want = self.lobby_screen
         if self.app.layout.current_window is not want:
             self.app.layout.focus(want)
 
@@ -331,8 +364,21 @@ class KahunaApp:
 
     def received(self, msg: ServerMessage) -> None:
         """A message from the server, after the state has taken it: the record asked for."""
-        if self.saver.received(msg):
+        if self.lobby.received(msg) or self.saver.received(msg):
             self.invalidate()
+        elif self.state.accounts.attention is not None:
+            self.ring(self.state.accounts.attention)
+            self.state.accounts.attention = None
+
+    def ring(self, why: str) -> None:
+        """Something wants the player (their move in a game of days, a challenge, time running
+        out): the terminal's bell, and the window's title says it. Not with --quiet."""
+        if self.quiet or not self.app.is_running:
+            return
+        output = self.app.output
+        output.set_title(f"Kahuna: {why}")
+        output.bell()
+        output.flush()
 
     def quit(self) -> None:
         if self.app.is_running:

@@ -45,6 +45,7 @@ class Client:
         theme: str = "dark",
         ssl_context: ssl.SSLContext | None = None,
         hint_iterations: int | None = None,
+        quiet: bool = False,
     ) -> None:
         self.state = state
         self.url = url
@@ -62,6 +63,7 @@ class Client:
             save_dir=save_dir,
             theme=theme,
             hint_iterations=hint_iterations,
+            quiet=quiet,
         )
         self.session = Session(
             url,

@@ -250,6 +250,8 @@ class Session:
                 self.ever_connected = True
                 self.state.handle(msg)
                 self._status(_("connected"), True)
+                for login in self.state.accounts.login_messages():  # before the seat: its name
+                    self.send(login)
                 self._resume()
             elif isinstance(msg, Error) and msg.code in FATAL_CODES:
                 self.fatal = error_sentence(msg)

@@ -15,6 +15,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from client.connection import Send
 from client.i18n import _
 from client.lobby_actions import create, join, spectate
+from client.lobby_line import LobbyLine
 from client.lobby_screen import LOBBY_KEYS
 from client.screen import complete_or_cycle
 from client.state import ClientState
@@ -29,6 +30,7 @@ class Controls(Protocol):
     state: ClientState
     buffer: Buffer
     send: Send
+    lobby: LobbyLine
 
     def ask_quit(self) -> None: ...
 
@@ -43,7 +45,17 @@ def key_bindings(ui: Controls) -> KeyBindings:
     kb = KeyBindings()
     state = ui.state
     game = Condition(lambda: state.screen == "game")
-    lobby = Condition(lambda: state.screen == "lobby" and not state.form_open)
+    line = ui.lobby
+    in_lobby = Condition(
+        lambda: (
+            state.screen == "lobby"
+            and not state.form_open
+            and not line.typing
+            and line.replay is None
+        )
+    )
+    lobby = in_lobby & Condition(lambda: state.accounts.panel == "tables")
+    panel = in_lobby & Condition(lambda: state.accounts.panel != "tables")
     form = Condition(lambda: state.screen == "lobby" and state.form_open)
     _program_keys(kb, ui)
     _quick_keys(kb, ui, game)
@@ -51,7 +63,55 @@ def key_bindings(ui: Controls) -> KeyBindings:
     _page_keys(kb, state, game)
     _lobby_keys(kb, ui, lobby)
     _form_keys(kb, ui, form)
+    _account_keys(kb, ui, in_lobby, panel)
     return kb
+
+
+def _account_keys(kb: KeyBindings, ui: Controls, lobby: Filter, panel: Filter) -> None:
+    """Version 3: the lobby's command line, the players' panels, an archived game replayed."""
+    state, line = ui.state, ui.lobby
+    accounts = lobby & Condition(lambda: state.accounts.accounts)
+    typing = Condition(lambda: state.screen == "lobby" and line.typing)
+    replaying = Condition(lambda: state.screen == "lobby" and line.replay is not None)
+    kb.add(":", filter=accounts)(_on(lambda: line.open()))
+    kb.add("'", filter=accounts)(_on(lambda: line.open("'")))
+    kb.add("g", filter=accounts)(_on(lambda: line.show("games")))
+    kb.add("R", filter=accounts)(_on(lambda: line.show("ratings")))
+    kb.add("c", filter=accounts)(_on(lambda: line.show("challenges")))
+    kb.add("escape", filter=typing, eager=True)(_on(line.cancel))
+    kb.add("escape", filter=panel, eager=True)(_on(lambda: state.accounts.open("tables")))
+    kb.add("up", filter=panel)(_on(lambda: state.accounts.move(-1)))
+    kb.add("down", filter=panel)(_on(lambda: state.accounts.move(1)))
+    kb.add("enter", filter=panel)(_on(line.open_selected))
+    kb.add("x", filter=panel)(_on(line.refuse_selected))
+    kb.add("q", filter=panel)(_on(lambda: state.accounts.open("tables")))
+    moves: dict[str, Callable[[], None]] = {
+        "right": lambda: _replay(line, "forward"),
+        "left": lambda: _replay(line, "back"),
+        "down": lambda: _replay(line, "turn_forward"),
+        "pagedown": lambda: _replay(line, "turn_forward"),
+        "up": lambda: _replay(line, "turn_back"),
+        "pageup": lambda: _replay(line, "turn_back"),
+        "home": lambda: _replay(line, "home"),
+        "end": lambda: _replay(line, "end"),
+        "s": line.save_replay,
+        "q": line.close_replay,
+        "escape": line.close_replay,
+    }
+    for key, move in moves.items():
+        kb.add(key, filter=replaying)(_on(move))
+    for number in ("1", "2", "3"):
+        kb.add(number, filter=replaying)(_on(functools.partial(_round, line, int(number))))
+
+
+def _replay(line: LobbyLine, move: str) -> None:
+    if line.replay is not None:
+        getattr(line.replay, move)()
+
+
+def _round(line: LobbyLine, number: int) -> None:
+    if line.replay is not None:
+        line.replay.round(number)
 
 
 def _on(action: Callable[[], object]) -> Callable[[KeyPressEvent], None]:

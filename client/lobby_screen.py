@@ -6,6 +6,7 @@ import textwrap
 
 from client.canvas import Canvas
 from client.i18n import N_, _, ngettext
+from client.players_screen import chat_rows, render_panel
 from client.state import ClientState
 from client.status_lines import header, message_lines
 from client.table import describe_control, short_control
@@ -19,7 +20,8 @@ def _seat_text(info: PlayerInfo | None, level: str | None = None) -> str:
         return _("(free)")
     if info.computer:
         return f"{info.name} ({level_word(level)})" if level else f"{info.name} [AI]"
-    return info.name + ("" if info.connected else " " + _("(away)"))
+    name = info.name if info.rating is None else f"{info.name} {info.rating}"
+    return name + ("" if info.connected else " " + _("(away)"))
 
 
 def _table_options(options: TableOptions, table: TableInfo | None = None) -> str:
@@ -28,6 +30,8 @@ def _table_options(options: TableOptions, table: TableInfo | None = None) -> str
         parts.append(short_control(table.clock))
     if table is not None and not table.hints:
         parts.append("nohint")
+    if table is not None and table.rated:
+        parts.append(_("rated"))
     if options.variant1:
         parts.append("V1")
     if options.variant2:
@@ -64,6 +68,14 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     canvas.blit(0, 0, header(state, width))
     lines = message_lines(state.message, width)
     full_height, height = height, height - len(lines) + 1  # the rest is laid out above it
+    if state.accounts.panel != "tables" and not state.form_open:
+        render_panel(canvas, state, width, height)
+        style = "class:msg.error" if state.message_kind == "error" else "class:msg"
+        for i, line in enumerate(lines):
+            canvas.put(0, full_height - len(lines) + i, line, style)
+        return canvas
+    chat = chat_rows(state, width) if not state.form_open else []
+    height -= len(chat)
     y = 2
     canvas.put(1, y, _("Tables on this server"), "class:title")
     y += 1
@@ -97,6 +109,8 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
         if height - y >= len(intro) + 2:
             for i, line in enumerate(intro):
                 canvas.put(1, height - 2 - len(intro) + i, line, "class:dim")
+    for i, (line, line_style) in enumerate(chat):
+        canvas.put(1, height - 1 + i, line, line_style)
     style = "class:msg.error" if state.message_kind == "error" else "class:msg"
     for i, line in enumerate(lines):
         canvas.put(0, full_height - len(lines) + i, line, style)
@@ -156,3 +170,8 @@ LOBBY_INTRO = N_(
     " (against the computer or a person), Enter to join."
 )
 LOBBY_KEYS = N_("↑↓ select  Enter join  w/b sit as White/Black  s watch  n new table  ^Q quit")
+# with accounts on the server (version 3): the players' panels and the lobby's command line
+ACCOUNT_KEYS = N_(
+    "Enter join  n new  : command  g games  R ratings  c challenges  ' chat  F1 help  ^Q quit"
+)
+PANEL_KEYS = N_("↑↓ select  Enter open  Esc tables  : command  ^Q quit")

@@ -15,6 +15,7 @@ import attrs
 
 from client.eventlog import describe_events
 from client.i18n import _, ngettext
+from client.players import PlayersState
 from client.table import TableView, table_from_view
 from client.table_form import CreateForm
 from client.words import (
@@ -26,15 +27,24 @@ from client.words import (
     seat_word,
 )
 from protocol.messages import (
+    Challenges,
     ChatEntry,
     ChatMessage,
     Error,
+    Games,
     History,
+    Ignoring,
     Joined,
     Left,
     Lobby,
+    LobbyChatMessage,
+    LoggedIn,
+    LoggedOut,
+    PasswordChanged,
+    PlayerNote,
     Players,
     PlayersChanged,
+    Ratings,
     ServerMessage,
     Spectating,
     State,
@@ -55,6 +65,11 @@ from shared.views import (
 )
 
 Screen = Literal["lobby", "game"]
+# version 3's messages that client/players.py takes in (a welcome too)
+PLAYERS_MESSAGES = (
+    Welcome, LoggedIn, LoggedOut, PasswordChanged, Ratings, Games, Challenges, PlayerNote,
+    LobbyChatMessage, Ignoring,
+)  # fmt: skip
 LogKind = Literal["event", "chat", "info", "error", "you"]
 
 
@@ -112,6 +127,8 @@ class ClientState:
     clock_source: Callable[[], float] = time.monotonic  # tests pass a fake clock
     away_since: dict[Seat, float] = attrs.Factory(dict)  # when an opponent was seen to go
     resign_armed: bool = False  # 'resign' was typed once: the next 'yes' or 'resign' resigns
+    # version 3: the account, ratings, games, challenges and the lobby's chat
+    accounts: PlayersState = attrs.Factory(PlayersState)
     hinting: int | None = None  # the version a hint is being computed for
 
     # ----- derived -------------------------------------------------------------------------
@@ -194,9 +211,17 @@ class ClientState:
     # ----- server messages -----------------------------------------------------------------
 
     def handle(self, msg: ServerMessage) -> None:
+        if isinstance(msg, PLAYERS_MESSAGES):
+            said = self.accounts.handle(msg, self.name)
+            if isinstance(msg, LoggedIn | LoggedOut):
+                self.name = msg.name
+            if said:
+                self.say(said)
         if isinstance(msg, Welcome):
             self.server = msg.server
             self.max_chat = msg.max_chat
+            if msg.name:
+                self.name = msg.name
         elif isinstance(msg, Lobby):
             # the cursor stays on the table it was on, wherever the list puts it now
             before = self.selected_table

@@ -15,6 +15,9 @@ def header(state: ClientState, width: int) -> Canvas:
     canvas = Canvas(width, 1, "class:header")
     where = _("lobby") if state.table_id is None else _("table {id}").format(id=state.table_id)
     you = state.name
+    rating = state.accounts.rating if state.accounts.account == state.name else None
+    if rating is not None:
+        you += f" ({rating})"
     if state.role == "spectator":
         you += " " + _("(watching)")
     elif state.seat is not None:

@@ -270,9 +270,53 @@ def error_words(
     reason: str | None = None,
     params: Mapping[str, Any] | None = None,
 ) -> str:
+    said = _account_words(code, reason, params)
+    if said is not None:
+        return said
     if reason is not None:
         return refusal_words(reason, params, message)
     return _error_words(code, message)
+
+
+def _account_words(code: str, reason: str | None, params: Mapping[str, Any] | None) -> str | None:
+    """Version 3's refusals (accounts, challenges, the archive), from their codes."""
+    reasons = {
+        ("bad_account_name", "too_short"): _("that name is too short to register (2 at least)"),
+        ("bad_account_name", "too_long"): _("that name is too long to register (20 at most)"),
+        ("bad_account_name", "bad_characters"): _(
+            "a registered name has letters, digits, spaces, _ and - only"
+        ),
+        ("bad_account_name", "only_digits"): _("a registered name is not only digits"),
+        ("bad_account_name", "reserved"): _("that name is reserved"),
+        ("bad_password", "too_short"): _("the password is too short (8 characters at least)"),
+        ("bad_password", "too_long"): _("the password is too long"),
+        ("bad_password", "too_simple"): _("the password is too simple"),
+        ("bad_password", "wrong_password"): _("the old password is wrong"),
+        ("bad_challenge", "self"): _("you cannot challenge yourself"),
+        ("bad_challenge", "ignored"): _("that player does not take your challenges"),
+        ("bad_challenge", "bad_terms"): _("those terms make no game"),
+        ("bad_challenge", "away"): _(
+            "the challenger is not connected: a game without days needs both players"
+        ),
+    }
+    found = reasons.get((code, reason or ""))
+    if found is not None:
+        return found
+    if code == "login_throttled":
+        seconds = str((params or {}).get("seconds", "?"))
+        return _("too many failed logins: try again in {seconds} s").format(seconds=seconds)
+    sentences = {
+        "no_accounts": _("this server keeps no accounts"),
+        "name_registered": _("that name is registered already"),
+        "bad_login": _("no account has that name and password"),
+        "login_required": _("log in first (register NAME or login NAME)"),
+        "already_logged_in": _("you are logged in already"),
+        "no_such_player": _("no player has that name"),
+        "no_such_challenge": _("there is no such challenge for you"),
+        "too_many_challenges": _("you have as many challenges waiting as you may"),
+        "no_such_game": _("there is no such finished game"),
+    }
+    return sentences.get(code)
 
 
 def closing_words(closed: TableClosed) -> str:
