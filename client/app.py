@@ -129,6 +129,8 @@ class KahunaApp:
             color_depth=color_depth,
         )
         self.sync_focus()
+        # a key may open or close the lobby's command line: the focus follows before each drawing
+        self.app.before_render += lambda _app: self.sync_focus()
 
     # ----- drawing ---------------------------------------------------------------------------
 

@@ -20,8 +20,10 @@ from client.state import ClientState
 from protocol.messages import (
     ClientMessage,
     Error,
+    GetGames,
     Joined,
     Lobby,
+    LoggedIn,
     ServerMessage,
     TableClosed,
     TableNote,
@@ -118,6 +120,9 @@ class Client:
                     state.say(said.format(table=table.table_id))
         if isinstance(msg, Lobby) and state.table_id is None:
             state.place_lobby_cursor()
+        if isinstance(msg, LoggedIn):
+            # the player's games: which wait for their move (said once after logging in)
+            self.send(GetGames(None))
         self.ui.received(msg)
         self.outer_on_message(msg)
 

@@ -245,6 +245,7 @@ FORM_KEYS: dict[str, Callable[[CreateForm], None]] = {
     "t": CreateForm.cycle_clock,
     "l": CreateForm.cycle_level,
     "i": CreateForm.toggle_hints,
+    "r": CreateForm.toggle_rated,
 }
 
 

@@ -117,7 +117,7 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     return canvas
 
 
-FORM_HEIGHT = 12
+FORM_HEIGHT = 13
 
 
 def render_form(state: ClientState, width: int) -> Canvas:
@@ -154,6 +154,9 @@ def render_form(state: ClientState, width: int) -> Canvas:
         rows.append(("l", _("The computer's level"), level_word(form.level)))
     hints = _("allowed") if form.hints else _("off (a courtesy between the players)")
     rows.append(("i", _("Hints"), hints))
+    if not form.vs_computer and state.accounts.accounts:
+        rated = _("yes, if both players have accounts") if form.rated else _("no")
+        rows.append(("r", _("Rated"), rated))
     canvas.put(1, 0, _("New table"), "class:title")
     for i, (key, what, value) in enumerate(rows, start=1):
         x = canvas.put(3, i, f"[{key}] ", "class:key")

@@ -118,6 +118,8 @@ class PlayersState:
         """Take in a version-3 message; a sentence to show, if there is one."""
         if isinstance(msg, Welcome):
             self.accounts = msg.accounts
+            # a new connection is a guest's until it logs in again (with the token kept)
+            self.account = None
             if msg.name_note == "name_registered" and msg.name:
                 return _(
                     "The name you asked for is registered: you play as {name} until you log in."
@@ -150,6 +152,9 @@ class PlayersState:
         elif isinstance(msg, Ratings):
             self.ratings = list(msg.players)
             self.cursor = min(self.cursor, max(0, len(self.ratings) - 1))
+            for entry in msg.players:
+                if entry.name == self.account:
+                    self.rating = entry.rating
         elif isinstance(msg, Games):
             return self._games(msg)
         elif isinstance(msg, Challenges):

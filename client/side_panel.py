@@ -168,7 +168,7 @@ def _side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
 
 def panel_control(control: TimeControl) -> str:
     """The time control in a few characters: '5+3', '60 s a turn'."""
-    if control.per_turn:
+    if control.per_turn or control.days:
         return describe_control(control)
     return describe_control(control).partition(" ")[0]
 
@@ -184,16 +184,17 @@ def clock_line(state: ClientState) -> list[Fragment]:
     out: list[Fragment] = [("class:label", _("Clock"))]
     for seat in Seat:
         running = clock.running is seat and not over
-        if clock.per_turn and not running:
+        if (clock.per_turn or clock.days) and not running:
             continue  # a time per turn: only the turn under way has a clock that means anything
         left = state.clock_left(seat)
         assert left is not None
-        low = left < LOW_TIME and (running or not clock.per_turn) and not over
+        low_time = LOW_TIME if not clock.days else 12 * 3600.0
+        low = left < low_time and (running or not clock.per_turn) and not over
         style = "class:clock.low" if low else "class:clock.run" if running else ""
         out.append(("", " "))
         out.append((SEAT_STYLE[seat], TOKEN_CHAR[seat]))
         out.append((style, ("▶" if running else " ") + format_clock(left) + ("!" if low else "")))
-    if clock.per_turn:
+    if clock.per_turn or clock.days:
         if len(out) == 1:
             out.append(("class:dim", " " + _("stopped")))
         out.append(("class:dim", f" ({describe_control(clock.control)})"))
@@ -230,6 +231,8 @@ def _cards(cards: Iterable[int]) -> str:
 def _player_line(state: ClientState, pub: PublicView, seat: Seat, width: int) -> list[Fragment]:
     name = state.player_name(seat)
     info = None if state.players is None else state.players.get(seat)
+    if info is not None and info.rating is not None:
+        name += f" {info.rating}"
     if state.seat is seat:
         name += " " + _("(you)")
     if info is not None and info.computer:

@@ -289,6 +289,7 @@ class ClientState:
     def _enter_table(self, table_id: str) -> None:
         self.table_id = table_id
         self.screen = "game"
+        self.accounts.open("tables")  # back in the lobby, the tables come first
         self.seat_view, self.public, self.players = None, None, None
         self.log = []
         self.logged_version = 0
@@ -430,6 +431,9 @@ class ClientState:
         elif self.table_status == "waiting":
             self.say(_("Waiting for an opponent to sit down."))
         elif self.seat is not None and pub.to_move is self.seat:
+            clock = None if self.table is None else self.table.clock
+            if clock is not None and clock.days:  # a game of days: the player may be away
+                self.accounts.attention = _("Your move")
             if pub.phase is Phase.HANDICAP:
                 self.say(
                     ngettext(
@@ -493,6 +497,22 @@ class ClientState:
                 else:
                     said = _("{name} ({seat}) is away; the game waits for them")
                 self.add_log(said.format(name=after.name, seat=seat_name(seat)), "info")
+            old_rating = None if before is None else before.rating
+            new_rating = None if after is None else after.rating
+            changed = old_rating is not None and new_rating is not None and old_rating != new_rating
+            if after is not None and old_rating is not None and new_rating is not None and changed:
+                # a rated game ended: the new ratings came
+                self.add_log(
+                    _("{name}'s rating: {old} → {new} ({change})").format(
+                        name=after.name,
+                        old=old_rating,
+                        new=new_rating,
+                        change=f"{new_rating - old_rating:+d}",
+                    ),
+                    "you" if seat is self.seat else "info",
+                )
+                if seat is self.seat:
+                    self.accounts.rating = new_rating
 
     def _clock_started(self) -> None:
         """The game began (a players message, which has no view): the mover's clock runs from

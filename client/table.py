@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from client.i18n import _
+from client.i18n import _, ngettext
 from protocol.messages import LevelName, TimeControl
 from shared.types import Seat
 
@@ -27,10 +27,11 @@ class ClockView:
     initial: int = 0
     increment: int = 0
     per_turn: int = 0
+    days: int = 0  # version 3: a game of days, this many for each move
 
     @property
     def control(self) -> TimeControl:
-        return TimeControl(self.initial, self.increment, self.per_turn)
+        return TimeControl(self.initial, self.increment, self.per_turn, self.days)
 
     def left(self, seat: Seat, since: float, now: float) -> float:
         """Seconds left for the seat at `now`, counted down locally from `since` (when the
@@ -77,6 +78,7 @@ def table_from_view(view: dict[str, Any]) -> TableView | None:
                 int(raw.get("initial", 0)),
                 int(raw.get("increment", 0)),
                 int(raw.get("per_turn", 0)),
+                int(raw.get("days", 0)),
             )
         except (KeyError, TypeError, ValueError):
             clock = None
@@ -96,6 +98,9 @@ def table_from_view(view: dict[str, Any]) -> TableView | None:
 def format_clock(seconds: float) -> str:
     """m:ss (h:mm:ss from an hour), rounded up: a clock shows 0:00 only when it is out."""
     whole = max(math.ceil(seconds - 1e-9), 0)
+    if whole >= 86400:  # a game of days
+        days, rest = divmod(whole, 86400)
+        return f"{days}d {rest // 3600}h"
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     if hours:
@@ -112,6 +117,9 @@ CLOCK_CHOICES: tuple[TimeControl | None, ...] = (
     TimeControl(10 * 60, 5, 0),
     TimeControl(30 * 60, 0, 0),
     TimeControl(0, 0, 60),
+    TimeControl(days=1),  # games of days (version 3): for players who are not there at once
+    TimeControl(days=3),
+    TimeControl(days=7),
 )
 LEVEL_CHOICES: tuple[LevelName, ...] = ("easy", "normal", "strong")
 
@@ -120,6 +128,8 @@ def describe_control(control: TimeControl | None) -> str:
     """'none', '5+3 (5 min, +3 s a turn)', '1 min per turn', ..."""
     if control is None:
         return _("none")
+    if control.days:
+        return ngettext("{n} day a move", "{n} days a move", control.days).format(n=control.days)
     if control.per_turn:
         turn = control.per_turn
         if turn % 60 == 0:
@@ -139,6 +149,8 @@ def short_control(control: TimeControl | None) -> str:
     """For the lobby's narrow column: '5+3', '60s/t', ''."""
     if control is None:
         return ""
+    if control.days:
+        return f"{control.days}d/t"
     if control.per_turn:
         return f"{control.per_turn}s/t"
     total = control.initial

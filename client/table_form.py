@@ -24,6 +24,7 @@ class CreateForm:
     clock: TimeControl | None = None
     level: Literal["easy", "normal", "strong"] = "normal"
     hints: bool = True
+    rated: bool = True  # version 3: rated when both players have accounts
 
     def message(self) -> CreateTable:
         """The request that creates this table."""
@@ -38,6 +39,7 @@ class CreateForm:
             clock=self.clock,
             level=self.level,
             hints=self.hints,
+            rated=self.rated,
         )
 
     def toggle_computer(self) -> None:
@@ -58,6 +60,9 @@ class CreateForm:
 
     def toggle_hints(self) -> None:
         self.hints = not self.hints
+
+    def toggle_rated(self) -> None:
+        self.rated = not self.rated
 
     def cycle_clock(self) -> None:
         choices = CLOCK_CHOICES

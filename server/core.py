@@ -368,8 +368,18 @@ class ServerCore:
             case GetGames(name):
                 self._archive.games(session, name)
             case GetRecord(table_id):
-                if session.version >= 3 and table_id not in ctx.lobby.tables:
-                    self._archive.record(session, table_id)
+                open_table = ctx.lobby.tables.get(table_id)
+                if session.version >= 3 and open_table is None:
+                    self._archive.record(session, table_id)  # the table closed: from storage
+                    return
+                if (
+                    session.version >= 3
+                    and open_table is not None
+                    and open_table.game.is_over
+                    and table_id in self._archive.entries
+                ):
+                    # an archived game is everyone's to see once over, its table open or not
+                    ctx.send(member, Record(table_id, write_record(open_table.game)))
                     return
                 table = ctx.lobby.get(table_id)
                 if table.role_of(member) is None:
