@@ -187,6 +187,11 @@ class KahunaApp:
         self.sync_focus()
         self.app.invalidate()
 
+    def open_lobby_line(self, text: str) -> None:
+        """The lobby's command line, focused at once: what is typed next goes into it."""
+        self.lobby.open(text)
+        self.sync_focus()
+
     def sync_focus(self) -> None:
         if self.state.screen == "game":
             want = self.command_line

@@ -40,6 +40,8 @@ class Controls(Protocol):
 
     def accept_completion(self) -> None: ...
 
+    def open_lobby_line(self, text: str) -> None: ...
+
 
 def key_bindings(ui: Controls) -> KeyBindings:
     kb = KeyBindings()
@@ -73,8 +75,8 @@ def _account_keys(kb: KeyBindings, ui: Controls, lobby: Filter, panel: Filter) -
     accounts = lobby & Condition(lambda: state.accounts.accounts)
     typing = Condition(lambda: state.screen == "lobby" and line.typing)
     replaying = Condition(lambda: state.screen == "lobby" and line.replay is not None)
-    kb.add(":", filter=accounts)(_on(lambda: line.open()))
-    kb.add("'", filter=accounts)(_on(lambda: line.open("'")))
+    kb.add(":", filter=accounts)(_on(lambda: ui.open_lobby_line("")))
+    kb.add("'", filter=accounts)(_on(lambda: ui.open_lobby_line("'")))
     kb.add("g", filter=accounts)(_on(lambda: line.show("games")))
     kb.add("R", filter=accounts)(_on(lambda: line.show("ratings")))
     kb.add("c", filter=accounts)(_on(lambda: line.show("challenges")))
