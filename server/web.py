@@ -251,7 +251,14 @@ class WebPages:
             data = (self.locale_dir / language / "LC_MESSAGES" / "kahuna.mo").read_bytes()
         except OSError:
             return None
-        return page(_json(read_mo(data)), _TYPES[".json"])
+        words: dict[str, str | list[str]] = {}
+        try:
+            extra = json.loads((self.web_dir / "page-words.json").read_text(encoding="utf-8"))
+            words.update(extra.get(language, {}))
+        except (OSError, ValueError):
+            pass  # the page's own few words stay English
+        words.update(read_mo(data))  # the catalogue's words first: they are the client's
+        return page(_json(words), _TYPES[".json"])
 
 
 def _json(value: object) -> bytes:
