@@ -69,6 +69,7 @@ class Pages:
         self.browser = browser
         self.port = port
         self.errors: list[str] = []
+        self.frames: dict[Page, list[bytes]] = {}  # every WebSocket frame each page received
 
     async def open(self, path: str = "/", **options: Any) -> Page:
         context = await self.browser.new_context(**{"viewport": DESKTOP, **options})
@@ -76,6 +77,13 @@ class Pages:
         page.on("console", self._console)
         page.on("pageerror", lambda exc: self.errors.append(f"thrown: {exc}"))
         page.on("dialog", lambda dialog: self.errors.append(f"a dialog: {dialog.message}"))
+        frames: list[bytes] = []
+        self.frames[page] = frames
+
+        def record(payload: str | bytes) -> None:
+            frames.append(payload if isinstance(payload, bytes) else payload.encode())
+
+        page.on("websocket", lambda ws: ws.on("framereceived", record))
         await page.goto(f"http://127.0.0.1:{self.port}{path}")
         return page
 
