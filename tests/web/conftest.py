@@ -49,9 +49,7 @@ async def web_server(make_server: ServerFactory) -> KahunaServer:
 @pytest.fixture
 async def browser() -> AsyncIterator[Browser]:
     async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(
-            executable_path=CHROMIUM, args=CHROMIUM_ARGS
-        )
+        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             yield launched
         finally:

@@ -68,8 +68,8 @@ async def click_a_turn_step(page: Page, rng: random.Random) -> str:
             await rng.choice(choices).click()
         return "card"
     for selector in ("#end:enabled", "#abstain:enabled"):
-        button = await page.query_selector(selector)
-        if button is not None:
-            await button.click()
+        found = await page.query_selector(selector)
+        if found is not None:
+            await found.click()
             return selector
     raise AssertionError("the page offers nothing to the player to move")

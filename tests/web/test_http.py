@@ -77,7 +77,9 @@ async def test_the_board_comes_from_the_engine(web_server: KahunaServer) -> None
     board = json.loads(body)
     assert board == json.loads(json.dumps(board_data()))
     assert [i["name"] for i in board["islands"]] == list(ISLANDS)
-    assert [(i["needed"], i["degree"]) for i in board["islands"]] == list(zip(NEEDED, DEGREE))
+    assert [(i["needed"], i["degree"]) for i in board["islands"]] == list(
+        zip(NEEDED, DEGREE, strict=True)
+    )
     assert [(line["a"], line["b"]) for line in board["lines"]] == list(LINES)
     assert [line["name"] for line in board["lines"]] == [line_name(k) for k in range(NUM_LINES)]
     for island in board["islands"]:

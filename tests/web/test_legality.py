@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from shared.actions import Discard, Draw, Place, Remove, Take
+from shared.actions import Action, Discard, Draw, Place, Remove, Take
 from shared.game import Game
 from shared.randomness import SeededSource
 from shared.views import seat_view, seat_view_to_dict
@@ -37,6 +37,7 @@ def positions(seed: int) -> list[tuple[dict[str, Any], list[str]]]:
                 found.append((view, [str(a) for a in legal]))
                 builds = [a for a in legal if isinstance(a, Place | Remove)]
                 ends = [a for a in legal if isinstance(a, Draw | Take)]
+                action: Action
                 if builds and rng.random() < 0.75:
                     action = rng.choice(builds)
                 elif ends and rng.random() < 0.8:

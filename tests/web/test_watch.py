@@ -64,9 +64,7 @@ async def test_a_watching_page_sees_every_move_within_a_second(
     assert "Black resigned" in log[-1] or "White resigned" in log[-1]
     # the page shows no hand, and holds none
     assert await page.locator(".hand").count() == 0
-    held = await page.evaluate(
-        "(id) => JSON.stringify(kahuna.tables.get(id).view)", table_id
-    )
+    held = await page.evaluate("(id) => JSON.stringify(kahuna.tables.get(id).view)", table_id)
     assert '"hand"' not in held
     assert_no_hidden_card(pages.frames[page])
     await player.close()
