@@ -78,7 +78,7 @@ def page(body: bytes, content_type: str) -> Page:
 
 
 SCALE = 1000  # the drawing's units: POSITIONS are fractions of the board, here of 1000
-ISLAND_RADIUS = 38  # an island's circle, in those units
+ISLAND_RADIUS = 40  # an island's circle, in those units
 CLEARANCE = 18  # the least room between a line and an island it does not touch
 
 

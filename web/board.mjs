@@ -78,10 +78,10 @@ export function drawBoard(board, pub, { active, selected, recent, onLine }) {
         },
         svg("circle", { cx: island.x, cy: island.y, r, class: "land" }),
         who ? svg("circle", { cx: island.x + r * 0.72, cy: island.y - r * 0.72, r: 11, class: `token ${who}` }) : null,
-        svg("text", { x: island.x, y: island.y + 1, class: "name", text: island.name }),
+        svg("text", { x: island.x, y: island.y + 2, class: "name", text: island.name }),
         svg("text", {
           x: island.x,
-          y: island.y + 18,
+          y: island.y + 21,
           class: "need",
           text: `${island.needed}/${island.degree}`,
         }),

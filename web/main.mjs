@@ -622,16 +622,18 @@ function renderTable(main) {
     }),
   );
   const opponent = mySeat === "white" ? "black" : "white";
-  const over = known.status === "over";
+  const over = known.status === "over" || pub.result !== null;
   const myTurn = mySeat && pub.to_move === mySeat && known.status === "playing";
   const buttons = [];
   if (mySeat) {
     const b = (id, label, enabled, onclick) =>
       el("button", { type: "button", id, text: label, disabled: !enabled, onclick });
-    buttons.push(b("abstain", _("abstain"), actions.includes("abstain"), () => command("abstain")));
-    if (pub.phase === "final") buttons.push(b("end", _("end"), actions.includes("end"), () => command("end")));
-    buttons.push(b("undo", _("undo"), myTurn && !known.pending && pub.undoable > 0, () => command("undo")));
-    buttons.push(b("undo-turn", _("undo turn"), myTurn && !known.pending && pub.undoable > 1, () => command("undo turn")));
+    if (!over) {
+      buttons.push(b("abstain", _("abstain"), actions.includes("abstain"), () => command("abstain")));
+      if (pub.phase === "final") buttons.push(b("end", _("end"), actions.includes("end"), () => command("end")));
+      buttons.push(b("undo", _("undo"), myTurn && !known.pending && pub.undoable > 0, () => command("undo")));
+      buttons.push(b("undo-turn", _("undo turn"), myTurn && !known.pending && pub.undoable > 1, () => command("undo turn")));
+    }
     if (!over) {
       const offered = info.draw_offer === opponent;
       buttons.push(
