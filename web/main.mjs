@@ -136,6 +136,7 @@ function received(m) {
       break;
     case "lobby":
       app.lobby = m.tables;
+      if (app.current) return; // the table on the screen stays as it is
       break;
     case "joined": {
       saveSeat(m.table_id, m.seat, m.token);

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 TABLE = """
@@ -44,6 +45,18 @@ async def wait_version(page: Page, table_id: str, above: int, timeout: float = 5
 
 
 async def click_a_turn_step(page: Page, rng: random.Random) -> str:
+    """click_a_step, again if the page redrew what was about to be clicked (a message came in
+    between: a person would simply click again)."""
+    for _ in range(5):
+        try:
+            return await click_a_step(page, rng)
+        except PlaywrightError as exc:
+            if "not attached" not in str(exc):
+                raise
+    raise AssertionError("the page kept redrawing under the mouse")
+
+
+async def click_a_step(page: Page, rng: random.Random) -> str:
     """Click one thing the page offers the player to move: a line (and, if it asks, one of
     the choices), a card of the hand and then a choice, a face-up card, the pile, abstain or
     end. Returns what was clicked."""
