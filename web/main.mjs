@@ -1,6 +1,7 @@
 // The page: the lobby at /, a table at /table/ID. One connection, the protocol's newest version;
 // what to show comes from what the server sends, as in the terminal client.
 
+import { accountMessage, accountPanel, accounts, resumeLogin } from "./accounts.mjs";
 import { drawBoard } from "./board.mjs";
 import { byId, el, replace } from "./dom.mjs";
 import { describeAction, reasonWords } from "./events.mjs";
@@ -100,6 +101,7 @@ function go(tableId) {
 function enterTable(id) {
   const seat = savedSeat(id);
   if (seat) app.conn.send("reclaim", { table_id: id, token: seat.token });
+  else if (accounts.account) app.conn.send("resume", { table_id: id }); // a seat of the account?
   else app.conn.send("spectate", { table_id: id });
 }
 
@@ -121,6 +123,10 @@ function table(id) {
 }
 
 function received(m) {
+  if (accountMessage(m, app)) {
+    render();
+    return;
+  }
   switch (m.type) {
     case "welcome":
       app.welcome = m;
@@ -129,6 +135,7 @@ function received(m) {
         app.notice = t("That name belongs to an account; you play as {name}.", { name: m.name });
       }
       app.conn.send("lobby_subscribe");
+      resumeLogin(m, (type, fields) => app.conn.send(type, fields));
       if (app.current) enterTable(app.current);
       break;
     case "error":
@@ -237,8 +244,8 @@ function onError(m) {
       app.conn.send("resync", { table_id: m.table_id });
       return;
     }
-    if ((m.refused === "reclaim" || m.refused === "spectate") && m.table_id === app.current) {
-      if (m.refused === "reclaim") {
+    if (["reclaim", "resume", "spectate"].includes(m.refused) && m.table_id === app.current) {
+      if (m.refused !== "spectate") {
         forgetSeat(m.table_id);
         app.conn.send("spectate", { table_id: m.table_id });
         return;
@@ -430,6 +437,9 @@ function renderLobby(main) {
     ),
     el("label", {}, el("input", { type: "checkbox", name: "variant1" }), " ", _("Variant 1")),
     el("label", {}, el("input", { type: "checkbox", name: "variant2" }), " ", _("Variant 2")),
+    app.welcome && app.welcome.accounts
+      ? el("label", {}, el("input", { type: "checkbox", name: "rated", checked: true }), " ", t("rated"))
+      : null,
     el("button", { type: "submit", id: "create", text: t("Create and sit down") }),
   );
   form.addEventListener("submit", (event) => {
@@ -449,6 +459,7 @@ function renderLobby(main) {
       clock: null,
       level: data.get("level"),
       hints: true,
+      rated: data.get("rated") === "on",
     };
     if (clock) {
       const [initial, increment] = clock.split("+").map(Number);
@@ -504,7 +515,15 @@ function renderLobby(main) {
     app.welcome = null;
     app.conn.restart();
   });
-  replace(main, app.notice ? el("p", { class: "notice", role: "status", text: app.notice }) : null, nameForm, form, list);
+  const panel = accountPanel(app.welcome, (type, fields) => app.conn.send(type, fields));
+  replace(
+    main,
+    app.notice ? el("p", { class: "notice", role: "status", text: app.notice }) : null,
+    accounts.account ? null : nameForm,
+    panel,
+    form,
+    list,
+  );
 }
 
 function clockText(ms) {
