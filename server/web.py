@@ -247,9 +247,8 @@ class WebPages:
     def _words(self, language: str) -> Page | None:
         if language not in LANGUAGES:
             return None
-        try:
-            data = (self.locale_dir / language / "LC_MESSAGES" / "kahuna.mo").read_bytes()
-        except OSError:
+        catalogue = self.catalogue(language)
+        if not catalogue:
             return None
         words: dict[str, str | list[str]] = {}
         try:
@@ -257,8 +256,15 @@ class WebPages:
             words.update(extra.get(language, {}))
         except (OSError, ValueError):
             pass  # the page's own few words stay English
-        words.update(read_mo(data))  # the catalogue's words first: they are the client's
+        words.update(catalogue)  # the catalogue's words first: they are the client's
         return page(_json(words), _TYPES[".json"])
+
+    def catalogue(self, language: str) -> dict[str, str | list[str]]:
+        try:
+            data = (self.locale_dir / language / "LC_MESSAGES" / "kahuna.mo").read_bytes()
+        except OSError:
+            return {}
+        return read_mo(data)
 
 
 def _json(value: object) -> bytes:
