@@ -15,6 +15,7 @@ kilobytes) and never changes while the server runs."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import math
@@ -71,10 +72,12 @@ class Page:
     body: bytes
     content_type: str
     etag: str
+    gzipped: bytes  # the same body gzipped, for a browser that takes it (all of them do)
 
 
 def page(body: bytes, content_type: str) -> Page:
-    return Page(body, content_type, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+    digest = hashlib.sha256(body).hexdigest()[:32]
+    return Page(body, content_type, f'"{digest}"', gzip.compress(body, mtime=0))
 
 
 SCALE = 1000  # the drawing's units: POSITIONS are fractions of the board, here of 1000
@@ -209,9 +212,16 @@ class WebPages:
         found = self.find(path)
         if found is None:
             return _response(HTTPStatus.NOT_FOUND, b"not found\n", _TYPES[".txt"])
-        if request.headers.get("If-None-Match") == found.etag:
-            return _response(HTTPStatus.NOT_MODIFIED, b"", None, found.etag)
-        return _response(HTTPStatus.OK, found.body, found.content_type, found.etag)
+        zipped = "gzip" in request.headers.get("Accept-Encoding", "")
+        # the gzipped body is another representation: another ETag (RFC 9110, 8.8.3)
+        etag = found.etag[:-1] + '-gz"' if zipped else found.etag
+        if request.headers.get("If-None-Match") == etag:
+            return _response(HTTPStatus.NOT_MODIFIED, b"", None, etag)
+        if zipped:
+            answer = _response(HTTPStatus.OK, found.gzipped, found.content_type, etag)
+            answer.headers["Content-Encoding"] = "gzip"
+            return answer
+        return _response(HTTPStatus.OK, found.body, found.content_type, etag)
 
     def find(self, path: str) -> Page | None:
         if path == "/" or _TABLE.match(path):
@@ -284,4 +294,5 @@ def _response(
     headers["Cache-Control"] = "no-cache"  # revalidated (ETag) on every load: see the docstring
     if etag is not None:
         headers["ETag"] = etag
+        headers["Vary"] = "Accept-Encoding"
     return Response(status.value, status.phrase, headers, body)

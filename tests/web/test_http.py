@@ -4,6 +4,7 @@ WebSocket upgrade untouched beside it; and nothing of it without `web`."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import struct
 
@@ -50,6 +51,10 @@ async def test_the_pages_and_their_headers(web_server: KahunaServer) -> None:
     status, headers, body = await get(port, "/assets/main.mjs", {"If-None-Match": etag})
     assert (status, body) == (304, b"")
     assert headers["etag"] == etag
+    status, headers, zipped = await get(port, "/assets/main.mjs", {"Accept-Encoding": "gzip"})
+    assert status == 200 and headers["content-encoding"] == "gzip"
+    assert gzip.decompress(zipped) == (WEB_DIR / "main.mjs").read_bytes()
+    assert headers["etag"] != etag and headers["vary"] == "Accept-Encoding"
     for missing in ("/nothing", "/assets/../server/web.py", "/assets/x.py", "/words/fr.json"):
         status, headers, _ = await get(port, missing)
         assert status == 404, missing
