@@ -9,6 +9,7 @@ import json
 import struct
 
 from protocol.messages import Lobby, LobbySubscribe
+from server.__main__ import build_parser, config_from_args
 from server.app import KahunaServer
 from server.web import CSP, WEB_DIR, WebPages, board_data, read_mo
 from shared.board import DEGREE, ISLANDS, LINES, NEEDED, NUM_LINES, POSITIONS, line_name
@@ -154,3 +155,9 @@ def test_the_pages_files_are_read_once() -> None:
     first = pages.find("/assets/main.mjs")
     assert first is not None and pages.find("/assets/main.mjs") is first
     assert pages.find("/table/x") is pages.find("/")
+
+
+def test_kahuna_server_serves_the_page_unless_told_not_to() -> None:
+    parser = build_parser()
+    assert config_from_args(parser.parse_with_config(["--db", ":memory:"])).web
+    assert not config_from_args(parser.parse_with_config(["--db", ":memory:", "--no-web"])).web
