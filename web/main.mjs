@@ -71,7 +71,11 @@ function preferredName() {
   } catch {
     name = null;
   }
-  return name || `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
+  return name || guestName();
+}
+
+function guestName() {
+  return `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
 }
 
 function rememberName(name) {
@@ -233,7 +237,7 @@ function received(m) {
 
 function onError(m) {
   if (m.code === "bad_name" && !app.welcome) {
-    app.name = preferredName();
+    app.name = guestName();
     app.conn.send("hello", { version: PROTOCOL_VERSION, name: app.name });
     return;
   }

@@ -131,3 +131,27 @@ async def test_the_seat_token_stays_in_the_tab(pages: Pages) -> None:
         "(id) => { const t = kahuna.tables.get(id); return t && t.role === 'white' && t.view; }",
         arg=table_id,
     )
+
+
+async def test_a_table_for_a_person_joined_from_another_browser(pages: Pages) -> None:
+    host = await pages.open("/")
+    await host.uncheck("#vs-computer")
+    await host.click("#create")
+    await host.wait_for_url("**/table/*")
+    table_id = host.url.rsplit("/", 1)[1]
+    await host.wait_for_selector("#turn:has-text('Waiting for an opponent')")
+    guest = await pages.open("/")
+    await guest.click(f"[data-table='{table_id}'] .join")
+    await guest.wait_for_url(f"**/table/{table_id}")
+    await guest.wait_for_function(
+        "(id) => { const t = kahuna.tables.get(id); return t && t.role === 'black' && t.view; }",
+        arg=table_id,
+    )
+    # the host sees the game start, and it is White's turn: theirs
+    await host.wait_for_selector("#turn:has-text('Your turn')")
+    await host.wait_for_selector(".line.active")
+    await guest.wait_for_selector("#turn:has-text('White to move')")
+    # the chat goes both ways, as text
+    await guest.fill("#chat-input", "hello <b>there</b>")
+    await guest.press("#chat-input", "Enter")
+    await host.wait_for_selector(".chat .text:has-text('hello <b>there</b>')")
