@@ -260,7 +260,23 @@ function onError(m) {
   app.notice = m.message;
 }
 
+// What a note changes of the table's state, until the next view says it again.
+const NOTE_CHANGES = {
+  draw_offered: (info, m) => { info.draw_offer = m.seat; },
+  draw_declined: (info) => { info.draw_offer = null; },
+  rematch_offered: (info, m) => { info.rematch_offer = m.seat; },
+  rematch_declined: (info) => { info.rematch_offer = null; },
+  rematch_started: (info, m) => { info.rematch_table = m.detail; },
+  claim_available: (info, m) => { info.claim = m.seat; },
+};
+
 function onNote(m) {
+  const known = app.tables.get(m.table_id);
+  if (known && known.view && NOTE_CHANGES[m.note]) {
+    const view = known.view;
+    if (!view.table) view.table = {};
+    NOTE_CHANGES[m.note](view.table, m);
+  }
   const who = m.seat ? seatName(m.seat) : "";
   const words = {
     draw_offered: t("{seat} offers a draw.", { seat: who }),
@@ -285,8 +301,9 @@ function publicOf(known) {
 }
 
 function tableOf(known) {
-  if (!known || !known.view) return {};
-  return (known.role === "spectator" ? known.view.table : known.view.table) || {};
+  // (a seat's view and a spectator's both have it at the top: a spectator's view is the public
+  // part, with `table` in it)
+  return (known && known.view && known.view.table) || {};
 }
 
 function legal(known) {
@@ -590,7 +607,17 @@ function renderTable(main) {
       el("span", { class: "seat", text: seatName(seat) }),
       el("span", { class: "pname", text: playerLabel(known.players, seat) + (seat === mySeat ? ` ${_("(you)")}` : "") }),
       el("span", { class: "score", text: t("{n} pt", { n: scores[i] }) }),
-      el("span", { class: "counts", text: fmt(_("tokens {t} bridges {b}"), { t: pub.tokens[seat].length, b: pub.bridges[seat].length }) }),
+      el("span", {
+        class: "counts",
+        text: fmt(_("tokens {tokens} bridges {bridges} cards {cards}"), {
+          tokens: pub.tokens[seat].length,
+          bridges: pub.bridges[seat].length,
+          cards: pub.hand_sizes[seat],
+        }),
+      }),
+      pub.open_cards[seat].length
+        ? el("span", { class: "open-cards", text: `${_("open:")} ${pub.open_cards[seat].join(" ")}` })
+        : null,
       info.clock ? el("span", { class: "clock", text: clockText(clockLeft(known, seat)) }) : null,
     ),
   );

@@ -155,3 +155,9 @@ async def test_a_table_for_a_person_joined_from_another_browser(pages: Pages) ->
     await guest.fill("#chat-input", "hello <b>there</b>")
     await guest.press("#chat-input", "Enter")
     await host.wait_for_selector(".chat .text:has-text('hello <b>there</b>')")
+    # a draw offered in one browser, accepted in the other
+    await host.click("#offer-draw")
+    await guest.wait_for_selector("#offer-draw:has-text('Accept the draw')")
+    await guest.click("#offer-draw")
+    for page in (host, guest):
+        await page.wait_for_selector("#turn:has-text('Game over: a draw')")
