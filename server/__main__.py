@@ -192,6 +192,10 @@ async def run(config: ServerConfig, ssl_context: ssl.SSLContext | None) -> int:
     print(
         f"Kahuna server listening; players connect to {scheme}://{shown}:{server.port}", flush=True
     )
+    if config.web:
+        page = f"{'https' if ssl_context else 'http'}://{shown}:{server.port}/"
+        print(f"In a browser: {page}", flush=True)
+        log.info("the web page: %s", page)
     log.info("listening on %s port %s", host, server.port)
     announcer = announce(config, server, tls=ssl_context is not None)
     stopped = loop.create_task(stop.wait())

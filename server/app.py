@@ -56,6 +56,7 @@ from server.passwords import Cost, Passwords
 from server.sqlite_store import SqliteStorage
 from server.store import Storage, StorageError, StoredPlayers
 from server.table import MemberId
+from server.web import WebPages
 
 log = logging.getLogger(__name__)
 
@@ -299,6 +300,7 @@ class KahunaServer:
             close_timeout=2,  # a peer that reads nothing must not hold up a stop
             create_connection=gated_connection(self.gate),
             backlog=cfg.listen_backlog,
+            process_request=WebPages() if cfg.web else None,  # the page: server/web.py
         )
 
     @property

@@ -50,6 +50,10 @@ class ServerConfig:
         flag="--lan-interface",
         metavar="ADDR",
     )
+    # the web page on the game's port (server/web.py): kahuna-server serves it unless told not to
+    web: bool = option(
+        False, "do not serve the web page (http://HOST:PORT/, the lobby and every table's link)"
+    )
     announce_interval: float = 5.0  # seconds between looks at the lobby's numbers to publish
     db: str = option(
         ":memory:",

@@ -1,0 +1,95 @@
+"""A page watching a game that a Python client plays: every move shows within a second, the
+log in words, and the page never holds a hidden card."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from protocol.codec import decode_server
+from protocol.messages import Command, Resign, State, Update
+from server.app import KahunaServer
+from shared.legality import legal_actions
+from shared.views import seat_view_from_dict
+from tests.conftest import Client, create_table
+from tests.web.conftest import Pages
+from tests.web.play import table_state
+
+pytestmark = pytest.mark.browser
+
+ACTIONS = 40  # the client's own; the computer's come between them
+
+
+async def test_a_watching_page_sees_every_move_within_a_second(
+    pages: Pages, web_server: KahunaServer
+) -> None:
+    player = await Client.connect(web_server.port, "Pythonista")
+    joined, state = await create_table(player, vs_computer=True)
+    table_id = joined.table_id
+    page = await pages.open(f"/table/{table_id}")
+    await page.wait_for_function(
+        "(id) => { const t = kahuna.tables.get(id); return t && t.view; }", arg=table_id
+    )
+    found = await table_state(page, table_id)
+    assert found is not None and found["role"] == "spectator"
+    rng = random.Random(11)
+    version, view = state.version, seat_view_from_dict(state.view)
+    drawn_by_player: list[str] = []
+    acted = 0
+    while acted < ACTIONS and view.public.result is None:
+        ctx = view.turn_context()
+        if ctx is not None:
+            action = rng.choice(legal_actions(ctx))
+            await player.send(Command(table_id, version, str(action)))
+            acted += 1
+        update = await player.expect(Update)
+        version, view = update.version, seat_view_from_dict(update.view)
+        drawn_by_player += [
+            e["card"] for e in update.events if e["type"] == "CardDrawn" and e["card"]
+        ]
+        # the page has this move within a second of the player's client
+        await page.wait_for_function(
+            "([id, v]) => { const t = kahuna.tables.get(id); return t && t.version >= v; }",
+            arg=[table_id, version],
+            timeout=1000,
+        )
+    await player.send(Resign(table_id))
+    version = (await player.expect(Update)).version
+    await page.wait_for_selector("#turn:has-text('Game over')", timeout=1000)
+    assert drawn_by_player, "the player drew from the pile: a card the page must not see"
+    log = await page.locator(".log li").all_text_contents()
+    assert len(log) == version  # one line for each action, in words
+    assert "Black resigned" in log[-1] or "White resigned" in log[-1]
+    # the page shows no hand, and holds none
+    assert await page.locator(".hand").count() == 0
+    held = await page.evaluate("(id) => JSON.stringify(kahuna.tables.get(id).view)", table_id)
+    assert '"hand"' not in held
+    assert_no_hidden_card(pages.frames[page])
+    await player.close()
+
+
+def assert_no_hidden_card(frames: list[bytes]) -> None:
+    """What the page received, frame by frame: public views only, every drawn card and every
+    face-down discard blanked."""
+    messages = [decode_server(frame) for frame in frames]
+    views: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    for message in messages:
+        if isinstance(message, State):
+            assert message.role == "spectator"
+            views.append(message.view)
+        elif isinstance(message, Update):
+            views.append(message.view)
+            events += message.events
+    assert views and events
+    for view in views:
+        assert "hand" not in view and "seat" not in view and "pile" not in view
+    for event in events:
+        if event["type"] == "CardDrawn":
+            assert event["card"] is None
+        if event["type"] == "CardDiscarded" and not event["open"]:
+            assert event["card"] is None
+        if event["type"] == "PlayUndone" and not event["open"]:
+            assert event["action"] is None or not event["action"].startswith("discard")

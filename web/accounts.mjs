@@ -1,0 +1,188 @@
+// Accounts, ratings, the archive and the lobby chat (protocol version 3), shown only where the
+// server keeps accounts (welcome.accounts). The login token is kept like the seat tokens: in
+// this tab's session storage, never in a URL, a log or the local storage.
+
+import { el } from "./dom.mjs";
+import { _, fmt, seatName, t } from "./words.mjs";
+
+const LOGIN_KEY = "kahuna.login";
+
+export const accounts = {
+  account: null, // the logged_in message while logged in
+  ratings: null,
+  games: null,
+  chat: [],
+  challenges: [],
+};
+
+function keptLogin() {
+  try {
+    const raw = sessionStorage.getItem(LOGIN_KEY);
+    return raw ? JSON.parse(raw) : null;
+  } catch {
+    return null;
+  }
+}
+
+function keepLogin(value) {
+  try {
+    if (value) sessionStorage.setItem(LOGIN_KEY, JSON.stringify(value));
+    else sessionStorage.removeItem(LOGIN_KEY);
+  } catch {
+    // no session storage: the login lasts as long as the connection
+  }
+}
+
+// After welcome: log in again with the token this tab kept, if any.
+export function resumeLogin(welcome, send) {
+  accounts.account = null;
+  const kept = keptLogin();
+  if (welcome.accounts && kept) send("login", { name: kept.name, password: null, token: kept.token });
+}
+
+// Returns true when the message was one of these.
+export function accountMessage(m, app) {
+  switch (m.type) {
+    case "logged_in":
+      accounts.account = m;
+      if (m.token) keepLogin({ name: m.name, token: m.token });
+      app.name = m.name;
+      return true;
+    case "logged_out":
+      accounts.account = null;
+      keepLogin(null);
+      app.name = m.name;
+      return true;
+    case "password_changed":
+      if (accounts.account) keepLogin({ name: accounts.account.name, token: m.token });
+      return true;
+    case "ratings":
+      accounts.ratings = m.players;
+      return true;
+    case "games":
+      accounts.games = m;
+      return true;
+    case "challenges":
+      accounts.challenges = m.challenges;
+      return true;
+    case "lobby_chat_message":
+      accounts.chat = m.history ? m.entries : [...accounts.chat, ...m.entries].slice(-100);
+      return true;
+    case "player_note":
+      if (m.note === "challenge_accepted" && m.table_id) {
+        app.notice = t("{name} accepted your challenge: table {table}.", { name: m.name || "", table: m.table_id });
+      } else if (m.note === "your_move" && m.table_id) {
+        app.notice = t("Your move at table {table}.", { table: m.table_id });
+      }
+      return true;
+    case "error":
+      if (m.code === "bad_login" && keptLogin() && !accounts.account) keepLogin(null);
+      return false;
+    default:
+      return false;
+  }
+}
+
+function when(unix) {
+  return unix ? new Date(unix * 1000).toLocaleDateString() : "";
+}
+
+// The lobby's account part: the login form, or the player with the ratings, their games and
+// the lobby chat. `send(type, fields)` sends; `render()` redraws.
+export function accountPanel(welcome, send) {
+  if (!welcome || !welcome.accounts) return null;
+  const parts = [];
+  const me = accounts.account;
+  if (!me) {
+    const form = el(
+      "form",
+      { class: "login", "aria-label": t("Log in") },
+      el("label", {}, t("Your name"), " ", el("input", { name: "name", autocomplete: "username", required: true, maxlength: 32 })),
+      el("label", {}, t("Password"), " ", el("input", { name: "password", type: "password", autocomplete: "current-password", required: true })),
+      el("button", { type: "submit", value: "login", text: t("Log in") }),
+      el("button", { type: "submit", value: "register", text: t("Register") }),
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const data = new FormData(form);
+      const name = String(data.get("name")).trim();
+      const password = String(data.get("password"));
+      if (event.submitter && event.submitter.value === "register") send("register", { name, password });
+      else send("login", { name, password, token: null });
+    });
+    parts.push(form);
+  } else {
+    parts.push(
+      el(
+        "div",
+        { class: "account" },
+        el("span", { text: t("Logged in as {name} ({rating})", { name: me.name, rating: me.rating }) }),
+        el("button", { type: "button", text: t("Log out"), onclick: () => send("logout") }),
+        el("button", { type: "button", id: "my-games", text: t("Games of {name}", { name: me.name }), onclick: () => send("get_games", { name: null }) }),
+      ),
+    );
+  }
+  parts.push(el("button", { type: "button", id: "ratings", text: t("Ratings"), onclick: () => send("get_ratings") }));
+  if (accounts.ratings) {
+    parts.push(
+      el(
+        "table",
+        { class: "ratings" },
+        el("caption", { text: t("Ratings") }),
+        ...accounts.ratings.map((r, i) =>
+          el(
+            "tr",
+            {},
+            el("td", { text: String(i + 1) }),
+            el("td", {}, el("button", { type: "button", class: "link", text: r.name, onclick: () => send("get_games", { name: r.name }) })),
+            el("td", { text: String(r.rating) }),
+            el("td", { text: `${r.wins}/${r.losses}/${r.draws}` }),
+          ),
+        ),
+      ),
+    );
+  }
+  if (accounts.games) {
+    const g = accounts.games;
+    parts.push(
+      el(
+        "section",
+        { class: "games" },
+        el("h3", { text: t("Games of {name}", { name: g.name }) + (g.rating === null ? "" : ` (${g.rating})`) }),
+        el(
+          "ul",
+          {},
+          ...g.games.map((game) => {
+            const result = game.status === "playing"
+              ? fmt(_("{seat} to move"), { seat: seatName(game.to_move || "white") })
+              : game.winner ? fmt(_("{seat} wins"), { seat: seatName(game.winner) }) : _("a draw");
+            return el(
+              "li",
+              {},
+              el("a", { href: `/table/${game.table_id}`, "data-link": "table", text: `${game.white} – ${game.black}` }),
+              ` · ${result} · ${when(game.finished || game.started)}`,
+            );
+          }),
+        ),
+      ),
+    );
+  }
+  const chat = el(
+    "section",
+    { class: "chat lobby-chat", "aria-label": t("Chat") },
+    el("ul", { class: "lines" }, ...accounts.chat.map((c) => el("li", {}, el("b", { class: "sender", text: c.sender }), ": ", el("span", { class: "text", text: c.text })))),
+  );
+  if (me) {
+    const say = el("form", { class: "say" }, el("input", { name: "text", "aria-label": t("Chat"), maxlength: welcome.max_chat, autocomplete: "off" }), el("button", { type: "submit", text: _("say") }));
+    say.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const input = say.querySelector("input");
+      const text = input.value.trim();
+      if (text) send("lobby_chat", { text });
+      input.value = "";
+    });
+    chat.append(say);
+  }
+  parts.push(chat);
+  return el("section", { class: "accounts", "aria-label": t("Log in") }, ...parts);
+}
