@@ -367,7 +367,7 @@ async def log_in(ws: ClientConnection, index: int) -> None:
         data = await ws.recv()
         assert isinstance(data, bytes)
         message = msgpack.unpackb(data)
-        if message["type"] == "logged_in":
+        if message["type"] == "challenges":  # the last word of a login
             return
         if message["type"] == "error":
             raise SystemExit(f"host{index} could not log in: {message}")
