@@ -376,12 +376,12 @@ async def log_in(ws: ClientConnection, index: int) -> None:
 async def new_game(
     port: int, index: int
 ) -> tuple[ClientConnection, ClientConnection, str, State, State]:
-    accounts = bool(os.environ.get(ACCOUNTS_ENV))
-    host = await open_client(port, f"host{index}", version=3 if accounts else 1)
-    if accounts:
+    hosts = os.environ.get(ACCOUNTS_ENV, "")  # "login", "guest" (version 3, no login) or ""
+    version = 3 if hosts else 1
+    host = await open_client(port, f"host{index}", version=version)
+    if hosts == "login":
         await log_in(host, index)
     guest = await open_client(port, f"guest{index}")
-    version = 3 if accounts else 1
     await host.send(encode(CreateTable(TableOptions(), False, "white", "random"), version))
     joined = decode_server(await host.recv())
     assert isinstance(joined, Joined), joined
@@ -771,9 +771,12 @@ async def main_async(args: argparse.Namespace) -> None:
     scratch = tempfile.TemporaryDirectory(prefix="kahuna-load-")
     db = args.db or str(Path(scratch.name) / "server.sqlite3")
     if args.accounts:
-        os.environ[ACCOUNTS_ENV] = "1"
+        os.environ[ACCOUNTS_ENV] = "login"
         write_accounts(db, largest)
         print(f"accounts: the {largest} hosts log in with tokens; the guests play as guests")
+    elif args.hosts_v3:
+        os.environ[ACCOUNTS_ENV] = "guest"
+        print("the hosts speak protocol version 3 as guests (the baseline of --accounts)")
     server_proc, port = start_server(db, args.probe, 2 * largest + args.computer_tables)
     print(f"database: {db}")
     rows = []
@@ -872,6 +875,12 @@ def main() -> None:
         action="store_true",
         help="half the players logged in: each table's host to an account (protocol version 3,"
         " a login token), the guests as guests",
+    )
+    parser.add_argument(
+        "--hosts-v3",
+        action="store_true",
+        help="each table's host speaks protocol version 3 without logging in: --accounts'"
+        " baseline, the same messages but for the login",
     )
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)

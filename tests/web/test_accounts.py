@@ -1,0 +1,49 @@
+"""Accounts in the page, against the real server's: register, the rating shown, the leaderboard,
+the lobby chat between two browsers; the login token in the tab's session storage only, and no
+password or hash in what the page received."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+from tests.conftest import ServerFactory
+from tests.web.conftest import Pages
+
+pytestmark = pytest.mark.browser
+
+
+async def register(page: Page, name: str, password: str) -> None:
+    form = page.locator("form.login")
+    await form.locator("input[name=name]").fill(name)
+    await form.locator("input[name=password]").fill(password)
+    await form.locator("button[value=register]").click()
+    await expect(page.get_by_text(f"{name} (1500)").first).to_be_visible(timeout=10_000)
+
+
+async def test_register_ratings_and_the_lobby_chat(
+    browser: Browser, make_server: ServerFactory
+) -> None:
+    server = await make_server(web=True, password_cost="test")
+    pages = Pages(browser, server.port)
+    ann = await pages.open("/")
+    bob = await pages.open("/")
+    await register(ann, "Ann", "ann's long password")
+    await register(bob, "Bob", "bob's long password")
+    stored = await ann.evaluate("JSON.parse(sessionStorage.getItem('kahuna.login'))")
+    assert stored["name"] == "Ann" and stored["token"]
+    assert await ann.evaluate("localStorage.length") == 0
+    assert stored["token"] not in ann.url
+    say = ann.locator("form.say input[name=text]")
+    await say.fill("hello <b>club</b>")
+    await say.press("Enter")
+    await expect(bob.locator(".lines li").last).to_have_text("Ann: hello <b>club</b>", timeout=5000)
+    await ann.locator("#ratings").click()
+    await expect(ann.get_by_role("table").first).to_be_visible()
+    received = b"".join(pages.frames[bob])
+    for secret in (b"ann's long password", b"argon2", stored["token"].encode()):
+        assert secret not in received
+    # a reload logs in again with the kept token
+    await ann.reload()
+    await expect(ann.get_by_text("Ann (1500)").first).to_be_visible(timeout=10_000)
+    assert pages.errors == []
