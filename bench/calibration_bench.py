@@ -103,6 +103,13 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=1000)
     parser.add_argument("--playouts", type=int, default=PLAYOUTS)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--per-game",
+        type=int,
+        default=10,
+        help="positions taken from each game, spread over it (the positions of one game share"
+        " its outcome: many games make the figures steadier than many positions)",
+    )
     args = parser.parse_args()
     began = time.perf_counter()
     raws: list[float] = []
@@ -114,7 +121,8 @@ def main() -> None:
         white, black = pairings[game_number % len(pairings)]
         views, winner = play_game(args.seed + game_number, white, black)
         game_number += 1
-        for view in views:
+        spread = max(1, len(views) // args.per_game)
+        for view in views[::spread][: args.per_game]:
             if len(raws) >= args.positions:
                 break
             raws.append(raw_chance(view, rng, args.playouts))

@@ -234,6 +234,22 @@ def build_parser() -> argparse.ArgumentParser:
         " position) on the board, every card shown: arrows, Home, End, 1 2 3; q quits",
     )
     p.add_argument(
+        "--analyse",
+        metavar="FILE",
+        help="analyse a game record: each turn's chance of winning from its player's own view,"
+        " what it cost, the better turn, a chart; printed, then the program ends",
+    )
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="with --analyse: the analysis alone, no progress bar (for scripts, screen readers)",
+    )
+    p.add_argument(
+        "--deep",
+        action="store_true",
+        help="with --analyse: four times the samples a position (slower, steadier)",
+    )
+    p.add_argument(
         "--tutorial",
         action="store_true",
         help="learn the game on the board: short lessons where you type the moves",
@@ -406,6 +422,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from client.discovery import find_main
 
         return find_main(args.lan_interface)
+    if args.analyse:
+        from client.analysis_view import analyse_main
+
+        return analyse_main(args.analyse, args.plain, args.deep)
     if args.replay or args.tutorial:
         from client.replay import replay_main
         from client.tutorial import tutorial_main

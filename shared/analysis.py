@@ -168,12 +168,15 @@ def analyse_turn(turn: Turn, seed: int, playouts: int = PLAYOUTS) -> TurnAnalysi
     if turn.before.turn_context() is not None:
         best = choose_action(turn.before, random.Random(seed), level="normal", iterations=200)
     cost = max(0.0, before - after)
-    if best is not None and turn.actions and turn.actions[0] == best:
-        cost = 0.0  # the turn began as the search would have it: what follows is chance
     return TurnAnalysis(
         turn.number, turn.seat, tuple(str(a) for a in turn.actions), turn.step, before, after,
         cost, mark_of(cost), best, turn.before,
     )  # fmt: skip
+
+
+def turn_seed(seed: int, turn: Turn) -> int:
+    """The seed of one turn's work: the same analysis wherever the turn is done."""
+    return seed * 100_003 + turn.number
 
 
 def analyse(
@@ -181,21 +184,13 @@ def analyse(
     seed: int = 1,
     playouts: int = PLAYOUTS,
     progress: Callable[[int, int], None] | None = None,
-    mapper: Callable[[Callable[[Turn], TurnAnalysis], Sequence[Turn]], list[TurnAnalysis]]
-    | None = None,
 ) -> list[TurnAnalysis]:
-    """Every turn of the record, in order. `mapper` runs the turns' work (a pool's map, say);
-    `progress(done, total)` is told as turns are done when the work runs here."""
+    """Every turn of the record, in order, in this process (see client/analysis_view.py for
+    the turns shared among worker processes). `progress(done, total)` after each turn."""
     found = turns(parsed)
-
-    def one(turn: Turn) -> TurnAnalysis:
-        return analyse_turn(turn, seed * 100_003 + turn.number, playouts)
-
-    if mapper is not None:
-        return mapper(one, found)
     out = []
     for i, turn in enumerate(found, start=1):
-        out.append(one(turn))
+        out.append(analyse_turn(turn, turn_seed(seed, turn), playouts))
         if progress is not None:
             progress(i, len(found))
     return out

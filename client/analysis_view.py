@@ -1,0 +1,155 @@
+"""`kahuna-client --analyse FILE`: a game record's analysis (shared/analysis.py) in words, one
+line a turn, with a chart of White's chance drawn in block characters (readable at 80 columns
+and without colour), each player's average cost and marks, and the turning points.
+
+The work runs in worker processes (two, one a core), off the terminal, with a progress bar on
+standard error unless `--plain`, which prints the analysis alone and exits (for scripts and
+screen readers).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from client.command_words import in_words
+from client.hint import explain
+from client.i18n import _
+from client.words import seat_name
+from shared.analysis import (
+    DEEP_PLAYOUTS,
+    PLAYOUTS,
+    Turn,
+    TurnAnalysis,
+    analyse_turn,
+    summaries,
+    turn_seed,
+    turning_points,
+    turns,
+    white_chances,
+)
+from shared.record import RecordError, read_record
+
+BLOCKS = " ▁▂▃▄▅▆▇█"
+WORKERS = 2
+
+
+def mark_word(mark: str | None) -> str:
+    words = {"inaccuracy": _("inaccuracy"), "mistake": _("mistake"), "blunder": _("blunder")}
+    return "" if mark is None else words.get(mark, mark)
+
+
+def turn_line(a: TurnAnalysis) -> str:
+    played = ", ".join(in_words(action) for action in a.actions)
+    line = f"{a.number:>3} {seat_name(a.seat):<6} {played:<34} "
+    line += f"{a.before * 100:>3.0f}% → {a.after * 100:>3.0f}%"
+    if a.cost >= 0.005:
+        line += f"  -{a.cost * 100:.0f}"
+    if a.mark:
+        line += "  " + mark_word(a.mark)
+        if a.best is not None and str(a.best) != (a.actions[0] if a.actions else ""):
+            line += "; " + _("better: {play} ({why})").format(
+                play=in_words(str(a.best)), why=explain(a.view, a.best)
+            )
+    return line
+
+
+def chart(chances: Sequence[float], width: int, height: int = 8) -> list[str]:
+    """White's chance after each turn, a column of blocks a turn (several turns a column when
+    they do not fit), `height` rows; the 50% line marked at the left."""
+    if not chances:
+        return []
+    room = max(width - 6, 10)
+    step = max(1, -(-len(chances) // room))
+    columns = [
+        sum(chances[i : i + step]) / len(chances[i : i + step])
+        for i in range(0, len(chances), step)
+    ]
+    levels = height * 8
+    rows = []
+    for row in range(height, 0, -1):
+        cells = []
+        for value in columns:
+            filled = round(value * levels) - (row - 1) * 8
+            cells.append(BLOCKS[max(0, min(8, filled))])
+        label = "100%" if row == height else " 50%" if row == height // 2 else ""
+        rows.append(f"{label:>4} │" + "".join(cells))
+    rows.append("     └" + "─" * len(columns))
+    return rows
+
+
+def report(analysis: Sequence[TurnAnalysis], width: int = 80) -> list[str]:
+    lines = [_("Analysis: each turn judged from its player's own view")]
+    lines.append(_("turn  who    played                              chance before → after"))
+    lines += [turn_line(a) for a in analysis]
+    lines.append("")
+    lines.append(_("White's chance of winning, turn by turn:"))
+    lines += chart(white_chances(analysis), width)
+    lines.append("")
+    for summary in summaries(analysis):
+        marks = ", ".join(
+            f"{count} {mark_word(mark)}" for mark, count in summary.marks.items() if count
+        )
+        lines.append(
+            _("{seat}: average cost {cost:.1f} points of chance a turn; {marks}").format(
+                seat=seat_name(summary.seat),
+                cost=summary.average_cost * 100,
+                marks=marks or _("no marks"),
+            )
+        )
+    points = turning_points(analysis)
+    if points:
+        lines.append(
+            _("Turning points: {turns}").format(
+                turns=", ".join(
+                    _("turn {n} ({seat})").format(n=p.number, seat=seat_name(p.seat))
+                    for p in points
+                )
+            )
+        )
+    return lines
+
+
+def analyse_in_workers(
+    turns: Sequence[Turn],
+    playouts: int,
+    progress: Callable[[int, int], None] | None,
+    seed: int = 1,
+) -> list[TurnAnalysis]:
+    """The turns' work shared among WORKERS processes, in the game's order."""
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(WORKERS, mp_context=context) as pool:
+        futures = [
+            pool.submit(analyse_turn, turn, turn_seed(seed, turn), playouts) for turn in turns
+        ]
+        for done, _future in enumerate(concurrent.futures.as_completed(futures), start=1):
+            if progress is not None:
+                progress(done, len(turns))
+        return [f.result() for f in futures]
+
+
+def progress_bar(done: int, total: int) -> None:
+    width = 30
+    filled = done * width // max(total, 1)
+    word = _("analysing")
+    sys.stderr.write(f"\r{word} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def analyse_main(path: str, plain: bool, deep: bool = False) -> int:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        parsed = read_record(text)
+        parsed.replay()
+    except (OSError, RecordError) as exc:
+        print(f"kahuna-client: {path}: {exc}", file=sys.stderr)
+        return 1
+    playouts = DEEP_PLAYOUTS if deep else PLAYOUTS
+    analysis = analyse_in_workers(turns(parsed), playouts, None if plain else progress_bar)
+    print("\n".join(report(analysis)))
+    return 0

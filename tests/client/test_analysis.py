@@ -1,0 +1,109 @@
+"""The analysis of a finished game: its turns, each judged from its own player's view (never
+from the cards the record reveals), chances between 0 and 1, costs and marks, the chart."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from client.analysis_view import chart, report
+from client.i18n import set_language
+from shared.ai import choose_action
+from shared.analysis import (
+    analyse,
+    calibrated,
+    mark_of,
+    raw_chance,
+    summaries,
+    turning_points,
+    turns,
+    white_chances,
+)
+from shared.game import Game
+from shared.randomness import SeededSource
+from shared.record import read_record, write_record
+from shared.types import GameOptions, Seat
+from shared.views import seat_view
+
+
+def easy_game(seed: int) -> str:
+    rng = random.Random(seed)
+    game = Game.new(SeededSource(seed), Seat.WHITE, GameOptions())
+    while not game.is_over:
+        game.apply(choose_action(seat_view(game, game.to_move), rng, level="easy"))
+    return write_record(game)
+
+
+@pytest.fixture(scope="module")
+def record() -> str:
+    return easy_game(7)
+
+
+def test_turns_alternate_and_see_only_their_players_view(record: str) -> None:
+    found = turns(read_record(record))
+    assert len(found) > 20
+    for previous, turn in itertools.pairwise(found):
+        assert turn.number == previous.number + 1
+        assert turn.step > previous.step
+    for turn in found:
+        assert turn.before.seat is turn.seat  # a seat's own view: its hand, the public rest
+        assert turn.before.public.hand_sizes[turn.seat.other] >= 0
+        assert not hasattr(turn.before, "pile")
+    assert found[-1].after is None and found[-1].over_after is not False
+
+
+def test_a_chance_is_a_share_of_playouts_and_a_won_position_is_won() -> None:
+    rng = random.Random(3)
+    game = Game.new(SeededSource(3), Seat.WHITE, GameOptions())
+    view = seat_view(game, Seat.WHITE)
+    share = raw_chance(view, rng, playouts=32)
+    assert 0.0 <= share <= 1.0
+    assert calibrated(0.5) == pytest.approx(0.5, abs=0.05)
+    assert calibrated(0.9) > calibrated(0.6) > calibrated(0.3)
+
+
+def test_marks_by_cost() -> None:
+    assert [mark_of(c) for c in (0.0, 0.04, 0.05, 0.12, 0.3)] == [
+        None, None, "inaccuracy", "mistake", "blunder",
+    ]  # fmt: skip
+
+
+def test_an_analysis_of_a_whole_game(record: str) -> None:
+    analysis = analyse(read_record(record), playouts=8)
+    assert [a.number for a in analysis] == list(range(1, len(analysis) + 1))
+    for a in analysis:
+        assert 0.0 <= a.before <= 1.0 and 0.0 <= a.after <= 1.0
+        assert a.cost == pytest.approx(max(0.0, a.before - a.after))
+    last = analysis[-1]
+    winner = read_record(record).replay().result
+    assert winner is not None
+    assert last.after == (1.0 if winner.winner is last.seat else 0.0 if winner.winner else 0.5)
+    assert len(white_chances(analysis)) == len(analysis)
+    assert {s.seat for s in summaries(analysis)} == {Seat.WHITE, Seat.BLACK}
+    assert len(turning_points(analysis)) <= 3
+    set_language("en")
+    lines = report(analysis, 80)
+    assert all(len(line) <= 80 or " better: " in line for line in lines[-15:])
+    assert any("average cost" in line for line in lines)
+
+
+def test_the_chart_fits_its_width_and_reads_without_colour() -> None:
+    rows = chart([i / 99 for i in range(100)], 80, height=8)
+    assert len(rows) == 9 and all(len(row) <= 80 for row in rows)
+    assert rows[0].startswith("100%") and rows[-1].startswith("     └")
+    assert rows[-2].endswith("█")  # the last turn, White sure to win: a full column
+
+
+def test_kahuna_client_analyse_plain(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from client.__main__ import main
+
+    path = tmp_path / "game.kahuna"
+    path.write_text(easy_game(11), encoding="utf-8")
+    assert main(["--analyse", str(path), "--plain", "--lang", "en"]) == 0
+    out = capsys.readouterr()
+    assert "Analysis" in out.out and "White's chance" in out.out
+    assert out.err == ""  # no progress bar with --plain
+    assert main(["--analyse", str(tmp_path / "missing"), "--plain"]) == 1
