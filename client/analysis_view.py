@@ -12,8 +12,10 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from client.command_words import in_words
 from client.hint import explain
@@ -79,6 +81,40 @@ def chart(chances: Sequence[float], width: int, height: int = 8) -> list[str]:
         rows.append(f"{label:>4} │" + "".join(cells))
     rows.append("     └" + "─" * len(columns))
     return rows
+
+
+def chart_with_marker(chances: Sequence[float], width: int, turn: int | None) -> list[str]:
+    """The chart, small, with ▲ under the column of the turn the replay is at."""
+    rows = chart(chances, width, height=4)
+    if turn is None or not chances:
+        return rows
+    room = max(width - 6, 10)
+    step = max(1, -(-len(chances) // room))
+    return [*rows, "      " + " " * (turn // step) + "▲"]
+
+
+def start_analysis(viewer: Any, invalidate: Callable[[], None]) -> None:
+    """Analyse the viewer's record in the background (worker processes, waited for in a
+    thread); the viewer shows the progress, then the analysis."""
+    if viewer.analysis is not None or viewer.analysing or not viewer.record_text:
+        return
+    viewer.analysing = _("analysing") + "..."
+    invalidate()
+
+    def progress(done: int, total: int) -> None:
+        viewer.analysing = _("analysing {done}/{total}").format(done=done, total=total)
+        invalidate()
+
+    def work() -> None:
+        try:
+            found = turns(read_record(viewer.record_text))
+            viewer.analysis = analyse_in_workers(found, PLAYOUTS, progress)
+        except Exception as exc:  # the viewer goes on: say what failed
+            viewer.note = _("No analysis: {reason}").format(reason=exc)
+        viewer.analysing = ""
+        invalidate()
+
+    threading.Thread(target=work, name="kahuna-analysis", daemon=True).start()
 
 
 def report(analysis: Sequence[TurnAnalysis], width: int = 80) -> list[str]:

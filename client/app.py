@@ -156,7 +156,8 @@ class KahunaApp:
     def _hints(self) -> str:
         if self.state.screen == "lobby":
             if self.lobby.replay is not None:
-                return " " + _("←→ action  ↑↓ turn  Home End  s saves the record  q back")
+                moves = _("←→ action  ↑↓ turn  Home End  s saves the record  q back")
+                return " " + moves + "  a " + _("analysis")
             if self.lobby.typing:
                 return " " + _("Enter sends   Esc cancels")
             if self.state.form_open:

@@ -12,6 +12,7 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition, Filter, completion_is_selected
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
+from client.analysis_view import start_analysis
 from client.connection import Send
 from client.i18n import _
 from client.lobby_actions import create, join, spectate
@@ -41,6 +42,8 @@ class Controls(Protocol):
     def accept_completion(self) -> None: ...
 
     def open_lobby_line(self, text: str) -> None: ...
+
+    def invalidate(self) -> None: ...
 
 
 def key_bindings(ui: Controls) -> KeyBindings:
@@ -97,6 +100,7 @@ def _account_keys(kb: KeyBindings, ui: Controls, lobby: Filter, panel: Filter) -
         "home": lambda: _replay(line, "home"),
         "end": lambda: _replay(line, "end"),
         "s": line.save_replay,
+        "a": lambda: _analyse(line, ui),
         "q": line.close_replay,
         "escape": line.close_replay,
     }
@@ -104,6 +108,11 @@ def _account_keys(kb: KeyBindings, ui: Controls, lobby: Filter, panel: Filter) -
         kb.add(key, filter=replaying)(_on(move))
     for number in ("1", "2", "3"):
         kb.add(number, filter=replaying)(_on(functools.partial(_round, line, int(number))))
+
+
+def _analyse(line: LobbyLine, ui: Controls) -> None:
+    if line.replay is not None:
+        start_analysis(line.replay, ui.invalidate)
 
 
 def _replay(line: LobbyLine, move: str) -> None:

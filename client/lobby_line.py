@@ -184,7 +184,8 @@ class LobbyLine:
             except RecordError as exc:
                 self.state.say(_("The record cannot be read: {reason}").format(reason=exc), "error")
             else:
-                self.replay, self.replay_text = ReplayViewer(steps, msg.table_id), msg.text
+                self.replay = ReplayViewer(steps, msg.table_id, msg.text)
+                self.replay_text = msg.text
             changed = True
         elif isinstance(msg, Error) and msg.refused == "get_record" and self._wanted_record:
             self._wanted_record = None

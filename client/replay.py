@@ -32,6 +32,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth, Output
 
+from client.analysis_view import chart_with_marker, start_analysis, turn_line
 from client.board_map import MIN_MAP, SEAT_STYLE, TOKEN_CHAR, map_legend, render_map
 from client.canvas import Canvas, Fragment, put_clipped
 from client.command_words import in_words
@@ -46,6 +47,7 @@ from client.screen import (
 )
 from client.status_lines import MESSAGE_LINES
 from client.words import reason_words, seat_name
+from shared.analysis import TurnAnalysis, white_chances
 from shared.board import ISLANDS
 from shared.events import BridgePlaced, BridgeRemoved, Event, GameOver, TurnEnded, event_to_dict
 from shared.game import Game
@@ -362,11 +364,14 @@ def wrap_rows(text: str, width: int, style: str, indent: str = "") -> list[list[
 class ReplayViewer:
     """Where the viewer is in the record, the keys that move it, and the screen."""
 
-    def __init__(self, steps: Timeline, name: str) -> None:
+    def __init__(self, steps: Timeline, name: str, record_text: str = "") -> None:
         self.timeline = steps
         self.name = name
         self.index = 0
         self.note = ""  # said once, at the bottom (a round the record never reaches)
+        self.record_text = record_text  # for the analysis (key a)
+        self.analysis: list[TurnAnalysis] | None = None
+        self.analysing = ""  # the analysis's progress while it runs
 
     @property
     def step(self) -> Step:
@@ -406,7 +411,8 @@ class ReplayViewer:
             self.go(found)
 
     def log_rows(self, width: int) -> list[list[Fragment]]:
-        """Every action up to this one, each with what it caused; the next one dimmed."""
+        """Every action up to this one, each with what it caused; the next one dimmed. With an
+        analysis: its chart last, the turn the viewer is in marked under it."""
         rows: list[list[Fragment]] = []
         for i, step in enumerate(self.timeline.steps[1 : self.index + 1], start=1):
             current = i == self.index
@@ -420,11 +426,31 @@ class ReplayViewer:
             rows += wrap_rows(
                 _("next: {entry}").format(entry=entry_text(after)), width, "class:dim", " "
             )
+        if self.analysis:  # at the end, where the log's last rows are always shown
+            turn = self.current_turn()
+            number = None if turn is None else turn.number - 1
+            for line in chart_with_marker(white_chances(self.analysis), width, number):
+                rows.append([("class:title", line)])
         return rows
+
+    def current_turn(self) -> TurnAnalysis | None:
+        """The analysed turn the viewer is in (the first before the first action)."""
+        if not self.analysis:
+            return None
+        found = self.analysis[0]
+        for turn in self.analysis:
+            if turn.step < self.index:
+                found = turn
+        return found
 
     def message(self) -> str:
         if self.note:
             return self.note
+        if self.analysing:
+            return self.analysing
+        turn = self.current_turn()
+        if turn is not None:
+            return turn_line(turn)
         said = " ".join(self.step.comments)
         if said:
             return said
@@ -454,7 +480,12 @@ class ReplayViewer:
 
 
 def keys_line() -> str:
-    return " " + _("←→ action  ↑↓ PgUp PgDn turn  Home End  1 2 3 round  q quit")
+    return (
+        " "
+        + _("←→ action  ↑↓ PgUp PgDn turn  Home End  1 2 3 round  q quit")
+        + "  a "
+        + _("analysis")
+    )
 
 
 def replay_application(
@@ -480,6 +511,10 @@ def replay_application(
         kb.add(key)(_handler(move))
     for number in (1, 2, 3):
         kb.add(str(number))(_handler(functools.partial(viewer.round, number)))
+
+    @kb.add("a")
+    def _analyse(event: KeyPressEvent) -> None:
+        start_analysis(viewer, event.app.invalidate)
 
     @kb.add("q")
     @kb.add("c-q")
@@ -531,7 +566,7 @@ def replay_main(
         return 2
     if input is None and not_a_terminal():
         return 2
-    viewer = ReplayViewer(steps, Path(path).name)
+    viewer = ReplayViewer(steps, Path(path).name, Path(path).read_text(encoding="utf-8"))
     app = replay_application(
         viewer, input=input, output=output, color_depth=color_depth_for(no_color), theme=theme
     )
