@@ -93,6 +93,7 @@ class KahunaApp:
         )
         # the lobby's command line (version 3), its password asked without echo
         self.lobby = LobbyLine(state, send, save_dir or Path.cwd(), self.ring)
+        self.lobby.invalidate = self.invalidate
         asking = Condition(lambda: self.lobby.asking is not None)
         self.lobby_line = Window(
             BufferControl(
@@ -290,6 +291,11 @@ class KahunaApp:
         elif outcome.kind == "resync":
             if state.table_id is not None:
                 self.send(Resync(state.table_id))
+        elif outcome.kind == "analyse" and state.table_id is not None:
+            # the record of the finished game, replayed with its analysis, in the lobby
+            table_id = state.table_id
+            self.lobby.open_record(table_id, analyse=True)
+            leave_table(state, self.send)
         elif outcome.kind == "quit":
             self.ask_quit()
         self.invalidate()

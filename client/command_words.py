@@ -44,6 +44,7 @@ def local_words() -> dict[str, str]:
         "rebuild": pgettext("command", "rebuild"),
         "turn": pgettext("command", "turn"),
         "yes": pgettext("command", "yes"),
+        "analyse": pgettext("command", "analyse"),
     }
     return {k: v.lower() for k, v in words.items()}
 

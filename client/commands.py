@@ -25,7 +25,7 @@ from shared.views import PublicView, SeatView
 
 Kind = Literal[
     "action", "chat", "help", "save", "lobby", "quit", "resync", "refused", "none",
-    "resign", "offer_draw", "decline_draw", "claim", "rematch", "hint",
+    "resign", "offer_draw", "decline_draw", "claim", "rematch", "hint", "analyse",
 ]  # fmt: skip
 
 # The client's own words, with what each does (translated where shown: _(text)).
@@ -44,6 +44,7 @@ CLIENT_WORDS: dict[str, str] = {
     "decline": N_("decline your opponent's draw offer"),
     "claim": N_("win against an opponent who has gone away"),
     "rematch": N_("after the game, offer (or accept) another one"),
+    "analyse": N_("after the game, where it was won and lost, turn by turn (in the replay)"),
 }
 # the words after a first word, for Tab
 SECOND_WORDS: dict[str, tuple[str, ...]] = {"offer": ("draw",), "undo": ("turn",)}
@@ -214,6 +215,10 @@ def interpret(
         return Outcome("quit")
     if word == "resync":
         return Outcome("resync")
+    if word in ("analyse", "analyze", local_words()["analyse"]):
+        if public is None or public.result is None:
+            return Outcome("refused", _("the analysis comes when the game is over"))
+        return Outcome("analyse")
     if word in TABLE_WORDS:
         return table_command(word, rest.strip(), seat_view, public, table, status)
     try:

@@ -67,6 +67,13 @@ def result_lines(state: ClientState, width: int) -> list[list[Fragment]]:
             ],
             width,
         )
+        out += wrap_fragments(
+            [
+                ("class:key", command_word("analyse")),
+                ("class:dim", ": " + _("where it turned")),
+            ],
+            width,
+        )
     else:
         said = _("Type 'save' to keep the game, 'lobby' to leave the table.")
         out += [[("class:dim", line)] for line in textwrap.wrap(said, width)]

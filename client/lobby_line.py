@@ -10,6 +10,7 @@ from pathlib import Path
 
 from prompt_toolkit.buffer import Buffer
 
+from client.analysis_view import start_analysis
 from client.connection import Send
 from client.i18n import _
 from client.lobby_commands import (
@@ -58,6 +59,8 @@ class LobbyLine:
         self.replay: ReplayViewer | None = None
         self.replay_text = ""
         self._wanted_record: str | None = None
+        self._analyse_it = False
+        self.invalidate: Callable[[], None] = lambda: None  # the application's, for the analysis
 
     # ----- the command line ---------------------------------------------------------------
 
@@ -154,13 +157,18 @@ class LobbyLine:
                 if self.send(Resume(game.table_id)):
                     self.send(LobbyUnsubscribe())
                     self.state.say(_("Going to table {table}...").format(table=game.table_id))
-            elif self.send(GetRecord(game.table_id)):
-                self._wanted_record = game.table_id
-                self.state.say(_("Asking the server for the game record..."))
+            else:
+                self.open_record(game.table_id)
             return
         challenge = people.selected_challenge()
         if challenge is not None and challenge.recipient == people.account:
             self.send(AnswerChallenge(challenge.challenge_id, "accept"))
+
+    def open_record(self, table_id: str, analyse: bool = False) -> None:
+        """Ask for a finished game's record, to replay it (and analyse it) when it comes."""
+        if self.send(GetRecord(table_id)):
+            self._wanted_record, self._analyse_it = table_id, analyse
+            self.state.say(_("Asking the server for the game record..."))
 
     def refuse_selected(self) -> None:
         """x on a challenge: declined when received, withdrawn when sent."""
@@ -186,6 +194,8 @@ class LobbyLine:
             else:
                 self.replay = ReplayViewer(steps, msg.table_id, msg.text)
                 self.replay_text = msg.text
+                if self._analyse_it:
+                    start_analysis(self.replay, self.invalidate)
             changed = True
         elif isinstance(msg, Error) and msg.refused == "get_record" and self._wanted_record:
             self._wanted_record = None
