@@ -460,11 +460,12 @@ class ClientState:
             else:
                 self.say(_("Your turn."), "you")
         elif self.seat is not None:
-            self.say(
-                _("{seat} ({name}) is thinking.").format(
-                    seat=seat_name(pub.to_move), name=self.player_name(pub.to_move)
-                )
-            )
+            info = None if self.players is None else self.players.get(pub.to_move)
+            if info is not None and info.computer:
+                said = _("{seat} ({name}) is thinking.")
+            else:  # a person: who knows what they are doing
+                said = _("{seat} ({name}) is to move.")
+            self.say(said.format(seat=seat_name(pub.to_move), name=self.player_name(pub.to_move)))
 
     def _players_changed(self, players: Players, announce: bool = True) -> None:
         old = self.players
