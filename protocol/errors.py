@@ -144,7 +144,8 @@ MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.NO_SUCH_PLAYER: "version 3: no account has this name",
     ErrorCode.NO_SUCH_CHALLENGE: "version 3: no standing challenge has this id for the sender",
     ErrorCode.BAD_CHALLENGE: (
-        "version 3: the challenge cannot be made; 'reason' says why (self, ignored, bad_terms)"
+        "version 3: the challenge cannot be made or accepted; 'reason' says why (self, ignored,"
+        " bad_terms, away: a live game's challenger is not connected)"
     ),
     ErrorCode.TOO_MANY_CHALLENGES: "version 3: the sender has as many challenges out as allowed",
     ErrorCode.NO_SUCH_GAME: "version 3: no finished game of the archive has this id",
