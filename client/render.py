@@ -13,7 +13,7 @@ from client.board_map import MIN_MAP, map_legend, render_map
 from client.canvas import Canvas
 from client.help_screen import help_pages, render_help
 from client.i18n import N_, _
-from client.map_layout import LABEL_W
+from client.map_layout import LABEL_W, line_cells
 from client.side_panel import render_side
 from client.state import ClientState
 from client.status_lines import header, message_lines
@@ -60,17 +60,29 @@ def render_game(
         state.help_page = min(state.help_page, len(help_pages(body_h, width)) - 1)
         canvas.blit(0, 1, render_help(width, body_h, state.help_page))
     else:
-        canvas.blit(0, 1, render_body(state, width, body_h, highlight))
+        # the terminal's own height: this canvas, the command line and the key line
+        canvas.blit(0, 1, render_body(state, width, body_h, highlight, height + 2))
     for i, line in enumerate(lines):
         canvas.put(0, height - len(lines) + i, line, style)
     return canvas
 
 
-def render_body(state: ClientState, width: int, height: int, highlight: Iterable[int]) -> Canvas:
+def render_body(
+    state: ClientState,
+    width: int,
+    height: int,
+    highlight: Iterable[int],
+    screen_height: int | None = None,
+) -> Canvas:
+    """`screen_height`: the terminal's, as a refusal to draw says it (default: this body's
+    with the header, one message line, the command line and the key line)."""
     canvas = Canvas(width, height)
     map_w, map_h, side_w = map_size(width, height)
-    if map_w < MIN_MAP[0] or map_h < MIN_MAP[1]:
-        too_small = _("The terminal is too small ({size});").format(size=f"{width}x{height + 3}")
+    small = map_w < MIN_MAP[0] or map_h < MIN_MAP[1]
+    # a map whose lines cannot all be routed draws the islands alone: not a board to play on
+    if small or not any(line_cells(map_w, map_h)):
+        terminal = f"{width}x{screen_height or height + 4}"
+        too_small = _("The terminal is too small ({size});").format(size=terminal)
         canvas.put(0, 0, too_small, "class:msg.error")
         canvas.put(0, 1, _("Kahuna needs at least 80x24."), "class:msg.error")
         return canvas

@@ -202,7 +202,21 @@ def test_the_lobby_lists_tables() -> None:
 
 def test_a_too_small_terminal_says_so() -> None:
     text = render_game(known_state(), 50, 12).text()
-    assert "too small" in text
+    assert "too small (50x14)" in text  # the terminal: this screen, the command and key lines
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 13), (66, 14), (56, 15)])
+def test_a_board_without_room_for_its_lines_is_not_drawn(width: int, height: int) -> None:
+    """Between the smallest map and 80x24, a map whose lines could not be routed showed the
+    islands alone, with no word: now it says the terminal is too small, at its real size."""
+    text = render_game(known_state(), width, height).text()
+    assert f"too small ({width}x{height + 2})" in text
+    assert "Kahuna needs at least 80x24" in text
+
+
+def test_the_board_is_drawn_at_80x20() -> None:
+    text = render_game(known_state(), 80, 18).text()
+    assert "too small" not in text and "BARI" in text
 
 
 def test_the_lobby_marks_a_seat_held_by_this_user() -> None:
