@@ -398,18 +398,23 @@ class KahunaApp:
         if self.app.is_running:
             self.app.exit()
 
-    def ask_quit(self) -> None:
-        """Quit; in a game under way, only when asked twice (the seat's token goes with us)."""
+    def ask_quit(self, key: str = "Ctrl-Q") -> None:
+        """Quit; at a game under way (playing or watching) only when asked twice, the second
+        time with the same key or the other: one behaviour for Ctrl-Q and Ctrl-C, which the
+        question names."""
         state = self.state
         pub = state.public
         in_game = (
-            state.seat is not None
+            state.table_id is not None
             and state.table_status == "playing"
             and pub is not None
             and pub.result is None
         )
         if in_game and not self.quit_armed:
             self.quit_armed = True
-            state.say(_("Quit in the middle of the game? Press Ctrl-Q again to quit."), "error")
+            state.say(
+                _("Quit in the middle of the game? Press {key} again to quit.").format(key=key),
+                "error",
+            )
             return
         self.quit()

@@ -33,7 +33,7 @@ class Controls(Protocol):
     send: Send
     lobby: LobbyLine
 
-    def ask_quit(self) -> None: ...
+    def ask_quit(self, key: str = "Ctrl-Q") -> None: ...
 
     def quit(self) -> None: ...
 
@@ -147,7 +147,7 @@ def _program_keys(kb: KeyBindings, ui: Controls) -> None:
         if state.screen == "game" and ui.buffer.text:
             ui.buffer.reset()  # Ctrl-C clears a command line, as in a shell
         else:
-            ui.ask_quit()
+            ui.ask_quit("Ctrl-C")
 
     @kb.add("f1")
     def _help(event: KeyPressEvent) -> None:

@@ -345,3 +345,18 @@ async def test_a_client_started_again_takes_its_seat_back(
         assert again.state.table_id == table
     store.forget(url, table)
     assert store.seats(url) == {}
+
+
+def test_ctrl_c_and_ctrl_q_ask_alike_and_name_the_key() -> None:
+    """At a game under way, a player and a spectator alike are asked once, in the words of the
+    key they pressed; the lobby quits at once."""
+    for role in ("white", "spectator"):
+        state = known_state()
+        state.role, state.table_status = role, "playing"
+        ui = KahunaApp(state, lambda message: True, output=DummyOutput())
+        ui.ask_quit("Ctrl-C")
+        assert ui.quit_armed and "Press Ctrl-C again to quit" in state.message
+    lobby = ClientState()
+    ui = KahunaApp(lobby, lambda message: True, output=DummyOutput())
+    ui.ask_quit("Ctrl-C")
+    assert not ui.quit_armed
