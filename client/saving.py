@@ -32,8 +32,11 @@ class GameSaver:
             state.say(_("Nothing to save yet."), "error")
             return None
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = Path(name) if name else self.save_dir / f"kahuna-{state.table_id}-{stamp}.kahuna.txt"
         over = state.public is not None and state.public.result is not None
+        # a record (.kahuna, which --replay opens) and a transcript (which it cannot) are not
+        # named alike
+        kind = "kahuna" if over else "transcript.txt"
+        path = Path(name) if name else self.save_dir / f"kahuna-{state.table_id}-{stamp}.{kind}"
         if not over:
             return self._write(path, self.transcript_text(), record=False)
         if self.send(GetRecord(state.table_id)):

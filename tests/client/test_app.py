@@ -153,7 +153,7 @@ async def test_create_join_play_and_refuse(server: KahunaServer, tmp_path: Path)
         # the transcript can be saved
         ann.line("save")
         await until(lambda: "Saved" in ann.state.message, "the save")
-        saved = list(tmp_path.glob("*.kahuna.txt"))
+        saved = list(tmp_path.glob("*.transcript.txt"))  # under way: a transcript, not a record
         assert len(saved) == 1 and command in saved[0].read_text()
 
 
