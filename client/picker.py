@@ -81,6 +81,7 @@ async def choose_server(
         output=output,
         color_depth=color_depth,
         theme=theme,
+        probe=probe,
     )
     picked = await picker.run()
     if picked is not None:
@@ -191,10 +192,13 @@ class ServerPicker:
         output: Output | None = None,
         color_depth: ColorDepth | None = None,
         theme: str = "dark",
+        probe: Callable[[str], Awaitable[bool]] = answers,
     ) -> None:
         self.interfaces = list(interfaces) if interfaces else None
         self.check = check
         self.local_url = local_url
+        self.probe = probe
+        self._probing = False
         self.browser = LanBrowser(self.interfaces, on_change=self._changed)
         self.problem: str | None = None  # why the LAN cannot be searched
         self.message = ""  # why an address typed in was refused
@@ -259,7 +263,24 @@ class ServerPicker:
         self.app.invalidate()
 
     def _changed(self) -> None:
+        """The LAN's list changed: a server that came back may be this machine's, whose absence
+        the header says; it is asked again (the header then says nothing of it)."""
+        if self.local_url is not None and not self._probing:
+            with contextlib.suppress(RuntimeError):  # no loop running: nothing to ask with
+                asyncio.get_running_loop().create_task(self._probe_local())
         self.app.invalidate()
+
+    async def _probe_local(self) -> None:
+        url = self.local_url
+        if url is None:
+            return
+        self._probing = True
+        try:
+            if await self.probe(url):
+                self.local_url = None
+                self.app.invalidate()
+        finally:
+            self._probing = False
 
     def draw(self, width: int, height: int) -> Canvas:
         return render_picker(

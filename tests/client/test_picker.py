@@ -324,3 +324,26 @@ def test_an_empty_list_says_what_is_not_seen_and_a_long_one_scrolls_to_the_curso
     many = [LanServer(f"Server {i:02}", f"10.0.0.{i}", 8765) for i in range(40)]
     text = render_picker(many, 40, 80, 24).text()
     assert "> Type an address..." in text and "Server 39" in text and "Server 00" not in text
+
+
+async def test_the_header_forgets_this_machine_once_its_server_answers_again() -> None:
+    """The picker said no server answers on this machine; the list changed (that server came
+    back, announcing itself): it is asked again, and the header no longer says it is away."""
+    answers_now = False
+
+    async def probe(url: str) -> bool:
+        return answers_now
+
+    with create_pipe_input() as pipe:
+        p = ServerPicker(
+            ["192.0.2.1"], server_url, local_url="ws://127.0.0.1:8765", input=pipe,
+            output=DummyOutput(), probe=probe,
+        )  # fmt: skip
+        assert "No Kahuna server answers" in screen(p)
+        p._changed()
+        await asyncio.sleep(0)
+        assert p.local_url is not None  # still away
+        answers_now = True
+        p._changed()
+        await until(lambda: p.local_url is None, "the probe")
+        assert "No Kahuna server answers" not in screen(p)
