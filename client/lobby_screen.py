@@ -89,7 +89,10 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     canvas.put(3, y, columns, "class:label")
     y += 1
     if not state.tables:
-        canvas.put(3, y, _("No tables yet: press n to create one."), "class:dim")
+        if state.connected:
+            canvas.put(3, y, _("No tables yet: press n to create one."), "class:dim")
+        else:  # nothing can be created meanwhile: say what is happening instead
+            canvas.put(3, y, _("Not connected: waiting for the server..."), "class:dim")
         y += 1
     list_room = max(height - y - (FORM_HEIGHT + 2 if state.form_open else 3), 1)
     first = max(0, state.selected - list_room + 1)

@@ -23,7 +23,13 @@ def header(state: ClientState, width: int) -> Canvas:
     elif state.seat is not None:
         you = _("{name} as {seat}").format(name=you, seat=seat_name(state.seat))
     x = canvas.put(0, 0, " KAHUNA ", "class:header class:brand")
-    canvas.put(x, 0, f" {where} · {you}", "class:header")
+    x = canvas.put(x, 0, f" {where} · {you}", "class:header")
+    if state.server and state.table_id is None:  # the server's --name, in the lobby
+        conn_width = len(state.connection) + 3
+        room = width - x - conn_width - 3
+        if room > 4:
+            name = state.server if len(state.server) <= room else state.server[: room - 1] + "…"
+            canvas.put(x, 0, f" · {name}", "class:header")
     conn = f"{'●' if state.connected else '○'} {state.connection} "
     style = "class:header class:conn.ok" if state.connected else "class:header class:conn.bad"
     canvas.put(max(width - len(conn), 0), 0, conn, style)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from client.command_words import command_word, verb_names
+from client.command_words import command_word, local_words, verb_names
 from client.i18n import N_, _
 from protocol.messages import Error, Left, TableClosed
 from shared.board import ISLANDS, line_name
@@ -262,6 +262,13 @@ def refusal_words(code: str | None, params: Mapping[str, Any] | None, english: s
         return template.format(**values)
     except (KeyError, IndexError, ValueError):  # parameters this client did not expect
         return rules_words(english)
+
+
+# The client's own commands besides the game's, as the unknown command's refusal lists them.
+CLIENT_COMMANDS = (
+    "say", "help", "hint", "resign", "offer draw", "accept", "decline", "claim", "rematch",
+    "save", "analyse", "lobby", "quit",
+)  # fmt: skip
 
 
 def error_words(
@@ -524,8 +531,10 @@ def rules_words(english: str) -> str:
         if "verb" in values:
             values["verb"] = command_word(values["verb"])
         if not text:  # the unknown command: the words of this language, and the notation's
+            local = local_words()
+            client = [local[w] for w in CLIENT_COMMANDS]
             return _("unknown command {word}; the commands are: {words}").format(
-                word=values["word"], words=", ".join(verb_names())
+                word=values["word"], words=", ".join([*verb_names(), *client])
             )
         return text.format(**values)
     return english

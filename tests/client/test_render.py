@@ -234,3 +234,13 @@ def test_the_lobby_marks_a_seat_held_by_this_user() -> None:
     state.saved_seats = {"ab12cd34": ("white", "token")}
     text = render_lobby(state, 80, 23).text()
     assert "(yours) Ann" in text and "playing" in text
+
+
+def test_the_lobby_names_the_server_and_says_when_it_is_not_connected() -> None:
+    state = ClientState(name="Ann")
+    state.server, state.connected, state.connection = "Kahuna club", True, "connected"
+    text = render_lobby(state, 80, 24).text()
+    assert "Kahuna club" in text.splitlines()[0] and "press n" in text
+    state.connected, state.connection = False, "reconnecting"
+    text = render_lobby(state, 80, 24).text()
+    assert "Not connected: waiting for the server" in text and "press n to create" not in text

@@ -62,3 +62,14 @@ def test_closings_and_leavings_are_worded_from_their_codes(german: None) -> None
     # a version-1 server, or a code from the future: its English reason as it is
     assert closing_words(TableClosed("t1", "the moon fell", "meteor", None)) == "the moon fell"
     assert left_words(Left("t1", "you left")) == "you left"
+
+
+def test_the_unknown_command_lists_the_clients_commands_too() -> None:
+    from client.commands import interpret
+    from client.i18n import set_language
+
+    set_language("en")
+    outcome = interpret("frobnicate", None, None)
+    assert outcome.kind == "refused"
+    for word in ("place", "draw", "resign", "rematch", "save", "lobby", "analyse", "quit"):
+        assert word in outcome.text
