@@ -34,7 +34,7 @@ from client.command_line import (
     highlighted_lines,
     preview,
 )
-from client.command_words import local_words
+from client.command_words import in_words, local_words
 from client.commands import Outcome, interpret
 from client.connection import Send
 from client.help_screen import RULES_PAGES
@@ -343,7 +343,7 @@ class KahunaApp:
                     state.hinting = None
                 return  # the position changed (or the table): that hint is for another one
             state.hinting = None
-            said = _("Hint: {play}: {why}").format(play=action, why=why)
+            said = _("Hint: {play}: {why}").format(play=in_words(str(action)), why=why)
             state.say(said + ".", "you")
             state.add_log(said, "you")
             self.invalidate()

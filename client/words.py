@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from client.command_words import command_word, local_words, verb_names
+from client.command_words import command_word, in_words, local_words, verb_names
 from client.i18n import N_, _
 from protocol.messages import Error, Left, TableClosed
 from shared.board import ISLANDS, line_name
@@ -152,7 +152,10 @@ def describe(event: Event) -> str:
         case PlayUndone(seat, action, _open):
             if action is None:
                 return _("{seat} took back a card discarded face down").format(seat=seat_name(seat))
-            return _("{seat} took back {play}").format(seat=seat_name(seat), play=str(action))
+            # the play in the player's words ('setze BARI-DUDA'), as it would be typed
+            return _("{seat} took back {play}").format(
+                seat=seat_name(seat), play=in_words(str(action))
+            )
     raise TypeError(event)
 
 

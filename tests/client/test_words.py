@@ -73,3 +73,18 @@ def test_the_unknown_command_lists_the_clients_commands_too() -> None:
     assert outcome.kind == "refused"
     for word in ("place", "draw", "resign", "rematch", "save", "lobby", "analyse", "quit"):
         assert word in outcome.text
+
+
+def test_a_play_taken_back_is_told_in_the_players_words() -> None:
+    from client.i18n import set_language
+    from client.words import describe
+    from shared.actions import parse_action
+    from shared.events import PlayUndone
+    from shared.types import Seat
+
+    set_language("de")
+    try:
+        said = describe(PlayUndone(Seat.WHITE, parse_action("place BARI-DUDA"), False))
+        assert "setze BARI-DUDA" in said and "place" not in said
+    finally:
+        set_language("en")
