@@ -19,7 +19,7 @@ def _seat_text(info: PlayerInfo | None, level: str | None = None) -> str:
     if info is None:
         return _("(free)")
     if info.computer:
-        return f"{info.name} ({level_word(level)})" if level else f"{info.name} [AI]"
+        return f"{info.name} ({level_word(level)})" if level else info.name + " " + _("[AI]")
     name = info.name if info.rating is None else f"{info.name} {info.rating}"
     return name + ("" if info.connected else " " + _("(away)"))
 

@@ -236,14 +236,15 @@ def _player_line(state: ClientState, pub: PublicView, seat: Seat, width: int) ->
     if state.seat is seat:
         name += " " + _("(you)")
     if info is not None and info.computer:
-        name += " [AI]"  # its level is on the line of the options
+        name += " " + _("[AI]")  # its level is on the line of the options
     if info is not None and not info.connected and not info.computer:
         name += " " + _("(away)")
     points = _("{n} pt").format(n=pub.scores[seat])
     to_move = pub.to_move is seat and pub.result is None
     room = max(width - 2 - len(seat_name(seat)) - 1 - len(points) - 3, 4)
-    if len(name) > room and name.endswith(" [AI]"):
-        name = name[:-5]  # a longer colour's name: the options line says "computer" already
+    tag = " " + _("[AI]")
+    if len(name) > room and name.endswith(tag):
+        name = name[: -len(tag)]  # a longer colour's name: the options line says "computer"
     return [
         (SEAT_STYLE[seat] + " class:seatname", f"{TOKEN_CHAR[seat]} {seat_name(seat)}"),
         ("", " " + name[:room].ljust(room) + " "),

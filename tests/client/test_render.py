@@ -244,3 +244,17 @@ def test_the_lobby_names_the_server_and_says_when_it_is_not_connected() -> None:
     state.connected, state.connection = False, "reconnecting"
     text = render_lobby(state, 80, 24).text()
     assert "Not connected: waiting for the server" in text and "press n to create" not in text
+
+
+def test_the_computer_tag_is_in_the_players_language() -> None:
+    from client.i18n import set_language
+    from client.lobby_screen import _seat_text
+    from protocol.messages import PlayerInfo
+
+    computer = PlayerInfo("Computer", True, True)
+    set_language("de")
+    try:
+        assert _seat_text(computer) == "Computer [KI]"
+    finally:
+        set_language("en")
+    assert _seat_text(computer) == "Computer [AI]"
