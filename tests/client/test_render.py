@@ -258,3 +258,13 @@ def test_the_computer_tag_is_in_the_players_language() -> None:
     finally:
         set_language("en")
     assert _seat_text(computer) == "Computer [AI]"
+
+
+def test_the_help_says_a_removal_takes_two_cards_of_either_end() -> None:
+    """As docs/rules.md and the engine: HUNA+HUNA removes HUNA-ELAI as HUNA+ELAI does."""
+    from client.help_screen import help_pages
+
+    text = " ".join(
+        fragment[1] for page in help_pages(40, 200) for line in page for fragment in line
+    )
+    assert "each of either end" in text and "both ends" not in text
