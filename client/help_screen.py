@@ -43,7 +43,11 @@ COMMAND_W = 30  # the width of the column of commands and keys
 # (command words in the notation, what follows them, what it does)
 HELP_GAME: tuple[tuple[str, str, str], ...] = (
     ("place", "BARI-DUDA", N_("play a BARI card: your bridge on BARI-DUDA")),
-    ("remove", "HUNA-ELAI HUNA+ELAI", N_("two cards, each of either of its ends, remove that opponent bridge")),
+    (
+        "remove",
+        "HUNA-ELAI HUNA+ELAI",
+        N_("two cards, each of either of its ends, remove that opponent bridge"),
+    ),
     ("remove", "... rebuild", N_("Variant 1: and put your own bridge there, free")),
     ("discard", "ELAI", N_("put an ELAI card face down under the discards")),
     ("take", "COCO", N_("take the face-up COCO card; ends your turn")),
