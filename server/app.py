@@ -222,6 +222,12 @@ class AcceptErrors:
             self.count = 0
 
 
+# A stop (SIGTERM): the time each connection's queued messages have to be written, and then the
+# closing handshake's; together under a second, however stuck a client is.
+STOP_DRAIN = 0.5
+STOP_CLOSE_TIMEOUT = 0.3
+
+
 class KahunaServer:
     def __init__(self, config: ServerConfig | None = None, storage: Storage | None = None) -> None:
         self.config = config or ServerConfig()
@@ -321,8 +327,11 @@ class KahunaServer:
             self._server.close(close_connections=False)
             conns = list(self.connections.values())
             for conn in conns:
+                # a peer that reads nothing, or never answers the close, must not hold up a
+                # stop: a reader gets what was decided in well under this
+                conn.ws.close_timeout = STOP_CLOSE_TIMEOUT
                 conn.close_after_sending(CLOSE_GOING_AWAY, "the server is shutting down")
-            await asyncio.gather(*(conn.drain(2.0) for conn in conns))
+            await asyncio.gather(*(conn.drain(STOP_DRAIN) for conn in conns))
             self._server.close()  # whatever is left, with 1001 going away
             await self._server.wait_closed()
         if self._background:
