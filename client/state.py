@@ -167,7 +167,13 @@ class ClientState:
             return
         self.lobby_placed = True
         for i, table in enumerate(self.tables):
-            if self.my_seat(table) is not None:
+            if self.my_seat(table) is not None and table.status != "over":
+                self.selected = i
+                return
+        # nothing of this user's: the first table that is not over (a finished one lingers
+        # only for its players' record and rematch)
+        for i, table in enumerate(self.tables):
+            if table.status != "over":
                 self.selected = i
                 return
 

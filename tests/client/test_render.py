@@ -268,3 +268,16 @@ def test_the_help_says_a_removal_takes_two_cards_of_either_end() -> None:
         fragment[1] for page in help_pages(40, 200) for line in page for fragment in line
     )
     assert "each of either end" in text and "both ends" not in text
+
+
+def test_the_lobby_cursor_passes_over_finished_tables() -> None:
+    from protocol.messages import Lobby, PlayerInfo, Players, TableInfo, TableOptions
+
+    def table(table_id: str, status: str) -> TableInfo:
+        players = Players(PlayerInfo("Ann", True, False), PlayerInfo("Bob", True, False))
+        return TableInfo(table_id, TableOptions(), False, players, 0, status)  # type: ignore[arg-type]
+
+    state = ClientState(name="Zed")
+    state.handle(Lobby([table("t1", "over"), table("t2", "over"), table("t3", "playing")]))
+    state.place_lobby_cursor()
+    assert state.selected_table is not None and state.selected_table.table_id == "t3"
