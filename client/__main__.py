@@ -21,6 +21,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from client.client import Client
+from client.form_store import keep_form, load_form
 from client.i18n import LANGUAGES, _, choose_language, set_language
 from client.lobby_commands import PASSWORD_ENV
 from client.login_tokens import LoginTokens
@@ -347,6 +348,8 @@ async def run_client(
     if args.spectate:
         state.table_id, state.role, state.screen = args.spectate, "spectator", "game"
     if not args.local:
+        state.form = load_form()
+        state.keep_form = keep_form
         tokens = LoginTokens()
         kept = tokens.get(url)
         account = getattr(args, "register", None) or getattr(args, "login", None)

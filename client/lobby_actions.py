@@ -76,6 +76,7 @@ def create(state: ClientState, send: Send) -> None:
     if send(msg):
         send(LobbyUnsubscribe())
         state.form_open = False
+        state.keep_form(state.form)
         state.say(_("Creating the table..."))
     else:
         state.say(_("Not connected."), "error")

@@ -129,6 +129,8 @@ class ClientState:
     resign_armed: bool = False  # 'resign' was typed once: the next 'yes' or 'resign' resigns
     # version 3: the account, ratings, games, challenges and the lobby's chat
     accounts: PlayersState = attrs.Factory(PlayersState)
+    # the new-table form's choices, kept for the next run when a table is made with them
+    keep_form: Callable[[CreateForm], None] = lambda form: None
     hinting: int | None = None  # the version a hint is being computed for
 
     # ----- derived -------------------------------------------------------------------------

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Literal
 
 import attrs
 
 from client.table import CLOCK_CHOICES, LEVEL_CHOICES
 from protocol.messages import CreateTable, FirstName, TableOptions, TimeControl
+
+# The fields a form kept from an earlier run may hold only one of these values.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "seat": ("white", "black"),
+    "first": ("white", "black", "random"),
+    "level": ("easy", "normal", "strong"),
+}
 
 
 @attrs.define
@@ -41,6 +49,34 @@ class CreateForm:
             hints=self.hints,
             rated=self.rated,
         )
+
+    def to_dict(self) -> dict[str, object]:
+        """The choices, to be kept between runs (client/form_store.py)."""
+        data = attrs.asdict(self)
+        data["clock"] = None if self.clock is None else attrs.asdict(self.clock)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: object) -> CreateForm:
+        """The choices kept; whatever cannot be read is the default."""
+        form = cls()
+        if not isinstance(data, dict):
+            return form
+        for field in attrs.fields(cls):
+            value = data.get(field.name)
+            if field.name == "clock":
+                with contextlib.suppress(TypeError, ValueError):
+                    form.clock = None if value is None else TimeControl(**value)
+                continue
+            default = getattr(form, field.name)
+            allowed = CHOICES.get(field.name)
+            if allowed is not None and value not in allowed:
+                continue
+            if value is not None and type(value) is type(default):
+                setattr(form, field.name, value)
+            elif field.name == "handicap_seat" and value in ("white", "black"):
+                form.handicap_seat = value
+        return form
 
     def toggle_computer(self) -> None:
         self.vs_computer = not self.vs_computer

@@ -3,6 +3,8 @@ words, the lobby and the form, the hint's reasons, the commands' checks."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import attrs
 import pytest
 
@@ -186,3 +188,20 @@ def test_clock_runs_from_the_start_of_the_game() -> None:
     now[0] = 102.0
     assert state.public is not None
     assert state.clock_left(state.public.to_move) == pytest.approx(3.0)
+
+
+def test_the_form_is_kept_between_runs(tmp_path: Path) -> None:
+    from client.form_store import keep_form, load_form
+    from client.table_form import CreateForm
+    from protocol.messages import TimeControl
+
+    path = tmp_path / "kahuna" / "form.json"
+    assert load_form(path) == CreateForm()  # nothing kept yet
+    form = CreateForm(vs_computer=False, seat="black", variant2=True, level="strong")
+    form.clock = TimeControl(days=3)
+    form.rated = False
+    keep_form(form, path)
+    assert load_form(path) == form
+    path.write_text('{"seat": 7, "clock": {"nonsense": 1}, "level": "strong", "first": "x"}')
+    read = load_form(path)
+    assert read.seat == "white" and read.clock is None and read.level == "strong"
