@@ -75,8 +75,8 @@ HELP_TABLE: tuple[tuple[str, str, str], ...] = (
     ),
 )
 HELP_CLIENT: tuple[tuple[str, str, str], ...] = (
-    ("say", "TEXT", N_("chat (or start the line with ')")),
-    ("save", "[FILE]", N_("keep the game in a file")),
+    ("say", N_("TEXT"), N_("chat (or start the line with ')")),
+    ("save", N_("[FILE]"), N_("keep the game in a file")),
     ("lobby", "", N_("leave the table")),
     ("resync", "", N_("fetch the whole position again")),
     ("help", "", N_("this screen (F1: the rules in brief)")),
@@ -89,10 +89,10 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("F7  Alt-e", N_("end the final turn")),
     ("F8  Alt-u", N_("undo a play")),
     ("Tab", N_("complete the word")),
-    ("Up  Down", N_("the lines typed before")),
-    ("PgUp  PgDn", N_("scroll the log; turn the help's pages")),
+    (N_("Up  Down"), N_("the lines typed before")),
+    (N_("PgUp  PgDn"), N_("scroll the log; turn the help's pages")),
     ("F1", N_("the rules in brief and this help; Esc closes it")),
-    ("Ctrl-Q", N_("quit")),
+    (N_("Ctrl-Q"), N_("quit")),
 )
 
 
@@ -111,7 +111,9 @@ def _command_entry(english: str, rest: str, text: str, width: int) -> list[list[
     typed = command_word(english)
     if english == "remove" and rest.endswith("rebuild"):
         rest = "... " + command_word("rebuild")
-    key = f"{typed} {rest}".strip()
+    # an argument's name in the player's language (TEXT, [FILE]); a board example as it is
+    shown = _(rest) if rest in ("TEXT", "[FILE]") else rest
+    key = f"{typed} {shown}".strip()
     said = _(text)
     if typed != english:  # the notation's word too: records and the server speak it
         said = f"[{english}] {said}"
@@ -140,7 +142,7 @@ def help_lines(width: int = 80) -> list[list[Fragment]]:
             out += _command_entry(english, rest, text, width)
     out.append([("class:title", _("Keys"))])
     for key, text in HELP_KEYS:
-        out += _entry(key, _(text), width)
+        out += _entry(_(key), _(text), width)
     legend = _("Map: · free  = White  # Black  ○ ● tokens  4of6: 4 of its 6 lines win the island")
     out += [[("class:title", line)] for line in textwrap.wrap(legend, width)]
     return out

@@ -281,3 +281,18 @@ def test_the_lobby_cursor_passes_over_finished_tables() -> None:
     state.handle(Lobby([table("t1", "over"), table("t2", "over"), table("t3", "playing")]))
     state.place_lobby_cursor()
     assert state.selected_table is not None and state.selected_table.table_id == "t3"
+
+
+def test_the_help_keys_and_arguments_are_in_the_players_language() -> None:
+    from client.help_screen import help_pages
+    from client.i18n import set_language
+
+    set_language("de")
+    try:
+        text = " ".join(
+            fragment[1] for page in help_pages(40, 200) for line in page for fragment in line
+        )
+    finally:
+        set_language("en")
+    assert "speichern [DATEI]" in text and "Strg-Q" in text and "Bild↑  Bild↓" in text
+    assert "PgUp" not in text and "[FILE]" not in text
