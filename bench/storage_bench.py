@@ -45,7 +45,7 @@ def bench_writes(path: Path, writes: int, pause: float) -> list[float]:
 def bench_stream(path: Path, tables: int, rate: float, seconds: float) -> list[float]:
     """Moves of `tables` tables in turn at `rate` a second, as a loaded server stores them,
     in CPU time (the writer's thread): the tables' `updated` times go along in batches
-    (sqlite_store.TOUCH_BATCH) once a second, and the longest write shows what one costs."""
+    (sql_store.TOUCH_BATCH) once a second, and the longest write shows what one costs."""
     store = SqliteStorage(path)
     now = time.time()
     for t in range(tables):

@@ -13,6 +13,7 @@ import signal
 import socket
 import ssl
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,8 @@ from server.command_line import SettingsParser
 from server.config import ServerConfig
 from server.settings import NAME_MAX, option, record_from
 from server.sqlite_store import default_db_path
-from server.store import StorageError
+from server.storage_open import check_db, is_postgresql, open_storage, safe_name
+from server.store import StandbyStopped, Storage, StorageError
 
 if TYPE_CHECKING:
     from server.discovery import Announcer
@@ -172,6 +174,34 @@ def announce(config: ServerConfig, server: KahunaServer, tls: bool) -> Announcer
     return announcer
 
 
+async def storage_when_free(db: str, stop: asyncio.Event) -> Storage | None:
+    """The database's storage, once this server may serve it. A PostgreSQL database that
+    another server serves is waited for, as its standby (server/pg_store.py), until that
+    server ends; None if this one is stopped first."""
+    if not is_postgresql(db):
+        return open_storage(db)
+    giving_up = threading.Event()
+
+    def on_standby() -> None:
+        print(
+            f"Kahuna server on standby: another server serves {safe_name(db)}; this one takes over"
+            " when that one ends",
+            flush=True,
+        )
+        log.info("on standby: another server serves the database")
+
+    opening = asyncio.ensure_future(asyncio.to_thread(open_storage, db, giving_up, on_standby))
+    stopped = asyncio.ensure_future(stop.wait())
+    await asyncio.wait((opening, stopped), return_when=asyncio.FIRST_COMPLETED)
+    stopped.cancel()
+    if not opening.done():
+        giving_up.set()
+    try:
+        return await opening
+    except StandbyStopped:
+        return None
+
+
 async def run(config: ServerConfig, ssl_context: ssl.SSLContext | None) -> int:
     # Handlers first: a SIGTERM right after the address line must still stop cleanly.
     stop = asyncio.Event()
@@ -180,7 +210,10 @@ async def run(config: ServerConfig, ssl_context: ssl.SSLContext | None) -> int:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
     tune_gc()
-    server = KahunaServer(config)
+    storage = await storage_when_free(config.db, stop)
+    if storage is None:
+        return 0
+    server = KahunaServer(config, storage)
     try:
         await server.start(ssl_context)
     except BaseException:
@@ -238,6 +271,9 @@ def main(argv: list[str] | None = None) -> int:
         problem = records_dir(config.records_dir)
         if problem is not None:
             parser.error(problem)
+    problem = check_db(config.db)
+    if problem is not None:
+        parser.error(problem)
     limits = raise_fd_limit()
     if limits is not None and limits[0] < config.max_connections + 64:
         log.warning(

@@ -53,7 +53,7 @@ from server.effects import (
 )
 from server.lobby import Lobby
 from server.passwords import Cost, Passwords
-from server.sqlite_store import SqliteStorage
+from server.storage_open import open_storage
 from server.store import Storage, StorageError, StoredPlayers
 from server.table import MemberId
 from server.web import WebPages
@@ -226,13 +226,14 @@ class AcceptErrors:
 # closing handshake's; together under a second, however stuck a client is.
 STOP_DRAIN = 0.5
 STOP_CLOSE_TIMEOUT = 0.3
+STORAGE_CHECK_EVERY = 1.0  # seconds between looks at the database between writes
 
 
 class KahunaServer:
     def __init__(self, config: ServerConfig | None = None, storage: Storage | None = None) -> None:
         self.config = config or ServerConfig()
         # raises StorageError for a database it must not use (newer, corrupt, unreadable)
-        self.storage: Storage = storage if storage is not None else SqliteStorage(self.config.db)
+        self.storage: Storage = storage if storage is not None else open_storage(self.config.db)
         self.core = ServerCore(self.config)
         self.connections: dict[MemberId, Connection] = {}
         self.failed = asyncio.Event()  # storage failed: the server must stop (see _carry_out)
@@ -240,6 +241,7 @@ class KahunaServer:
         self._server: Server | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
+        self._storage_check: asyncio.TimerHandle | None = None
         self._computer_tasks: dict[MemberId, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._stopping = False
@@ -308,6 +310,7 @@ class KahunaServer:
             backlog=cfg.listen_backlog,
             process_request=WebPages() if cfg.web else None,  # the page: server/web.py
         )
+        self._storage_check = loop.call_later(STORAGE_CHECK_EVERY, self._check_storage)
 
     @property
     def port(self) -> int:
@@ -319,6 +322,8 @@ class KahunaServer:
         self._stopping = True
         if self._timer is not None:
             self._timer.cancel()
+        if self._storage_check is not None:
+            self._storage_check.cancel()
         for task in [*self._computer_tasks.values()]:
             task.cancel()
         if self._server is not None:
@@ -452,6 +457,21 @@ class KahunaServer:
         if data is None:
             data = self._listing_bytes[version] = encode(listing, version)
         return data
+
+    def _check_storage(self) -> None:
+        """Between writes too, a lost database (the connection to PostgreSQL, and with it the
+        lock that makes this server the one serving) stops the server: a standby may be
+        serving the same games already."""
+        if self._stopping:
+            return
+        try:
+            self.storage.alive()
+        except StorageError as exc:
+            log.critical("storage failed, the server stops: %s", exc)
+            self._fail()
+            return
+        loop = asyncio.get_running_loop()
+        self._storage_check = loop.call_later(STORAGE_CHECK_EVERY, self._check_storage)
 
     def _fail(self) -> None:
         self._stopping = True  # decide nothing more: memory is ahead of the disk

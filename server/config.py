@@ -57,9 +57,10 @@ class ServerConfig:
     announce_interval: float = 5.0  # seconds between looks at the lobby's numbers to publish
     db: str = option(
         ":memory:",
-        "the SQLite database that keeps every table, so that games survive a restart;"
-        " ':memory:' keeps nothing",
-        metavar="PATH",
+        "the database that keeps every table, so that games survive a restart: a SQLite file's"
+        " path, or postgresql://USER@HOST/DB (a second server on the same one waits as its"
+        " standby); ':memory:' keeps nothing",
+        metavar="PATH|URL",
     )
     records_dir: Path | None = option(  # noqa: RUF009 (option makes an attrs field)
         None,

@@ -1,6 +1,7 @@
 """What the server core asks to be kept, and the interface that keeps it: the storage operations
 the core builds, the tables as they come back, and the `Storage` protocol that a database
-implements (server/sqlite_store.py). Nothing here does I/O, so the core may import it."""
+implements (server/sqlite_store.py, server/pg_store.py). Nothing here does I/O, so the core may
+import it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ import attrs
 
 class StorageError(Exception):
     """The database cannot be opened, read or written; the message names the path and why."""
+
+
+class StandbyStopped(StorageError):
+    """A server waiting as a standby for a database another one serves was told to stop."""
 
 
 def hash_token(token: str) -> bytes:
@@ -260,5 +265,9 @@ class Storage(Protocol):
 
     def load_lobby_chat(self, limit: int) -> list[LobbyChatOp]:
         """The latest `limit` lines of the lobby's chat, oldest first."""
+
+    def alive(self) -> None:
+        """Raise a StorageError when the database can no longer be written (a lost connection),
+        so that the server stops before anyone is told what it could not store."""
 
     def close(self) -> None: ...

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any, TypeVar
 
 import attrs
@@ -30,10 +31,14 @@ from protocol.messages import (
 )
 from server.app import KahunaServer
 from server.config import ServerConfig
+from server.storage_open import open_storage
+from server.store import Storage
 from shared.actions import Undo
 from shared.legality import legal_actions
 from shared.randomness import SeededSource
 from shared.views import SeatView, seat_view_from_dict
+from tests.postgres import MISSING as POSTGRES_MISSING
+from tests.postgres import Cluster
 
 T = TypeVar("T")
 TIMEOUT = 10.0
@@ -211,3 +216,37 @@ async def play_random(
                 if started:
                     break
     raise AssertionError("the game did not end")
+
+
+# ----- the storage's two databases -------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """A real PostgreSQL for the whole run (tests/postgres.py), started at its first use."""
+    try:
+        cluster = Cluster()
+    except FileNotFoundError:
+        pytest.skip(POSTGRES_MISSING)
+    yield cluster
+    cluster.stop()
+
+
+@attrs.frozen
+class Backend:
+    """A database of one kind for one test: `db` is what --db would say."""
+
+    kind: str  # "sqlite" or "postgresql"
+    db: str
+
+    def open(self) -> Storage:
+        return open_storage(self.db)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    """Each database the server can keep its games in, a new empty one, in turn."""
+    if request.param == "sqlite":
+        return Backend("sqlite", str(tmp_path / "server.sqlite3"))
+    cluster: Cluster = request.getfixturevalue("postgres")
+    return Backend("postgresql", cluster.database())

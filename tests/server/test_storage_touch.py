@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server import sqlite_store as storage
+from server import sql_store as storage
 from server.sqlite_store import SqliteStorage
 from server.store import AppendLogOp, CloseOp, CreateTableOp, StorageError
 

@@ -1,0 +1,167 @@
+"""The Storage in PostgreSQL, with psycopg 3: the statements are server/sql_store.py's, the schema
+server/pg_schema.py's; here is the connection, the lock that makes one server the one serving,
+and the checks before anything is written.
+
+One server serves a database: it holds a session-level advisory lock (LOCK_KEY) on the very
+connection it writes with. A second server started on the same database waits (`standby`) until
+the lock is free, which PostgreSQL makes it the moment the serving server's session ends: a stop,
+a crash, a kill -9 (the socket closes), or the loss of its host (TCP keepalives, set short on
+the session, end it within seconds). The server that lost its connection cannot write any more,
+so it stops serving (a failed write stops a server) and never tells a client what it has not
+stored: there is no moment with two servers writing one database.
+
+Every write is one transaction: the connection is in autocommit, so nothing is committed behind
+the storage's back, and a write of several operations opens its own BEGIN ... COMMIT (a move
+stored alone is one INSERT, its own transaction). A COMMIT returns once PostgreSQL has the
+transaction on disk (synchronous_commit, as a database keeps it by default).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+
+from server.pg_schema import check, migration, statements
+from server.sql_store import SqlStorage
+from server.sqlite_schema import APPLICATION_ID, SCHEMA_VERSION
+from server.store import StandbyStopped, StorageError
+
+log = logging.getLogger(__name__)
+
+# The advisory lock of the serving server: "KaHu", as SQLite's application id. Advisory locks are
+# per database, so several kahuna databases in one PostgreSQL cluster do not meet.
+LOCK_KEY = APPLICATION_ID
+STANDBY_POLL = 0.5  # seconds between a standby's looks at the lock
+CONNECT_TIMEOUT = 5  # seconds, unless the URL says otherwise
+# On TCP, how soon PostgreSQL notices a serving host gone without a word (a power cut, a cable):
+# about idle + interval * count seconds. Ignored on a Unix socket, where the kernel tells at once.
+KEEPALIVES = {"tcp_keepalives_idle": 2, "tcp_keepalives_interval": 1, "tcp_keepalives_count": 2}
+
+
+@functools.cache
+def _pg(sql: str) -> str:
+    """A statement with `?` parameters in psycopg's `%s` (the statements hold no `%`)."""
+    return sql.replace("?", "%s")
+
+
+class PgStorage(SqlStorage):
+    """`Storage` in a PostgreSQL database given by its URL (postgresql://USER@HOST/DB), which
+    messages call `name` (the URL without its password).
+
+    `standby`: None refuses a database another server serves; an Event waits for it to be
+    free, until the event is set (then StandbyStopped). `on_standby` is called once when it
+    starts to wait."""
+
+    GREATEST = "greatest"
+    ERRORS = (psycopg.Error,)
+
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        standby: threading.Event | None = None,
+        on_standby: Callable[[], None] | None = None,
+    ) -> None:
+        super().__init__(name)
+        try:
+            self._conn = psycopg.connect(
+                url, autocommit=True, connect_timeout=CONNECT_TIMEOUT, application_name="kahuna"
+            )
+        except psycopg.Error as e:
+            raise StorageError(f"{self.path}: cannot connect to the database: {e}") from e
+        try:
+            self._lock(standby, on_standby)
+            self._open()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _execute(self, sql: str, args: Any = ()) -> Any:
+        return self._conn.execute(_pg(sql), args)
+
+    def _execute_many(self, sql: str, rows: Any) -> None:
+        with self._conn.cursor() as cursor:
+            cursor.executemany(_pg(sql), rows)
+
+    def _begin_read(self) -> None:
+        self._execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+
+    def _lock(self, standby: threading.Event | None, on_standby: Callable[[], None] | None) -> None:
+        try:
+            for setting, value in KEEPALIVES.items():
+                self._conn.execute(f"SET {setting} = {int(value)}")
+            waited = False
+            while not self._try_lock():
+                if standby is None:
+                    raise StorageError(
+                        f"{self.path}: another kahuna server is using this database; one"
+                        " database belongs to one server (a second one started as a standby"
+                        " waits for it)"
+                    )
+                if not waited:
+                    waited = True
+                    if on_standby is not None:
+                        on_standby()
+                if standby.wait(STANDBY_POLL):
+                    raise StandbyStopped(f"{self.path}: stopped while on standby")
+        except psycopg.Error as e:
+            raise StorageError(f"{self.path}: cannot take the database's lock: {e}") from e
+
+    def _try_lock(self) -> bool:
+        row = self._conn.execute("SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,)).fetchone()
+        return bool(row[0])
+
+    def _open(self) -> None:
+        # Everything up to the version checks only reads, so a database we refuse stays as it was.
+        try:
+            tables = {
+                row[0]
+                for row in self._conn.execute(
+                    "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema()"
+                )
+            }
+            meta: list[tuple[Any, ...]] = []
+            if "kahuna_schema" in tables:
+                meta = self._conn.execute(
+                    "SELECT application, version FROM kahuna_schema"
+                ).fetchall()
+        except psycopg.Error as e:
+            raise StorageError(f"{self.path}: cannot read the database: {e}") from e
+        version = check(self.path, tables, meta)
+        if version == SCHEMA_VERSION:
+            return
+        steps = statements() if version is None else migration(version)
+        try:
+            with self._conn.transaction():
+                for statement in steps:
+                    self._conn.execute(statement)
+                if version is None:
+                    self._conn.execute(
+                        "INSERT INTO kahuna_schema (application, version) VALUES (%s, %s)",
+                        ("kahuna", SCHEMA_VERSION),
+                    )
+                else:
+                    self._conn.execute("UPDATE kahuna_schema SET version = %s", (SCHEMA_VERSION,))
+        except psycopg.Error as e:
+            raise StorageError(f"{self.path}: cannot prepare the database: {e}") from e
+        if version is None:
+            log.info("%s: a new kahuna database (schema version %d)", self.path, SCHEMA_VERSION)
+
+    def alive(self) -> None:
+        """Whether the connection (and with it the lock) still holds: a StorageError if not."""
+        try:
+            self._conn.execute("SELECT 1")
+        except psycopg.Error as e:
+            raise StorageError(f"{self.path}: lost the database: {e}") from e
+
+    def close(self) -> None:
+        self.flush_times()
+        try:
+            self._conn.close()  # ends the session: the lock goes to a standby, if one waits
+        except psycopg.Error as e:
+            raise StorageError(f"{self.path}: cannot close the database: {e}") from e
