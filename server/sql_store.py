@@ -201,6 +201,8 @@ class SqlStorage:
                 self._pending[op.table_id] = 0
             case SetSeatOp():
                 self._require_table(op.table_id, op)
+                if type(op.token_hash) is not bytes:  # a raw token passed for its hash
+                    raise StorageError(f"{self.path}: a seat's token hash must be bytes")
                 run(
                     "INSERT INTO seats (table_id, seat, name, token_hash, computer, account)"
                     " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET"

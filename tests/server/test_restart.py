@@ -35,7 +35,7 @@ from protocol.messages import (
 )
 from shared.legality import legal_actions
 from shared.views import seat_view_from_dict
-from tests.conftest import Client, create_table, play_random
+from tests.conftest import Backend, Client, create_table, play_random
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -47,11 +47,15 @@ def free_port() -> int:
         return port
 
 
-async def start_server(port: int, db: Path) -> asyncio.subprocess.Process:
-    log = (db.parent / "server.log").open("ab")  # a pipe nobody reads could block the server
+async def start_server(
+    port: int, db: str, logs: Path, listening: bool = True
+) -> asyncio.subprocess.Process:
+    """A kahuna-server process on `db`; once it says it listens, unless `listening` is False
+    (a standby, which says so first)."""
+    log = (logs / "server.log").open("ab")  # a pipe nobody reads could block the server
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
-        "--db", str(db), "--computer-delay", "0", "--log-level", "warning",
+        "--db", db, "--computer-delay", "0", "--log-level", "warning",
         "--rate", "1000", "--burst", "1000", "--flood-limit", "1000",
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=log,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -59,7 +63,10 @@ async def start_server(port: int, db: Path) -> asyncio.subprocess.Process:
     log.close()
     assert proc.stdout is not None
     line = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
-    assert f":{port}" in line, line
+    if listening:
+        assert f":{port}" in line, line
+    else:
+        assert "standby" in line, line
     return proc
 
 
@@ -108,10 +115,10 @@ async def watch_until_dropped(seen: Seen) -> None:
 
 
 @pytest.mark.parametrize("how", ["kill", "term"])
-async def test_games_survive_a_restart(tmp_path: Path, how: str) -> None:
+async def test_games_survive_a_restart(tmp_path: Path, backend: Backend, how: str) -> None:
     rng = random.Random(f"restart-{how}")
-    port, db = free_port(), tmp_path / "server.sqlite3"
-    proc = await start_server(port, db)
+    port, db = free_port(), backend.db
+    proc = await start_server(port, db, tmp_path)
     try:
         # Bo's client speaks protocol version 1, as written from the released docs/protocol.md
         ana, bo = await Client.connect(port, "Ana"), await Client.connect(port, "Bo", version=1)
@@ -146,7 +153,7 @@ async def test_games_survive_a_restart(tmp_path: Path, how: str) -> None:
         await asyncio.wait_for(asyncio.gather(*tasks), 10)
         assert all(s.version > 0 for s in seats), "play had begun"
 
-        proc = await start_server(port, db)
+        proc = await start_server(port, db, tmp_path)
         for seen in seats:
             version = 1 if seen.client is bo else 2
             seen.client = await Client.connect(port, "Again", version=version)

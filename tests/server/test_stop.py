@@ -30,7 +30,7 @@ def stuck_client(port: int) -> socket.socket:
 
 async def test_sigterm_with_a_stuck_client_ends_within_a_second(tmp_path: Path) -> None:
     port = free_port()
-    proc = await start_server(port, tmp_path / "db.sqlite3")
+    proc = await start_server(port, str(tmp_path / "db.sqlite3"), tmp_path)
     stuck = stuck_client(port)
     try:
         await asyncio.sleep(0.2)

@@ -1,5 +1,6 @@
-"""The server's SQLite storage: round trips through a file, refusals that leave files untouched,
-durability against kill -9, and the bug guards of `write`."""
+"""The server's storage: round trips, refusals that leave files untouched, durability against
+kill -9, and the bug guards of `write`; in SQLite and in PostgreSQL alike where a test takes
+`backend` (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from server.store import (
     TableStateOp,
     hash_token,
 )
+from tests.conftest import Backend
 
 OPTIONS = {"variant1": True, "variant2": False, "handicap": {"white": 2}}
 RECORD = "# kahuna record\nplace BARI-DUDA\n"
@@ -77,9 +79,8 @@ def expected(table_id: str) -> StoredTable:
     )
 
 
-def test_every_op_round_trips_through_a_reopened_file(tmp_path: Path) -> None:
-    path = tmp_path / "server.sqlite3"
-    store = SqliteStorage(path)
+def test_every_op_round_trips_through_a_reopened_database(backend: Backend) -> None:
+    store = backend.open()
     store.write(every_op("t1"))
     store.write(
         [
@@ -90,7 +91,7 @@ def test_every_op_round_trips_through_a_reopened_file(tmp_path: Path) -> None:
     before = store.load_open_tables(chat_limit=10)
     store.close()
 
-    again = SqliteStorage(path)
+    again = backend.open()
     tables = again.load_open_tables(chat_limit=10)
     again.close()
     assert tables == before
@@ -111,23 +112,22 @@ def test_every_op_round_trips_through_a_reopened_file(tmp_path: Path) -> None:
     ]
 
 
-def test_open_tables_come_in_creation_order_not_id_order(tmp_path: Path) -> None:
-    store = SqliteStorage(tmp_path / "db")
+def test_open_tables_come_in_creation_order_not_id_order(backend: Backend) -> None:
+    store = backend.open()
     store.write([create("zz", 5.0), create("aa", 5.0), create("mm", 4.0)])
     assert [t.table_id for t in store.load_open_tables(0)] == ["zz", "aa", "mm"]
     store.close()
 
 
-def test_closed_tables_are_not_loaded_but_their_record_is_kept(tmp_path: Path) -> None:
-    path = tmp_path / "db"
-    store = SqliteStorage(path)
+def test_closed_tables_are_not_loaded_but_their_record_is_kept(backend: Backend) -> None:
+    store = backend.open()
     store.write(every_op("done"))
     store.write([create("left"), CloseOp("left", "abandoned", 1010.0)])
     store.write([create("open")])
     store.write([CloseOp("done", "over", 1020.0)])
     store.close()
 
-    store = SqliteStorage(path)
+    store = backend.open()
     assert [t.table_id for t in store.load_open_tables(5)] == ["open"]
     assert store.finished_record("done") == RECORD
     assert store.finished_record("left") is None
@@ -136,8 +136,8 @@ def test_closed_tables_are_not_loaded_but_their_record_is_kept(tmp_path: Path) -
     store.close()
 
 
-def test_a_finished_table_stays_loaded_until_closed(tmp_path: Path) -> None:
-    store = SqliteStorage(tmp_path / "db")
+def test_a_finished_table_stays_loaded_until_closed(backend: Backend) -> None:
+    store = backend.open()
     store.write(every_op("t"))
     [table] = store.load_open_tables(5)
     assert table.finished
@@ -145,8 +145,8 @@ def test_a_finished_table_stays_loaded_until_closed(tmp_path: Path) -> None:
     store.close()
 
 
-def test_chat_limit_keeps_the_last_messages_in_order(tmp_path: Path) -> None:
-    store = SqliteStorage(tmp_path / "db")
+def test_chat_limit_keeps_the_last_messages_in_order(backend: Backend) -> None:
+    store = backend.open()
     store.write([create("a"), create("b")])
     # Interleaved so that a limit applied across tables, not per table, would show.
     for i in range(8):
@@ -170,8 +170,8 @@ def test_tokens_are_stored_only_hashed(tmp_path: Path) -> None:
     assert hash_token(token) in data
 
 
-def test_a_raw_token_in_place_of_its_hash_is_refused(tmp_path: Path) -> None:
-    store = SqliteStorage(tmp_path / "db")
+def test_a_raw_token_in_place_of_its_hash_is_refused(backend: Backend) -> None:
+    store = backend.open()
     store.write([create("t")])
     raw: object = "raw-token"
     with pytest.raises(StorageError):
@@ -331,9 +331,8 @@ def test_default_db_path_falls_back_to_local_state(
         SetSeatOp("t", "green", "Ann", b"h", False),
     ],
 )
-def test_a_failing_op_rolls_back_the_whole_transaction(tmp_path: Path, bad: StorageOp) -> None:
-    path = tmp_path / "db"
-    store = SqliteStorage(path)
+def test_a_failing_op_rolls_back_the_whole_transaction(backend: Backend, bad: StorageOp) -> None:
+    store = backend.open()
     store.write(
         [
             create("t"),
@@ -357,21 +356,21 @@ def test_a_failing_op_rolls_back_the_whole_transaction(tmp_path: Path, bad: Stor
     # The connection is usable after the rollback.
     store.write([AppendLogOp("t", 2, (["m", "black", "kept"],), 8.0)])
     store.close()
-    again = SqliteStorage(path)
+    again = backend.open()
     assert again.load_open_tables(10)[0].log[-1] == ["m", "black", "kept"]
     again.close()
 
 
-def test_ops_on_a_closed_table_are_refused(tmp_path: Path) -> None:
-    store = SqliteStorage(tmp_path / "db")
+def test_ops_on_a_closed_table_are_refused(backend: Backend) -> None:
+    store = backend.open()
     store.write([create("t"), CloseOp("t", "gone", 2.0)])
     with pytest.raises(StorageError, match="closed table t"):
         store.write([AppendLogOp("t", 0, (["m", "white", "a"],), 3.0)])
     store.close()
 
 
-def test_an_empty_write_is_a_no_op(tmp_path: Path) -> None:
-    store = SqliteStorage(tmp_path / "db")
+def test_an_empty_write_is_a_no_op(backend: Backend) -> None:
+    store = backend.open()
     store.write([])
     assert store.table_ids() == set()
     store.close()
@@ -381,9 +380,9 @@ CRASH_WRITER = textwrap.dedent(
     """
     import sys
     from server.store import AppendLogOp, CreateTableOp
-    from server.sqlite_store import SqliteStorage
+    from server.storage_open import open_storage
 
-    store = SqliteStorage(sys.argv[1])
+    store = open_storage(sys.argv[1])
     store.write([CreateTableOp("t", {}, "white", False, 0.0)])
     for i in range(100_000):
         store.write([AppendLogOp("t", i, (["m", "white", f"entry {i}"],), float(i))])
@@ -392,10 +391,9 @@ CRASH_WRITER = textwrap.dedent(
 )
 
 
-def test_every_acknowledged_write_survives_kill_9(tmp_path: Path) -> None:
-    path = tmp_path / "db"
+def test_every_acknowledged_write_survives_kill_9(backend: Backend) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-c", CRASH_WRITER, str(path)],
+        [sys.executable, "-c", CRASH_WRITER, backend.db],
         stdout=subprocess.PIPE,
         cwd=Path(__file__).resolve().parent.parent.parent,
     )
@@ -414,7 +412,7 @@ def test_every_acknowledged_write_survives_kill_9(tmp_path: Path) -> None:
         proc.stdout.close()
     assert proc.returncode == -signal.SIGKILL
     assert len(printed) >= 300, "the writer stopped before it was killed"
-    store = SqliteStorage(path)
+    store = backend.open()
     [table] = store.load_open_tables(0)
     store.close()
     # The writer may have committed a few more than it printed before the kill, never fewer.
@@ -422,13 +420,12 @@ def test_every_acknowledged_write_survives_kill_9(tmp_path: Path) -> None:
     assert table.log[: len(printed)] == [["m", "white", f"entry {i}"] for i in printed]
 
 
-def test_one_database_belongs_to_one_server(tmp_path: Path) -> None:
-    path = tmp_path / "server.sqlite3"
-    first = SqliteStorage(path)
+def test_one_database_belongs_to_one_server(backend: Backend) -> None:
+    first = backend.open()
     with pytest.raises(StorageError, match="another kahuna server"):
-        SqliteStorage(path)
+        backend.open()
     first.close()
-    SqliteStorage(path).close()  # free again once the first is closed
+    backend.open().close()  # free again once the first is closed
 
 
 def test_checkpoints_happen_off_the_writing_connection(
@@ -541,8 +538,8 @@ def test_a_move_stored_alone_in_memory_is_one_statement(count: int) -> None:
         AppendLogOp("t", 1, (["m", "white", "fine"], object()), 9.0),
     ],
 )
-def test_a_move_stored_alone_is_all_or_nothing(tmp_path: Path, bad: AppendLogOp) -> None:
-    store = SqliteStorage(tmp_path / "db")
+def test_a_move_stored_alone_is_all_or_nothing(backend: Backend, bad: AppendLogOp) -> None:
+    store = backend.open()
     store.write([create("t"), AppendLogOp("t", 0, (["c", [1]],), 2.0)])
     with pytest.raises(StorageError, match="nothing written"):
         store.write([bad])

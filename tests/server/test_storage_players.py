@@ -1,5 +1,6 @@
-"""The SQLite storage of version 3's players: accounts, login tokens, challenges, the archive and
-the lobby chat round-trip through a reopened file; a version-2 database gains them."""
+"""The storage of version 3's players: accounts, login tokens, challenges, the archive and the
+lobby chat round-trip through a reopened database, SQLite's and PostgreSQL's; a version-2 SQLite
+file gains them."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from server.store import (
     StoredSeat,
     hash_token,
 )
+from tests.conftest import Backend
 
 ANN = AccountRow("ann", "Ann", "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$aGFzaA", 1500.0, 350.0, 0.06,
                  10.0, 11.0, False, {"rated": [0, 0, 0], "ignoring": []})  # fmt: skip
@@ -40,9 +42,8 @@ GAME = ArchivedGame(
 )
 
 
-def test_the_players_round_trip_through_a_reopened_file(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
-    store = SqliteStorage(path)
+def test_the_players_round_trip_through_a_reopened_database(backend: Backend) -> None:
+    store = backend.open()
     challenge = ChallengeRow("c1", "ann", "bob", {"seat": "black", "clock": {"days": 3}}, 13.0)
     store.write(
         [
@@ -69,7 +70,7 @@ def test_the_players_round_trip_through_a_reopened_file(tmp_path: Path) -> None:
     )
     store.close()
 
-    again = SqliteStorage(path)
+    again = backend.open()
     accounts = again.load_accounts()
     assert [a.key for a in accounts] == ["ann", "bob"]
     assert accounts[0].rating == 1562.0 and accounts[0].data == ANN.data
@@ -89,8 +90,8 @@ def test_the_players_round_trip_through_a_reopened_file(tmp_path: Path) -> None:
     again.close()
 
 
-def test_a_challenge_is_answered_once(tmp_path: Path) -> None:
-    store = SqliteStorage(tmp_path / "db.sqlite3")
+def test_a_challenge_is_answered_once(backend: Backend) -> None:
+    store = backend.open()
     store.write(
         [AccountOp(ANN), AccountOp(BOB), ChallengeOp(ChallengeRow("c1", "ann", "bob", {}, 1.0))]
     )

@@ -41,7 +41,7 @@ def alive(pid: int) -> bool:
 
 async def test_workers_end_when_their_server_is_killed(tmp_path: Path) -> None:
     port = free_port()
-    proc = await start_server(port, tmp_path / "db.sqlite3")
+    proc = await start_server(port, str(tmp_path / "db.sqlite3"), tmp_path)
     try:
         client = await Client.connect(port, "Ann")
         # the computer moves first, at the normal level: a worker process decides
