@@ -11,6 +11,7 @@ import random
 import signal
 import socket
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -116,9 +117,26 @@ async def watch_until_dropped(seen: Seen) -> None:
 
 @pytest.mark.parametrize("how", ["kill", "term"])
 async def test_games_survive_a_restart(tmp_path: Path, backend: Backend, how: str) -> None:
+    port = free_port()
+    proc = await start_server(port, backend.db, tmp_path)
+
+    async def again() -> tuple[asyncio.subprocess.Process, int]:
+        return await start_server(port, backend.db, tmp_path), port
+
+    await games_survive(proc, port, how, again)
+
+
+Takeover = Callable[[], Awaitable[tuple[asyncio.subprocess.Process, int]]]
+
+
+async def games_survive(
+    proc: asyncio.subprocess.Process, port: int, how: str, takeover: Takeover
+) -> None:
+    """Play at a server's tables, end it (`how`: kill -9 or SIGTERM) at a random moment, let
+    `takeover` give the server that serves the games next and its port, and check that
+    every seat and spectator finds its game there as last seen, and that play goes on to the
+    end."""
     rng = random.Random(f"restart-{how}")
-    port, db = free_port(), backend.db
-    proc = await start_server(port, db, tmp_path)
     try:
         # Bo's client speaks protocol version 1, as written from the released docs/protocol.md
         ana, bo = await Client.connect(port, "Ana"), await Client.connect(port, "Bo", version=1)
@@ -153,7 +171,7 @@ async def test_games_survive_a_restart(tmp_path: Path, backend: Backend, how: st
         await asyncio.wait_for(asyncio.gather(*tasks), 10)
         assert all(s.version > 0 for s in seats), "play had begun"
 
-        proc = await start_server(port, db, tmp_path)
+        proc, port = await takeover()
         for seen in seats:
             version = 1 if seen.client is bo else 2
             seen.client = await Client.connect(port, "Again", version=version)
