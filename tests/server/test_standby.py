@@ -19,9 +19,7 @@ TAKEOVER_BOUND = 10.0  # seconds the test waits; the takeover's own time: bench/
 
 
 @pytest.mark.parametrize("how", ["kill", "term"])
-async def test_a_standby_takes_over_the_games(
-    tmp_path: Path, postgres: Cluster, how: str
-) -> None:
+async def test_a_standby_takes_over_the_games(tmp_path: Path, postgres: Cluster, how: str) -> None:
     url = postgres.database()
     first_port, standby_port = free_port(), free_port()
     (tmp_path / "first").mkdir()

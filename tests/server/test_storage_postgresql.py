@@ -30,7 +30,7 @@ def tables_of(url: str) -> set[str]:
 def run_sql(url: str, *statements: str) -> None:
     with psycopg.connect(url, autocommit=True) as conn:
         for statement in statements:
-            conn.execute(statement)  # type: ignore[arg-type]  # literal test SQL
+            conn.execute(statement)
 
 
 def test_a_new_database_gets_the_schema_at_this_version(postgres: Cluster) -> None:
@@ -74,7 +74,9 @@ def test_an_unreachable_database_is_a_clear_error_without_the_password(postgres:
     with pytest.raises(StorageError, match="cannot connect") as info:
         open_storage(url)
     assert "sekrit" not in str(info.value)
-    assert safe_name("postgresql://ann:pw@db.example:5433/k") == "postgresql://ann@db.example:5433/k"
+    assert (
+        safe_name("postgresql://ann:pw@db.example:5433/k") == "postgresql://ann@db.example:5433/k"
+    )
 
 
 @pytest.mark.parametrize("db", ["mysql://u@h/kahuna", "sqlite:///tmp/x.db", "http://h/"])
