@@ -2,9 +2,9 @@
 database while no server holds it (a running server keeps the accounts in memory and would not
 see the change: the database's lock refuses the command then, and says so).
 
-    kahuna-server accounts list [--db PATH]
-    kahuna-server accounts reset-password NAME [--db PATH]
-    kahuna-server accounts disable NAME [--db PATH]
+    kahuna-server accounts list [--db PATH|URL]
+    kahuna-server accounts reset-password NAME [--db PATH|URL]
+    kahuna-server accounts disable NAME [--db PATH|URL]
 
 The new password is asked twice without echo, or taken from KAHUNA_PASSWORD when set (for
 scripts). A new password or a disabled account drops every login token of the account, so every
@@ -24,7 +24,8 @@ import attrs
 
 from server.names import name_key
 from server.passwords import Passwords, password_problem
-from server.sqlite_store import SqliteStorage, default_db_path
+from server.sqlite_store import default_db_path
+from server.storage_open import open_storage
 from server.store import AccountOp, AccountRow, DropLoginTokensOp, StorageError
 
 PASSWORD_ENV = "KAHUNA_PASSWORD"
@@ -34,7 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     # --db before or after the command alike: each command takes it too (SUPPRESS: the one
     # given before it is not overwritten by a default)
     db = argparse.ArgumentParser(add_help=False)
-    db.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the database")
+    db.add_argument(
+        "--db", default=argparse.SUPPRESS, metavar="PATH|URL", help="the database (file or URL)"
+    )
     parser = argparse.ArgumentParser(
         prog="kahuna-server accounts",
         description="List the players' accounts, give one a new password, or disable one."
@@ -72,7 +75,7 @@ def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        storage = SqliteStorage(args.db)
+        storage = open_storage(args.db)  # refused while a server serves it
     except StorageError as exc:
         print(f"kahuna-server accounts: {exc}", file=sys.stderr)
         return 1

@@ -53,7 +53,7 @@ from server.effects import (
 )
 from server.lobby import Lobby
 from server.passwords import Cost, Passwords
-from server.storage_open import open_storage
+from server.storage_open import open_storage, safe_name
 from server.store import Storage, StorageError, StoredPlayers
 from server.table import MemberId
 from server.web import WebPages
@@ -289,7 +289,7 @@ class KahunaServer:
             gc.enable()
         self.carry_out(effects)
         if stored:
-            log.info("%d table(s) restored from %s", len(self.lobby.tables), cfg.db)
+            log.info("%d table(s) restored from %s", len(self.lobby.tables), safe_name(cfg.db))
         del stored
         loop = asyncio.get_running_loop()
         self._accept_errors = AcceptErrors(cfg.accept_log_interval, loop.get_exception_handler())
