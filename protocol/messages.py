@@ -382,6 +382,9 @@ class Welcome:
     name: str | None = since_v3(None)
     name_note: str | None = since_v3(None)
     accounts: bool = since_v3(False)  # whether the server keeps accounts (it has a database)
+    # version 3: the addresses of this service (ws:// or wss:// URLs), a standby's among them,
+    # for a client to try when the connection is lost; empty when the host named none
+    servers: list[str] = since_v3(attrs.Factory(list))
 
 
 @attrs.frozen

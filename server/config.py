@@ -21,6 +21,7 @@ from server.settings import (
     port_number,
     positive_float,
     positive_int,
+    service_address,
 )
 from shared.randomness import CardSource, SecureSource
 
@@ -61,6 +62,16 @@ class ServerConfig:
         " path, or postgresql://USER@HOST/DB (a second server on the same one waits as its"
         " standby); ':memory:' keeps nothing",
         metavar="PATH|URL",
+    )
+    # told to clients of protocol version 3 in `welcome`, so that they follow a takeover
+    addresses: tuple[str, ...] = option(
+        (),
+        "an address clients reach this service at, ws://HOST:PORT or wss://HOST:PORT (may be"
+        " repeated: the serving server's and its standby's, the same list for both); clients"
+        " are told them, so that they find the standby when it takes over",
+        service_address,
+        flag="--address",
+        metavar="URL",
     )
     records_dir: Path | None = option(  # noqa: RUF009 (option makes an attrs field)
         None,

@@ -109,8 +109,9 @@ class Sessions:
         session.name = name
         session.version = hello.version
         welcome = Welcome(
-            hello.version, cfg.server_name, cfg.max_frame, cfg.chat_max, name, note, cfg.accounts
-        )
+            hello.version, cfg.server_name, cfg.max_frame, cfg.chat_max, name, note, cfg.accounts,
+            list(cfg.addresses),
+        )  # fmt: skip
         self.ctx.send(session.member, welcome)
 
     def room_for_one_more(self, session: Session) -> None:

@@ -9,6 +9,7 @@ import argparse
 import ipaddress
 import types
 import typing
+import urllib.parse
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeVar
 
@@ -155,6 +156,21 @@ def ip_address(text: str) -> str:
         return str(ipaddress.ip_address(text.strip()))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not an IP address") from None
+
+
+def service_address(text: str) -> str:
+    """An address clients reach the service at: ws://HOST:PORT or wss://HOST:PORT."""
+    url = text.strip()
+    parts = urllib.parse.urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if parts.scheme not in ("ws", "wss") or not parts.hostname or port is None:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an address clients can reach: ws://HOST:PORT or wss://HOST:PORT"
+        )
+    return url
 
 
 NAME_MAX = 63  # bytes of UTF-8: the name is also the server's DNS-SD instance name on the LAN

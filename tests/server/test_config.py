@@ -146,6 +146,8 @@ def a_value(setting: Setting) -> tuple[str, list[str]]:
         return "true", [setting.flag]
     choices = setting.option.choices
     text = choices[-1] if choices else {"int": "7", "float": "2.5"}.get(setting.kind, "127.0.0.2")
+    if setting.name == "addresses":  # URLs, not IP addresses
+        text = "ws://127.0.0.2:8765"
     toml = {"int": text, "float": text, "list": f'["{text}"]'}.get(setting.kind, f'"{text}"')
     return toml, [setting.flag, text]
 
@@ -170,7 +172,8 @@ async def test_a_server_runs_from_its_file_and_says_its_name_in_welcome(tmp_path
     path = tmp_path / "club.toml"
     path.write_text(
         'host = "127.0.0.1"\nport = 0\nname = "Kahuna club"\nno-announce = true\n'
-        'db = ":memory:"\nlog-level = "warning"\n',
+        'db = ":memory:"\nlog-level = "warning"\n'
+        'address = ["ws://club.example:8765", "ws://standby.example:8765"]\n',
         encoding="utf-8",
     )
     proc = await asyncio.create_subprocess_exec(
@@ -187,6 +190,8 @@ async def test_a_server_runs_from_its_file_and_says_its_name_in_welcome(tmp_path
             await ws.send(encode(Hello(PROTOCOL_VERSION, "Ana")))
             welcome = decode_server(await ws.recv())
             assert isinstance(welcome, Welcome) and welcome.server == "Kahuna club"
+            # the service's addresses, for a client to follow a takeover by the standby
+            assert welcome.servers == ["ws://club.example:8765", "ws://standby.example:8765"]
     finally:
         if proc.returncode is None:
             proc.send_signal(signal.SIGTERM)
