@@ -345,7 +345,7 @@ def write_accounts(db: str, tables: int) -> None:
     """An account and a login token for each table's host, straight into the database."""
     from server.names import name_key
     from server.passwords import Passwords
-    from server.sqlite_store import SqliteStorage
+    from server.storage_open import open_storage
     from server.store import AccountOp, AccountRow, LoginTokenOp, StorageOp, hash_token
 
     hashed = Passwords("test").hash("bench password")  # nobody logs in with it
@@ -354,7 +354,7 @@ def write_accounts(db: str, tables: int) -> None:
         key = name_key(f"host{index}")
         ops.append(AccountOp(AccountRow(key, f"host{index}", hashed, 1500, 350, 0.06, 0, 0, False)))
         ops.append(LoginTokenOp(hash_token(bench_token(index)), key, 0))
-    storage = SqliteStorage(db)
+    storage = open_storage(db)
     try:
         storage.write(ops)
     finally:
@@ -769,7 +769,14 @@ async def main_async(args: argparse.Namespace) -> None:
     largest = max(tables for tables, _ in args.runs)
     echo_proc, echo_port = start_process([str(Path(__file__).resolve()), "--echo-server"])
     scratch = tempfile.TemporaryDirectory(prefix="kahuna-load-")
-    db = args.db or str(Path(scratch.name) / "server.sqlite3")
+    cluster = None
+    if args.postgresql:
+        from tests.postgres import Cluster
+
+        cluster = Cluster(fsync=True)  # as PostgreSQL runs by default: each commit on disk
+        db = cluster.database()
+    else:
+        db = args.db or str(Path(scratch.name) / "server.sqlite3")
     if args.accounts:
         os.environ[ACCOUNTS_ENV] = "login"
         write_accounts(db, largest)
@@ -825,6 +832,8 @@ async def main_async(args: argparse.Namespace) -> None:
                 proc.wait(30)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        if cluster is not None:
+            cluster.stop()
         scratch.cleanup()
 
 
@@ -855,6 +864,12 @@ def main() -> None:
     parser.add_argument("--level", default="strong", choices=["easy", "normal", "strong"])
     parser.add_argument(
         "--db", help="the server's database (default: a new file in a temporary directory)"
+    )
+    parser.add_argument(
+        "--postgresql",
+        action="store_true",
+        help="the server's database in a PostgreSQL that the bench starts in a temporary"
+        " directory (tests/postgres.py; fsync and synchronous_commit on, as by default)",
     )
     parser.add_argument(
         "--clients",

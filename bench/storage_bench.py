@@ -1,35 +1,49 @@
 """Storage speed: the cost of one stored move, and of loading every open table at start.
 
     .venv/bin/python bench/storage_bench.py [--writes N] [--pause S] [--tables T] [--entries E]
-                                            [--rate R] [--seconds S]
+                                            [--rate R] [--seconds S] [--postgresql]
 
-Both run on a file database in a fresh temporary directory (WAL, synchronous=NORMAL), so the
-figures include each append or commit but no fsync. The load figure is what a restarted
-server waits for before it accepts connections; the open (which runs PRAGMA quick_check over
-the whole file) is timed separately.
+By default on a SQLite file in a fresh temporary directory (WAL, synchronous=NORMAL), so the
+figures include each append or commit but no fsync. With --postgresql, on a PostgreSQL that the
+bench starts in a temporary directory (tests/postgres.py: Debian's initdb and pg_ctl, a Unix
+socket), with fsync on and synchronous_commit on, as PostgreSQL runs by default: each commit
+waits for its WAL to reach the disk. The load figure is what a restarted server waits for
+before it accepts connections; the open (SQLite: PRAGMA quick_check over the whole file;
+PostgreSQL: the connection, the lock and the schema checks) is timed separately.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from server.sqlite_store import SqliteStorage
-from server.store import AppendLogOp, ChatOp, CreateTableOp, SetSeatOp, StorageOp, hash_token
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from server.storage_open import open_storage
+from server.store import (
+    AppendLogOp,
+    ChatOp,
+    CreateTableOp,
+    SetSeatOp,
+    StorageOp,
+    hash_token,
+)
 
 OPTIONS = {"variant1": False, "variant2": False, "handicap": None}
 # Close to the server's real entries: a card-source line, then moves as notation.
 MOVE = ["m", "white", "remove ELAI-HUNA HUNA+ELAI"]
 
 
-def bench_writes(path: Path, writes: int, pause: float) -> list[float]:
+def bench_writes(db: str, writes: int, pause: float) -> list[float]:
     """One move stored alone, `writes` times, each after `pause` seconds asleep as between two
     commands (a process that has just slept runs slower than one in a tight loop): through
     `write`, one INSERT in autocommit."""
-    store = SqliteStorage(path)
+    store = open_storage(db)
     store.write([CreateTableOp("w", OPTIONS, "white", False, time.time())])
     costs = []
     for i in range(writes):
@@ -42,11 +56,11 @@ def bench_writes(path: Path, writes: int, pause: float) -> list[float]:
     return costs
 
 
-def bench_stream(path: Path, tables: int, rate: float, seconds: float) -> list[float]:
+def bench_stream(db: str, tables: int, rate: float, seconds: float) -> list[float]:
     """Moves of `tables` tables in turn at `rate` a second, as a loaded server stores them,
     in CPU time (the writer's thread): the tables' `updated` times go along in batches
     (sql_store.TOUCH_BATCH) once a second, and the longest write shows what one costs."""
-    store = SqliteStorage(path)
+    store = open_storage(db)
     now = time.time()
     for t in range(tables):
         store.write([CreateTableOp(f"{t:08x}", OPTIONS, "white", False, now)])
@@ -71,8 +85,8 @@ def summary(costs: list[float]) -> str:
     return f"median {median:.0f} µs, p99 {p99:.0f} µs, max {costs[-1] * 1e6:.0f} µs"
 
 
-def fill(path: Path, tables: int, entries: int) -> None:
-    store = SqliteStorage(path)
+def fill(db: str, tables: int, entries: int) -> None:
+    store = open_storage(db)
     now = time.time()
     for t in range(tables):
         table_id = f"{t:08x}"
@@ -105,36 +119,56 @@ def main() -> None:
         "--rate", type=float, default=4000, help="moves a second over the tables (stream)"
     )
     parser.add_argument("--seconds", type=float, default=5, help="length of the stream")
+    parser.add_argument(
+        "--postgresql", action="store_true", help="on a PostgreSQL started for the bench"
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
-        alone = bench_writes(Path(tmp) / "writes.sqlite3", args.writes, args.pause)
-        print(f"one move stored alone, x {args.writes}, each after {args.pause * 1e3:g} ms asleep:")
-        print(f"  write([AppendLogOp]): {summary(alone)}")
-        stream = bench_stream(Path(tmp) / "stream.sqlite3", args.tables, args.rate, args.seconds)
-        print(
-            f"{args.rate:g} moves a second over {args.tables} tables for {args.seconds:g} s,"
-            f" CPU time: {summary(stream)}, mean {statistics.mean(stream) * 1e6:.0f} µs"
-        )
+        cluster = None
+        if args.postgresql:
+            from tests.postgres import Cluster
 
-        path = Path(tmp) / "load.sqlite3"
-        start = time.perf_counter()
-        fill(path, args.tables, args.entries)
-        print(
-            f"filled {args.tables} tables x {args.entries} log entries + 4 chat lines "
-            f"in {time.perf_counter() - start:.1f} s ({path.stat().st_size / 1e6:.1f} MB)"
-        )
-        start = time.perf_counter()
-        store = SqliteStorage(path)
-        opened = time.perf_counter() - start
-        start = time.perf_counter()
-        loaded = store.load_open_tables(args.chat_limit)
-        load = time.perf_counter() - start
-        store.close()
-        assert len(loaded) == args.tables
-        assert all(len(t.log) == args.entries for t in loaded)
-        print(f"open (quick_check): {opened * 1e3:.0f} ms")
-        print(f"load_open_tables: {load * 1e3:.0f} ms for {len(loaded)} tables")
+            cluster = Cluster(fsync=True)
+
+        def new_db(name: str) -> str:
+            return str(Path(tmp) / f"{name}.sqlite3") if cluster is None else cluster.database()
+
+        try:
+            run(args, new_db)
+        finally:
+            if cluster is not None:
+                cluster.stop()
+
+
+def run(args: argparse.Namespace, new_db: Callable[[str], str]) -> None:
+    alone = bench_writes(new_db("writes"), args.writes, args.pause)
+    print(f"one move stored alone, x {args.writes}, each after {args.pause * 1e3:g} ms asleep:")
+    print(f"  write([AppendLogOp]): {summary(alone)}")
+    stream = bench_stream(new_db("stream"), args.tables, args.rate, args.seconds)
+    print(
+        f"{args.rate:g} moves a second over {args.tables} tables for {args.seconds:g} s,"
+        f" CPU time of the server's thread: {summary(stream)},"
+        f" mean {statistics.mean(stream) * 1e6:.0f} µs"
+    )
+    db = new_db("load")
+    start = time.perf_counter()
+    fill(db, args.tables, args.entries)
+    print(
+        f"filled {args.tables} tables x {args.entries} log entries + 4 chat lines "
+        f"in {time.perf_counter() - start:.1f} s"
+    )
+    start = time.perf_counter()
+    store = open_storage(db)
+    opened = time.perf_counter() - start
+    start = time.perf_counter()
+    loaded = store.load_open_tables(args.chat_limit)
+    load = time.perf_counter() - start
+    store.close()
+    assert len(loaded) == args.tables
+    assert all(len(t.log) == args.entries for t in loaded)
+    print(f"open: {opened * 1e3:.0f} ms")
+    print(f"load_open_tables: {load * 1e3:.0f} ms for {len(loaded)} tables")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ reports each failed accept; those reports become one log line per accept_log_int
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import contextlib
 import gc
@@ -57,6 +58,7 @@ from server.storage_open import open_storage, safe_name
 from server.store import Storage, StorageError, StoredPlayers
 from server.table import MemberId
 from server.web import WebPages
+from server.writer import Writer
 
 log = logging.getLogger(__name__)
 
@@ -227,6 +229,7 @@ class AcceptErrors:
 STOP_DRAIN = 0.5
 STOP_CLOSE_TIMEOUT = 0.3
 STORAGE_CHECK_EVERY = 1.0  # seconds between looks at the database between writes
+STOP_WRITES = 2.0  # seconds a stop waits for the writes on their way (a remote database)
 
 
 class KahunaServer:
@@ -242,6 +245,12 @@ class KahunaServer:
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
         self._storage_check: asyncio.TimerHandle | None = None
+        # A database across a network is written from a thread (server/writer.py): the
+        # effects whose writes are on their way, in order, each with its batch's number (0: it
+        # has no writes and waits for those before it); carried out once committed.
+        self._writer: Writer | None = None
+        self._held: collections.deque[tuple[int, Effects]] = collections.deque()
+        self._held_empty = asyncio.Event()
         self._computer_tasks: dict[MemberId, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._stopping = False
@@ -310,7 +319,10 @@ class KahunaServer:
             backlog=cfg.listen_backlog,
             process_request=WebPages() if cfg.web else None,  # the page: server/web.py
         )
-        self._storage_check = loop.call_later(STORAGE_CHECK_EVERY, self._check_storage)
+        if self.storage.remote:
+            self._writer = Writer(self.storage, loop, self._written, self._write_failed)
+        else:
+            self._storage_check = loop.call_later(STORAGE_CHECK_EVERY, self._check_storage)
 
     @property
     def port(self) -> int:
@@ -326,6 +338,7 @@ class KahunaServer:
             self._storage_check.cancel()
         for task in [*self._computer_tasks.values()]:
             task.cancel()
+        await self._written_all(STOP_WRITES)
         if self._server is not None:
             # Every update already decided is delivered before the connections close, so a
             # stop for an upgrade leaves no client behind the stored game.
@@ -345,7 +358,10 @@ class KahunaServer:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
         self._password_pool.shutdown(wait=False, cancel_futures=True)
-        self.storage.close()
+        if self._writer is not None:
+            await asyncio.to_thread(self._writer.close)  # it writes what is queued, and closes
+        else:
+            self.storage.close()
         # The handler stays: asyncio's accept retries still due report through it.
 
     async def __aenter__(self) -> KahunaServer:
@@ -398,7 +414,14 @@ class KahunaServer:
     # ----- carrying out what the core decided ---------------------------------------------
 
     def carry_out(self, effects: Effects) -> None:
-        if effects.writes:
+        if self._writer is not None:
+            if effects.writes or self._held:
+                number = self._writer.submit(effects.writes) if effects.writes else 0
+                self._held.append((number, effects))
+                self._held_empty.clear()
+                self._reschedule()
+                return
+        elif effects.writes:
             try:
                 self.storage.write(effects.writes)
             except StorageError as exc:
@@ -407,6 +430,10 @@ class KahunaServer:
                 log.critical("storage failed, the server stops: %s", exc)
                 self._fail()
                 return
+        self._after_writes(effects)
+
+    def _after_writes(self, effects: Effects) -> None:
+        """What the effects do once their writes are stored: the messages first."""
         closing = self.deliver(effects.sends)
         for close in effects.closes:
             conn = self.connections.get(close.member)
@@ -457,6 +484,27 @@ class KahunaServer:
         if data is None:
             data = self._listing_bytes[version] = encode(listing, version)
         return data
+
+    def _written(self, number: int) -> None:
+        """The writer committed every batch up to `number`: their effects, and those without
+        writes that waited behind them, are carried out, in order."""
+        held = self._held
+        while held and held[0][0] <= number and not self.failed.is_set():
+            self._after_writes(held.popleft()[1])
+        if not held:
+            self._held_empty.set()
+
+    def _write_failed(self, exc: StorageError) -> None:
+        log.critical("storage failed, the server stops: %s", exc)
+        self._held.clear()  # never told: not stored
+        self._held_empty.set()
+        self._fail()
+
+    async def _written_all(self, timeout: float) -> None:
+        """Wait (a while at most) until every held effect is carried out."""
+        if self._held:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._held_empty.wait(), timeout)
 
     def _check_storage(self) -> None:
         """Between writes too, a lost database (the connection to PostgreSQL, and with it the
@@ -569,16 +617,36 @@ class KahunaServer:
         future.add_done_callback(done)
 
     def _record_read(self, read: RecordRead) -> None:
-        """A finished game's record from the database: one read by its key, on the loop like
-        the writes (the storage is used from one thread)."""
+        """A finished game's record from the database: one read by its key, where the writes
+        are made (the storage is used from one thread): on the loop, or the writer's thread."""
+
+        def record_of(storage: Storage) -> str | None:
+            return storage.finished_record(read.table_id)
+
+        def done(text: str | None, exc: BaseException | None) -> None:
+            if exc is not None:
+                log.error("cannot read the record of %s: %s", read.table_id, exc)
+            if not self._stopping:
+                now = self._now()
+                self.carry_out(
+                    self.core.record_read(read.member, read.table_id, text, now, time.time())
+                )
+
+        if self._writer is not None:
+            self._writer.read(record_of).add_done_callback(
+                lambda f: (
+                    None
+                    if f.cancelled()
+                    else done(None if f.exception() else f.result(), f.exception())
+                )
+            )
+            return
         try:
-            text = self.storage.finished_record(read.table_id)
+            text = record_of(self.storage)
         except StorageError as exc:
-            log.error("cannot read the record of %s: %s", read.table_id, exc)
-            text = None
-        self.carry_out(
-            self.core.record_read(read.member, read.table_id, text, self._now(), time.time())
-        )
+            done(None, exc)
+        else:
+            done(text, None)
 
     def _keep_record(self, record: KeepRecord) -> None:
         directory = self.config.records_dir

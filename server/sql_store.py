@@ -89,6 +89,7 @@ class SqlStorage:
     statement, its own transaction."""
 
     GREATEST = "max"  # the database's name of the larger of two values
+    remote = False  # see server/store.py's Storage
     # the driver's errors: a database error becomes a StorageError, as do these two raised
     # while encoding a value
     ERRORS: tuple[type[Exception], ...] = ()
@@ -111,19 +112,32 @@ class SqlStorage:
     # ----- what a database says differently ------------------------------------------------
 
     def _execute(self, sql: str, args: Sequence[Any] = ()) -> Any:
-        """Run one statement; the cursor (rowcount, fetchone, fetchall, iteration)."""
+        """Run one statement whose result is wanted; the cursor (rowcount, fetchone, fetchall,
+        iteration)."""
         return self._conn.execute(sql, args)
+
+    def _run(self, sql: str, args: Sequence[Any] = ()) -> None:
+        """Run one statement of a write whose result is not wanted: a database across a network
+        may send it with the transaction's others, together (server/pg_store.py)."""
+        self._conn.execute(sql, args)
 
     def _execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         self._conn.executemany(sql, rows)
 
     def _begin(self) -> None:
         """Start the transaction of one write, taking the database's write lock at once."""
-        self._execute("BEGIN")
+        self._run("BEGIN")
 
     def _begin_read(self) -> None:
         """Start a transaction whose queries all see the same state."""
         self._execute("BEGIN")
+
+    def _commit(self) -> None:
+        """Commit; raises what any statement of the transaction met."""
+        self._run("COMMIT")
+
+    def _rollback(self) -> None:
+        self._execute("ROLLBACK")
 
     # ----- writing ----------------------------------------------------------------------------
 
@@ -144,10 +158,10 @@ class SqlStorage:
             due = time.monotonic() >= self._touch_due
             batch = self._touch_batch(TOUCH_BATCH) if due else {}
             self._write_touches(batch)
-            self._execute("COMMIT")
+            self._commit()
         except BaseException as e:
             with contextlib.suppress(*self.ERRORS):  # the original error is the one to report
-                self._execute("ROLLBACK")
+                self._rollback()
             if isinstance(e, StorageError):
                 raise
             if isinstance(e, self._failures):
@@ -172,7 +186,7 @@ class SqlStorage:
         self._check_continues(op, next_index)
         try:
             rows = _log_rows(op)
-            self._execute(insert_log(len(rows)), [value for row in rows for value in row])
+            self._run(insert_log(len(rows)), [value for row in rows for value in row])
         except self._failures as e:
             raise StorageError(f"{self.path}: write failed, nothing written: {e}") from e
         self._open_tables[op.table_id] = next_index + len(op.entries)
@@ -187,7 +201,7 @@ class SqlStorage:
             )
 
     def _apply(self, op: StorageOp) -> None:
-        run = self._execute
+        run = self._run
         match op:
             case CreateTableOp():
                 run(
@@ -216,7 +230,9 @@ class SqlStorage:
             case AppendLogOp():
                 next_index = self._require_table(op.table_id, op)
                 self._check_continues(op, next_index)
-                self._execute_many(insert_log(1), _log_rows(op))
+                rows = _log_rows(op)
+                if rows:
+                    run(insert_log(len(rows)), [value for row in rows for value in row])
                 self._pending[op.table_id] = next_index + len(op.entries)
                 self._touch(op.table_id, op.at)
             case ChatOp():
@@ -252,7 +268,7 @@ class SqlStorage:
 
     def _apply_players(self, op: StorageOp) -> None:
         """The operations of version 3's players, which name no open table."""
-        run = self._execute
+        run = self._run
         match op:
             case AccountOp(account=a):
                 run(
@@ -290,7 +306,7 @@ class SqlStorage:
                     (ch.challenge_id, ch.sender, ch.recipient, _json(ch.terms), ch.created),
                 )
             case ChallengeGoneOp():
-                done = run(
+                done = self._execute(
                     "UPDATE challenges SET answer = ?, answered = ?"
                     " WHERE id = ? AND answer IS NULL",
                     (op.answer, op.at, op.challenge_id),
@@ -324,10 +340,10 @@ class SqlStorage:
             self._begin()
             try:
                 self._write_touches(self._touched)
-                self._execute("COMMIT")
+                self._commit()
             except BaseException:
                 with contextlib.suppress(*self.ERRORS):
-                    self._execute("ROLLBACK")
+                    self._rollback()
                 raise
         except self.ERRORS as e:
             raise StorageError(f"{self.path}: cannot write the tables' times: {e}") from e

@@ -239,6 +239,10 @@ class StoredPlayers:
 
 
 class Storage(Protocol):
+    # Whether a write waits on a network and a disk (PostgreSQL): the server then writes from a
+    # thread of its own (server/writer.py) rather than on its event loop.
+    remote: bool
+
     def write(self, ops: Sequence[StorageOp]) -> None:
         """Apply all ops in one transaction; once this returns they survive a kill -9."""
 

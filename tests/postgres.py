@@ -3,9 +3,10 @@ initdb in a temporary directory and run with pg_ctl, listening on a Unix socket 
 directory only (no TCP port). PostgreSQL refuses to run as root, so under root the cluster runs
 as the `postgres` user of Debian's package. Each test gets a database of its own.
 
-Durability settings are PostgreSQL's own except fsync, which is off: the tests kill kahuna
-servers, never PostgreSQL, and a committed transaction is in PostgreSQL's files (the operating
-system's buffers) either way."""
+Durability settings are PostgreSQL's own except fsync, which the tests turn off: they kill
+kahuna servers, never PostgreSQL, and a committed transaction is in PostgreSQL's files (the
+operating system's buffers) either way. The benchmarks (bench/storage_bench.py --postgresql,
+bench/load_bench.py --postgresql) keep it on."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def bin_dir() -> Path | None:
 class Cluster:
     """One running PostgreSQL; `database()` makes a new empty database and gives its URL."""
 
-    def __init__(self) -> None:
+    def __init__(self, fsync: bool = False) -> None:
         binaries = bin_dir()
         if binaries is None:
             raise FileNotFoundError(MISSING)
@@ -52,7 +53,7 @@ class Cluster:
         self._run("initdb", "-D", str(self.data), "-U", "kahuna", "-A", "trust", "--no-sync")
         options = (
             f"-c listen_addresses='' -c unix_socket_directories='{self.dir}'"
-            " -c fsync=off -c max_connections=200"
+            f" -c fsync={'on' if fsync else 'off'} -c max_connections=200"
         )
         self._run(
             "pg_ctl", "-D", str(self.data), "-l", str(self.dir / "log"), "-w", "-o", options,
