@@ -1,17 +1,27 @@
-"""A server with a standby: the session is given several addresses of one service, tries them
-in turn (a pause only after a whole round) and goes to whichever serves. An address that can never
-work does not end the session while another one may."""
+"""A server with a standby: the client is given several addresses of one service, tries them in
+turn (a pause only after a whole round), goes to whichever serves, takes its seat back there, and
+keeps its seats under the first address. An address that can never work does not
+end the session while another one may."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from pathlib import Path
 
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from client.client import Client
 from client.connection import Session
+from client.seats import SeatStore
 from client.state import ClientState
 from server.app import KahunaServer
-from tests.client.test_app import until
+from tests.client.test_app import Player, until
+from tests.client.test_history import play_a_turn, start_against_the_computer
 from tests.client.test_restart import free_port
+from tests.conftest import server_config
 
 QUICK = (0.01, 0.02, 0.05)  # the pauses between rounds, short for the tests
 
@@ -57,6 +67,58 @@ async def test_every_address_once_then_a_pause() -> None:
         await until(lambda: session.attempts >= 6, "six tries", 5)
     assert tried[:9] == [a, b, "pause", a, b, "pause", a, b, "pause"]
     assert session.fatal is None and session.rounds >= 3
+
+
+async def test_the_session_follows_the_service_to_its_standby(tmp_path: Path) -> None:
+    """Server A serves, B (same database) takes over after A is gone: the client reconnects to B
+    by itself and takes its seat back; the seat stays in the file under A's address."""
+    db = str(tmp_path / "db.sqlite3")
+    a_port, b_port = free_port(), free_port()
+    a_url, b_url = f"ws://127.0.0.1:{a_port}", f"ws://127.0.0.1:{b_port}"
+    store = SeatStore(tmp_path / "seats.json")
+    first = KahunaServer(server_config(port=a_port, db=db))
+    await first.start()
+    standby: KahunaServer | None = None
+    try:
+        with create_pipe_input() as pipe:
+            state = ClientState(name="Ann")
+            client = Client(
+                [a_url, b_url], state, input=pipe, output=DummyOutput(), seats=store, quiet=True
+            )
+            client.session.backoff = QUICK
+            task = asyncio.get_running_loop().create_task(client.run())
+            try:
+                await until(lambda: state.connected, "the connection to A")
+                ann = Player(client, pipe)
+                await start_against_the_computer(ann)
+                await play_a_turn(ann)
+                table, token, version = state.table_id, state.token, state.version
+                assert table is not None and token is not None
+                await until(lambda: table in store.seats(a_url, "Ann"), "the seat kept")
+                await first.stop()
+                await until(lambda: not state.connected, "the drop")
+                # B is not there yet either: the client goes round both and waits
+                await until(lambda: client.session.rounds >= 2, "two rounds", 5)
+                standby = KahunaServer(server_config(port=b_port, db=db))
+                await standby.start()
+                await until(lambda: state.connected, "the reconnection to B", 5)
+                assert client.session.url == b_url
+                await until(lambda: state.pending is None and state.version == version, "seat")
+                assert state.table_id == table and state.token == token
+                assert state.screen == "game" and state.message.startswith("Your turn")
+                # the seat file knows the service by its first address, never by B's
+                assert store.seats(a_url, "Ann") == {table: ("white", token)}
+                assert store.seats(b_url) == {}
+                await play_a_turn(ann)  # and the game goes on at B
+                assert store.seats(b_url) == {}
+            finally:
+                client.ui.quit()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, 5)
+    finally:
+        await first.stop()
+        if standby is not None:
+            await standby.stop()
 
 
 async def test_an_address_that_can_never_work_leaves_the_others(server: KahunaServer) -> None:
