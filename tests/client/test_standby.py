@@ -1,27 +1,38 @@
 """A server with a standby: the client is given several addresses of one service, tries them in
 turn (a pause only after a whole round), goes to whichever serves, takes its seat back there, and
-keeps its seats under the first address. An address that can never work does not
+keeps its seats and login token under the first address. An address that can never work does not
 end the session while another one may."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from client.__main__ import (
+    AddressError,
+    build_parser,
+    main,
+    run_client,
+    server_urls,
+    tls_contexts,
+)
 from client.client import Client
 from client.connection import Session
+from client.login_tokens import LoginTokens
 from client.seats import SeatStore
 from client.state import ClientState
 from server.app import KahunaServer
 from tests.client.test_app import Player, until
 from tests.client.test_history import play_a_turn, start_against_the_computer
 from tests.client.test_restart import free_port
-from tests.conftest import server_config
+from tests.conftest import ServerFactory, server_config
 
 QUICK = (0.01, 0.02, 0.05)  # the pauses between rounds, short for the tests
 
@@ -121,6 +132,30 @@ async def test_the_session_follows_the_service_to_its_standby(tmp_path: Path) ->
             await standby.stop()
 
 
+async def test_the_login_token_is_kept_under_the_first_address(
+    make_server: ServerFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    server = await make_server(password_cost="test")
+    dead, alive = nobody(), f"ws://127.0.0.1:{server.port}"
+    args = build_parser().parse_args(["--name", "Ann", "--register", "Ann", dead, alive])
+    args.password = "Ann has a long password"
+    state = ClientState()
+    with create_pipe_input() as pipe:
+        task = asyncio.get_running_loop().create_task(
+            run_client(args, input=pipe, output=DummyOutput(), state=state)
+        )
+        try:
+            await until(lambda: state.accounts.account == "Ann", "Ann to register at B")
+            pipe.send_bytes(b"\x11")  # Ctrl-Q
+            assert await asyncio.wait_for(task, 5) == 0
+        finally:
+            task.cancel()
+    tokens = LoginTokens(tmp_path / "kahuna" / "logins.json")
+    kept = tokens.get(dead)
+    assert kept is not None and kept[0] == "Ann" and tokens.get(alive) is None
+
+
 async def test_an_address_that_can_never_work_leaves_the_others(server: KahunaServer) -> None:
     # the server does not speak TLS: its wss:// address can never work, its ws:// one does
     plain = f"ws://127.0.0.1:{server.port}"
@@ -148,3 +183,36 @@ def test_addresses_learnt_later_join_the_round() -> None:
     assert session.learn_addresses(["ws://b:1", "ws://c:1", "ws://c:1"]) == ("ws://c:1",)
     assert list(session.urls) == ["ws://a:1", "ws://b:1", "ws://c:1"]
     assert session.learn_addresses([]) == ()
+
+
+# ----- the command line -------------------------------------------------------------------
+
+
+def test_several_addresses_are_parsed_each_as_one() -> None:
+    args = build_parser().parse_args(["a.example", "b.example:9000", "wss://c.example/k"])
+    assert server_urls(args.urls) == [
+        "ws://a.example:8765",
+        "ws://b.example:9000",
+        "wss://c.example/k",
+    ]
+    assert server_urls(build_parser().parse_args([]).urls) == ["ws://127.0.0.1:8765"]
+    assert "standby" in build_parser().format_help()
+
+
+def test_a_bad_address_among_several_is_refused_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(AddressError, match="not a number from 1 to 65535"):
+        server_urls(["a.example", "b.example:99999"])
+    with pytest.raises(SystemExit) as exit:
+        main(["a.example", "b.example:99999"])
+    assert exit.value.code == 2
+    assert "'b.example:99999'" in capsys.readouterr().err
+
+
+def test_ca_file_applies_to_the_wss_addresses_of_a_mix(tmp_path: Path) -> None:
+    mixed = ["ws://a.example:8765", "wss://b.example:8765"]
+    assert tls_contexts(argparse.Namespace(ca_file=None), mixed) is not None
+    assert tls_contexts(argparse.Namespace(ca_file=None), mixed[:1]) is None
+    with pytest.raises(AddressError, match="--ca-file is for a wss://"):
+        tls_contexts(argparse.Namespace(ca_file=str(tmp_path / "ca.pem")), mixed[:1])
+    with pytest.raises(AddressError, match="not a PEM certificate"):
+        tls_contexts(argparse.Namespace(ca_file=str(tmp_path / "absent.pem")), mixed)
