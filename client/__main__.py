@@ -45,6 +45,7 @@ Kahuna, Günter Cornett's two-player game of islands and bridges, in a terminal.
   kahuna-client                    connect to a kahuna-server on this machine (port {DEFAULT_PORT});
                                    when none answers, choose one of the LAN's from a list
   kahuna-client HOST[:PORT]        connect to a server elsewhere (or a ws:// or wss:// URL)
+  kahuna-client ws://a ws://b      a server with a standby: whichever of them serves
   kahuna-client HOST --spectate T  watch table T
 
 In the lobby: arrows select a table, Enter joins it, s watches it, n creates a table (against
@@ -97,6 +98,19 @@ def server_url(text: str | None) -> str:
     return url
 
 
+def server_urls(texts: Sequence[str] | None) -> list[str]:
+    """The addresses given, each as server_url makes it (this machine's when none is given);
+    AddressError for the first that is none."""
+    return [server_url(text) for text in texts] if texts else [server_url(None)]
+
+
+def tls_contexts(args: argparse.Namespace, urls: Sequence[str]) -> ssl.SSLContext | None:
+    """The TLS settings for the wss:// addresses among urls (a ws:// one does without); --ca-file
+    is refused only when none of them is wss://."""
+    secure = [url for url in urls if url.startswith("wss://")]
+    return tls_context(args, secure[0] if secure else urls[0])
+
+
 def tls_context(args: argparse.Namespace, url: str) -> ssl.SSLContext | None:
     """The TLS settings for a wss:// server: the system's authorities, or --ca-file's."""
     if not url.startswith("wss://"):
@@ -138,12 +152,14 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
-        "url",
-        nargs="?",
+        "urls",
+        nargs="*",
         metavar="SERVER",
         help=f"HOST, HOST:PORT, ws://HOST:PORT or wss://HOST:PORT (default: this machine,"
         f" port {DEFAULT_PORT}; when nothing answers there, a list of the LAN's servers to"
-        " choose from)",
+        " choose from). Several may be given: the other addresses of the same server, a standby"
+        " that takes over when the first dies; the client goes to whichever serves, and the"
+        " first address names the server for the seats and login kept",
     )
     p.add_argument(
         "--version",
@@ -320,15 +336,15 @@ async def run_client(
     state = state or ClientState()
     state.name = args.name
     server = None
-    url = server_url(args.url)
+    urls = server_urls(args.urls)
     people = state.accounts
     color = color_depth_for(args.no_color)
-    if args.url is None and not args.local:
+    if not args.urls and not args.local:
         # no address: the server on this machine, else one picked from the LAN's
         from client import picker
 
         picked = await picker.choose_server(
-            url,
+            urls[0],
             args.lan_interface,
             server_url,
             input=input,
@@ -338,20 +354,22 @@ async def run_client(
         )
         if isinstance(picked, int):
             return picked  # the player quit
-        url = picked
-    ssl_context = tls_context(args, url)
+        urls = [picked]
+    ssl_context = tls_contexts(args, urls)
     if args.local:
         from client.local_server import LocalServer  # the server's code only when it is run
 
         server = LocalServer(args.computer_delay)
-        url = await server.start()
+        urls = [await server.start()]
+    # what the login token is kept under: the server's first address, whichever serves
+    key = urls[0]
     if args.spectate:
         state.table_id, state.role, state.screen = args.spectate, "spectator", "game"
     if not args.local:
         state.form = load_form()
         state.keep_form = keep_form
         tokens = LoginTokens()
-        kept = tokens.get(url)
+        kept = tokens.get(key)
         account = getattr(args, "register", None) or getattr(args, "login", None)
         if account:
             people.login_name, people.register = account, bool(getattr(args, "register", None))
@@ -362,7 +380,7 @@ async def run_client(
             state.name = kept[0]
 
         def keep_token(name: str, token: str | None) -> None:
-            tokens.keep(url, name, token)
+            tokens.keep(key, name, token)
 
         people.keep_token = keep_token
     auto_create = local_table(args) if args.local else None
@@ -375,7 +393,7 @@ async def run_client(
             state.say("Starting a game against the computer...")
 
     client = Client(
-        url,
+        urls,
         state,
         input=input,
         output=output,
@@ -449,7 +467,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 1 <= len(args.name) <= 32 or not args.name.isprintable():
         parser.error("--name takes 1 to 32 printable characters")
     try:
-        tls_context(args, server_url(args.url))
+        tls_contexts(args, server_urls(args.urls))
     except AddressError as exc:
         parser.error(str(exc))
     if args.register or args.login:

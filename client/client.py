@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import ssl
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from prompt_toolkit.application import create_app_session
@@ -35,7 +35,7 @@ class Client:
 
     def __init__(
         self,
-        url: str,
+        url: str | Sequence[str],
         state: ClientState,
         *,
         input: Input | None = None,
@@ -50,12 +50,14 @@ class Client:
         quiet: bool = False,
     ) -> None:
         self.state = state
-        self.url = url
+        # The seat file's key for the server: its first address, whichever address serves now,
+        # so that the seats taken at one address of a server are found at its standby's.
+        self.key = url if isinstance(url, str) else url[0]
         self.seats = seats
         self.done = False
         self.outer_on_message = on_message
         if seats is not None:
-            state.saved_seats = seats.seats(url, state.name)
+            state.saved_seats = seats.seats(self.key, state.name)
         self.ui = KahunaApp(
             state,
             self.send,
@@ -83,11 +85,11 @@ class Client:
         state, store = self.state, self.seats
         if store is not None:
             if isinstance(msg, Joined):
-                store.remember(self.url, msg.table_id, msg.seat, msg.token, state.name)
+                store.remember(self.key, msg.table_id, msg.seat, msg.token, state.name)
             elif isinstance(msg, TableNote) and msg.note == "rematch_started":
                 # the game there is over and its seat is done with: the new table's token
                 # (the joined that follows) is the one to keep
-                store.forget(self.url, msg.table_id, state.name)
+                store.forget(self.key, msg.table_id, state.name)
             elif isinstance(msg, TableClosed) or (
                 isinstance(msg, Error)
                 and msg.code in ("bad_token", "no_such_table")
@@ -96,14 +98,14 @@ class Client:
                 assert msg.table_id is not None
                 # a closed table is no one's; a refused token was this name's
                 store.forget(
-                    self.url, msg.table_id, None if isinstance(msg, TableClosed) else state.name
+                    self.key, msg.table_id, None if isinstance(msg, TableClosed) else state.name
                 )
             elif isinstance(msg, Lobby):
                 listed = {t.table_id for t in msg.tables}
-                for table_id in list(store.seats(self.url)):
+                for table_id in list(store.seats(self.key)):
                     if table_id not in listed and table_id != state.table_id:
-                        store.forget(self.url, table_id)
-            state.saved_seats = store.seats(self.url, state.name)
+                        store.forget(self.key, table_id)
+            state.saved_seats = store.seats(self.key, state.name)
             if isinstance(msg, Lobby) and state.table_id is None:
                 mine = [(t, state.my_seat(t)) for t in msg.tables]
                 held = [(t, seat) for t, seat in mine if seat is not None]

@@ -3,6 +3,10 @@
 When the connection drops, the session tries again with a growing pause, shows what it is doing
 in the state, and on success resumes where it was: the seat (reclaim with the seat's token), the
 table it watched (spectate) or the lobby (lobby_subscribe).
+
+A session may know several addresses of one service (a server and its standby, which takes over
+when the first dies): each try goes to the next address in turn, and the pause comes after a
+whole round of them, so that the one that serves now is found at once.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import contextlib
 import logging
 import socket
 import ssl
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -39,8 +43,9 @@ from protocol.messages import (
 
 log = logging.getLogger(__name__)
 
-# Pauses before the first, second, ... try to connect again; the last one repeats for as long
-# as the server is away (it may be restarting: it keeps its games), and the session never gives up.
+# Pauses before the first, second, ... round of tries to connect again (a round tries each address
+# once); the last one repeats for as long as the server is away (it may be restarting: it keeps
+# its games), and the session never gives up.
 BACKOFF = (0.3, 0.7, 1.5, 3.0)
 FATAL_CODES = {"version_mismatch", "bad_name", "too_many_connections"}
 
@@ -72,17 +77,28 @@ def certificate_problem(url: str, exc: ssl.SSLCertVerificationError) -> str:
 
 
 class Session:
-    """One client's link to one server, kept alive across dropped connections."""
+    """One client's link to one server (at one or several addresses), kept alive across dropped
+    connections."""
 
     def __init__(
         self,
-        url: str,
+        url: str | Sequence[str],
         state: ClientState,
         on_change: Callable[[], None] = lambda: None,
         on_message: Callable[[ServerMessage], None] = lambda _m: None,
         ssl_context: ssl.SSLContext | None = None,
     ) -> None:
-        self.url = url
+        self.urls: tuple[str, ...] = (url,) if isinstance(url, str) else tuple(dict.fromkeys(url))
+        if not self.urls:
+            raise ValueError("a session needs a server address")
+        self.url = self.urls[0]  # the address being tried, or connected to
+        # Addresses that can never work (a certificate refused, a name that never resolved, the
+        # other kind of TLS): what is wrong with each. They are not tried again; the session
+        # ends only when every address is here, since another one may serve meanwhile.
+        self.broken: dict[str, str] = {}
+        # the addresses tried since the last welcome, in this round, and the rounds that failed
+        self._tried: set[str] = set()
+        self.rounds = 0
         self.ssl_context = ssl_context
         self.state = state
         self.on_change = on_change
@@ -96,6 +112,13 @@ class Session:
         self.ever_connected = False
         self._task: asyncio.Task[None] | None = None
         self._outbox: asyncio.Queue[ClientMessage] | None = None
+
+    def learn_addresses(self, urls: Iterable[str]) -> tuple[str, ...]:
+        """Add addresses of the same service not known yet (the server may name its standbys);
+        they join the round. The ones added."""
+        added = tuple(u for u in dict.fromkeys(urls) if u not in self.urls)
+        self.urls += added
+        return added
 
     # ----- sending ---------------------------------------------------------------------------
 
@@ -131,7 +154,13 @@ class Session:
     async def run(self) -> None:
         while not self.stopped and self.fatal is None:
             resumed = self.attempts > 0
-            self._status(_("connecting") if not resumed else _("reconnecting"), False)
+            if len(self.urls) == 1:
+                self._status(_("connecting") if not resumed else _("reconnecting"), False)
+            elif not resumed:
+                self._status(_("connecting to {url}").format(url=self.url), False)
+            else:
+                self._status(_("reconnecting to {url}").format(url=self.url), False)
+            problem: str | None = None  # what makes this address one that can never work
             try:
                 if self.ssl_context is not None and self.url.startswith("wss:"):
                     opening = connect(
@@ -143,21 +172,23 @@ class Session:
                     self.ws = ws
                     await self._session(ws)
             except InvalidURI as exc:
-                self.fatal = _("bad server address: {reason}").format(reason=exc)
+                problem = _("bad server address: {reason}").format(reason=exc)
             except ssl.SSLCertVerificationError as exc:
                 # a certificate does not get better by trying again: say what is wrong
-                self.fatal = certificate_problem(self.url, exc)
+                problem = certificate_problem(self.url, exc)
             except socket.gaierror as exc:
                 log.debug("no address: %r", exc)
-                if not self.ever_connected:  # a name that never resolved: a typing error
-                    self.fatal = _("cannot find the server {url}: {reason}").format(
+                # A name that never resolved is a typing error; once the service was reached,
+                # a name that does not resolve is more likely the network, which comes back.
+                if not self.ever_connected:
+                    problem = _("cannot find the server {url}: {reason}").format(
                         url=self.url, reason=exc.strerror or exc
                     )
             except (ssl.SSLError, ConnectionResetError, InvalidMessage, EOFError) as exc:
                 # cut off in the opening handshake: perhaps one side speaks TLS and not the other
                 log.debug("handshake failed: %r", exc)
                 if not self.ever_connected:
-                    self.fatal = await self._tls_mismatch()
+                    problem = await self._tls_mismatch()
             except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
                 log.debug("connection failed: %r", exc)
             except Exception:
@@ -168,10 +199,17 @@ class Session:
                 self.welcomed.clear()
             if self.stopped:
                 break
+            if problem is not None:
+                self.broken[self.url] = problem
+                if all(u in self.broken for u in self.urls):
+                    # every address has its own problem: all of them, in the order given
+                    self.fatal = "; ".join(self.broken[u] for u in self.urls)
             if self.fatal is not None:
                 self._status(_("stopped: {reason}").format(reason=self.fatal), False)
                 break
-            pause = self.backoff[min(self.attempts, len(self.backoff) - 1)]
+            failed = self.url
+            self._tried.add(failed)
+            self.url = self._next_url()
             if self.attempts == 0 and self.ever_connected:
                 self.state.say(_("Lost the connection to the server; reconnecting..."), "error")
             self.attempts += 1
@@ -180,14 +218,30 @@ class Session:
                     _(
                         "Cannot reach a Kahuna server at {url}; trying again."
                         " (Start one with kahuna-server, or play alone with --local.)"
-                    ).format(url=self.url),
+                    ).format(url=failed),
                     "error",
                 )
+            if not all(u in self._tried or u in self.broken for u in self.urls):
+                # the round goes on at once: the next address may be the one that serves now
+                await asyncio.sleep(0)
+                continue
+            pause = self.backoff[min(self.rounds, len(self.backoff) - 1)]
+            self.rounds += 1
+            self._tried.clear()
             wait = f"{pause:.1f}" if pause < 1 else f"{pause:.0f}"
             self._status(
                 _("reconnecting in {wait}s (try {n})").format(wait=wait, n=self.attempts), False
             )
             await asyncio.sleep(pause)
+
+    def _next_url(self) -> str:
+        """The address after the current one that may still work (the current one if no other)."""
+        at = self.urls.index(self.url)
+        for step in range(1, len(self.urls) + 1):
+            url = self.urls[(at + step) % len(self.urls)]
+            if url not in self.broken:
+                return url
+        return self.url
 
     async def _tls_mismatch(self) -> str | None:
         """Whether the server speaks the other kind (TLS or not) than the URL says, tried with
@@ -244,7 +298,8 @@ class Session:
                 continue
             if isinstance(msg, Welcome):
                 self.welcomed.set()
-                self.attempts = 0
+                self.attempts = self.rounds = 0
+                self._tried.clear()
                 if not self.ever_connected and self.state.message_kind == "error":
                     self.state.say("")
                 self.ever_connected = True
