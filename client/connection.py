@@ -304,6 +304,8 @@ class Session:
                     self.state.say("")
                 self.ever_connected = True
                 self.state.handle(msg)
+                # the service's other addresses (version 3): a standby, to try if this one goes
+                self.learn_addresses(u for u in msg.servers if u.startswith(("ws://", "wss://")))
                 self._status(_("connected"), True)
                 for login in self.state.accounts.login_messages():  # before the seat: its name
                     self.send(login)

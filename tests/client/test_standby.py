@@ -61,6 +61,16 @@ async def test_the_second_address_serves_when_the_first_has_nobody(server: Kahun
         assert session.fatal is None and state.server
 
 
+async def test_the_addresses_the_server_names_join_the_round(make_server: ServerFactory) -> None:
+    standby = nobody()
+    server = await make_server(addresses=(standby, "ws://127.0.0.1:1"))
+    first = f"ws://127.0.0.1:{server.port}"
+    state = ClientState(name="Ann")
+    async with running(Session([first], state)) as session:
+        await until(lambda: state.connected, "the welcome", 5)
+        assert session.urls == (first, standby, "ws://127.0.0.1:1")
+
+
 async def test_every_address_once_then_a_pause() -> None:
     a, b = nobody(), nobody()
     state = ClientState(name="Ann")
