@@ -41,6 +41,15 @@ CONNECT_TIMEOUT = 5  # seconds, unless the URL says otherwise
 # On TCP, how soon PostgreSQL notices a serving host gone without a word (a power cut, a cable):
 # about idle + interval * count seconds. Ignored on a Unix socket, where the kernel tells at once.
 KEEPALIVES = {"tcp_keepalives_idle": 2, "tcp_keepalives_interval": 1, "tcp_keepalives_count": 2}
+# The same from this side, so that a database host gone without a word fails the connection (and
+# stops this server) within seconds rather than TCP's minutes: idle or waiting for an answer.
+CLIENT_KEEPALIVES: dict[str, Any] = {
+    "keepalives": 1,
+    "keepalives_idle": 2,
+    "keepalives_interval": 1,
+    "keepalives_count": 2,
+    "tcp_user_timeout": 5000,  # ms an unacknowledged write may wait
+}
 
 
 @functools.cache
@@ -72,7 +81,11 @@ class PgStorage(SqlStorage):
         self._kept: list[str] | None = None  # a write's statements not yet sent (see _run)
         try:
             self._conn = psycopg.connect(
-                url, autocommit=True, connect_timeout=CONNECT_TIMEOUT, application_name="kahuna"
+                url,
+                autocommit=True,
+                connect_timeout=CONNECT_TIMEOUT,
+                application_name="kahuna",
+                **CLIENT_KEEPALIVES,
             )
         except psycopg.Error as e:
             raise StorageError(f"{self.path}: cannot connect to the database: {e}") from e

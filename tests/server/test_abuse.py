@@ -30,7 +30,7 @@ from protocol.messages import (
     TableOptions,
 )
 from server import app as server_app
-from server.app import ACCEPT_FAILED, AcceptErrors
+from server.sockets import ACCEPT_FAILED, AcceptErrors
 from tests.conftest import Client, ServerFactory, create_table
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -260,7 +260,7 @@ def test_accept_failures_become_one_line_per_interval(caplog: pytest.LogCaptureF
             handler(loop, {"message": "something else"})  # to the default handler
     finally:
         loop.close()
-    ours = [r for r in caplog.records if r.name == "server.app"]
+    ours = [r for r in caplog.records if r.name == "server.sockets"]
     assert len(ours) == 1 and "Too many open files" in ours[0].getMessage()
     assert not ours[0].exc_info
     assert any(r.name == "asyncio" and "something else" in r.getMessage() for r in caplog.records)

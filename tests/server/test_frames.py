@@ -14,7 +14,7 @@ from websockets.uri import parse_uri
 
 from protocol.codec import decode_server, encode
 from protocol.messages import Error, Hello, LobbySubscribe, ServerMessage, Welcome
-from server.app import EARLY_MESSAGES
+from server.sockets import EARLY_MESSAGES
 from tests.conftest import TIMEOUT, Client, ServerFactory
 
 

@@ -1,0 +1,183 @@
+"""How connections come in, before the core hears of them: the TCP socket counted against its
+address from the moment it is accepted (SocketGate): one address holds at most
+max_per_address + extra_sockets_per_address sockets, handshaking or open, and a socket over
+that is closed at once, before any byte of it is read. Each whole message is handed on in the
+callback that read it (FrameConnection). When the process runs out of file descriptors,
+asyncio's accept loop reports each failed accept; those reports become one log line per
+accept_log_interval (AcceptErrors)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, cast
+
+from websockets.asyncio.connection import Connection as WsConnection
+from websockets.asyncio.server import ServerConnection
+from websockets.frames import DATA_OPCODES, CloseCode, Frame, Opcode
+from websockets.protocol import State
+
+log = logging.getLogger(__name__)
+
+EARLY_MESSAGES = 64  # a connection's messages held before its session begins (the handler's start)
+ACCEPT_FAILED = "socket.accept() out of system resource"  # asyncio's report of EMFILE & co.
+
+
+class SocketGate:
+    """TCP sockets open per address, counted from accept to close."""
+
+    def __init__(self, per_address: int, log_interval: float) -> None:
+        self.per_address = per_address
+        self.log_interval = log_interval
+        self.open: dict[str, int] = {}
+        self.refused: dict[str, int] = {}  # since the last log line
+        self.refused_total = 0
+        self._logged_at = -1e9
+
+    def admit(self, address: str) -> bool:
+        count = self.open.get(address, 0)
+        if count >= self.per_address:
+            self.refused_total += 1
+            self.refused[address] = self.refused.get(address, 0) + 1
+            self._log_refusals()
+            return False
+        self.open[address] = count + 1
+        return True
+
+    def release(self, address: str) -> None:
+        left = self.open.get(address, 1) - 1
+        if left > 0:
+            self.open[address] = left
+        else:
+            self.open.pop(address, None)
+
+    def _log_refusals(self) -> None:
+        now = time.monotonic()
+        if now - self._logged_at < self.log_interval:
+            return
+        self._logged_at = now
+        worst = sorted(self.refused.items(), key=lambda item: -item[1])[:5]
+        named = ", ".join(f"{count} from {address}" for address, count in worst)
+        more = len(self.refused) - len(worst)
+        log.warning(
+            "refused sockets over the limit of %d per address: %s%s",
+            self.per_address, named, f" and {more} more address(es)" if more > 0 else "",
+        )  # fmt: skip
+        self.refused.clear()
+
+
+class FrameConnection(ServerConnection):
+    """A server connection that hands each whole message to a function as it arrives, in the
+    callback that read it, instead of queueing it for a task to fetch: the task's turn would
+    put a cycle of the event loop between a player's command and its update (as the direct
+    write does on the way out, server/connection.py). The messages that arrive before anyone
+    is listening wait for deliver_to. Control frames are websockets' business, as before."""
+
+    _sink: Callable[[bytes | str], None] | None = None
+    _early: list[bytes | str] | None = None
+    _fragments: list[Frame] | None = None
+
+    def process_event(self, event: Any) -> None:
+        if not isinstance(event, Frame) or event.opcode not in DATA_OPCODES:
+            super().process_event(event)
+            return
+        if self.protocol.state in (State.CLOSING, State.CLOSED):
+            return  # failed or closing (frames parsed in the same read as the close)
+        if event.opcode is not Opcode.CONT:
+            self._fragments = []
+        if self._fragments is None:
+            return  # a continuation of nothing: the protocol layer refuses those first
+        self._fragments.append(event)
+        if not event.fin:
+            return  # the protocol layer bounds the whole message (max_size)
+        frames, self._fragments = self._fragments, None
+        data = frames[0].data if len(frames) == 1 else b"".join(f.data for f in frames)
+        raw = bytes(data)
+        message: bytes | str = raw
+        if frames[0].opcode is Opcode.TEXT:
+            try:
+                message = raw.decode()
+            except UnicodeDecodeError:
+                self.protocol.fail(CloseCode.INVALID_DATA, "invalid UTF-8")
+                self.send_data()
+                return
+        if self._sink is not None:
+            self._sink(message)
+        elif self._early is None:
+            self._early = [message]
+        elif len(self._early) < EARLY_MESSAGES:
+            self._early.append(message)
+        else:
+            self.protocol.fail(CloseCode.POLICY_VIOLATION, "too many messages before the session")
+            self.send_data()
+
+    def deliver_to(self, sink: Callable[[bytes | str], None]) -> None:
+        """From now on every message goes to `sink`, those that came before first."""
+        early, self._early = self._early or [], None
+        self._sink = sink
+        for message in early:
+            sink(message)
+
+
+def gated_connection(gate: SocketGate) -> type[ServerConnection]:
+    """A ServerConnection class that asks the gate before anything else happens."""
+
+    class GatedConnection(FrameConnection):
+        gate_address: str | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            peer = transport.get_extra_info("peername")
+            address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+            if not gate.admit(address):
+                # Only what connection_lost needs: no handler task, no handshake.
+                WsConnection.connection_made(self, transport)
+                cast(asyncio.Transport, transport).abort()
+                return
+            self.gate_address = address
+            super().connection_made(transport)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self.gate_address is not None:
+                gate.release(self.gate_address)
+                self.gate_address = None
+            super().connection_lost(exc)
+
+    return GatedConnection
+
+
+class AcceptErrors:
+    """The loop's exception handler while the server runs: asyncio reports every accept that
+    failed for want of file descriptors (EMFILE), up to a hundred per wake-up, each with its
+    traceback. These become one line per interval, with their count; the rest goes on to the
+    handler that was there before."""
+
+    def __init__(self, interval: float, previous: Any) -> None:
+        self.interval = interval
+        self.previous = previous
+        self.count = 0
+        self._logged_at = -1e9
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        if isinstance(exc, ValueError) and "_start_serving" in repr(context.get("handle")):
+            # asyncio's retry of accept(), a second after a failure, once the server closed
+            log.debug("an accept retry after the server closed: %s", exc)
+            return
+        if context.get("message") != ACCEPT_FAILED:
+            if self.previous is not None:
+                self.previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+            return
+        self.count += 1
+        now = time.monotonic()
+        if now - self._logged_at >= self.interval:
+            self._logged_at = now
+            log.error(
+                "cannot accept connections: %s (%d failed accept(s) since the last such line);"
+                " retrying every second",
+                exc, self.count,
+            )  # fmt: skip
+            self.count = 0
