@@ -110,6 +110,7 @@ class Session:
         self.attempts = 0
         self.backoff: tuple[float, ...] = BACKOFF
         self.ever_connected = False
+        self.served_by: str | None = None  # the address that welcomed this client last
         self._task: asyncio.Task[None] | None = None
         self._outbox: asyncio.Queue[ClientMessage] | None = None
 
@@ -304,6 +305,14 @@ class Session:
                     self.state.say("")
                 self.ever_connected = True
                 self.state.handle(msg)
+                if self.served_by is not None and self.served_by != self.url:
+                    # a takeover: the player should know why the game goes on elsewhere
+                    self.state.tell_connection(
+                        _("Now connected to {url}, another address of this server.").format(
+                            url=self.url
+                        )
+                    )
+                self.served_by = self.url
                 # the service's other addresses (version 3): a standby, to try if this one goes
                 self.learn_addresses(u for u in msg.servers if u.startswith(("ws://", "wss://")))
                 self._status(_("connected"), True)

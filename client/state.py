@@ -109,6 +109,7 @@ class ClientState:
     public: PublicView | None = None
     players: Players | None = None
     log: list[LogLine] = attrs.Factory(list)
+    connection_note: str | None = None  # see tell_connection
     logged_version: int = 0  # the events of versions up to this one are in the log
     log_scroll: int = 0  # lines scrolled back from the newest
     message: str = ""
@@ -256,6 +257,9 @@ class ClientState:
             self._history(msg)
         elif isinstance(msg, State):
             self._state(msg)
+            if self.connection_note:  # after the game's story so far: a takeover
+                self.add_log(self.connection_note, "info")
+                self.connection_note = None
         elif isinstance(msg, Update):
             self._update(msg)
         elif isinstance(msg, PlayersChanged):
@@ -315,6 +319,12 @@ class ClientState:
             ),
             "info",
         )
+
+    def tell_connection(self, text: str) -> None:
+        """Something about the connection itself, said now and logged at the table the player is
+        taken back to, once its state (and the story so far) is in."""
+        self.say(text)
+        self.connection_note = text
 
     def leave_table(self) -> None:
         self.table_id, self.role, self.token = None, None, None

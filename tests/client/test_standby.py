@@ -127,6 +127,10 @@ async def test_the_session_follows_the_service_to_its_standby(tmp_path: Path) ->
                 await until(lambda: state.pending is None and state.version == version, "seat")
                 assert state.table_id == table and state.token == token
                 assert state.screen == "game" and state.message.startswith("Your turn")
+                # told in the table's log, after the story so far
+                assert state.log[-1].text == (
+                    f"Now connected to {b_url}, another address of this server."
+                )
                 # the seat file knows the service by its first address, never by B's
                 assert store.seats(a_url, "Ann") == {table: ("white", token)}
                 assert store.seats(b_url) == {}
