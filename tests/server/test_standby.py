@@ -10,8 +10,14 @@ import signal
 import time
 from pathlib import Path
 
+import psycopg
 import pytest
+from websockets.exceptions import ConnectionClosed
 
+from protocol.messages import Command, Join, PlayersChanged, State, Update
+from shared.legality import legal_actions
+from shared.views import seat_view_from_dict
+from tests.conftest import Client, ServerFactory, create_table
 from tests.postgres import Cluster
 from tests.server.test_restart import free_port, games_survive, start_server
 
@@ -59,3 +65,35 @@ async def test_a_standby_stops_at_once_when_told(tmp_path: Path, postgres: Clust
     finally:
         first.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(first.wait(), 10) == 0
+
+
+async def test_a_server_that_loses_its_database_stops_and_tells_nothing_more(
+    postgres: Cluster, make_server: ServerFactory
+) -> None:
+    """PostgreSQL ends the serving session (as a database restart or a network split would):
+    the next command cannot be stored, so nobody hears of it, and the server stops."""
+    url = postgres.database()
+    server = await make_server(db=url, computer_delay=0.0)
+    ann = await Client.connect(server.port, "Ann")
+    bob = await Client.connect(server.port, "Bob")
+    joined, state = await create_table(ann, seat="white")
+    await bob.send(Join(joined.table_id, None))
+    await bob.expect(State)
+    await ann.expect(PlayersChanged)
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE application_name = 'kahuna' AND pid <> pg_backend_pid()"
+        )
+    view = seat_view_from_dict(state.view)
+    ctx = view.turn_context()
+    assert ctx is not None
+    action = legal_actions(ctx)[0]
+    await ann.send(Command(joined.table_id, state.version, str(action)))
+    await asyncio.wait_for(server.failed.wait(), 5)
+    for client in (ann, bob):  # the move was not stored: no update of it reached anyone
+        try:
+            heard = await client.quiet(0.3)
+        except ConnectionClosed:
+            heard = []
+        assert not any(isinstance(m, Update) for m in heard)
