@@ -26,7 +26,7 @@ from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, 
 from prompt_toolkit.output import ColorDepth, Output
 
 from client import table_requests
-from client.canvas import Canvas
+from client.canvas import Canvas, fit_keys
 from client.command_line import (
     CommandCompleter,
     confirms_resign,
@@ -155,6 +155,10 @@ class KahunaApp:
         return "> "
 
     def _hints(self) -> str:
+        width = self.app.output.get_size().columns
+        return fit_keys(self._all_hints(), width)
+
+    def _all_hints(self) -> str:
         if self.state.screen == "lobby":
             if self.lobby.replay is not None:
                 moves = _("←→ action  ↑↓ turn  Home End  s saves the record  q back")

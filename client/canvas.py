@@ -7,6 +7,7 @@ names ("class:white"); client/themes.py maps them to colours.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 Fragment = tuple[str, str]
@@ -118,3 +119,17 @@ def wrap_fragments(row: Sequence[Fragment], width: int) -> list[list[Fragment]]:
         lines[-1].extend(word)
         used += size
     return lines
+
+
+def fit_keys(line: str, width: int) -> str:
+    """A key line cut to the width by whole items (items are apart by two spaces or more),
+    dropping from the middle: the first (the screen's own keys) and the last two (help and
+    quit) stay, where the rest is found."""
+    if len(line) <= width:
+        return line
+    lead = line[: len(line) - len(line.lstrip())]
+    items = [item.strip() for item in re.split(r" {2,}", line.strip()) if item.strip()]
+    gap = "   " if "   " in line else "  "
+    while len(items) > 3 and len(lead + gap.join(items)) > width:
+        del items[-3]
+    return (lead + gap.join(items))[:width]

@@ -58,15 +58,11 @@ def result_lines(state: ClientState, width: int) -> list[list[Fragment]]:
         else:
             again = [("class:key", command_word("rematch")), ("class:dim", ": " + _("play again"))]
             out += wrap_fragments(again, width)
-        out += wrap_fragments(
-            [
-                ("class:key", command_word("lobby")),
-                ("class:dim", ": " + _("leave") + "   "),
-                ("class:key", command_word("save")),
-                ("class:dim", ": " + _("keep it")),
-            ],
-            width,
-        )
+        # one hint a line: wrapped, two on a line ran together in a narrow panel
+        for word, meaning in (("lobby", _("leave")), ("save", _("keep it"))):
+            out += wrap_fragments(
+                [("class:key", command_word(word)), ("class:dim", ": " + meaning)], width
+            )
         out += wrap_fragments(
             [
                 ("class:key", command_word("analyse")),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from client.canvas import Canvas
-from client.i18n import N_, _, ngettext
+from client.i18n import N_, _, ngettext, pgettext
 from client.players_screen import chat_rows, render_panel
 from client.state import ClientState
 from client.status_lines import header, message_lines
@@ -41,6 +41,11 @@ def _table_options(options: TableOptions, table: TableInfo | None = None) -> str
     return " ".join(parts) or _("standard")
 
 
+# The lobby's columns, which fit 80 columns in each language: a seat holds "Computer (normale)",
+# the status "in gioco", the last column's title is at most 8 letters.
+SEAT_W, OPTIONS_W, STATUS_W, WATCH_W = 18, 12, 8, 5
+
+
 def table_row(table: TableInfo, width: int, mine: str | None = None) -> str:
     """One table of the lobby; `mine` names the seat this user holds a token for (marked
     "(yours)", or "(in use)" while another client of this user sits in it)."""
@@ -54,8 +59,9 @@ def table_row(table: TableInfo, width: int, mine: str | None = None) -> str:
             white, black = (text, black) if seat == "white" else (white, text)
     options = _table_options(table.options, table)
     row = (
-        f"{table.table_id:<8.8} {white:<17.17} {black:<17.17} {options:<13.13}"
-        f" {status_word(table.status):<7.7} {table.spectators:>5}"
+        f"{table.table_id:<8.8} {white:<{SEAT_W}.{SEAT_W}} {black:<{SEAT_W}.{SEAT_W}}"
+        f" {options:<{OPTIONS_W}.{OPTIONS_W}} {status_word(table.status):<{STATUS_W}.{STATUS_W}}"
+        f" {table.spectators:>{WATCH_W}}"
     )
     return row[:width]
 
@@ -82,9 +88,12 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     white, black = seat_name(Seat.WHITE), seat_name(Seat.BLACK)
     # translated outside the f-string, where the extraction of the messages sees them
     table_title, options_title, status_title = _("table"), _("options"), _("status")
+    # the count of spectators: a word that fits above the numbers at 80 columns
+    watch_title = pgettext("lobby column", "watching")
     columns = (
-        f"{table_title:<8.8} {white:<17} {black:<17} {options_title:<13.13} {status_title:<7.7} "
-        + _("watching")
+        f"{table_title:<8.8} {white:<{SEAT_W}} {black:<{SEAT_W}}"
+        f" {options_title:<{OPTIONS_W}.{OPTIONS_W}} {status_title:<{STATUS_W}.{STATUS_W}} "
+        + watch_title
     )
     canvas.put(3, y, columns, "class:label")
     y += 1

@@ -21,15 +21,24 @@ from babel.messages.pofile import read_po
 from client import i18n
 from client.__main__ import build_parser
 from client.board_map import map_legend
+from client.canvas import fit_keys
 from client.command_words import local_words
 from client.commands import complete, interpret
 from client.eventlog import describe_events
 from client.help_screen import HELP_CLIENT, HELP_KEYS, RULES_PAGES, help_pages, render_help
 from client.i18n import LANGUAGES, LOCALE_DIR, _, choose_language, set_language
-from client.lobby_screen import LOBBY_KEYS, render_lobby
+from client.lobby_screen import ACCOUNT_KEYS, LOBBY_KEYS, render_lobby
 from client.render import KEY_HINTS, map_size, render_game
 from client.state import ClientState
-from client.words import rules_words
+from client.words import level_word, rules_words, status_word
+from protocol.messages import (
+    LevelName,
+    PlayerInfo,
+    Players,
+    StatusName,
+    TableInfo,
+    TableOptions,
+)
 from shared.actions import parse_action
 from shared.board import ISLANDS
 from shared.events import BridgePlaced, GameOver, TokenPlaced, TurnEnded, event_to_dict
@@ -331,6 +340,11 @@ def assert_whole_words(lines: list[str], words: set[str], lang: str) -> None:
             assert word in words, f"{lang}: {word!r} cut or unknown in {line!r}"
 
 
+STATUSES_AND_LEVELS: tuple[tuple[StatusName, LevelName], ...] = (
+    ("playing", "normal"), ("waiting", "strong"), ("over", "easy"),
+)  # fmt: skip
+
+
 def over(state: ClientState, kind: Termination = Termination.POINTS) -> None:
     assert state.public is not None
     state.public = attrs.evolve(
@@ -376,8 +390,21 @@ def test_the_screens_fit_80x24_without_cut_words(lang: str) -> None:
             state.add_log(line)
         state.say("")
         screens.append(render_game(state, 80, height).lines())
-    # the lobby and the new-table form
-    state.screen, state.form_open = "lobby", True
+    # the lobby, its tables whole (a computer's seat, each status), and the new-table form
+    ann, computer = PlayerInfo("Ann", False, False), PlayerInfo("Computer", True, True)
+    state.tables = [
+        TableInfo("1a2b3c4d", TableOptions(), True, Players(ann, computer), 12, status, level=level)
+        for status, level in STATUSES_AND_LEVELS
+    ]
+    state.screen, state.form_open = "lobby", False
+    lobby = render_lobby(state, 80, height).lines()
+    for table in state.tables:
+        assert table.level is not None
+        seat = f"Computer ({level_word(table.level)})"
+        row = next(line for line in lobby if f" {status_word(table.status)} " in line)
+        assert seat in row and row.rstrip().endswith(" 12"), (lang, row)
+    screens.append(lobby)
+    state.form_open = True
     screens.append(render_lobby(state, 80, height).lines())
     words = vocabulary(lang)
     for lines in screens:
@@ -387,6 +414,11 @@ def test_the_screens_fit_80x24_without_cut_words(lang: str) -> None:
     assert len(legend) == len(map_legend(200))  # the whole legend fits at 80x24
     for bar in (_(KEY_HINTS), _(LOBBY_KEYS)):
         assert len(" " + bar) <= 80, bar
+    # a longer key line loses items from its middle, never help and quit at its end
+    whole = " " + _(ACCOUNT_KEYS)
+    fitted = fit_keys(whole, 80)
+    assert len(fitted) <= 80 and fitted.split("  ")[-2:] == whole.split("  ")[-2:], fitted
+    assert fit_keys(whole, 200) == whole
 
 
 # ----- the tutorial and the replay in each language -------------------------------------------
