@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from client.canvas import Canvas, Fragment
-from client.i18n import _
+from client.i18n import _, pgettext
 from client.map_layout import island_cells, line_cells
 from client.words import seat_name
 from shared.board import DEGREE, ISLANDS, NEEDED, NUM_LINES
@@ -67,8 +67,16 @@ def render_map(
         canvas.put(x, y, ISLANDS[island], style)
         mark = " " if holder is None else TOKEN_CHAR[holder]
         canvas.put(x + 4, y, mark, "" if holder is None else SEAT_STYLE[holder])
-        canvas.put(x, y + 1, f"{NEEDED[island]}of{DEGREE[island]}", "class:count")
+        canvas.put(x, y + 1, island_count(NEEDED[island], DEGREE[island]), "class:count")
     return canvas
+
+
+def island_count(needed: int, lines: int) -> str:
+    """The label under an island: how many of its lines win it ("3of5"), in the player's
+    language and never wider than an island's name (4 characters), which the map keeps free."""
+    label = pgettext("island label, 4 characters at most", "{needed}of{lines}")
+    text = label.format(needed=needed, lines=lines)
+    return text if len(text) <= 4 else f"{needed}/{lines}"
 
 
 def _owner(bridges: tuple[int, int], line: int) -> Seat | None:
@@ -97,6 +105,6 @@ def _map_legend() -> list[Fragment]:
         ("class:white", TOKEN_CHAR[0]),
         ("class:black", TOKEN_CHAR[1]),
         ("class:dim", _("tokens") + " "),
-        ("class:count", "3of5"),
+        ("class:count", island_count(3, 5)),
         ("class:dim", ":" + _("need 3 of 5")),
     ]

@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po
 
 from client import i18n
 from client.__main__ import build_parser
-from client.board_map import map_legend
+from client.board_map import island_count, map_legend
 from client.canvas import fit_keys
 from client.command_words import local_words
 from client.commands import complete, interpret
@@ -411,6 +411,13 @@ def test_the_screens_fit_80x24_without_cut_words(lang: str) -> None:
         assert_whole_words(lines, words, lang)
     legend = map_legend()
     assert sum(len(text) for _style, text in legend) <= map_size(80, height - 2)[0]
+    # the islands' counts in the language too, on the map and in its legend
+    label = island_count(3, 5)
+    assert label == {"en": "3of5", "de": "3/5", "it": "3su5"}[lang]
+    assert any(label in line for line in screens[0][1:-2])
+    assert any(text == label for _style, text in legend)
+    if lang != "en":
+        assert not any(re.search(r"\dof\d", line) for line in screens[0]), lang
     assert len(legend) == len(map_legend(200))  # the whole legend fits at 80x24
     for bar in (_(KEY_HINTS), _(LOBBY_KEYS)):
         assert len(" " + bar) <= 80, bar
