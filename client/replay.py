@@ -283,6 +283,23 @@ def game_panel(game: Game, width: int) -> list[list[Fragment]]:
     return out
 
 
+def short_name(name: str, room: int) -> str:
+    """A file name in `room` characters: without the record's suffix first, then cut in the
+    middle (its start and its end, the table and the time, say most)."""
+    if len(name) <= room:
+        return name
+    for suffix in (".kahuna.txt", ".kahuna", ".txt"):
+        if name.endswith(suffix):
+            name = name.removesuffix(suffix)
+            break
+    if len(name) <= room:
+        return name
+    if room < 5:
+        return name[: max(room, 0)]
+    head = (room - 1) // 2
+    return name[:head] + "…" + name[len(name) - (room - 1 - head) :]
+
+
 def board_screen(
     game: Game,
     title: str,
@@ -460,15 +477,18 @@ class ReplayViewer:
             return _("The end of the record. ← steps back, Home goes to the start.")
         return ""
 
-    def title(self) -> str:
-        return _("replay {name} · action {i} of {n} · round {r}").format(
-            name=self.name, i=self.index, n=self.timeline.last, r=self.game.round
-        )
+    def title(self, width: int = 200) -> str:
+        """The header's words; a long file name gives way (in its middle) to the action and
+        the round, which the header must show whole. `width`: the header's, after "KAHUNA"."""
+        words = _("replay {name} · action {i} of {n} · round {r}")
+        numbers = {"i": self.index, "n": self.timeline.last, "r": self.game.round}
+        room = width - 1 - len(words.format(name="", **numbers))
+        return words.format(name=short_name(self.name, room), **numbers)
 
     def draw(self, width: int, height: int) -> Canvas:
         return board_screen(
             self.game,
-            self.title(),
+            self.title(width - len(" KAHUNA ")),
             lambda w: game_panel(self.game, w),
             self.log_rows,
             self.message(),

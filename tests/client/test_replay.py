@@ -15,7 +15,15 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from client.__main__ import main
-from client.replay import ReplayViewer, Timeline, load, replay_application, replay_main, timeline
+from client.replay import (
+    ReplayViewer,
+    Timeline,
+    load,
+    replay_application,
+    replay_main,
+    short_name,
+    timeline,
+)
 from shared.board import ISLANDS
 from shared.game import Game
 from shared.history import Chance, LogEntry
@@ -191,3 +199,19 @@ def test_a_broken_record_exits_1_naming_the_file_and_line(
 def test_every_island_name_appears_on_the_map() -> None:
     screen = ReplayViewer(load(EXAMPLE), "x").draw(80, 23).text()
     assert all(name in screen for name in ISLANDS)
+
+
+def test_a_long_file_name_gives_way_in_the_header_at_80_columns() -> None:
+    name = "kahuna-53c4f1a6-20261125-160317.kahuna.txt"
+    viewer = ReplayViewer(load(EXAMPLE), name)
+    header = viewer.draw(80, 23).lines()[0].rstrip()
+    assert header.endswith("· action 0 of 5 · round 1"), header
+    assert "kahuna-53c4f1a6-20261125-160317 ·" in header  # the suffix went first
+    viewer = ReplayViewer(
+        load(EXAMPLE), "a-very-long-name-for-a-record-of-a-club-evening-game.kahuna"
+    )
+    header = viewer.draw(80, 23).lines()[0].rstrip()
+    assert len(header) <= 80 and header.endswith("· action 0 of 5 · round 1"), header
+    assert "replay a-very-long-name-f…a-club-evening-game · action" in header
+    assert short_name("kahuna-53c4f1a6-20261125-160317", 11) == "kahun…60317"
+    assert short_name("short.kahuna", 40) == "short.kahuna"
