@@ -254,9 +254,11 @@ class Lifecycle:
             ctx.send_all(outbox)
         for member, name in list(table.spectators.items()):
             ctx.send_all(new.spectate(member, name))
+            del table.spectators[member]  # they watch the new game: counted there alone
             session = ctx.sessions.get(member)
             if session is not None:
                 session.tables.add(table_id)
+                session.tables.discard(table.table_id)
         log.info("table %s: rematch of %s", table_id, table.table_id)
         ctx.lobby_changed(now)
         self.play.computers_to_move(new)

@@ -281,6 +281,10 @@ def test_a_rematch_swaps_colours_with_new_tokens_and_takes_the_spectators_along(
     assert new.status == "playing" and new.game.first_player is Seat.WHITE
     assert the(started, duo.white, State).view["table"]["rematch_table"] is None
     assert codes(h.send(duo.white, Rematch(duo.table_id)), duo.white) == ["no_offer"]
+    # the spectator watches the new game alone: counted there, not at the old table too
+    assert list(new.spectators.values()) == ["Cy"] and h.table(duo.table_id).spectators == {}
+    listed = {t.table_id: t.spectators for t in h.core.lobby.listing().tables}
+    assert listed[new_id] == 1 and listed[duo.table_id] == 0
 
 
 def test_a_rematch_against_the_computer_starts_at_once() -> None:
