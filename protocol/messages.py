@@ -667,6 +667,17 @@ class Ignoring:
     names: list[str]
 
 
+@attrs.frozen
+class Watchers:
+    """Version 3: who watches a table (its spectators' names there, in the order they came),
+    sent to the table's members when it changes, and to one who comes to the table while
+    someone watches."""
+
+    TYPE: ClassVar[str] = "watchers"
+    table_id: str
+    names: list[str]
+
+
 ClientMessage = (
     Hello | LobbySubscribe | LobbyUnsubscribe | CreateTable | Join | Spectate | Reclaim | Leave
     | Command | Resync | Chat | GetRecord | Resign | OfferDraw | DeclineDraw | Claim | Rematch
@@ -677,6 +688,7 @@ ServerMessage = (
     Welcome | Error | Lobby | Joined | Spectating | Left | State | Update | PlayersChanged
     | ChatMessage | TableClosed | History | Record | TableNote | LoggedIn | LoggedOut
     | PasswordChanged | Ratings | Games | Challenges | PlayerNote | LobbyChatMessage | Ignoring
+    | Watchers
 )  # fmt: skip
 Message = ClientMessage | ServerMessage
 
@@ -695,6 +707,7 @@ SERVER_TYPES: dict[str, type[Any]] = {
         Welcome, Error, Lobby, Joined, Spectating, Left, State, Update, PlayersChanged,
         ChatMessage, TableClosed, History, Record, TableNote, LoggedIn, LoggedOut,
         PasswordChanged, Ratings, Games, Challenges, PlayerNote, LobbyChatMessage, Ignoring,
+        Watchers,
     )
 }  # fmt: skip
 ALL_TYPES: dict[str, type[Any]] = {**CLIENT_TYPES, **SERVER_TYPES}
@@ -714,7 +727,7 @@ V3_ONLY: frozenset[str] = frozenset(
     for cls in (
         Register, Login, Logout, ChangePassword, GetRatings, GetGames, Challenge,
         AnswerChallenge, LobbyChat, Ignore, Resume, LoggedIn, LoggedOut, PasswordChanged,
-        Ratings, Games, Challenges, PlayerNote, LobbyChatMessage, Ignoring,
+        Ratings, Games, Challenges, PlayerNote, LobbyChatMessage, Ignoring, Watchers,
     )
 )  # fmt: skip
 

@@ -18,6 +18,7 @@ from protocol.messages import (
     State,
     TableNote,
     Update,
+    Watchers,
     seat_name,
 )
 from server.accounts import Accounts
@@ -126,6 +127,22 @@ class Context:
     ) -> None:
         message = TableNote(table.table_id, note, None if seat is None else seat_name(seat), detail)
         self.send_all([(m, message) for m in table.members()])
+
+    def tell_watchers(self, table: Table, newcomer: MemberId | None = None) -> None:
+        """Version 3: the table's members hear who watches it when that changed; `newcomer`,
+        who just came to the table, hears it anyway while someone watches."""
+        names = tuple(table.spectators.values())
+        told = names != table.watchers_told
+        table.watchers_told = names
+        if told:
+            members = table.members()
+        elif newcomer is not None and names:
+            members = [newcomer]
+        else:
+            return
+        message = Watchers(table.table_id, list(names))
+        sessions = self.sessions
+        self.send_all([(m, message) for m in members if m in sessions and sessions[m].version >= 3])
 
     def error(
         self,

@@ -207,6 +207,7 @@ class ServerCore:
             if table is not None and not table.closed:
                 seat = table.seat_of(member)
                 ctx.send_all(table.disconnect(member, now))
+                ctx.tell_watchers(table)
                 ctx.lobby_changed(now)
                 if seat is not None:
                     self._play.seat_gone(table, seat, now)
@@ -323,6 +324,7 @@ class ServerCore:
                     self._sessions.room_for_one_more(session)
                 assert session.name is not None
                 ctx.send_all(table.spectate(member, session.name))
+                ctx.tell_watchers(table, member)
                 session.tables.add(table_id)
                 ctx.lobby_changed(now)
             case Reclaim(table_id, token):
@@ -404,6 +406,7 @@ class ServerCore:
         # the players message tells the others the game (and the mover's clock) began
         self._play.game_may_start(table, now)
         ctx.send_all(outbox)
+        ctx.tell_watchers(table, member)
         ctx.seat_written(table, member)
         session.tables.add(table_id)
         ctx.lobby_changed(now)
@@ -428,6 +431,7 @@ class ServerCore:
         if previous is not None and previous != member and previous in ctx.sessions:
             ctx.sessions[previous].tables.discard(table_id)  # it was let go
         ctx.send_all(outbox)
+        ctx.tell_watchers(table, member)
         session.tables.add(table_id)
         ctx.lobby_changed(now)
 
@@ -436,6 +440,7 @@ class ServerCore:
         table = ctx.lobby.get(table_id)
         held = table.seat_of(member)
         ctx.send_all(table.leave(member, now))
+        ctx.tell_watchers(table)
         if held is not None and table.seats[held] is not None:
             self._play.seat_gone(table, held, now)  # stepped away: like a dropped line
         if held is not None and table.seats[held] is None:

@@ -259,6 +259,8 @@ class Lifecycle:
             if session is not None:
                 session.tables.add(table_id)
                 session.tables.discard(table.table_id)
+        ctx.tell_watchers(new)
+        ctx.tell_watchers(table)
         log.info("table %s: rematch of %s", table_id, table.table_id)
         ctx.lobby_changed(now)
         self.play.computers_to_move(new)

@@ -144,6 +144,7 @@ class Table:
         self._finished = False
         self.seats: dict[Seat, SeatHolder | None] = {Seat.WHITE: None, Seat.BLACK: None}
         self.spectators: dict[MemberId, str] = {}
+        self.watchers_told: tuple[str, ...] = ()  # the spectators' names as last told (v3)
         self.chat_log: deque[ChatEntry] = deque(maxlen=chat_history)
         self.created = now
         self.created_wall = 0.0  # unix time, for the archive

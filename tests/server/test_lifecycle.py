@@ -19,8 +19,10 @@ from protocol.messages import (
     Hello,
     Join,
     Joined,
+    Leave,
     OfferDraw,
     PlayersChanged,
+    Reclaim,
     Rematch,
     Resign,
     Resync,
@@ -31,6 +33,7 @@ from protocol.messages import (
     TableOptions,
     TimeControl,
     Update,
+    Watchers,
 )
 from server.sqlite_store import SqliteStorage
 from server.store import FinishOp, TableStateOp
@@ -295,6 +298,28 @@ def test_a_rematch_against_the_computer_starts_at_once() -> None:
     started = h.send(ana, Rematch(table_id))
     joined = the(started, ana, Joined)
     assert joined.seat == "black" and h.table(joined.table_id).vs_computer
+
+
+def test_version_3_members_hear_who_watches() -> None:
+    """Players and spectators of version 3 are told who watches, as at a real table; a version-2
+    player is not (the message came with version 3)."""
+    h = Harness()
+    duo = h.duo(white_version=3, black_version=2)
+    cy, dee = h.player("Cy", 3), h.player("Dee", 2)
+    came = h.send(cy, Spectate(duo.table_id))
+    assert the(came, duo.white, Watchers) == Watchers(duo.table_id, ["Cy"])
+    assert the(came, cy, Watchers).names == ["Cy"]
+    assert of(came, duo.black, Watchers) == []
+    second = h.send(dee, Spectate(duo.table_id))
+    assert the(second, duo.white, Watchers).names == ["Cy", "Dee"]
+    assert of(second, dee, Watchers) == []
+    gone = h.send(cy, Leave(duo.table_id))
+    assert the(gone, duo.white, Watchers).names == ["Dee"]
+    # one who comes back to the table hears who watches, even though nothing changed
+    h.disconnect(duo.white)
+    ana = h.player("Ana", 3)
+    back = h.send(ana, Reclaim(duo.table_id, duo.white_token))
+    assert the(back, ana, Watchers).names == ["Dee"]
 
 
 # ----- chat -------------------------------------------------------------------------------------
