@@ -70,17 +70,17 @@ def _side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
     }[pub.phase]
     opts = _options_short(pub.options)
     table = state.table
+    extra: list[str] = []
     if table is not None:
-        extra = (
-            []
-            if table.clock is None
-            else [_("clock {control}").format(control=panel_control(table.clock.control))]
-        )
+        if table.clock is not None:
+            extra.append(_("clock {control}").format(control=panel_control(table.clock.control)))
         if table.level is not None:
             extra.append(_("computer: {level}").format(level=level_word(table.level)))
         if not table.hints:
             extra.append(_("no hints"))
-        opts = ", ".join(([opts] if opts else []) + extra)
+    if state.watchers:  # version 3: who watches, as one would see them round the table
+        extra.append(_("watched by {names}").format(names=", ".join(state.watchers)))
+    opts = ", ".join(([opts] if opts else []) + extra)
     out.append(
         [
             ("class:title", _("Round {n} of 3").format(n=pub.round)),

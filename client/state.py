@@ -52,6 +52,7 @@ from protocol.messages import (
     TableInfo,
     TableNote,
     Update,
+    Watchers,
     Welcome,
 )
 from shared.board import BoardNameError, parse_line
@@ -110,6 +111,7 @@ class ClientState:
     players: Players | None = None
     log: list[LogLine] = attrs.Factory(list)
     connection_note: str | None = None  # see tell_connection
+    watchers: list[str] = attrs.Factory(list)  # who watches this table (version 3)
     logged_version: int = 0  # the events of versions up to this one are in the log
     log_scroll: int = 0  # lines scrolled back from the newest
     message: str = ""
@@ -253,6 +255,12 @@ class ClientState:
                 self._enter_table(msg.table_id)
             self.role, self.token = "spectator", None
             self.say(_("You watch table {table}.").format(table=msg.table_id))
+            self.add_log(
+                _("While the game runs, the players do not see what spectators say."), "info"
+            )
+        elif isinstance(msg, Watchers):
+            if msg.table_id == self.table_id:
+                self._watchers(msg.names)
         elif isinstance(msg, History):
             self._history(msg)
         elif isinstance(msg, State):
@@ -303,6 +311,7 @@ class ClientState:
         self.screen = "game"
         self.accounts.open("tables")  # back in the lobby, the tables come first
         self.seat_view, self.public, self.players = None, None, None
+        self.watchers = []
         self.log = []
         self.logged_version = 0
         self.transcript = []
@@ -319,6 +328,17 @@ class ClientState:
             ),
             "info",
         )
+
+    def _watchers(self, names: list[str]) -> None:
+        """Who watches now; a player is told who came and who went, as at a real table."""
+        if not self.is_spectator:
+            for name in names:
+                if name not in self.watchers:
+                    self.add_log(_("{name} is watching.").format(name=name), "info")
+            for name in self.watchers:
+                if name not in names:
+                    self.add_log(_("{name} stopped watching.").format(name=name), "info")
+        self.watchers = list(names)
 
     def tell_connection(self, text: str) -> None:
         """Something about the connection itself, said now and logged at the table the player is
