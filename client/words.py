@@ -339,6 +339,7 @@ def closing_words(closed: TableClosed) -> str:
         "over_and_left": _("the game is over and the players left"),
         "over": _("the game is over"),
         "server_failed": _("the server failed"),
+        "made_room": _("the server was full and needed the room"),
     }
     sentence = sentences.get(closed.code or "")
     return closed.reason if sentence is None else sentence.replace("{player}", str(player))

@@ -97,6 +97,12 @@ class ServerConfig:
     max_per_address: int = limit(16, positive_int, "simultaneous connections from one IP address")
     max_connections: int = limit(4096, positive_int, "simultaneous connections in all")
     max_tables: int = limit(2000, positive_int, "open tables in all")
+    waiting_per_address: int = limit(
+        8,
+        positive_int,
+        "tables waiting for a second player that one IP address may have at once; a full"
+        " server closes the oldest waiting table of the address with the most to make room",
+    )
     tables_per_connection: int = limit(
         16, positive_int, "tables one connection may sit or watch at"
     )

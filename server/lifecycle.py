@@ -45,13 +45,19 @@ class Lifecycle:
             options = create.options.to_game_options()
         except OptionsError as exc:
             raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
-        made = self.tables_by_address.get(session.address, ())
+        made = self.tables_by_address.get(session.address, set())
         most = cfg.max_per_address * cfg.tables_per_connection
         if len(made) >= most:
             raise TableError(
                 ErrorCode.TOO_MANY_TABLES, f"one address may have {most} open tables at most"
             )
-        table_id = self._new_table_id()
+        if not create.vs_computer and len(self._waiting(made)) >= cfg.waiting_per_address:
+            raise TableError(
+                ErrorCode.TOO_MANY_TABLES,
+                f"one address may have {cfg.waiting_per_address} tables waiting for a player"
+                " at once",
+            )
+        table_id = self._new_table_id(now)
         if create.first == "random":
             first = ctx.rng.choice((Seat.WHITE, Seat.BLACK))
         else:
@@ -98,7 +104,7 @@ class Lifecycle:
             clock = None if terms.clock is None else Clock.new(terms.clock)
         except (OptionsError, ClockError) as exc:
             raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
-        table_id = self._new_table_id()
+        table_id = self._new_table_id(now)
         if terms.first == "random":
             first = ctx.rng.choice((Seat.WHITE, Seat.BLACK))
         else:
@@ -138,9 +144,32 @@ class Lifecycle:
         ctx.lobby_changed(now)
         return table_id
 
-    def _new_table_id(self) -> str:
+    def _waiting(self, table_ids: set[str]) -> list[Table]:
+        """Those of the tables that wait for a second player, the oldest first."""
+        tables = self.ctx.lobby.tables
+        found = [tables[t] for t in table_ids if t in tables]
+        waiting = [t for t in found if t.status == "waiting" and not t.closed]
+        return sorted(waiting, key=lambda t: (t.created, t.table_id))
+
+    def _make_room(self, now: float) -> bool:
+        """A full server closes the oldest waiting table of the address that has the most
+        waiting, so that no few addresses can keep everyone else from a table. False: no table
+        waits, nothing was closed."""
+        heaviest: list[Table] = []
+        for address in sorted(self.tables_by_address):  # an order that no hash seed changes
+            waiting = self._waiting(self.tables_by_address[address])
+            if len(waiting) > len(heaviest):
+                heaviest = waiting
+        if not heaviest:
+            return False
+        oldest = heaviest[0]
+        log.warning("table %s closed to make room: the server is full", oldest.table_id)
+        self.close_table(oldest, Closing("made_room", "the server needed the room"), now)
+        return True
+
+    def _new_table_id(self, now: float) -> str:
         lobby = self.ctx.lobby
-        if len(lobby.tables) >= lobby.max_tables:
+        if len(lobby.tables) >= lobby.max_tables and not self._make_room(now):
             raise TableError(ErrorCode.TOO_MANY_TABLES, "the server holds all the tables it can")
         while True:
             table_id = self.ctx.rng.randbytes(4).hex()  # the form of secrets.token_hex(4)
@@ -208,7 +237,7 @@ class Lifecycle:
     def _start_rematch(self, table: Table, now: float) -> None:
         """Same options and players, colours swapped, new tokens; the spectators come along."""
         ctx, cfg = self.ctx, self.ctx.config
-        table_id = self._new_table_id()
+        table_id = self._new_table_id(now)
         game = Game.new(cfg.source_factory(), table.game.first_player, table.game.options)
         new = Table(
             table_id, game, rng=ctx.rng, vs_computer=table.vs_computer,

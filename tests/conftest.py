@@ -56,6 +56,7 @@ def server_config(**overrides: Any) -> ServerConfig:
         burst=1000,
         flood_limit=1000,
         max_per_address=1000,
+        waiting_per_address=1000,  # every test client is at 127.0.0.1
         source_factory=lambda: SeededSource(next(seeds)),
         rng=random.Random(7),
     )

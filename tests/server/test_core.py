@@ -445,10 +445,41 @@ def test_tables_per_connection() -> None:
 def test_the_server_holds_at_most_max_tables() -> None:
     h = Harness(max_tables=2)
     members = [h.player(f"P{i}") for i in range(3)]
-    h.create(members[0])
-    h.create(members[1])
+    h.create(members[0], vs_computer=True)  # games under way: none is closed for room
+    h.create(members[1], vs_computer=True)
     effects = h.send(members[2], CreateTable())
     assert codes(effects, members[2]) == ["too_many_tables"] and not effects.writes
+
+
+def test_a_full_server_closes_the_oldest_waiting_table_of_the_heaviest_address() -> None:
+    """A few addresses within their limits must not keep everyone else from a table."""
+    h = Harness(max_tables=4)
+    crowd = [h.connect("10.9.9.9") for _ in range(3)]
+    for i, member in enumerate(crowd):
+        h.send(member, Hello(2, f"Crowd{i}"))
+    lone = h.player("Lone")
+    _, oldest, _ = h.create(crowd[0])
+    h.now += 1
+    h.create(crowd[1])
+    h.create(lone)  # another address, one waiting table: not the heaviest
+    h.create(crowd[2])
+    honest = h.player("Honest")
+    effects = h.send(honest, CreateTable())
+    closed = the(effects, crowd[0], TableClosed)
+    assert (closed.table_id, closed.code) == (oldest, "made_room")
+    assert oldest not in h.core.lobby.tables and len(h.core.lobby.tables) == 4
+    assert of(effects, honest, Joined)
+
+
+def test_one_address_has_few_tables_waiting_at_once() -> None:
+    h = Harness(waiting_per_address=2)
+    crowd = [h.connect("10.9.9.9") for _ in range(3)]
+    for i, member in enumerate(crowd):
+        h.send(member, Hello(2, f"Crowd{i}"))
+    h.create(crowd[0])
+    h.create(crowd[1])
+    assert codes(h.send(crowd[2], CreateTable()), crowd[2]) == ["too_many_tables"]
+    h.create(crowd[2], vs_computer=True)  # a game against the computer waits for nobody
 
 
 def test_chat_length_emptiness_and_rate() -> None:

@@ -96,7 +96,7 @@ async def test_seat_choice_and_errors(server: KahunaServer) -> None:
 async def test_too_many_tables(make_server: ServerFactory) -> None:
     server = await make_server(max_tables=1)
     ana = await Client.connect(server.port, "Ana")
-    await create_table(ana)
+    await create_table(ana, vs_computer=True)  # a game under way: not closed to make room
     await ana.send(CreateTable(TableOptions(), False, None, "white"))
     await ana.expect_error("too_many_tables")
 
