@@ -78,6 +78,7 @@ from protocol.messages import (
     TableOptions,
     TimeControl,
     Update,
+    Watchers,
     Welcome,
 )
 from shared.types import GameOptions, Seat
@@ -188,6 +189,7 @@ SERVER_SAMPLES: list[Any] = [
     PlayerNote("your_move", "t2", "Bob"),
     LobbyChatMessage([LobbyChatEntry("Ann", "hi", 3.0)], False),
     Ignoring(["Bob"]),
+    Watchers("a1b2c3d4", ["Cy", "Dee"]),
 ]
 
 
