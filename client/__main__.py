@@ -22,7 +22,15 @@ from prompt_toolkit.output import Output
 
 from client.client import Client
 from client.form_store import keep_form, load_form
-from client.i18n import LANGUAGES, _, choose_language, set_language
+from client.i18n import (
+    LANGUAGES,
+    N_,
+    _,
+    choose_language,
+    language_asked,
+    set_language,
+    speak_to_argparse,
+)
 from client.lobby_commands import PASSWORD_ENV
 from client.login_tokens import LoginTokens
 from client.screen import color_depth_for, not_a_terminal
@@ -38,11 +46,11 @@ from protocol.messages import (
     Welcome,
 )
 
-DESCRIPTION = f"""\
+DESCRIPTION = N_("""\
 Kahuna, Günter Cornett's two-player game of islands and bridges, in a terminal.
 
   kahuna-client --local            play against the computer, nothing else needed
-  kahuna-client                    connect to a kahuna-server on this machine (port {DEFAULT_PORT});
+  kahuna-client                    connect to a kahuna-server on this machine (port {port});
                                    when none answers, choose one of the LAN's from a list
   kahuna-client HOST[:PORT]        connect to a server elsewhere (or a ws:// or wss:// URL)
   kahuna-client ws://a ws://b      a server with a standby: whichever of them serves
@@ -54,7 +62,7 @@ type commands in the game's notation (Tab completes them; F1 lists them all), e.
 BARI-DUDA', 'take COCO', 'draw', 'undo'; and resign, offer draw, accept, decline, claim,
 rematch, hint. F2 draws from the pile, F3-F5 take a face-up card, F6 abstains, F7 ends a final
 turn, F8 undoes a play. A dropped connection is retried by itself, and the seat is taken back.
-"""
+""")
 
 
 class AddressError(ValueError):
@@ -79,13 +87,19 @@ def server_url(text: str | None) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("ws", "wss"):
         raise AddressError(
-            f"{text!r}: the server's address is HOST, HOST:PORT, ws://HOST:PORT or wss://HOST:PORT"
-            f" (not {parts.scheme}://)"
+            _(
+                "{text}: the server's address is HOST, HOST:PORT, ws://HOST:PORT or"
+                " wss://HOST:PORT (not {scheme}://)"
+            ).format(text=repr(text), scheme=parts.scheme)
         )
     host = parts.netloc.rpartition("@")[2]
     host = host.rpartition(":")[0] if not host.endswith("]") and ":" in host else host
     if not host or not _HOST.fullmatch(host):
-        raise AddressError(f"{text!r}: {host or 'no host'!r} is not a host name or an address")
+        raise AddressError(
+            _("{text}: {host} is not a host name or an address").format(
+                text=repr(text), host=repr(host) if host else _("no host")
+            )
+        )
     try:
         number = parts.port
     except ValueError:
@@ -94,7 +108,11 @@ def server_url(text: str | None) -> str:
         return url  # a URL without a port: its scheme's (80 or 443)
     if not 1 <= number <= 65535:
         given = parts.netloc.rpartition(":")[2]
-        raise AddressError(f"{text!r}: the port {given!r} is not a number from 1 to 65535")
+        raise AddressError(
+            _("{text}: the port {port} is not a number from 1 to 65535").format(
+                text=repr(text), port=repr(given)
+            )
+        )
     return url
 
 
@@ -115,12 +133,16 @@ def tls_context(args: argparse.Namespace, url: str) -> ssl.SSLContext | None:
     """The TLS settings for a wss:// server: the system's authorities, or --ca-file's."""
     if not url.startswith("wss://"):
         if args.ca_file:
-            raise AddressError("--ca-file is for a wss:// server (TLS); this address is ws://")
+            raise AddressError(_("--ca-file is for a wss:// server (TLS); this address is ws://"))
         return None
     try:
         return ssl.create_default_context(cafile=args.ca_file)
     except (OSError, ssl.SSLError) as exc:
-        raise AddressError(f"--ca-file {args.ca_file}: not a PEM certificate ({exc})") from None
+        raise AddressError(
+            _("--ca-file {file}: not a PEM certificate ({reason})").format(
+                file=args.ca_file, reason=exc
+            )
+        ) from None
 
 
 def theme_from_env(environ: Mapping[str, str]) -> str:
@@ -148,164 +170,194 @@ def default_name() -> str:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="kahuna-client",
-        description=DESCRIPTION,
+        description=_(DESCRIPTION).format(port=DEFAULT_PORT),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "urls",
         nargs="*",
         metavar="SERVER",
-        help=f"HOST, HOST:PORT, ws://HOST:PORT or wss://HOST:PORT (default: this machine,"
-        f" port {DEFAULT_PORT}; when nothing answers there, a list of the LAN's servers to"
-        " choose from). Several may be given: the other addresses of the same server, a standby"
-        " that takes over when the first dies; the client goes to whichever serves, and the"
-        " first address names the server for the seats and login kept",
+        help=_(
+            "HOST, HOST:PORT, ws://HOST:PORT or wss://HOST:PORT (default: this machine,"
+            " port {port}; when nothing answers there, a list of the LAN's servers to"
+            " choose from). Several may be given: the other addresses of the same server, a standby"
+            " that takes over when the first dies; the client goes to whichever serves, and the"
+            " first address names the server for the seats and login kept"
+        ).format(port=DEFAULT_PORT),
     )
     p.add_argument(
         "--version",
         action="version",
         version=f"kahuna-client {client_version()} (protocol version {PROTOCOL_VERSION})",
+        help=_("show the version and exit"),
     )
     p.add_argument(
-        "--name", default=default_name(), help="your name at the table (default: %(default)s)"
+        "--name", default=default_name(), help=_("your name at the table (default: %(default)s)")
     )
-    p.add_argument("--spectate", metavar="TABLE", help="watch this table instead of the lobby")
+    p.add_argument("--spectate", metavar="TABLE", help=_("watch this table instead of the lobby"))
     p.add_argument(
         "--local",
         action="store_true",
-        help="start a server inside this program on a free loopback port and play the computer",
+        help=_("start a server inside this program on a free loopback port and play the computer"),
     )
-    g = p.add_argument_group("the game --local starts (in the lobby, press n for the same choices)")
-    g.add_argument("--seat", choices=["white", "black"], default="white", help="your colour")
+    g = p.add_argument_group(
+        _("the game --local starts (in the lobby, press n for the same choices)")
+    )
+    g.add_argument("--seat", choices=["white", "black"], default="white", help=_("your colour"))
     g.add_argument(
-        "--first", choices=["white", "black", "random"], default="white", help="who moves first"
+        "--first", choices=["white", "black", "random"], default="white", help=_("who moves first")
     )
     g.add_argument(
         "--variant1",
         action="store_true",
-        help="Variant 1: no bridges at the opponent's islands, free rebuild",
+        help=_("Variant 1: no bridges at the opponent's islands, free rebuild"),
     )
     g.add_argument(
         "--variant2",
         action="store_true",
-        help="Variant 2: cards drawn from the face-up row lie open",
+        help=_("Variant 2: cards drawn from the face-up row lie open"),
     )
     g.add_argument(
         "--handicap",
         metavar="SEAT:N",
-        help="handicap play: SEAT (white or black) places N (1-3) free bridges first, e.g. white:2",
+        help=_(
+            "handicap play: SEAT (white or black) places N (1-3) free bridges first, e.g. white:2"
+        ),
     )
     g.add_argument(
         "--level",
         choices=LEVEL_CHOICES,
         default="normal",
-        help="the computer's strength (default: %(default)s; strong thinks about a second a move)",
+        help=_(
+            "the computer's strength (default: %(default)s; strong thinks about a second a move)"
+        ),
     )
     g.add_argument(
         "--clock",
         metavar="CONTROL",
         default="none",
-        help="a time control: MINUTES+SECONDS, e.g. 5+3 (5 minutes each, 3 seconds more after"
-        " each turn), 10+5, 30+0; or SECONDS/turn, e.g. 60/turn; default: none",
+        help=_(
+            "a time control: MINUTES+SECONDS, e.g. 5+3 (5 minutes each, 3 seconds more after"
+            " each turn), 10+5, 30+0; or SECONDS/turn, e.g. 60/turn; default: none"
+        ),
     )
     g.add_argument(
         "--no-hints",
         action="store_true",
-        help="play without the 'hint' command (a courtesy: the client refuses it)",
+        help=_("play without the 'hint' command (a courtesy: the client refuses it)"),
     )
     g.add_argument(
         "--computer-delay",
         type=float,
         default=0.8,
-        help="seconds the computer waits before each action",
+        help=_("seconds the computer waits before each action"),
     )
     p.add_argument(
         "--ca-file",
         metavar="PEM",
-        help="trust the certificate(s) in PEM for a wss:// server, e.g. the self-signed"
-        " certificate of a server on a LAN",
+        help=_(
+            "trust the certificate(s) in PEM for a wss:// server, e.g. the self-signed"
+            " certificate of a server on a LAN"
+        ),
     )
-    p.add_argument("--no-color", action="store_true", help="no colours (also when NO_COLOR is set)")
+    p.add_argument(
+        "--no-color", action="store_true", help=_("no colours (also when NO_COLOR is set)")
+    )
     p.add_argument(
         "--theme",
         choices=["light", "dark"],
-        help="colours for a light or a dark terminal background (default: from COLORFGBG,"
-        " else dark)",
+        help=_(
+            "colours for a light or a dark terminal background (default: from COLORFGBG, else dark)"
+        ),
     )
     p.add_argument(
         "--find",
         action="store_true",
-        help="list the Kahuna servers on the LAN that answer within a few seconds, and exit",
+        help=_("list the Kahuna servers on the LAN that answer within a few seconds, and exit"),
     )
     p.add_argument(
         "--lan-interface",
         metavar="ADDR",
         action="append",
-        help="with --find and the list of the LAN's servers: look on the interface with this"
-        " address only (e.g. 192.168.1.5)",
+        help=_(
+            "with --find and the list of the LAN's servers: look on the interface with this"
+            " address only (e.g. 192.168.1.5)"
+        ),
     )
     p.add_argument(
         "--replay",
         metavar="FILE",
-        help="step through a game record (saved by 'save' or a server's --records, or a"
-        " position) on the board, every card shown: arrows, Home, End, 1 2 3; q quits",
+        help=_(
+            "step through a game record (saved by 'save' or a server's --records, or a"
+            " position) on the board, every card shown: arrows, Home, End, 1 2 3; q quits"
+        ),
     )
     p.add_argument(
         "--analyse",
         metavar="FILE",
-        help="analyse a game record: each turn's chance of winning from its player's own view,"
-        " what it cost, the better turn, a chart; printed, then the program ends",
+        help=_(
+            "analyse a game record: each turn's chance of winning from its player's own view,"
+            " what it cost, the better turn, a chart; printed, then the program ends"
+        ),
     )
     p.add_argument(
         "--plain",
         action="store_true",
-        help="with --analyse: the analysis alone, no progress bar (for scripts, screen readers)",
+        help=_("with --analyse: the analysis alone, no progress bar (for scripts, screen readers)"),
     )
     p.add_argument(
         "--deep",
         action="store_true",
-        help="with --analyse: four times the samples a position (slower, steadier)",
+        help=_("with --analyse: four times the samples a position (slower, steadier)"),
     )
     p.add_argument(
         "--tutorial",
         action="store_true",
-        help="learn the game on the board: short lessons where you type the moves",
+        help=_("learn the game on the board: short lessons where you type the moves"),
     )
     p.add_argument(
         "--lang",
         choices=LANGUAGES,
-        help="the client's language: en (English), de (Deutsch), it (Italiano); default: from"
-        " the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English. The game's notation"
-        " (place BARI-DUDA) works in every language",
+        help=_(
+            "the client's language: en (English), de (Deutsch), it (Italiano); default: from"
+            " the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English. The game's notation"
+            " (place BARI-DUDA) works in every language"
+        ),
     )
     a = p.add_argument_group(
-        "accounts (on a server that keeps them; the password is asked without echo, or taken"
-        " from KAHUNA_PASSWORD)"
+        _(
+            "accounts (on a server that keeps them; the password is asked without echo, or taken"
+            " from KAHUNA_PASSWORD)"
+        )
     )
     who = a.add_mutually_exclusive_group()
-    who.add_argument("--register", metavar="NAME", help="make an account of this name and log in")
+    who.add_argument(
+        "--register", metavar="NAME", help=_("make an account of this name and log in")
+    )
     who.add_argument(
         "--login",
         metavar="NAME",
-        help="log in to your account (once per machine: the client keeps a login token)",
+        help=_("log in to your account (once per machine: the client keeps a login token)"),
     )
     a.add_argument(
         "--quiet",
         action="store_true",
-        help="no terminal bell and no window title when a game wants you (your move in a game"
-        " of days, a challenge, time running out)",
+        help=_(
+            "no terminal bell and no window title when a game wants you (your move in a game"
+            " of days, a challenge, time running out)"
+        ),
     )
-    p.add_argument("--log", metavar="FILE", help="write a debug log to FILE")
+    p.add_argument("--log", metavar="FILE", help=_("write a debug log to FILE"))
     return p
 
 
 def parse_handicap(text: str | None) -> tuple[str | None, int]:
     if not text:
         return None, 0
-    seat, _, count = text.partition(":")
+    seat, _colon, count = text.partition(":")
     seat = seat.strip().lower()
     if seat not in ("white", "black") or not count.strip().isdigit() or not 1 <= int(count) <= 3:
-        raise argparse.ArgumentTypeError("--handicap is SEAT:N, like white:2 (N from 1 to 3)")
+        raise argparse.ArgumentTypeError(_("--handicap is SEAT:N, like white:2 (N from 1 to 3)"))
     return seat, int(count)
 
 
@@ -436,9 +488,12 @@ async def run_client(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    given = list(sys.argv[1:] if argv is None else argv)
+    # the language first: the parser's help and errors are said in it
+    set_language(choose_language(language_asked(given)))
+    speak_to_argparse()
     parser = build_parser()
-    args = parser.parse_args(argv)
-    set_language(choose_language(args.lang))
+    args = parser.parse_args(given)
     if args.find:
         from client.discovery import find_main
 
@@ -465,7 +520,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--clock: {exc}")
     args.name = args.name.strip()
     if not 1 <= len(args.name) <= 32 or not args.name.isprintable():
-        parser.error("--name takes 1 to 32 printable characters")
+        parser.error(_("--name takes 1 to 32 printable characters"))
     try:
         tls_contexts(args, server_urls(args.urls))
     except AddressError as exc:

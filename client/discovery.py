@@ -21,6 +21,8 @@ import ifaddr
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from client.i18n import _
+
 log = logging.getLogger(__name__)
 
 SERVICE_TYPE = "_kahuna._tcp.local."  # as server/discovery.py announces it
@@ -253,16 +255,22 @@ def find_main(
     try:
         servers = asyncio.run(find_servers(timeout, interfaces))
     except (OSError, ValueError) as exc:
-        where = f" on {', '.join(interfaces)}" if interfaces else ""
-        err.write(f"kahuna-client: cannot look for servers on the LAN{where}: {exc}\n")
+        if interfaces:
+            said = _("cannot look for servers on the LAN on {interfaces}: {reason}")
+        else:
+            said = _("cannot look for servers on the LAN: {reason}")
+        text = said.format(interfaces=", ".join(interfaces or ()), reason=exc)
+        err.write(f"kahuna-client: {text}\n")
         return 1
     except KeyboardInterrupt:
         return 130
     if not servers:
-        where = f" on {', '.join(interfaces)}" if interfaces else ""
-        err.write(
-            f"kahuna-client: no Kahuna server answered on the LAN{where} within {timeout:g} s\n"
-        )
+        if interfaces:
+            said = _("no Kahuna server answered on the LAN on {interfaces} within {seconds} s")
+        else:
+            said = _("no Kahuna server answered on the LAN within {seconds} s")
+        text = said.format(interfaces=", ".join(interfaces or ()), seconds=f"{timeout:g}")
+        err.write(f"kahuna-client: {text}\n")
         return 1
     print_servers(servers, out)
     out.flush()

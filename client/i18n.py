@@ -83,3 +83,47 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def pgettext(context: str, message: str) -> str:
     """The message in the chosen language, told apart by its context (a command word)."""
     return _catalog.pgettext(context, message)
+
+
+# argparse's own words (the usage line, its errors), which it looks up with gettext at the time
+# it says them: marked here so that the catalogs hold them, and answered from the client's
+# catalog once `speak_to_argparse` has run.
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"),
+    N_("not allowed with argument %s"),
+    N_("the following arguments are required: %s"),
+    N_("expected one argument"),
+    N_("expected at least one argument"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("%(prog)s: error: %(message)s\n"),
+)
+
+
+def speak_to_argparse() -> None:
+    """argparse's messages in the chosen language from now on (argparse reads its module's
+    `_` and `ngettext` each time it says something)."""
+    import argparse
+
+    setattr(argparse, "_", _)  # noqa: B010 (the module's private name)
+    setattr(argparse, "ngettext", ngettext)  # noqa: B010
+
+
+def language_asked(argv: list[str]) -> str | None:
+    """The --lang of a command line, read before the parser is made (its help is in that
+    language); None when it is not given, or not one of ours (the parser then says so)."""
+    for i, arg in enumerate(argv):
+        value = None
+        if arg == "--lang" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+        if value in LANGUAGES:
+            return value
+    return None

@@ -463,3 +463,29 @@ def test_the_tutorial_speaks_the_language_and_its_messages_fit(lang: str) -> Non
     assert tutorial.submit(forward) and tutorial.index == 1
     assert tutorial.submit(backward) and tutorial.index == 0
     assert tutorial.submit("next") and tutorial.index == 1  # the English words work too
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("de", ("Fehler", "keine Zahl von 1 bis 65535")), ("it", ("errore", "non è un numero"))],
+)
+def test_the_command_line_speaks_the_language(
+    lang: str, words: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its errors (argparse's own words too) and its --help, in the language of --lang."""
+    from client.__main__ import main
+
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            main(["--lang", lang, "127.0.0.1:99999"])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert all(word in err for word in words), err
+        with pytest.raises(SystemExit):
+            main([f"--lang={lang}", "--help"])
+        out = capsys.readouterr().out
+        usage, options = {"de": ("Aufruf:", "\nOptionen:\n"), "it": ("uso:", "\nOpzioni:\n")}[lang]
+        assert out.startswith(usage) and options in out, out[:200]
+        assert "--local" in out and "kahuna-client --local" in out
+    finally:
+        set_language("en")
