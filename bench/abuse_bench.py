@@ -126,18 +126,21 @@ async def probe(port: int, probes: Probes, index: int) -> None:
             ) as ws:  # fmt: skip
                 await ws.send(encode(Hello(2, f"honest{index}")))
                 await ws.recv()  # welcome
-                await ws.send(encode(CreateTable(TableOptions(), False, "white", "white")))
+                # against the computer: a table that waits for nobody (one address keeps few
+                # tables waiting for a player, and every probe comes from 127.0.0.1)
+                create = CreateTable(TableOptions(), True, "white", "white")
+                await ws.send(encode(create, 2))
                 joined = decode_server(await ws.recv())
                 if not isinstance(joined, Joined):
                     raise RuntimeError(f"create_table: {joined}")
                 while not isinstance(decode_server(await ws.recv()), State):
                     pass
-                await ws.send(encode(Resync(joined.table_id)))
+                await ws.send(encode(Resync(joined.table_id), 2))
                 while not isinstance(decode_server(await ws.recv()), State):
                     pass
                 probes.times.append(time.perf_counter() - began)
                 if index % 5 == 0:  # now and then, how full the lobby is
-                    await ws.send(encode(LobbySubscribe()))
+                    await ws.send(encode(LobbySubscribe(), 2))
                     while not isinstance(listing := decode_server(await ws.recv()), Lobby):
                         pass
                     probes.tables_seen = max(probes.tables_seen, len(listing.tables))
@@ -159,6 +162,13 @@ async def honest(port: int, seconds: float, every: float) -> Probes:
 
 
 # ----- the abuser -------------------------------------------------------------------------
+
+
+async def read_all(ws: ClientConnection) -> None:
+    """Read and forget whatever the server sends, until the connection ends."""
+    with contextlib.suppress(Exception):
+        async for _ in ws:
+            pass
 
 
 class Abuser:
@@ -189,7 +199,7 @@ class Abuser:
             reader = asyncio.create_task(self._read(ws)) if reads else None
             try:
                 await ws.send(pack({"type": "hello", "version": 2, "name": f"lob{index}"}))
-                create = encode(CreateTable(TableOptions(), False, "white", "white"))
+                create = encode(CreateTable(TableOptions(), False, "white", "white"), 2)
                 for _ in range(cfg.tables_per_connection):
                     await ws.send(create)
                     self.counts["created"] += 1
@@ -215,9 +225,7 @@ class Abuser:
                 ws.transport.abort()
 
     async def _read(self, ws: ClientConnection) -> None:
-        with contextlib.suppress(Exception):
-            async for _ in ws:
-                pass
+        await read_all(ws)
 
     async def churn(self, index: int) -> None:
         """Tables made and left behind by connections that vanish at once."""
@@ -230,7 +238,7 @@ class Abuser:
                 continue
             try:
                 await ws.send(pack({"type": "hello", "version": 2, "name": f"churn{index}"}))
-                create = encode(CreateTable(TableOptions(), False, "white", "white"))
+                create = encode(CreateTable(TableOptions(), False, "white", "white"), 2)
                 for _ in range(self.config.tables_per_connection):
                     await ws.send(create)
                     self.counts["created"] += 1
@@ -286,6 +294,58 @@ class Abuser:
         await asyncio.gather(*tasks)
 
 
+class Barrage:
+    """--barrage: hostile frames as fast as they go, from `connections` connections spread over
+    `addresses` loopback addresses (127.0.0.2 on), each reconnecting when closed, until `frames`
+    are sent: malformed msgpack, unknown types, resyncs of tables that do not exist."""
+
+    def __init__(self, port: int, addresses: int, connections: int, frames: int) -> None:
+        self.port = port
+        self.addresses = [f"127.0.0.{2 + i}" for i in range(addresses)]
+        self.connections = connections
+        self.frames = frames
+        self.stop = asyncio.Event()
+        self.counts = {"frames": 0, "connections": 0, "refused": 0, "closed": 0}
+        self.hostile = [
+            b"\xc1\xc1\xc1",  # not msgpack
+            pack({"type": "no_such_message"}),
+            pack({"type": "resync", "table_id": "00000000"}),
+        ]
+
+    async def one(self, index: int) -> None:
+        address = self.addresses[index % len(self.addresses)]
+        while not self.stop.is_set() and self.counts["frames"] < self.frames:
+            try:
+                ws = await connect(
+                    f"ws://127.0.0.1:{self.port}", compression=None, ping_interval=None,
+                    max_size=2**23, local_addr=(address, 0), open_timeout=10, max_queue=None,
+                )  # fmt: skip
+            except Exception:
+                self.counts["refused"] += 1
+                await asyncio.sleep(0.1)
+                continue
+            self.counts["connections"] += 1
+            reader = asyncio.create_task(read_all(ws))
+            try:
+                await ws.send(pack({"type": "hello", "version": 2, "name": f"bar{index}"}))
+                i = 0
+                while not self.stop.is_set() and self.counts["frames"] < self.frames:
+                    await ws.send(self.hostile[i % len(self.hostile)])
+                    self.counts["frames"] += 1
+                    i += 1
+                    if i % 32 == 0:
+                        await asyncio.sleep(0)  # let the other connections send too
+            except Exception:
+                self.counts["closed"] += 1
+            finally:
+                reader.cancel()
+                ws.transport.abort()
+
+    async def run(self) -> None:
+        await asyncio.gather(*(self.one(i) for i in range(self.connections)))
+        self.stop.set()
+
+
 # ----- the run ------------------------------------------------------------------------------
 
 
@@ -294,7 +354,11 @@ async def abuse(args: argparse.Namespace) -> None:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    abuser = Abuser(args.run_abuser, args.abuser, ServerConfig(), args.silent_sockets)
+    abuser: Abuser | Barrage
+    if args.barrage:
+        abuser = Barrage(args.run_abuser, args.addresses, args.connections, args.frames)
+    else:
+        abuser = Abuser(args.run_abuser, args.abuser, ServerConfig(), args.silent_sockets)
     running = asyncio.create_task(abuser.run())
     await asyncio.sleep(args.seconds)
     abuser.stop.set()
@@ -355,6 +419,8 @@ async def main_async(args: argparse.Namespace) -> int:
         abuser = await asyncio.create_subprocess_exec(
             sys.executable, str(Path(__file__).resolve()), "--run-abuser", str(port),
             "--abuser", args.abuser, "--silent-sockets", str(args.silent_sockets),
+            *(["--barrage", "--addresses", str(args.addresses), "--connections",
+               str(args.connections), "--frames", str(args.frames)] if args.barrage else []),
             "--seconds", str(args.warm_up + args.seconds + 1),
             stdout=asyncio.subprocess.PIPE,
         )  # fmt: skip
@@ -399,6 +465,15 @@ def main() -> None:
     parser.add_argument(
         "--fd-limit", type=int, default=1024, help="the server's open-file limit (0: inherit)"
     )
+    parser.add_argument(
+        "--barrage",
+        action="store_true",
+        help="the abuse is a barrage of hostile frames from many connections on many addresses"
+        " (--connections over --addresses, --frames in all) instead of one address's abuses",
+    )
+    parser.add_argument("--addresses", type=int, default=25)
+    parser.add_argument("--connections", type=int, default=300)
+    parser.add_argument("--frames", type=int, default=100_000)
     parser.add_argument("--run-abuser", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.fd_limit = args.fd_limit or None

@@ -33,10 +33,17 @@ def guest_name(name: str, name_max: int) -> str:
     return name[: name_max - len(GUEST_MARK)].rstrip() + GUEST_MARK
 
 
+# A flood is logged at most once in this many seconds per address, with the number of
+# connections of that address closed for it meanwhile: a barrage must not become a log flood.
+FLOOD_LOG_EVERY = 10.0
+
+
 class Sessions:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.per_address: dict[str, int] = {}
+        # per address: when its flood was last logged, and the closes not logged since
+        self.flood_logged: dict[str, tuple[float, int]] = {}
 
     def open(self, address: str, now: float) -> MemberId | ErrorCode:
         """A new connection: its member id, or the reason to refuse it."""
@@ -76,13 +83,29 @@ class Sessions:
         if session.bucket.take(now):
             return True
         if not session.flood.take(now):
-            log.warning("closing connection %s from %s: flood", session.member, session.address)
+            self._log_flood(session, now)
             self.ctx.error(session.member, ErrorCode.RATE_LIMITED, "message flood; closing")
             self.ctx.close(session, CLOSE_POLICY, "message flood")
         elif now - session.last_rate_error >= 1.0:  # so that a flood does not become one
             session.last_rate_error = now
             self.ctx.error(session.member, ErrorCode.RATE_LIMITED, "too many messages; slow down")
         return False
+
+    def _log_flood(self, session: Session, now: float) -> None:
+        address = session.address
+        logged_at, unlogged = self.flood_logged.get(address, (now - FLOOD_LOG_EVERY, 0))
+        if now - logged_at < FLOOD_LOG_EVERY:
+            self.flood_logged[address] = (logged_at, unlogged + 1)
+            return
+        also = f" (and {unlogged} more of its connections since the last such line)"
+        log.warning(
+            "closing connection %s from %s: flood%s",
+            session.member, address, also if unlogged else "",
+        )  # fmt: skip
+        self.flood_logged[address] = (now, 0)
+        if len(self.flood_logged) > 4 * self.ctx.config.max_connections:  # bounded memory
+            for stale in [a for a, (at, _n) in self.flood_logged.items() if now - at > 60.0]:
+                del self.flood_logged[stale]
 
     def hello(self, session: Session, hello: Hello) -> None:
         cfg = self.ctx.config

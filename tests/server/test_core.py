@@ -389,6 +389,28 @@ def test_the_rate_limit_drops_answers_once_a_second_and_closes_a_flood() -> None
     assert h.send(member, LobbySubscribe()) == Effects()
 
 
+def test_a_flood_from_many_connections_of_one_address_is_one_log_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Each flooding connection is closed, but its address is logged once in FLOOD_LOG_EVERY
+    seconds, then with the number of the others: a barrage must not flood the log."""
+    h = Harness(rate=0.1, burst=1, flood_limit=1)
+    members = [h.connect("10.7.7.7") for _ in range(20)]
+    with caplog.at_level(logging.WARNING, logger="server.sessions"):
+        for member in members:
+            h.send(member, LobbySubscribe())  # the one token: hello is not even needed
+            h.send(member, LobbySubscribe())  # dropped
+            closed = h.send(member, LobbySubscribe())  # the flood
+            assert [c.member for c in closed.closes] == [member]
+        h.now += 10.0
+        late = h.connect("10.7.7.7")
+        for _ in range(3):
+            h.send(late, LobbySubscribe())
+    lines = [r.getMessage() for r in caplog.records if "flood" in r.getMessage()]
+    assert len(lines) == 2, lines
+    assert "10.7.7.7" in lines[0] and "and 19 more" in lines[1]
+
+
 def test_the_bucket_refills_with_time() -> None:
     h = Harness(rate=2.0, burst=2, flood_limit=100)
     member = h.player()
