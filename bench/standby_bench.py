@@ -47,6 +47,7 @@ async def start(db: str, port: int, logs: Path) -> tuple[asyncio.subprocess.Proc
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port), "--db", db,
         "--no-announce", "--log-level", "warning", "--max-per-address", "1000",
+        "--waiting-per-address", "1000",
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=log,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
