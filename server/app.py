@@ -81,6 +81,7 @@ class KahunaServer:
         self._writer: Writer | None = None
         self._held: collections.deque[tuple[int, Effects]] = collections.deque()
         self._held_empty = asyncio.Event()
+        self._flush_due = False  # a _write_held is scheduled (SQLite: see carry_out)
         self._computer_tasks: dict[MemberId, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._stopping = False
@@ -251,16 +252,38 @@ class KahunaServer:
                 self._held_empty.clear()
                 self._reschedule()
                 return
-        elif effects.writes:
+        elif effects.writes or self._held:
+            # The writes of one turn of the event loop go together, one transaction, once the
+            # turn's reads are handled (call_soon): each effects' messages wait for it, in order
+            self._held.append((0, effects))
+            self._held_empty.clear()
+            if not self._flush_due:
+                self._flush_due = True
+                asyncio.get_running_loop().call_soon(self._write_held)
+            self._reschedule()
+            return
+        self._after_writes(effects)
+
+    def _write_held(self) -> None:
+        """The held effects' writes in one transaction, then the effects themselves, in order.
+        A failed write stops the server before anyone is told anything it held."""
+        self._flush_due = False
+        held, self._held = self._held, collections.deque()
+        ops = [op for _number, effects in held for op in effects.writes]
+        if ops:
             try:
-                self.storage.write(effects.writes)
+                self.storage.write(ops)
             except StorageError as exc:
                 # Memory is now ahead of the disk: telling anyone would break the promise that
                 # what a client was told is stored. Stop; a restart rebuilds from the disk.
                 log.critical("storage failed, the server stops: %s", exc)
+                self._held_empty.set()
                 self._fail()
                 return
-        self._after_writes(effects)
+        for _number, effects in held:
+            self._after_writes(effects)
+        if not self._held:
+            self._held_empty.set()
 
     def _after_writes(self, effects: Effects) -> None:
         """What the effects do once their writes are stored: the messages first."""
