@@ -72,8 +72,9 @@ class FrameConnection(ServerConnection):
     """A server connection that hands each whole message to a function as it arrives, in the
     callback that read it, instead of queueing it for a task to fetch (a task's turn for each
     message); the one turn between a command and its update is the shell's, which writes all
-    of a turn's effects in one transaction (KahunaServer.carry_out). The messages that arrive before anyone
-    is listening wait for deliver_to. Control frames are websockets' business, as before."""
+    of a turn's effects in one transaction (KahunaServer.carry_out). The messages that arrive
+    before anyone is listening wait for deliver_to. Control frames are websockets' business, as
+    before."""
 
     _sink: Callable[[bytes | str], None] | None = None
     _early: list[bytes | str] | None = None
