@@ -45,7 +45,13 @@ from server.effects import (
 )
 from server.lobby import Lobby
 from server.passwords import Cost, Passwords
-from server.sockets import AcceptErrors, FrameConnection, SocketGate, gated_connection
+from server.sockets import (
+    AcceptErrors,
+    FairTurns,
+    FrameConnection,
+    SocketGate,
+    gated_connection,
+)
 from server.storage_open import open_storage, safe_name
 from server.store import Storage, StorageError, StoredPlayers
 from server.table import MemberId
@@ -146,7 +152,7 @@ class KahunaServer:
             compression=None,
             server_header=None,
             close_timeout=2,  # a peer that reads nothing must not hold up a stop
-            create_connection=gated_connection(self.gate),
+            create_connection=gated_connection(self.gate, FairTurns()),
             backlog=cfg.listen_backlog,
             process_request=WebPages() if cfg.web else None,  # the page: server/web.py
         )

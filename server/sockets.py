@@ -9,7 +9,10 @@ accept_log_interval (AcceptErrors)."""
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
 import logging
+import socket
 import time
 from collections.abc import Callable
 from typing import Any, cast
@@ -21,6 +24,8 @@ from websockets.protocol import State
 
 log = logging.getLogger(__name__)
 
+MESSAGES_AT_ONCE = 4  # see FrameConnection
+RECEIVE_BUFFER = 16 * 1024  # bytes of a client's socket's receive buffer (see gated_connection)
 EARLY_MESSAGES = 64  # a connection's messages held before its session begins (the handler's start)
 ACCEPT_FAILED = "socket.accept() out of system resource"  # asyncio's report of EMFILE & co.
 
@@ -74,11 +79,26 @@ class FrameConnection(ServerConnection):
     message); the one turn between a command and its update is the shell's, which writes all
     of a turn's effects in one transaction (KahunaServer.carry_out). The messages that arrive
     before anyone is listening wait for deliver_to. Control frames are websockets' business, as
-    before."""
+    before.
+
+    Fairness: one read hands on at most MESSAGES_AT_ONCE messages at once. A read that brought
+    more (a client that sends without waiting, a flood) keeps the rest in order and reads
+    nothing more of that socket meanwhile; FairTurns hands such backlogs on MESSAGES_AT_ONCE
+    at a time per address a turn of the event loop, behind whatever else the loop has to do:
+    so that a crowd of connections, however many and from however many addresses, costs
+    every other client one batch per address, not all of their frames, before its turn."""
 
     _sink: Callable[[bytes | str], None] | None = None
     _early: list[bytes | str] | None = None
     _fragments: list[Frame] | None = None
+    _budget = 0  # messages this read may still hand on at once
+    _backlog: collections.deque[bytes | str] | None = None  # the rest, in order
+    turns: FairTurns  # set by gated_connection: whose backlog goes next
+    gate_address: str | None = None
+
+    def data_received(self, data: bytes) -> None:
+        self._budget = MESSAGES_AT_ONCE
+        super().data_received(data)
 
     def process_event(self, event: Any) -> None:
         if not isinstance(event, Frame) or event.opcode not in DATA_OPCODES:
@@ -105,7 +125,7 @@ class FrameConnection(ServerConnection):
                 self.send_data()
                 return
         if self._sink is not None:
-            self._sink(message)
+            self._hand_on(message)
         elif self._early is None:
             self._early = [message]
         elif len(self._early) < EARLY_MESSAGES:
@@ -113,6 +133,37 @@ class FrameConnection(ServerConnection):
         else:
             self.protocol.fail(CloseCode.POLICY_VIOLATION, "too many messages before the session")
             self.send_data()
+
+    def _hand_on(self, message: bytes | str) -> None:
+        assert self._sink is not None
+        if self._backlog is None and self._budget > 0:
+            self._budget -= 1
+            self._sink(message)
+            return
+        if self._backlog is None:
+            self._backlog = collections.deque()
+            if not self.transport.is_closing():
+                self.transport.pause_reading()
+            self.turns.want(self)
+        self._backlog.append(message)
+
+    def hand_on_some(self, most: int) -> bool:
+        """Hand on up to `most` of the backlog (FairTurns' turn): whether some is left."""
+        backlog = self._backlog
+        if backlog is None:
+            return False
+        open_ = self.protocol.state not in (State.CLOSING, State.CLOSED)
+        while most and backlog and open_:
+            assert self._sink is not None
+            self._sink(backlog.popleft())
+            most -= 1
+            open_ = self.protocol.state not in (State.CLOSING, State.CLOSED)
+        if backlog and open_:
+            return True
+        self._backlog = None
+        if not self.transport.is_closing():
+            self.transport.resume_reading()
+        return False
 
     def deliver_to(self, sink: Callable[[bytes | str], None]) -> None:
         """From now on every message goes to `sink`, those that came before first."""
@@ -122,12 +173,39 @@ class FrameConnection(ServerConnection):
             sink(message)
 
 
-def gated_connection(gate: SocketGate) -> type[ServerConnection]:
+class FairTurns:
+    """The connections whose reads brought more than they could hand on at once, by address:
+    each turn of the event loop, every address hands on MESSAGES_AT_ONCE messages of its first
+    such connection, which then goes to the back of its address's line."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[str, collections.deque[FrameConnection]] = {}
+        self._due = False
+
+    def want(self, conn: FrameConnection) -> None:
+        self.waiting.setdefault(conn.gate_address or "?", collections.deque()).append(conn)
+        if not self._due:
+            self._due = True
+            asyncio.get_running_loop().call_soon(self.turn)
+
+    def turn(self) -> None:
+        self._due = False
+        for address in list(self.waiting):
+            line = self.waiting[address]
+            conn = line.popleft()
+            if conn.hand_on_some(MESSAGES_AT_ONCE):
+                line.append(conn)
+            if not line:
+                del self.waiting[address]
+        if self.waiting and not self._due:
+            self._due = True
+            asyncio.get_running_loop().call_soon(self.turn)
+
+
+def gated_connection(gate: SocketGate, turns: FairTurns) -> type[ServerConnection]:
     """A ServerConnection class that asks the gate before anything else happens."""
 
     class GatedConnection(FrameConnection):
-        gate_address: str | None = None
-
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             peer = transport.get_extra_info("peername")
             address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
@@ -137,6 +215,13 @@ def gated_connection(gate: SocketGate) -> type[ServerConnection]:
                 cast(asyncio.Transport, transport).abort()
                 return
             self.gate_address = address
+            self.turns = turns
+            sock = transport.get_extra_info("socket")
+            if sock is not None:
+                # a client's messages are small: a small window keeps what one read brings (and
+                # a flooding client gets in ahead) small too; the kernel doubles the figure
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
             super().connection_made(transport)
 
         def connection_lost(self, exc: Exception | None) -> None:

@@ -146,6 +146,10 @@ async def test_a_slow_reader_is_closed_by_the_bytes_waiting(
     table_id = next(iter(server.lobby.tables))
     member = next(iter(server.connections))
     conn = server.connections[member]
+    # and the server's end of it little into its own (whatever the kernel's autotuning would
+    # make of it as the answers flow): what the abuser does not read waits in the server soon
+    sock = conn.ws.transport.get_extra_info("socket")
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
     resync = encode(Resync(table_id))
     with caplog.at_level(logging.WARNING, logger="server.connection"):
         with contextlib.suppress(ConnectionClosed):

@@ -13,8 +13,15 @@ from websockets.http11 import Response
 from websockets.uri import parse_uri
 
 from protocol.codec import decode_server, encode
-from protocol.messages import Error, Hello, LobbySubscribe, ServerMessage, Welcome
-from server.sockets import EARLY_MESSAGES
+from protocol.messages import (
+    Error,
+    Hello,
+    LobbySubscribe,
+    LobbyUnsubscribe,
+    ServerMessage,
+    Welcome,
+)
+from server.sockets import EARLY_MESSAGES, MESSAGES_AT_ONCE, FairTurns
 from tests.conftest import TIMEOUT, Client, ServerFactory
 
 
@@ -64,7 +71,7 @@ def frame(opcode: Opcode, data: bytes, fin: bool = True) -> bytes:
     return Frame(opcode, data, fin=fin).serialize(mask=True)
 
 
-def binary(message: Hello | LobbySubscribe) -> bytes:
+def binary(message: Hello | LobbySubscribe | LobbyUnsubscribe) -> bytes:
     return frame(Opcode.BINARY, encode(message))
 
 
@@ -123,3 +130,50 @@ async def test_a_text_frame_is_refused_and_bad_utf8_closes(make_server: ServerFa
             assert isinstance(error, Error) and error.code == "text_frame"
         else:
             assert raw.close is not None and raw.close.code == CloseCode.INVALID_DATA
+
+
+async def test_many_messages_in_one_read_are_all_answered_in_order(
+    make_server: ServerFactory,
+) -> None:
+    """More messages in one read than are handed on at once wait their turns (FairTurns),
+    the socket unread meanwhile, and every one is answered, in order."""
+    server = await make_server()
+    raw = RawClient(server.port)
+    await raw.write(raw.handshake() + binary(Hello(2, "Ana")))
+    await raw.read(until=1)
+    count = 10 * MESSAGES_AT_ONCE + 3
+    asks = [LobbySubscribe() if i % 2 == 0 else LobbyUnsubscribe() for i in range(count)]
+    await raw.write(b"".join(frame(Opcode.BINARY, encode(m, 2)) for m in asks))
+    await raw.write(binary(Hello(2, "again")))  # answered last: already_greeted
+    subscribes = (count + 1) // 2
+    await raw.read(until=1 + subscribes + 1)
+    raw.stop()
+    kinds = [m.TYPE for m in raw.messages[1:]]
+    assert kinds == ["lobby"] * subscribes + ["error"], kinds
+    last = raw.messages[-1]
+    assert isinstance(last, Error) and last.code == "already_greeted"
+
+
+def test_fair_turns_give_each_address_one_batch_a_turn() -> None:
+    """The order of the turns: every address's first waiting connection hands on a batch, then
+    goes to the back of its address's line; an address's many connections do not get more."""
+    handed: list[str] = []
+
+    class Waiting:
+        def __init__(self, name: str, address: str, batches: int) -> None:
+            self.name, self.gate_address, self.batches = name, address, batches
+
+        def hand_on_some(self, most: int) -> bool:
+            handed.append(self.name)
+            self.batches -= 1
+            return self.batches > 0
+
+    async def run() -> None:
+        turns = FairTurns()
+        for conn in (Waiting("a1", "A", 2), Waiting("a2", "A", 2), Waiting("b1", "B", 1)):
+            turns.want(conn)  # type: ignore[arg-type]
+        while turns.waiting:
+            await asyncio.sleep(0)
+
+    asyncio.run(run())
+    assert handed == ["a1", "b1", "a2", "a1", "a2"]
