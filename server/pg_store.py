@@ -18,6 +18,7 @@ transaction on disk (synchronous_commit, as a database keeps it by default).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import threading
@@ -216,6 +217,11 @@ class PgStorage(SqlStorage):
 
     def close(self) -> None:
         self.flush_times()
+        # Let go of the lock before the session ends: PostgreSQL ends a closed session's backend
+        # a moment after the client has gone, and a server started again at once must find the
+        # database free. (A session that ended by itself has let go of it already.)
+        with contextlib.suppress(psycopg.Error):
+            self._conn.execute("SELECT pg_advisory_unlock(%s)", (LOCK_KEY,))
         try:
             self._conn.close()  # ends the session: the lock goes to a standby, if one waits
         except psycopg.Error as e:

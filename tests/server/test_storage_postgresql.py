@@ -146,6 +146,14 @@ def test_a_lost_connection_stops_writes_and_frees_the_database(postgres: Cluster
     with pytest.raises(StorageError, match="nothing written"):
         serving.write([AppendLogOp("t", 0, (["m", "white", "a"],), 2.0)])
     serving.close()
-    again = open_storage(url)  # free, without waiting
+    # free once PostgreSQL has ended the session (pg_terminate_backend only signals it)
+    again = None
+    for _ in range(100):
+        try:
+            again = open_storage(url)
+            break
+        except StorageError:
+            time.sleep(0.05)
+    assert again is not None, "the lock of the ended session was never let go"
     assert again.load_open_tables(0)[0].log == []
     again.close()
