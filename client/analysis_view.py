@@ -20,7 +20,7 @@ from typing import Any
 from client.command_words import in_words
 from client.hint import explain
 from client.i18n import _
-from client.words import seat_name
+from client.words import record_problem, seat_name
 from shared.analysis import (
     DEEP_PLAYOUTS,
     PLAYOUTS,
@@ -182,8 +182,11 @@ def analyse_main(path: str, plain: bool, deep: bool = False) -> int:
         text = Path(path).read_text(encoding="utf-8")
         parsed = read_record(text)
         parsed.replay()
-    except (OSError, RecordError) as exc:
-        print(f"kahuna-client: {path}: {exc}", file=sys.stderr)
+    except OSError as exc:
+        print(f"kahuna-client: {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except RecordError as exc:
+        print(f"kahuna-client: {path}:{exc.line}: {record_problem(exc)}", file=sys.stderr)
         return 1
     playouts = DEEP_PLAYOUTS if deep else PLAYOUTS
     analysis = analyse_in_workers(turns(parsed), playouts, None if plain else progress_bar)

@@ -21,6 +21,7 @@ from client.lobby_commands import (
 )
 from client.replay import ReplayViewer, timeline
 from client.state import ClientState
+from client.words import record_problem
 from protocol.messages import (
     AnswerChallenge,
     ChangePassword,
@@ -190,7 +191,10 @@ class LobbyLine:
             try:
                 steps = timeline(read_record(msg.text), msg.text)
             except RecordError as exc:
-                self.state.say(_("The record cannot be read: {reason}").format(reason=exc), "error")
+                said = _("The record cannot be read: line {line}: {reason}").format(
+                    line=exc.line, reason=record_problem(exc)
+                )
+                self.state.say(said, "error")
             else:
                 self.replay = ReplayViewer(steps, msg.table_id, msg.text)
                 self.replay_text = msg.text

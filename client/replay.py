@@ -46,7 +46,7 @@ from client.screen import (
     not_a_terminal,
 )
 from client.status_lines import MESSAGE_LINES
-from client.words import reason_words, seat_name
+from client.words import reason_words, record_problem, seat_name
 from shared.analysis import TurnAnalysis, white_chances
 from shared.board import ISLANDS
 from shared.events import BridgePlaced, BridgeRemoved, Event, GameOver, TurnEnded, event_to_dict
@@ -578,10 +578,10 @@ def replay_main(
     try:
         steps = load(path)
     except RecordError as exc:
-        print(f"{path}:{exc.line}: {exc.reason}", file=sys.stderr)
+        print(f"{path}:{exc.line}: {record_problem(exc)}", file=sys.stderr)
         return 1
     except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not a UTF-8 text file"
+        reason = exc.strerror if isinstance(exc, OSError) else _("not a UTF-8 text file")
         print(f"{path}: {reason}", file=sys.stderr)
         return 2
     if input is None and not_a_terminal():

@@ -32,6 +32,7 @@ from shared.events import (
     TokenRemoved,
     TurnEnded,
 )
+from shared.record import RecordError
 from shared.results import Result, ending_sentence
 from shared.types import Seat, Termination
 
@@ -542,3 +543,40 @@ def rules_words(english: str) -> str:
             )
         return text.format(**values)
     return english
+
+
+def record_problem(exc: RecordError) -> str:
+    """Why a record cannot be read or replayed, in the player's language (from its code; a
+    lower layer's own words, `detail`, stay as they were said)."""
+    params = {"word": "", "detail": "", **exc.params}
+    sentences = {
+        "chance-missing": _(
+            "this action reshuffles the discard pile; a 'shuffle' line must follow"
+        ),
+        "chance-stray": _("no reshuffle happens here"),
+        "chance-impossible": _("the shuffle is not an order of the discard pile's cards"),
+        "illegal": _("this move cannot be played here ({detail})"),
+        "bad_card": _("not a card ({detail})"),
+        "yes_no": _("expected yes or no, not '{word}'"),
+        "bad_seat": _("'{word}' is not a seat (white or black)"),
+        "given_twice": _("'{word}' is given twice"),
+        "seat_first": _("'{word}' names a seat first"),
+        "bad_line": _("not a line of the board ({detail})"),
+        "listed_twice": _("{word} is listed twice"),
+        "round_number": _("'round' takes a number"),
+        "points_format": _("points are written white:black, not '{word}'"),
+        "final_turns_left": _("'final-turns-left' is 1 or 2"),
+        "unknown_line": _("unknown position line '{word}'"),
+        "impossible_position": _("impossible position ({detail})"),
+        "not_a_record": _("not a game record: a record starts with '{word}'"),
+        "no_deal": _("the record has no deal and no position"),
+        "no_end": _("the position has no closing 'end' line"),
+        "deal_after_first": _("'first' is followed by a 'deal' line"),
+        "bad_deal": _("the deal is not the 24 cards, two of each island"),
+        "no_start": _("expected 'first' and 'deal', or 'position'"),
+        "bad_action": _("not an action ({detail})"),
+        "handicap_format": _("handicap is 'none' or a seat and 1-3 bridges"),
+        "bad_options": _("impossible options ({detail})"),
+    }
+    sentence = sentences.get(exc.code)
+    return exc.reason if sentence is None else sentence.format(**params)

@@ -28,12 +28,18 @@ MAGIC = "kahuna-record 1"
 
 
 class RecordError(ValueError):
-    """A record that cannot be read or replayed; names the line and the reason."""
+    """A record that cannot be read or replayed; names the line and the reason, in English and
+    as a code with its parameters (the words a reader's program says it in: client/words.py's
+    record_problem). `detail` is a lower layer's own English words, where one said why."""
 
-    def __init__(self, line: int, reason: str) -> None:
+    def __init__(
+        self, line: int, reason: str, code: str, params: dict[str, str] | None = None
+    ) -> None:
         super().__init__(f"line {line}: {reason}")
         self.line = line
         self.reason = reason
+        self.code = code
+        self.params = params or {}
 
 
 # ----- writing ----------------------------------------------------------------------------
@@ -199,7 +205,9 @@ class ParsedRecord:
         except LogError as exc:
             # Every entry has its line; the deal's check cannot fail on a record read here.
             line = self.lines[min(exc.index, len(self.lines) - 1)] if self.lines else 1
-            raise RecordError(line, _RECORD_WORDING.get(exc.kind, exc.reason)) from None
+            if exc.kind in _RECORD_WORDING:
+                raise RecordError(line, _RECORD_WORDING[exc.kind], exc.kind) from None
+            raise RecordError(line, exc.reason, "illegal", {"detail": exc.reason}) from None
 
 
 # Log errors in a record's own words: there, chance entries are 'shuffle' lines.
@@ -223,12 +231,12 @@ def _cards(number: int, words: Sequence[str]) -> tuple[int, ...]:
     try:
         return tuple(parse_island(w) for w in words)
     except ValueError as exc:
-        raise RecordError(number, str(exc)) from None
+        raise RecordError(number, str(exc), "bad_card", {"detail": str(exc)}) from None
 
 
 def _yes_no(number: int, word: str) -> bool:
     if word not in ("yes", "no"):
-        raise RecordError(number, f"expected yes or no, not {word!r}")
+        raise RecordError(number, f"expected yes or no, not {word!r}", "yes_no", {"word": word})
     return word == "yes"
 
 
@@ -236,7 +244,7 @@ def _seat(number: int, word: str) -> Seat:
     try:
         return Seat.parse(word)
     except ValueError as exc:
-        raise RecordError(number, str(exc)) from None
+        raise RecordError(number, str(exc), "bad_seat", {"word": word}) from None
 
 
 def _parse_position(
@@ -251,11 +259,11 @@ def _parse_position(
         key, args = words[0], words[1:]
         tag = key + (" " + args[0] if key in ("bridges", "hand", "open") and args else "")
         if tag in seen:
-            raise RecordError(line, f"'{tag}' is given twice")
+            raise RecordError(line, f"'{tag}' is given twice", "given_twice", {"word": tag})
         seen.add(tag)
         if key in ("bridges", "hand", "open"):
             if not args:
-                raise RecordError(line, f"'{key}' names a seat first")
+                raise RecordError(line, f"'{key}' names a seat first", "seat_first", {"word": key})
             seat = _seat(line, args[0])
             if key == "bridges":
                 mask = 0
@@ -263,9 +271,13 @@ def _parse_position(
                     try:
                         k = parse_line(word)
                     except ValueError as exc:
-                        raise RecordError(line, str(exc)) from None
+                        detail = {"detail": str(exc)}
+                        raise RecordError(line, str(exc), "bad_line", detail) from None
                     if mask >> k & 1:
-                        raise RecordError(line, f"{line_name(k)} is listed twice")
+                        name = line_name(k)
+                        raise RecordError(
+                            line, f"{name} is listed twice", "listed_twice", {"word": name}
+                        )
                     mask |= 1 << k
                 bridges[seat] = mask
             elif key == "hand":
@@ -276,14 +288,19 @@ def _parse_position(
             fields[key.replace("-", "_")] = _cards(line, args)
         elif key == "round":
             if len(args) != 1 or not args[0].isdigit():
-                raise RecordError(line, "'round' takes a number")
+                raise RecordError(line, "'round' takes a number", "round_number")
             fields["round"] = int(args[0])
         elif key == "points":
             points = []
             for word in args:
                 w, _, b = word.partition(":")
                 if not (w.isdigit() and b.isdigit()):
-                    raise RecordError(line, f"points are written white:black, not {word!r}")
+                    raise RecordError(
+                        line,
+                        f"points are written white:black, not {word!r}",
+                        "points_format",
+                        {"word": word},
+                    )
                 points.append((int(w), int(b)))
             fields["round_points"] = tuple(points)
         elif key == "to-move":
@@ -292,11 +309,11 @@ def _parse_position(
             fields["opponent_abstained"] = _yes_no(line, args[0] if args else "")
         elif key == "final-turns-left":
             if len(args) != 1 or args[0] not in ("1", "2"):
-                raise RecordError(line, "'final-turns-left' is 1 or 2")
+                raise RecordError(line, "'final-turns-left' is 1 or 2", "final_turns_left")
             fields["final_turns_left"] = int(args[0])
             fields["phase"] = Phase.FINAL
         else:
-            raise RecordError(line, f"unknown position line {key!r}")
+            raise RecordError(line, f"unknown position line {key!r}", "unknown_line", {"word": key})
     position = Position(
         options=options,
         bridges=(bridges[0], bridges[1]),
@@ -307,7 +324,9 @@ def _parse_position(
     try:
         position.validate()
     except PositionError as exc:
-        raise RecordError(number, f"impossible position: {exc}") from None
+        raise RecordError(
+            number, f"impossible position: {exc}", "impossible_position", {"detail": str(exc)}
+        ) from None
     return position
 
 
@@ -316,18 +335,22 @@ def read_record(text: str) -> ParsedRecord:
     lines = _split(text)
     if not lines or " ".join(lines[0][1]) != MAGIC:
         first_line = lines[0][0] if lines else 1
-        raise RecordError(first_line, f"a record starts with '{MAGIC}'")
+        raise RecordError(
+            first_line, f"a record starts with '{MAGIC}'", "not_a_record", {"word": MAGIC}
+        )
     header: dict[str, tuple[int, list[str]]] = {}
     index = 1
     while index < len(lines) and lines[index][1][0] in ("variant1", "variant2", "handicap"):
         number, words = lines[index]
         if words[0] in header:
-            raise RecordError(number, f"'{words[0]}' is given twice")
+            raise RecordError(
+                number, f"'{words[0]}' is given twice", "given_twice", {"word": words[0]}
+            )
         header[words[0]] = (number, words[1:])
         index += 1
     options = _parse_options(header)
     if index >= len(lines):
-        raise RecordError(lines[-1][0], "the record has no deal and no position")
+        raise RecordError(lines[-1][0], "the record has no deal and no position", "no_deal")
     number, words = lines[index]
     log: list[LogEntry] = []
     numbers: list[int] = []
@@ -337,7 +360,7 @@ def read_record(text: str) -> ParsedRecord:
         while end < len(lines) and lines[end][1][0] != "end":
             end += 1
         if end >= len(lines):
-            raise RecordError(number, "the position has no closing 'end' line")
+            raise RecordError(number, "the position has no closing 'end' line", "no_end")
         position = _parse_position(number, lines[index + 1 : end], options)
         first = position.to_move
         index = end + 1
@@ -345,16 +368,18 @@ def read_record(text: str) -> ParsedRecord:
         first = _seat(number, words[1] if len(words) == 2 else "")
         index += 1
         if index >= len(lines) or lines[index][1][0] != "deal":
-            raise RecordError(number, "'first' is followed by a 'deal' line")
+            raise RecordError(number, "'first' is followed by a 'deal' line", "deal_after_first")
         number, words = lines[index]
         deal = _cards(number, words[1:])
         if Counter(deal) != Counter(FULL_DECK):
-            raise RecordError(number, "the deal is not the 24 cards, two of each island")
+            raise RecordError(
+                number, "the deal is not the 24 cards, two of each island", "bad_deal"
+            )
         log.append(Chance(deal))
         numbers.append(number)
         index += 1
     else:
-        raise RecordError(number, "expected 'first' and 'deal', or 'position'")
+        raise RecordError(number, "expected 'first' and 'deal', or 'position'", "no_start")
     for number, words in lines[index:]:
         ending = _read_ending(words)
         if words[0] == "shuffle":
@@ -366,7 +391,8 @@ def read_record(text: str) -> ParsedRecord:
             try:
                 action = parse_action(" ".join(words[1:]))
             except NotationError as exc:
-                raise RecordError(number, str(exc)) from None
+                detail = {"detail": str(exc)}
+                raise RecordError(number, str(exc), "bad_action", detail) from None
             log.append(Move(seat, action))
         numbers.append(number)
     return ParsedRecord(options, first, position, tuple(log), tuple(numbers))
@@ -382,13 +408,16 @@ def _parse_options(header: dict[str, tuple[int, list[str]]]) -> GameOptions:
         number, args = header["handicap"]
         if args != ["none"]:
             if len(args) != 2 or args[1] not in ("1", "2", "3"):
-                raise RecordError(number, "handicap is 'none' or a seat and 1-3 bridges")
+                raise RecordError(
+                    number, "handicap is 'none' or a seat and 1-3 bridges", "handicap_format"
+                )
             values["handicap_seat"] = _seat(number, args[0])
             values["handicap_bridges"] = int(args[1])
     try:
         return GameOptions(**values)
     except OptionsError as exc:
-        raise RecordError(header["handicap"][0], str(exc)) from None
+        detail = {"detail": str(exc)}
+        raise RecordError(header["handicap"][0], str(exc), "bad_options", detail) from None
 
 
 def replay(text: str) -> Game:

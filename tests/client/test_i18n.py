@@ -489,3 +489,42 @@ def test_the_command_line_speaks_the_language(
         assert "--local" in out and "kahuna-client --local" in out
     finally:
         set_language("en")
+
+
+def test_every_reason_of_a_broken_record_has_its_words() -> None:
+    """Each code shared/record.py gives a RecordError is said by record_problem in each
+    language (not left in the engine's English)."""
+    import ast
+
+    from client.words import record_problem
+    from shared.record import RecordError
+
+    source = (Path(__file__).parent.parent.parent / "shared" / "record.py").read_text()
+    codes: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RecordError":
+            given = node.args[2] if len(node.args) > 2 else None
+            if isinstance(given, ast.Constant) and isinstance(given.value, str):
+                codes.add(given.value)
+    codes |= {"chance-missing", "chance-stray", "chance-impossible"}  # a log error's kinds
+    assert len(codes) > 20
+    try:
+        for lang in ("de", "it"):
+            set_language(lang)
+            for code in sorted(codes):
+                problem = RecordError(3, "english", code, {"word": "w", "detail": "d"})
+                said = record_problem(problem)
+                assert said != "english" and "{" not in said, (lang, code)
+    finally:
+        set_language("en")
+
+
+def test_a_broken_record_is_said_in_the_language(capsys: pytest.CaptureFixture[str]) -> None:
+    from client.__main__ import main
+
+    path = Path(__file__).parent.parent.parent / "README.md"  # not a record
+    try:
+        assert main(["--lang", "de", "--replay", str(path)]) == 1
+        assert "keine Partieaufzeichnung" in capsys.readouterr().err
+    finally:
+        set_language("en")
