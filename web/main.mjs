@@ -211,6 +211,9 @@ function received(m) {
       known.status = m.status;
       break;
     }
+    case "watchers": // version 3: who watches the table
+      table(m.table_id).watchers = m.names;
+      break;
     case "chat_message":
       table(m.table_id).chat.push({ sender: m.sender, text: m.text, role: m.role });
       break;
@@ -765,6 +768,9 @@ function renderTable(main) {
         "div",
         { class: "side" },
         el("p", { class: "turn", id: "turn", role: "status", "aria-live": "polite", text: turn }),
+        known.watchers && known.watchers.length
+          ? el("p", { class: "watchers", id: "watchers", text: fmt(_("watched by {names}"), { names: known.watchers.join(", ") }) })
+          : null,
         app.notice ? el("p", { class: "notice", text: app.notice }) : null,
         choiceNode,
         handNode,

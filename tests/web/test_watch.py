@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from protocol.codec import decode_server
-from protocol.messages import Command, Resign, State, Update
+from protocol.messages import Command, Resign, Spectate, State, Update
 from server.app import KahunaServer
 from shared.legality import legal_actions
 from shared.views import seat_view_from_dict
@@ -93,3 +93,25 @@ def assert_no_hidden_card(frames: list[bytes]) -> None:
             assert event["card"] is None
         if event["type"] == "PlayUndone" and not event["open"]:
             assert event["action"] is None or not event["action"].startswith("discard")
+
+
+async def test_the_page_says_who_watches(pages: Pages, web_server: KahunaServer) -> None:
+    """Protocol version 3's watchers, on the page too: a second spectator comes and goes."""
+    player = await Client.connect(web_server.port, "Pythonista")
+    joined, _state = await create_table(player, vs_computer=True)
+    page = await pages.open(f"/table/{joined.table_id}")
+    await page.wait_for_function(
+        "(id) => { const t = kahuna.tables.get(id); return t && t.view; }", arg=joined.table_id
+    )
+    watcher = await Client.connect(web_server.port, "Cy")
+    await watcher.send(Spectate(joined.table_id))
+    await page.wait_for_selector("#watchers:has-text('Cy')", timeout=2000)
+    text = await page.inner_text("#watchers")
+    assert text.startswith("watched by") and "Cy" in text
+    await watcher.close()
+    await page.wait_for_function(
+        "() => !document.querySelector('#watchers') ||"
+        " !document.querySelector('#watchers').textContent.includes('Cy')",
+        timeout=2000,
+    )
+    await player.close()
