@@ -35,6 +35,7 @@ from client.lobby_commands import PASSWORD_ENV
 from client.login_tokens import LoginTokens
 from client.screen import color_depth_for, not_a_terminal
 from client.seats import SeatStore
+from client.service_addresses import ServiceAddresses
 from client.state import ClientState
 from client.table import LEVEL_CHOICES, parse_control
 from client.table_form import CreateForm
@@ -415,6 +416,9 @@ async def run_client(
         urls = [await server.start()]
     # what the login token is kept under: the server's first address, whichever serves
     key = urls[0]
+    known = ServiceAddresses()
+    if not args.local:  # the addresses the server named last time (a standby's) join the round
+        urls = [*urls, *(u for u in known.get(key) if u not in urls)]
     if args.spectate:
         state.table_id, state.role, state.screen = args.spectate, "spectator", "game"
     if not args.local:
@@ -439,6 +443,8 @@ async def run_client(
 
     def on_message(msg: ServerMessage) -> None:
         nonlocal auto_create
+        if isinstance(msg, Welcome) and not args.local and msg.servers:
+            known.keep(key, [u for u in msg.servers if u.startswith(("ws://", "wss://"))])
         if isinstance(msg, Welcome) and auto_create is not None and state.table_id is None:
             client.send(auto_create)
             auto_create = None

@@ -27,6 +27,7 @@ from client.client import Client
 from client.connection import Session
 from client.login_tokens import LoginTokens
 from client.seats import SeatStore
+from client.service_addresses import ServiceAddresses
 from client.state import ClientState
 from server.app import KahunaServer
 from tests.client.test_app import Player, until
@@ -230,3 +231,43 @@ def test_ca_file_applies_to_the_wss_addresses_of_a_mix(tmp_path: Path) -> None:
         tls_contexts(argparse.Namespace(ca_file=str(tmp_path / "ca.pem")), mixed[:1])
     with pytest.raises(AddressError, match="not a PEM certificate"):
         tls_contexts(argparse.Namespace(ca_file=str(tmp_path / "absent.pem")), mixed)
+
+
+async def test_the_addresses_a_server_named_are_tried_on_a_later_run(
+    make_server: ServerFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What welcome said the service's addresses are is kept under the first address, so that
+    a later run given only that address finds the standby even when that address is down."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    port = free_port()
+    served, standby = f"ws://127.0.0.1:{port}", nobody()
+    await make_server(port=port, addresses=(served, standby))
+    state = ClientState()
+    args = build_parser().parse_args(["--name", "Ann", served])
+    with create_pipe_input() as pipe:
+        task = asyncio.get_running_loop().create_task(
+            run_client(args, input=pipe, output=DummyOutput(), state=state)
+        )
+        try:
+            await until(lambda: state.connected, "the welcome", 5)
+            pipe.send_bytes(b"\x11")  # Ctrl-Q
+            assert await asyncio.wait_for(task, 5) == 0
+        finally:
+            task.cancel()
+    known = ServiceAddresses(tmp_path / "kahuna" / "addresses.json")
+    assert known.get(served) == [standby]
+    # a later run given an address that is down, which named the served one as its standby
+    down = nobody()
+    known.keep(down, [served])
+    state = ClientState()
+    args = build_parser().parse_args(["--name", "Ann", down])
+    with create_pipe_input() as pipe:
+        task = asyncio.get_running_loop().create_task(
+            run_client(args, input=pipe, output=DummyOutput(), state=state)
+        )
+        try:
+            await until(lambda: state.connected, "the welcome of the kept address", 8)
+            pipe.send_bytes(b"\x11")
+            assert await asyncio.wait_for(task, 5) == 0
+        finally:
+            task.cancel()
