@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 # The advisory lock of the serving server: "KaHu", as SQLite's application id. Advisory locks are
 # per database, so several kahuna databases in one PostgreSQL cluster do not meet.
 LOCK_KEY = APPLICATION_ID
-STANDBY_POLL = 0.5  # seconds between a standby's looks at the lock
+STANDBY_POLL = 0.25  # seconds between a standby's looks at the lock
 CONNECT_TIMEOUT = 5  # seconds, unless the URL says otherwise
 # On TCP, how soon PostgreSQL notices a serving host gone without a word (a power cut, a cable):
 # about idle + interval * count seconds. Ignored on a Unix socket, where the kernel tells at once.
