@@ -64,7 +64,6 @@ log = logging.getLogger(__name__)
 # closing handshake's; together under a second, however stuck a client is.
 STOP_DRAIN = 0.5
 STOP_CLOSE_TIMEOUT = 0.3
-STORAGE_CHECK_EVERY = 1.0  # seconds between looks at the database between writes
 STOP_WRITES = 2.0  # seconds a stop waits for the writes on their way (a remote database)
 
 
@@ -80,7 +79,6 @@ class KahunaServer:
         self._server: Server | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
-        self._storage_check: asyncio.TimerHandle | None = None
         # A database across a network is written from a thread (server/writer.py): the
         # effects whose writes are on their way, in order, each with its batch's number (0: it
         # has no writes and waits for those before it); carried out once committed.
@@ -156,10 +154,8 @@ class KahunaServer:
             backlog=cfg.listen_backlog,
             process_request=WebPages() if cfg.web else None,  # the page: server/web.py
         )
-        if self.storage.remote:
+        if self.storage.remote:  # it also looks at the connection between writes
             self._writer = Writer(self.storage, loop, self._written, self._write_failed)
-        else:
-            self._storage_check = loop.call_later(STORAGE_CHECK_EVERY, self._check_storage)
 
     @property
     def port(self) -> int:
@@ -171,8 +167,6 @@ class KahunaServer:
         self._stopping = True
         if self._timer is not None:
             self._timer.cancel()
-        if self._storage_check is not None:
-            self._storage_check.cancel()
         for task in [*self._computer_tasks.values()]:
             task.cancel()
         await self._written_all(STOP_WRITES)
@@ -364,21 +358,6 @@ class KahunaServer:
         if self._held:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._held_empty.wait(), timeout)
-
-    def _check_storage(self) -> None:
-        """Between writes too, a lost database (the connection to PostgreSQL, and with it the
-        lock that makes this server the one serving) stops the server: a standby may be
-        serving the same games already."""
-        if self._stopping:
-            return
-        try:
-            self.storage.alive()
-        except StorageError as exc:
-            log.critical("storage failed, the server stops: %s", exc)
-            self._fail()
-            return
-        loop = asyncio.get_running_loop()
-        self._storage_check = loop.call_later(STORAGE_CHECK_EVERY, self._check_storage)
 
     def _fail(self) -> None:
         self._stopping = True  # decide nothing more: memory is ahead of the disk

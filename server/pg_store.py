@@ -123,12 +123,8 @@ class PgStorage(SqlStorage):
         return self._conn.execute(_pg(sql), args)
 
     def _execute_many(self, sql: str, rows: Any) -> None:
-        if self._kept is not None:
-            for row in rows:
-                self._run(sql, row)
-            return
-        with self._conn.cursor() as cursor:
-            cursor.executemany(_pg(sql), rows)
+        for row in rows:  # kept with the transaction's others (_run)
+            self._run(sql, row)
 
     def _commit(self) -> None:
         if self._kept is None:

@@ -272,6 +272,7 @@ class Storage(Protocol):
 
     def alive(self) -> None:
         """Raise a StorageError when the database can no longer be written (a lost connection),
-        so that the server stops before anyone is told what it could not store."""
+        so that the server stops before anyone is told what it could not store. Asked between
+        writes of a `remote` storage only (server/writer.py): a file is not lost that way."""
 
     def close(self) -> None: ...
