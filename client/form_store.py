@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from pathlib import Path
 
+from client.state_files import state_file
 from client.table_form import CreateForm
 
 
 def default_path() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "kahuna" / "form.json"
+    return state_file("form.json")
 
 
 def load_form(path: Path | None = None) -> CreateForm:

@@ -5,16 +5,14 @@ by the user only (0600), {server URL: {"name": "Ann", "token": "..."}}. `logout`
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 from pathlib import Path
 from typing import Any
 
+from client.state_files import read_map, state_file, write_private
+
 
 def default_path() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "kahuna" / "logins.json"
+    return state_file("logins.json")
 
 
 class LoginTokens:
@@ -22,11 +20,7 @@ class LoginTokens:
         self.path = path or default_path()
 
     def _read(self) -> dict[str, Any]:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
+        return read_map(self.path)
 
     def get(self, url: str) -> tuple[str, str] | None:
         """(name, token) kept for the server."""
@@ -45,13 +39,4 @@ class LoginTokens:
                 return
         else:
             data[url] = {"name": name, "token": token}
-        with contextlib.suppress(OSError):
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            tmp = self.path.with_suffix(".tmp")
-            with contextlib.suppress(FileNotFoundError):
-                tmp.unlink()
-            # created 0600: a token logs in as its player, it is never readable by others
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(json.dumps(data, indent=1))
-            tmp.replace(self.path)
+        write_private(self.path, data)  # a token logs in as its player

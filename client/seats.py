@@ -13,16 +13,14 @@ as seats of no known name, which the lobby offers only where the seat's player h
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 from pathlib import Path
 from typing import Any
 
+from client.state_files import read_map, state_file, write_private
+
 
 def default_path() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "kahuna" / "seats.json"
+    return state_file("seats.json")
 
 
 def _entries(value: object) -> list[dict[str, str]]:
@@ -42,23 +40,10 @@ class SeatStore:
         self.path = path or default_path()
 
     def _read(self) -> dict[str, Any]:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
+        return read_map(self.path)
 
     def _write(self, data: dict[str, Any]) -> None:
-        with contextlib.suppress(OSError):
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            tmp = self.path.with_suffix(".tmp")
-            with contextlib.suppress(FileNotFoundError):
-                tmp.unlink()
-            # created 0600: the tokens are never readable by others, not even for a moment
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(json.dumps(data, indent=1))
-            tmp.replace(self.path)
+        write_private(self.path, data)
 
     def seats(self, url: str, name: str | None = None) -> dict[str, tuple[str, str]]:
         """table id -> (seat, token) held on this server by `name` (None: by anyone); a seat
