@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -30,7 +30,7 @@ from client.seats import SeatStore
 from client.service_addresses import ServiceAddresses
 from client.state import ClientState
 from server.app import KahunaServer
-from tests.client.test_app import Player, until
+from tests.client.test_app import TIMEOUT, Player, until
 from tests.client.test_history import play_a_turn, start_against_the_computer
 from tests.client.test_restart import free_port
 from tests.conftest import ServerFactory, server_config
@@ -41,6 +41,26 @@ QUICK = (0.01, 0.02, 0.05)  # the pauses between rounds, short for the tests
 def nobody() -> str:
     """An address on this machine where nothing listens: every try is refused at once."""
     return f"ws://127.0.0.1:{free_port()}"
+
+
+async def run_until(
+    args: argparse.Namespace,
+    state: ClientState,
+    check: Callable[[], bool],
+    what: str,
+    timeout: float = TIMEOUT,
+) -> None:
+    """kahuna-client with `args` on a pipe, until `check()`; then Ctrl-Q, and it ends with 0."""
+    with create_pipe_input() as pipe:
+        task = asyncio.get_running_loop().create_task(
+            run_client(args, input=pipe, output=DummyOutput(), state=state)
+        )
+        try:
+            await until(check, what, timeout)
+            pipe.send_bytes(b"\x11")  # Ctrl-Q
+            assert await asyncio.wait_for(task, 5) == 0
+        finally:
+            task.cancel()
 
 
 @contextlib.asynccontextmanager
@@ -156,16 +176,7 @@ async def test_the_login_token_is_kept_under_the_first_address(
     args = build_parser().parse_args(["--name", "Ann", "--register", "Ann", dead, alive])
     args.password = "Ann has a long password"
     state = ClientState()
-    with create_pipe_input() as pipe:
-        task = asyncio.get_running_loop().create_task(
-            run_client(args, input=pipe, output=DummyOutput(), state=state)
-        )
-        try:
-            await until(lambda: state.accounts.account == "Ann", "Ann to register at B")
-            pipe.send_bytes(b"\x11")  # Ctrl-Q
-            assert await asyncio.wait_for(task, 5) == 0
-        finally:
-            task.cancel()
+    await run_until(args, state, lambda: state.accounts.account == "Ann", "Ann to register at B")
     tokens = LoginTokens(tmp_path / "kahuna" / "logins.json")
     kept = tokens.get(dead)
     assert kept is not None and kept[0] == "Ann" and tokens.get(alive) is None
@@ -244,16 +255,7 @@ async def test_the_addresses_a_server_named_are_tried_on_a_later_run(
     await make_server(port=port, addresses=(served, standby))
     state = ClientState()
     args = build_parser().parse_args(["--name", "Ann", served])
-    with create_pipe_input() as pipe:
-        task = asyncio.get_running_loop().create_task(
-            run_client(args, input=pipe, output=DummyOutput(), state=state)
-        )
-        try:
-            await until(lambda: state.connected, "the welcome", 5)
-            pipe.send_bytes(b"\x11")  # Ctrl-Q
-            assert await asyncio.wait_for(task, 5) == 0
-        finally:
-            task.cancel()
+    await run_until(args, state, lambda: state.connected, "the welcome", 5)
     known = ServiceAddresses(tmp_path / "kahuna" / "addresses.json")
     assert known.get(served) == [standby]
     # a later run given an address that is down, which named the served one as its standby
@@ -261,13 +263,4 @@ async def test_the_addresses_a_server_named_are_tried_on_a_later_run(
     known.keep(down, [served])
     state = ClientState()
     args = build_parser().parse_args(["--name", "Ann", down])
-    with create_pipe_input() as pipe:
-        task = asyncio.get_running_loop().create_task(
-            run_client(args, input=pipe, output=DummyOutput(), state=state)
-        )
-        try:
-            await until(lambda: state.connected, "the welcome of the kept address", 8)
-            pipe.send_bytes(b"\x11")
-            assert await asyncio.wait_for(task, 5) == 0
-        finally:
-            task.cancel()
+    await run_until(args, state, lambda: state.connected, "the welcome of the kept address", 8)
