@@ -64,7 +64,7 @@ log = logging.getLogger(__name__)
 # closing handshake's; together under a second, however stuck a client is.
 STOP_DRAIN = 0.5
 STOP_CLOSE_TIMEOUT = 0.3
-STOP_WRITES = 2.0  # seconds a stop waits for the writes on their way (a remote database)
+STOP_WRITES = 2.0  # seconds a stop waits for the writes on their way
 
 
 class KahunaServer:
@@ -79,9 +79,8 @@ class KahunaServer:
         self._server: Server | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
-        # A database across a network is written from a thread (server/writer.py): the
-        # effects whose writes are on their way, in order, each with its batch's number (0: it
-        # has no writes and waits for those before it); carried out once committed.
+        # The effects whose writes are on their way, in order (see carry_out), each with the
+        # writer's batch number (0: none of its own; it waits for those before it).
         self._writer: Writer | None = None
         self._held: collections.deque[tuple[int, Effects]] = collections.deque()
         self._held_empty = asyncio.Event()
@@ -245,24 +244,21 @@ class KahunaServer:
     # ----- carrying out what the core decided ---------------------------------------------
 
     def carry_out(self, effects: Effects) -> None:
-        if self._writer is not None:
-            if effects.writes or self._held:
-                number = self._writer.submit(effects.writes) if effects.writes else 0
-                self._held.append((number, effects))
-                self._held_empty.clear()
-                self._reschedule()
-                return
-        elif effects.writes or self._held:
-            # The writes of one turn of the event loop go together, one transaction, once the
-            # turn's reads are handled (call_soon): each effects' messages wait for it, in order
-            self._held.append((0, effects))
-            self._held_empty.clear()
-            if not self._flush_due:
-                self._flush_due = True
-                asyncio.get_running_loop().call_soon(self._write_held)
-            self._reschedule()
+        if not (effects.writes or self._held):
+            self._after_writes(effects)
             return
-        self._after_writes(effects)
+        # Held, in order, until their writes are stored: by the writer thread (a remote
+        # database), or with the other writes of this turn of the event loop in one transaction
+        # once the turn's reads are handled (call_soon, _write_held).
+        number = 0
+        if self._writer is not None:
+            number = self._writer.submit(effects.writes) if effects.writes else 0
+        elif not self._flush_due:
+            self._flush_due = True
+            asyncio.get_running_loop().call_soon(self._write_held)
+        self._held.append((number, effects))
+        self._held_empty.clear()
+        self._reschedule()
 
     def _write_held(self) -> None:
         """The held effects' writes in one transaction, then the effects themselves, in order.
@@ -274,11 +270,7 @@ class KahunaServer:
             try:
                 self.storage.write(ops)
             except StorageError as exc:
-                # Memory is now ahead of the disk: telling anyone would break the promise that
-                # what a client was told is stored. Stop; a restart rebuilds from the disk.
-                log.critical("storage failed, the server stops: %s", exc)
-                self._held_empty.set()
-                self._fail()
+                self._write_failed(exc)
                 return
         for _number, effects in held:
             self._after_writes(effects)
@@ -348,6 +340,8 @@ class KahunaServer:
             self._held_empty.set()
 
     def _write_failed(self, exc: StorageError) -> None:
+        # Memory is now ahead of the disk: telling anyone would break the promise that what a
+        # client was told is stored. Stop; a restart rebuilds from the disk.
         log.critical("storage failed, the server stops: %s", exc)
         self._held.clear()  # never told: not stored
         self._held_empty.set()
