@@ -908,7 +908,7 @@ def main() -> None:
     # The driver's own collections show as latency: young ones kept small (about a millisecond
     # each; at 20,000 objects they took 10-25 ms with thousands of tables), full ones rare.
     gc.freeze()
-    gc.set_threshold(1_000, 5, 2_000)
+    gc.set_threshold(500, 1, 6_000)  # as the server's (server/__main__.py tune_gc)
     if args.worker:
         asyncio.run(worker_main(args))
         return

@@ -24,7 +24,7 @@ import attrs
 import pytest
 
 from client.discovery import LanBrowser, LanServer, best_address, find_main
-from protocol.messages import SUPPORTED_VERSIONS, Join
+from protocol.messages import SUPPORTED_VERSIONS, Join, Leave, Left, State
 from server import __main__ as server_main
 from server.app import KahunaServer
 from server.discovery import SERVICE_TYPE, Announcer, host_label, instance_name, lobby_counts
@@ -104,10 +104,21 @@ async def test_the_numbers_are_the_open_tables_and_their_free_seats(
     server = await make_server()
     assert lobby_counts(server.lobby) == (0, 0)
     ana = await Client.connect(server.port, "Ana")
-    await create_table(ana)
+    waiting, _ = await create_table(ana)
     await create_table(ana, vs_computer=True)  # the computer holds the other seat
     assert lobby_counts(server.lobby) == (2, 1)
+    # counted once per change of the lobby, and again after each
+    bob = await Client.connect(server.port, "Bob")
+    await bob.send(Join(waiting.table_id, "black"))
+    await bob.expect(State)
+    assert lobby_counts(server.lobby) == (2, 0)
+    another, _ = await create_table(ana)
+    assert lobby_counts(server.lobby) == (3, 1)
+    await ana.send(Leave(another.table_id))
+    await ana.expect(Left)
+    assert lobby_counts(server.lobby) == (2, 0)  # nobody seated: closed
     await ana.close()
+    await bob.close()
 
 
 def test_an_instance_name_fits_a_dns_label() -> None:
