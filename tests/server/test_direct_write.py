@@ -4,8 +4,11 @@ with its limits (tests/server/test_abuse.py closes such a reader)."""
 
 from __future__ import annotations
 
+import pytest
+
 from protocol.codec import encode
 from protocol.messages import Error
+from server import connection
 from tests.conftest import Client, ServerFactory
 
 
@@ -33,3 +36,32 @@ async def test_a_burst_arrives_whole_and_in_order(make_server: ServerFactory) ->
     for i in range(2000):
         error = await client.expect(Error)
         assert error.message.split()[0] == str(i)
+
+
+async def test_the_kernel_is_asked_only_near_the_bound(
+    make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The unread bytes grow by no more than what was written: until that sum nears the bound
+    the answer is known, and the ioctl is not made."""
+    asked: list[int] = []
+    real = connection.fcntl
+    assert real is not None
+
+    class Counting:
+        def ioctl(self, fd: int, request: int, arg: bytes) -> bytes:
+            asked.append(fd)
+            return real.ioctl(fd, request, arg)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(connection, "fcntl", Counting())
+    server = await make_server(send_queue_bytes=4_000)
+    client = await Client.connect(server.port, "Ana")
+    (conn,) = server.connections.values()
+    frame = encode(Error("internal_error", "x" * 400))
+    for _ in range(6):  # about 2,900 bytes counted: the first frame asks, no other
+        conn.send(frame)
+        await client.expect(Error)
+    assert len(asked) == 1
+    for _ in range(6):  # past the bound as counted: asked again, then counted from its answer
+        conn.send(frame)
+        await client.expect(Error)
+    assert len(asked) == 2
