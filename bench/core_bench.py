@@ -29,16 +29,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from protocol.codec import encode  # noqa: E402
-from protocol.messages import Command, CreateTable, Hello, Join, Joined, TableOptions  # noqa: E402
-from server.config import ServerConfig  # noqa: E402
-from server.core import ServerCore  # noqa: E402
-from server.effects import Effects  # noqa: E402
-from server.sqlite_store import SqliteStorage  # noqa: E402
-from server.store import StorageOp  # noqa: E402
-from server.table import MemberId  # noqa: E402
-from shared.randomness import SeededSource  # noqa: E402
-from shared.types import Seat  # noqa: E402
+from protocol.codec import encode
+from protocol.messages import Command, CreateTable, Hello, Join, Joined, TableOptions
+from server.config import ServerConfig
+from server.core import ServerCore
+from server.effects import Effects
+from server.sqlite_store import SqliteStorage
+from server.store import StorageOp
+from server.table import MemberId
+from shared.randomness import SeededSource
+from shared.types import Seat
 
 WALL = 1_700_000_000.0
 BATCH = 8  # commands whose writes go in one transaction

@@ -327,7 +327,7 @@ class Lifecycle:
         while most and pending:
             most -= 1
             table = pending.pop()
-            if table.closed or self._forfeit_abandoned(table, now):
+            if table.closed or table.settled() or self._forfeit_abandoned(table, now):
                 continue
             reason = table.expired(
                 now, cfg.abandon_timeout, cfg.over_linger, cfg.over_grace, cfg.waiting_grace

@@ -479,6 +479,21 @@ class Table:
         """No human has a seat (a waiting table whose players all left)."""
         return all(h is None or h.computer for h in self.seats.values())
 
+    def settled(self) -> bool:
+        """Both seats held by someone present and the game not over: nothing the sweep looks
+        for can be due (expired() is None and no one has gone). Most tables of a busy server
+        are so, and this look costs a fraction of expired()'s (5 us a table)."""
+        seats = self.seats
+        white, black = seats[Seat.WHITE], seats[Seat.BLACK]
+        return (
+            white is not None
+            and black is not None
+            and white.member is not None
+            and black.member is not None
+            and not (white.computer and black.computer)
+            and not self.over
+        )
+
     def expired(
         self,
         now: float,

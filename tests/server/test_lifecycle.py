@@ -404,3 +404,22 @@ def test_an_illegal_action_is_refused_with_a_code_and_its_parameters() -> None:
     wire = msgpack.unpackb(encode(the(refused, duo.black, Error), 1))
     assert "reason" not in wire and "params" not in wire
     assert wire["message"] == f"you have no {ISLANDS[black_missing]} card"
+
+
+def test_the_sweep_passes_over_only_tables_where_nothing_can_be_due() -> None:
+    """Table.settled: both players present and the game on, the sweep's one quick look."""
+    h = Harness()
+    ana = h.player("Ana")
+    _, waiting_id, _ = h.create(ana)
+    assert not h.table(waiting_id).settled()  # a seat nobody holds: its grace may run out
+    duo = h.duo()
+    table = h.table(duo.table_id)
+    assert table.settled()
+    h.disconnect(duo.black)
+    assert not table.settled()  # gone: its abandonment clock runs
+    computer = h.player("Cy")
+    _, solo_id, _ = h.create(computer, vs_computer=True)
+    assert h.table(solo_id).settled()
+    finished = h.duo()
+    h.play_out(finished)
+    assert not h.table(finished.table_id).settled()  # over: it lingers, then closes
