@@ -103,7 +103,14 @@ class Context:
                         overlay = overlays.get(table.table_id)
                         if overlay is None:
                             overlay = overlays[table.table_id] = self._overlay(table)
-                        extended = attrs.evolve(message, view={**message.view, "table": overlay})
+                        view = {**message.view, "table": overlay}
+                        # built field by field: attrs.evolve looks the fields up on every call
+                        if type(message) is Update:
+                            extended = Update(
+                                message.table_id, message.version, message.events, view
+                            )
+                        else:
+                            extended = attrs.evolve(message, view=view)
                         shown[id(message)] = extended
                     message = extended
             sends.append((member, message, session.version))
