@@ -2,6 +2,7 @@
 // what to show comes from what the server sends, as in the terminal client.
 
 import { accountMessage, accountPanel, accounts, resumeLogin } from "./accounts.mjs";
+import { analysisMessage, analysisOf, analysisPanel, requestAnalysis } from "./analysis.mjs";
 import { drawBoard } from "./board.mjs";
 import { byId, el, replace } from "./dom.mjs";
 import { describeAction, reasonWords } from "./events.mjs";
@@ -127,7 +128,7 @@ function table(id) {
 }
 
 function received(m) {
-  if (accountMessage(m, app)) {
+  if (accountMessage(m, app) || analysisMessage(m)) {
     render();
     return;
   }
@@ -325,6 +326,25 @@ function command(action) {
     app.notice = "";
     render();
   }
+}
+
+function send(type, fields) {
+  return app.conn.send(type, fields);
+}
+
+// A finished game of the player's games listed (version 3's archive), by its table id.
+function finishedInList(id) {
+  const listed = accounts.games ? accounts.games.games : [];
+  return listed.some((g) => g.table_id === id && g.status === "over");
+}
+
+// The games list's Analyse: the game's page, and its analysis there.
+function analyseGame(id) {
+  app.notice = "";
+  go(id);
+  enterTable(id);
+  requestAnalysis(id, send);
+  render();
 }
 
 function tableMessage(type) {
@@ -539,7 +559,7 @@ function renderLobby(main) {
     app.welcome = null;
     app.conn.restart();
   });
-  const panel = accountPanel(app.welcome, (type, fields) => app.conn.send(type, fields));
+  const panel = accountPanel(app.welcome, (type, fields) => app.conn.send(type, fields), analyseGame);
   replace(
     main,
     app.notice ? el("p", { class: "notice", role: "status", text: app.notice }) : null,
@@ -579,10 +599,13 @@ function renderTable(main) {
   const focusedLine = document.activeElement && document.activeElement.getAttribute && document.activeElement.getAttribute("data-line");
   document.title = `Kahuna · ${fmt(_("table {id}"), { id: app.current })}`;
   if (!known || !known.view) {
+    // a finished game whose table has closed: its analysis, from the archive, if asked for
+    const archived = analysisOf(app.current) || finishedInList(app.current);
     replace(
       main,
       el("p", { class: "notice", role: "status", text: known && known.closed ? app.notice || t("The table was closed.") : _("Waiting for the table's state...") }),
       el("p", {}, el("a", { href: "/", "data-link": "lobby", text: t("Back to the lobby") })),
+      archived ? analysisPanel(app.current, null, send, render) : null,
     );
     return;
   }
@@ -780,6 +803,7 @@ function renderTable(main) {
         chat,
       ),
     ),
+    over ? analysisPanel(known.id, known.players, send, render) : null,
   );
   byId("chat-input").value = chatText;
   const logNode = main.querySelector(".log");
