@@ -17,6 +17,12 @@ export function analysisOf(tableId) {
   return analyses.get(tableId) || null;
 }
 
+// A new connection (after a drop): the server forgot the analyses under way for the old one,
+// so their Analyse button comes back; those done stay.
+export function forgetUnfinished() {
+  for (const [id, known] of analyses) if (!known.result) analyses.delete(id);
+}
+
 // Ask for the analysis (at most once at a time: the server answers `busy` to more).
 export function requestAnalysis(tableId, send) {
   const known = analyses.get(tableId);
@@ -342,6 +348,14 @@ export function analysisPanel(tableId, players, send, rerender) {
     );
   }
   const result = known.result;
+  if (!result.turns.length) {
+    return el(
+      "section",
+      { class: "analysis", "aria-label": t("Analyse") },
+      heading,
+      el("p", { class: "notice", text: t("The game ended before a turn was played: there is nothing to analyse.") }),
+    );
+  }
   const choose = (number) => {
     known.selected = number;
     rerender();

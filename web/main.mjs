@@ -2,7 +2,7 @@
 // what to show comes from what the server sends, as in the terminal client.
 
 import { accountMessage, accountPanel, accounts, resumeLogin } from "./accounts.mjs";
-import { analysisMessage, analysisOf, analysisPanel, requestAnalysis } from "./analysis.mjs";
+import { analysisMessage, analysisOf, analysisPanel, forgetUnfinished, requestAnalysis } from "./analysis.mjs";
 import { drawBoard } from "./board.mjs";
 import { byId, el, replace } from "./dom.mjs";
 import { describeAction, reasonWords } from "./events.mjs";
@@ -135,6 +135,7 @@ function received(m) {
   switch (m.type) {
     case "welcome":
       app.welcome = m;
+      forgetUnfinished();
       if (m.name) app.name = m.name;
       if (m.name_note === "name_registered") {
         app.notice = t("That name belongs to an account; you play as {name}.", { name: m.name });

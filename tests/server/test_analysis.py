@@ -20,6 +20,7 @@ from protocol.messages import (
     AnalysisProgress,
     Error,
     GetRecord,
+    PlayerAnalysis,
     Record,
     Resign,
     ServerMessage,
@@ -301,3 +302,24 @@ async def test_a_version_3_client_may_analyse_a_watched_game(make_server: Server
     assert answer.turns and answer.turns[-1].seat in ("white", "black")
     await player.close()
     await watcher.close()
+
+
+async def test_a_game_resigned_before_any_turn_has_an_empty_analysis() -> None:
+    h = Accounts()
+    ann, bob = h.guest("Ann"), h.guest("Bob")
+    table_id = new_table(h, ann, bob)
+    h.send(ann, Resign(table_id))
+    (job,) = h.send(ann, Analyse(table_id)).analysis_jobs
+    j = Jobs()
+    j.jobs.ask(job)
+    await j.pool.run_one()
+    assert j.to(ann) == [
+        AnalysisProgress(table_id, 0, 0),
+        Analysis(
+            table_id,
+            [],
+            [PlayerAnalysis("white", 0.0, 0, 0, 0), PlayerAnalysis("black", 0.0, 0, 0, 0)],
+            [],
+            2,
+        ),
+    ]
