@@ -209,7 +209,7 @@ function summaryLine(player) {
 // is drawn), so that its words and marks keep their size on a phone.
 const H = 220;
 const LEFT = 44;
-const RIGHT = 12;
+const RIGHT = 18; // room for a mark on the last turn
 const TOP = 12;
 const BOTTOM = 26;
 

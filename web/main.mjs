@@ -602,9 +602,10 @@ function renderTable(main) {
   if (!known || !known.view) {
     // a finished game whose table has closed: its analysis, from the archive, if asked for
     const archived = analysisOf(app.current) || finishedInList(app.current);
+    const closed = archived ? t("The table was closed.") : app.notice || t("The table was closed.");
     replace(
       main,
-      el("p", { class: "notice", role: "status", text: known && known.closed ? app.notice || t("The table was closed.") : _("Waiting for the table's state...") }),
+      el("p", { class: "notice", role: "status", text: known && known.closed ? closed : _("Waiting for the table's state...") }),
       el("p", {}, el("a", { href: "/", "data-link": "lobby", text: t("Back to the lobby") })),
       archived ? analysisPanel(app.current, null, send, render) : null,
     );
@@ -846,6 +847,17 @@ document.addEventListener("click", (event) => {
   app.notice = "";
   go(id);
   if (id) enterTable(id);
+});
+
+// The analysis's chart is drawn at the page's width: again when that changes (a phone turned).
+let resizing = false;
+window.addEventListener("resize", () => {
+  if (resizing || !byId("analysis-chart")) return;
+  resizing = true;
+  requestAnimationFrame(() => {
+    resizing = false;
+    render();
+  });
 });
 
 window.addEventListener("popstate", () => {

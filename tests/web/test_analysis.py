@@ -4,10 +4,11 @@ by the arrow keys, and the table of every turn; from a player's list of games to
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
-from playwright.async_api import Page, expect
+from playwright.async_api import Browser, Page, expect
 
 from protocol.messages import GetRecord, LoggedIn, Login, Record, Resign
 from server.analysis_jobs import SEED
@@ -89,18 +90,31 @@ async def test_analyse_a_finished_game_and_read_its_turns(
     await player.close()
 
 
-async def test_analyse_from_the_list_of_a_players_games(
-    pages: Pages, web_server: KahunaServer
+async def test_analyse_from_the_list_of_a_players_games_also_once_closed(
+    browser: Browser, make_server: ServerFactory
 ) -> None:
+    """The game's table has closed: the page finds no table, and the analysis comes from the
+    archive."""
+    server = await make_server(
+        web=True, analysis_playouts=PLAYOUTS, password_cost="test", over_grace=0.1
+    )
+    pages = Pages(browser, server.port)
     page = await pages.open("/")
     await register(page, "Ann", "ann's long password")
-    player = await Client.connect(web_server.port, "Ann's robot")
+    player = await Client.connect(server.port, "Ann's robot")
     await player.send(Login("Ann", "ann's long password", None))
     await player.expect(LoggedIn)
     table_id, _record = await resigned_game(player, actions=6)
+    await player.close()
+    for _ in range(200):  # the finished table closes once nobody is left at it
+        if table_id not in server.lobby.tables:
+            break
+        await asyncio.sleep(0.05)
+    assert table_id not in server.lobby.tables
     await page.click("#my-games")
     button = page.locator(f".games button.analyse[data-table='{table_id}']")
     await button.click()
     await expect(page.locator("svg.analysis-chart")).to_be_visible(timeout=20_000)
     assert page.url.endswith(f"/table/{table_id}")
-    await player.close()
+    assert await page.locator(".analysis-turns tbody tr").count() > 0
+    assert pages.errors == []
