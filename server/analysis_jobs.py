@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from protocol.errors import MEANINGS, ErrorCode
+from protocol.errors import ErrorCode
 from protocol.messages import (
     AnalysedTurn,
     Analysis,
@@ -234,8 +234,8 @@ class AnalysisJobs:
             raise
         except Exception:
             log.exception("the analysis of %s failed", run.table_id)
-            meaning = MEANINGS[ErrorCode.INTERNAL_ERROR]
-            error = Error(ErrorCode.INTERNAL_ERROR.value, meaning, run.table_id, None, "analyse")
+            failed = "the server failed to analyse this game"
+            error = Error(ErrorCode.INTERNAL_ERROR.value, failed, run.table_id, None, "analyse")
             self._tell(run, error)
         finally:
             if self._runs.get(run.table_id) is run:

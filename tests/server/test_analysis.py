@@ -209,7 +209,10 @@ class HeldPool(concurrent.futures.Executor):
                 break
             await asyncio.sleep(0)
         future, fn, args = self.jobs.pop(0)
-        future.set_result(fn(*args))
+        try:
+            future.set_result(fn(*args))
+        except Exception as exc:  # as a worker's failure reaches the server
+            future.set_exception(exc)
         for _ in range(5):  # let the run take the result and hand out its next job
             await asyncio.sleep(0)
 
@@ -323,3 +326,16 @@ async def test_a_game_resigned_before_any_turn_has_an_empty_analysis() -> None:
             2,
         ),
     ]
+
+
+async def test_a_failed_analysis_is_an_internal_error_and_frees_its_place() -> None:
+    j = Jobs(limit=1)
+    j.jobs.ask(AnalysisJob(1, "t1", "not a record", 3))
+    await j.pool.run_one()
+    (error,) = j.to(1)
+    assert isinstance(error, Error)
+    assert (error.code, error.table_id, error.refused) == ("internal_error", "t1", "analyse")
+    assert j.jobs.running == 0
+    j.jobs.ask(AnalysisJob(1, "t2", short_record(), 3))  # the connection may ask again
+    assert j.jobs.running == 1
+    j.jobs.stop()
