@@ -535,6 +535,9 @@ function renderLobby(main) {
           : free && info.status === "waiting"
             ? el("button", { type: "button", class: "join", text: t("Join"), onclick: () => app.conn.send("join", { table_id: info.table_id, seat: null }) })
             : null,
+        info.status === "over"
+          ? el("button", { type: "button", class: "analyse", "data-table": info.table_id, text: t("Analyse"), onclick: () => analyseGame(info.table_id) })
+          : null,
         el("a", { href: `/table/${info.table_id}`, class: "watch", text: t("Watch"), "data-link": "table" }),
       ),
     );

@@ -90,6 +90,18 @@ async def test_analyse_a_finished_game_and_read_its_turns(
     await player.close()
 
 
+async def test_analyse_a_finished_table_of_the_lobby(
+    pages: Pages, web_server: KahunaServer
+) -> None:
+    player = await Client.connect(web_server.port, "Pythonista")
+    table_id, _record = await resigned_game(player, actions=4)
+    page = await pages.open("/")
+    await page.click(f".table-row[data-table='{table_id}'] button.analyse")
+    await expect(page.locator("svg.analysis-chart")).to_be_visible(timeout=20_000)
+    assert page.url.endswith(f"/table/{table_id}")
+    await player.close()
+
+
 async def test_analyse_from_the_list_of_a_players_games_also_once_closed(
     browser: Browser, make_server: ServerFactory
 ) -> None:
