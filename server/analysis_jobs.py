@@ -169,12 +169,14 @@ class AnalysisJobs:
             return
         asking = self._asking.get(member)
         if asking is not None and asking in self._runs:
-            self._busy(job, "your analysis under way must end first")
+            self._busy(job, "your_analysis", "your analysis under way must end first")
             return
         run = self._runs.get(table_id)
         if run is None:
             if len(self._runs) >= self.limit:
-                self._busy(job, "the server runs as many analyses as it may; ask again later")
+                self._busy(
+                    job, "too_many", "the server runs as many analyses as it may; ask again later"
+                )
                 return
             run = self._runs[table_id] = Run(table_id, {})
             run.task = asyncio.get_running_loop().create_task(self._run(run, job.text))
@@ -191,8 +193,8 @@ class AnalysisJobs:
         self._runs.clear()
         self._asking.clear()
 
-    def _busy(self, job: AnalysisJob, message: str) -> None:
-        error = Error(ErrorCode.BUSY.value, message, job.table_id, None, "analyse")
+    def _busy(self, job: AnalysisJob, reason: str, message: str) -> None:
+        error = Error(ErrorCode.BUSY.value, message, job.table_id, None, "analyse", reason, {})
         self._send(job.member, error, job.version)
 
     def _still_waiting(self, run: Run) -> bool:

@@ -50,7 +50,9 @@ export function analysisMessage(m) {
     const known = analyses.get(m.table_id);
     if (known && known.result) return true; // a late refusal changes nothing shown
     const words = {
-      busy: t("The server is busy with other analyses; try again in a moment."),
+      busy: m.reason === "your_analysis"
+        ? t("Your other analysis must end first.")
+        : t("The server is busy with other analyses; try again in a moment."),
       game_not_over: t("The analysis comes when the game is over."),
       no_such_game: t("This game is not kept on the server."),
     };

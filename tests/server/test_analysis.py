@@ -127,7 +127,9 @@ async def test_the_analysis_is_shared_analysis_run_on_the_record(
     await player.send(Analyse(table_id))  # one analysis under way per connection
     errors: list[Error] = []
     answer, progress = await analysis_of(player, table_id, errors)
-    assert [(e.code, e.refused, e.table_id) for e in errors] == [("busy", "analyse", table_id)]
+    assert [(e.code, e.refused, e.table_id, e.reason, e.params) for e in errors] == [
+        ("busy", "analyse", table_id, "your_analysis", {})
+    ]
     direct = analyse(read_record(text), seed=SEED, playouts=PLAYOUTS)
     assert len(direct) > 4
     assert [(p.done, p.total) for p in progress] == [
@@ -249,7 +251,9 @@ async def test_the_server_runs_at_most_its_limit_and_a_game_under_way_is_joined(
     text = short_record()
     j.jobs.ask(AnalysisJob(1, "t1", text, 3))
     j.jobs.ask(AnalysisJob(2, "t2", text, 3))  # another game: over the limit
-    assert [(m.code, m.table_id) for m in j.to(2) if isinstance(m, Error)] == [("busy", "t2")]
+    assert [(m.code, m.table_id, m.reason) for m in j.to(2) if isinstance(m, Error)] == [
+        ("busy", "t2", "too_many")
+    ]
     await j.pool.run_one()  # the turns
     await j.pool.run_one()  # the first turn
     j.jobs.ask(AnalysisJob(3, "t1", text, 3))  # the same game: joins, and hears where it is
