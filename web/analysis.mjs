@@ -49,20 +49,27 @@ export function analysisMessage(m) {
   if (m.type === "error" && m.refused === "analyse" && m.table_id) {
     const known = analyses.get(m.table_id);
     if (known && known.result) return true; // a late refusal changes nothing shown
-    const words = {
-      busy: m.reason === "your_analysis"
-        ? t("Your other analysis must end first.")
-        : t("The server is busy with other analyses; try again in a moment."),
-      game_not_over: t("The analysis comes when the game is over."),
-      no_such_game: t("This game is not kept on the server."),
-    };
-    analyses.set(m.table_id, { done: 0, total: 0, result: null, selected: null, error: words[m.code] || m.message });
+    analyses.set(m.table_id, { done: 0, total: 0, result: null, selected: null, error: m });
     return true;
   }
   return false;
 }
 
 // ----- words ----------------------------------------------------------------------------------
+
+// A refused analyse in words (the English `message` for a code the page does not know).
+function refusalWords(error) {
+  if (error.code === "busy") {
+    return error.reason === "your_analysis"
+      ? t("Your other analysis must end first.")
+      : t("The server is busy with other analyses; try again in a moment.");
+  }
+  const words = {
+    game_not_over: t("The analysis comes when the game is over."),
+    no_such_game: t("This game is not kept on the server."),
+  };
+  return words[error.code] || error.message;
+}
 
 const percent = (chance) => `${Math.round(chance * 100)}%`;
 
@@ -327,7 +334,7 @@ export function analysisPanel(tableId, players, send, rerender) {
       "section",
       { class: "analysis", "aria-label": t("Analyse") },
       heading,
-      known && known.error ? el("p", { class: "notice", role: "status", text: known.error }) : null,
+      known && known.error ? el("p", { class: "notice", role: "status", text: refusalWords(known.error) }) : null,
       el("button", {
         type: "button",
         id: "analyse",
