@@ -67,6 +67,7 @@ class ErrorCode(StrEnum):
     BAD_CHALLENGE = "bad_challenge"
     TOO_MANY_CHALLENGES = "too_many_challenges"
     NO_SUCH_GAME = "no_such_game"
+    BUSY = "busy"
 
 
 MEANINGS: dict[ErrorCode, str] = {
@@ -149,6 +150,10 @@ MEANINGS: dict[ErrorCode, str] = {
     ),
     ErrorCode.TOO_MANY_CHALLENGES: "version 3: the sender has as many challenges out as allowed",
     ErrorCode.NO_SUCH_GAME: "version 3: no finished game of the archive has this id",
+    ErrorCode.BUSY: (
+        "version 3: analyse: the connection's analysis under way has not ended (your_analysis),"
+        " or the server runs as many analyses as it allows (too_many: ask again later)"
+    ),
 }
 
 

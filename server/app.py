@@ -29,6 +29,7 @@ from protocol.codec import encode
 from protocol.errors import MEANINGS, ErrorCode
 from protocol.messages import Error
 from protocol.messages import Lobby as LobbyMessage
+from server.analysis_jobs import AnalysisJobs
 from server.computer import decide, end_with_server
 from server.config import ServerConfig
 from server.connection import CLOSE_GOING_AWAY, Connection
@@ -89,6 +90,16 @@ class KahunaServer:
         self._background: set[asyncio.Task[None]] = set()
         self._stopping = False
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        # version 3's analyse, in the same pool (server/analysis_jobs.py)
+        self._analyses = AnalysisJobs(
+            self._workers,
+            lambda member, message, version: self.carry_out(
+                Effects(sends=[(member, message, version)])
+            ),
+            self.connections.__contains__,
+            playouts=self.config.analysis_playouts,
+            limit=self.config.analysis_limit,
+        )
         # argon2 work for the accounts: threads (argon2-cffi releases the GIL while it hashes)
         self._passwords: Passwords | None = None  # made at the first job (its dummy hash costs)
         self._password_pool = concurrent.futures.ThreadPoolExecutor(
@@ -168,6 +179,7 @@ class KahunaServer:
             self._timer.cancel()
         for task in [*self._computer_tasks.values()]:
             task.cancel()
+        self._analyses.stop()
         await self._written_all(STOP_WRITES)
         if self._server is not None:
             # Every update already decided is delivered before the connections close, so a
@@ -293,6 +305,8 @@ class KahunaServer:
             self._password_job(job)
         for read in effects.record_reads:
             self._record_read(read)
+        for analysis in effects.analysis_jobs:
+            self._analyses.ask(analysis)
         for member in closing:
             self.carry_out(self.core.slow_reader(member, self._now(), time.time()))
         self._reschedule()
@@ -461,7 +475,9 @@ class KahunaServer:
             if not self._stopping:
                 now = self._now()
                 self.carry_out(
-                    self.core.record_read(read.member, read.table_id, text, now, time.time())
+                    self.core.record_read(
+                        read.member, read.table_id, text, now, time.time(), read.analyse
+                    )
                 )
 
         if self._writer is not None:

@@ -1,6 +1,6 @@
 """Version 3's record of the players: when a game with an account at a seat ends, the ratings
 (Glicko-2, server/glicko2.py) and statistics change and the game joins the archive; the answers
-to get_ratings, get_games, and get_record for a game whose table has closed.
+to get_ratings and get_games (a finished game's record: server/finished.py).
 
 What counts: a rated table (Table.rated) changes both ratings, a resignation, a forfeit and a
 loss on time being losses and an agreed draw a draw, unless the game is aborted, over before each
@@ -17,12 +17,10 @@ from protocol.messages import (
     PlayerStats,
     RatingEntry,
     Ratings,
-    Record,
     seat_name,
 )
 from server.accounts import Account
 from server.context import Context
-from server.effects import RecordRead
 from server.glicko2 import Rating, rate_game
 from server.names import name_key
 from server.session import Session
@@ -183,21 +181,6 @@ class Archive:
             table.created_wall, None, deadline, table.vs_computer,
             table.level if table.vs_computer else None,
         )  # fmt: skip
-
-    def record(self, session: Session, table_id: str) -> None:
-        """A version-3 get_record for a table that is no longer open: from the archive."""
-        if table_id not in self.entries:
-            raise TableError(ErrorCode.NO_SUCH_GAME, "no finished game has this id")
-        self.ctx.effects.record_reads.append(RecordRead(session.member, table_id))
-
-    def record_read(self, member: int, table_id: str, text: str | None) -> None:
-        if text is None:
-            self.ctx.error(
-                member, ErrorCode.NO_SUCH_GAME, "no finished game has this id",
-                table_id=table_id, refused="get_record",
-            )  # fmt: skip
-            return
-        self.ctx.send(member, Record(table_id, text))
 
 
 def _rating(account: Account) -> Rating:

@@ -179,5 +179,9 @@ class ServerConfig:
     computer_workers: int = limit(
         1, positive_int, "processes in which the searching computer levels think (one core each)"
     )
+    # version 3's analyse (server/analysis_jobs.py): the playouts that judge each view
+    # (shared.analysis.PLAYOUTS; fewer in tests), and the analyses run at once
+    analysis_playouts: int = 128
+    analysis_limit: int = 2
     source_factory: Callable[[], CardSource] = SecureSource
     rng: random.Random = attrs.field(factory=random.SystemRandom, eq=False)

@@ -28,6 +28,7 @@ from protocol.codec import decode_client, peek_type
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     PROTOCOL_VERSION,
+    Analyse,
     AnswerChallenge,
     Challenge,
     ChangePassword,
@@ -51,7 +52,6 @@ from protocol.messages import (
     Logout,
     OfferDraw,
     Reclaim,
-    Record,
     Register,
     Rematch,
     Resign,
@@ -64,6 +64,7 @@ from server.challenges import ChallengeBoard
 from server.config import ServerConfig
 from server.context import Context
 from server.effects import Effects
+from server.finished import FinishedGames
 from server.lifecycle import Lifecycle
 from server.lobby import Lobby
 from server.lobby_chat import LobbyChatRoom
@@ -73,7 +74,6 @@ from server.session import Session
 from server.sessions import Sessions
 from server.store import ClearSeatOp, StoredPlayers, StoredTable
 from server.table import Closing, MemberId, Table, TableError
-from shared.record import write_record
 from shared.types import Seat, Termination
 
 log = logging.getLogger(__name__)
@@ -94,6 +94,7 @@ class ServerCore:
         self._ctx = Context(config, rng or config.rng)
         self._sessions = Sessions(self._ctx)
         self._archive = Archive(self._ctx)
+        self._finished = FinishedGames(self._ctx, self._archive)
         self._play = Play(self._ctx, self._archive)
         self._tables = Lifecycle(self._ctx, self._sessions, self._play)
         self._logins = Logins(self._ctx)
@@ -135,12 +136,18 @@ class ServerCore:
         return self._ctx.take()
 
     def record_read(
-        self, member: MemberId, table_id: str, text: str | None, now: float, wall: float
+        self,
+        member: MemberId,
+        table_id: str,
+        text: str | None,
+        now: float,
+        wall: float,
+        analyse: bool = False,
     ) -> Effects:
         """A RecordRead's answer from storage: the record, or None if it has none."""
         self._ctx.begin(now, wall)
         if member in self._ctx.sessions:
-            self._archive.record_read(member, table_id, text)
+            self._finished.read(member, table_id, text, analyse)
         return self._ctx.take()
 
     def password_done(
@@ -370,27 +377,9 @@ class ServerCore:
             case GetGames(name):
                 self._archive.games(session, name)
             case GetRecord(table_id):
-                open_table = ctx.lobby.tables.get(table_id)
-                if session.version >= 3 and open_table is None:
-                    self._archive.record(session, table_id)  # the table closed: from storage
-                    return
-                if (
-                    session.version >= 3
-                    and open_table is not None
-                    and open_table.game.is_over
-                    and table_id in self._archive.entries
-                ):
-                    # an archived game is everyone's to see once over, its table open or not
-                    ctx.send(member, Record(table_id, write_record(open_table.game)))
-                    return
-                table = ctx.lobby.get(table_id)
-                if table.role_of(member) is None:
-                    raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
-                if not table.game.is_over:
-                    raise TableError(
-                        ErrorCode.GAME_NOT_OVER, "the record is given when the game is over"
-                    )
-                ctx.send(member, Record(table_id, write_record(table.game)))
+                self._finished.record(session, table_id)
+            case Analyse(table_id):
+                self._finished.analyse(session, table_id)
 
     def _join(self, session: Session, table_id: str, seat: str | None, now: float) -> None:
         ctx, member = self._ctx, session.member

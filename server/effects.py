@@ -73,6 +73,19 @@ class RecordRead:
 
     member: MemberId
     table_id: str
+    analyse: bool = False  # for an analysis (version 3's analyse), not for a get_record
+
+
+@attrs.frozen
+class AnalysisJob:
+    """Version 3's analyse: the record of a finished game that the member may see, to analyse
+    off the event loop (server/analysis_jobs.py) and answer with `analysis_progress` and
+    `analysis` in the member's protocol version (or `busy`)."""
+
+    member: MemberId
+    table_id: str
+    text: str = attrs.field(repr=False)
+    version: int
 
 
 @attrs.define
@@ -84,3 +97,4 @@ class Effects:
     records: list[KeepRecord] = attrs.Factory(list)
     password_jobs: list[PasswordJob] = attrs.Factory(list)
     record_reads: list[RecordRead] = attrs.Factory(list)
+    analysis_jobs: list[AnalysisJob] = attrs.Factory(list)

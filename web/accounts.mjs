@@ -88,8 +88,9 @@ function when(unix) {
 }
 
 // The lobby's account part: the login form, or the player with the ratings, their games and
-// the lobby chat. `send(type, fields)` sends; `render()` redraws.
-export function accountPanel(welcome, send) {
+// the lobby chat. `send(type, fields)` sends; `analyse(tableId)` opens a finished game's
+// analysis.
+export function accountPanel(welcome, send, analyse) {
   if (!welcome || !welcome.accounts) return null;
   const parts = [];
   const me = accounts.account;
@@ -160,7 +161,10 @@ export function accountPanel(welcome, send) {
               "li",
               {},
               el("a", { href: `/table/${game.table_id}`, "data-link": "table", text: `${game.white} – ${game.black}` }),
-              ` · ${result} · ${when(game.finished || game.started)}`,
+              ` · ${result} · ${when(game.finished || game.started)} `,
+              game.status === "over"
+                ? el("button", { type: "button", class: "analyse", "data-table": game.table_id, text: t("Analyse"), onclick: () => analyse(game.table_id) })
+                : null,
             );
           }),
         ),

@@ -2,6 +2,7 @@
 // what to show comes from what the server sends, as in the terminal client.
 
 import { accountMessage, accountPanel, accounts, resumeLogin } from "./accounts.mjs";
+import { analysisMessage, analysisOf, analysisPanel, forgetUnfinished, requestAnalysis } from "./analysis.mjs";
 import { drawBoard } from "./board.mjs";
 import { byId, el, replace } from "./dom.mjs";
 import { describeAction, reasonWords } from "./events.mjs";
@@ -127,13 +128,14 @@ function table(id) {
 }
 
 function received(m) {
-  if (accountMessage(m, app)) {
+  if (accountMessage(m, app) || analysisMessage(m)) {
     render();
     return;
   }
   switch (m.type) {
     case "welcome":
       app.welcome = m;
+      forgetUnfinished();
       if (m.name) app.name = m.name;
       if (m.name_note === "name_registered") {
         app.notice = t("That name belongs to an account; you play as {name}.", { name: m.name });
@@ -327,6 +329,25 @@ function command(action) {
   }
 }
 
+function send(type, fields) {
+  return app.conn.send(type, fields);
+}
+
+// A finished game of the player's games listed (version 3's archive), by its table id.
+function finishedInList(id) {
+  const listed = accounts.games ? accounts.games.games : [];
+  return listed.some((g) => g.table_id === id && g.status === "over");
+}
+
+// The games list's Analyse: the game's page, and its analysis there.
+function analyseGame(id) {
+  app.notice = "";
+  go(id);
+  enterTable(id);
+  requestAnalysis(id, send);
+  render();
+}
+
 function tableMessage(type) {
   const known = shown();
   if (known) app.conn.send(type, { table_id: known.id });
@@ -514,6 +535,9 @@ function renderLobby(main) {
           : free && info.status === "waiting"
             ? el("button", { type: "button", class: "join", text: t("Join"), onclick: () => app.conn.send("join", { table_id: info.table_id, seat: null }) })
             : null,
+        info.status === "over"
+          ? el("button", { type: "button", class: "analyse", "data-table": info.table_id, text: t("Analyse"), onclick: () => analyseGame(info.table_id) })
+          : null,
         el("a", { href: `/table/${info.table_id}`, class: "watch", text: t("Watch"), "data-link": "table" }),
       ),
     );
@@ -539,7 +563,7 @@ function renderLobby(main) {
     app.welcome = null;
     app.conn.restart();
   });
-  const panel = accountPanel(app.welcome, (type, fields) => app.conn.send(type, fields));
+  const panel = accountPanel(app.welcome, (type, fields) => app.conn.send(type, fields), analyseGame);
   replace(
     main,
     app.notice ? el("p", { class: "notice", role: "status", text: app.notice }) : null,
@@ -579,10 +603,14 @@ function renderTable(main) {
   const focusedLine = document.activeElement && document.activeElement.getAttribute && document.activeElement.getAttribute("data-line");
   document.title = `Kahuna · ${fmt(_("table {id}"), { id: app.current })}`;
   if (!known || !known.view) {
+    // a finished game whose table has closed: its analysis, from the archive, if asked for
+    const archived = analysisOf(app.current) || finishedInList(app.current);
+    const closed = archived ? t("The table was closed.") : app.notice || t("The table was closed.");
     replace(
       main,
-      el("p", { class: "notice", role: "status", text: known && known.closed ? app.notice || t("The table was closed.") : _("Waiting for the table's state...") }),
+      el("p", { class: "notice", role: "status", text: known && known.closed ? closed : _("Waiting for the table's state...") }),
       el("p", {}, el("a", { href: "/", "data-link": "lobby", text: t("Back to the lobby") })),
+      archived ? analysisPanel(app.current, null, send, render) : null,
     );
     return;
   }
@@ -780,6 +808,7 @@ function renderTable(main) {
         chat,
       ),
     ),
+    over ? analysisPanel(known.id, known.players, send, render) : null,
   );
   byId("chat-input").value = chatText;
   const logNode = main.querySelector(".log");
@@ -821,6 +850,17 @@ document.addEventListener("click", (event) => {
   app.notice = "";
   go(id);
   if (id) enterTable(id);
+});
+
+// The analysis's chart is drawn at the page's width: again when that changes (a phone turned).
+let resizing = false;
+window.addEventListener("resize", () => {
+  if (resizing || !byId("analysis-chart")) return;
+  resizing = true;
+  requestAnimationFrame(() => {
+    resizing = false;
+    render();
+  });
 });
 
 window.addEventListener("popstate", () => {

@@ -16,6 +16,10 @@ from protocol.messages import (
     CLIENT_TYPES,
     SERVER_TYPES,
     V3_ONLY,
+    Analyse,
+    AnalysedTurn,
+    Analysis,
+    AnalysisProgress,
     AnswerChallenge,
     Challenge,
     ChallengeInfo,
@@ -55,6 +59,7 @@ from protocol.messages import (
     Logout,
     OfferDraw,
     PasswordChanged,
+    PlayerAnalysis,
     PlayerInfo,
     PlayerNote,
     Players,
@@ -118,6 +123,7 @@ CLIENT_SAMPLES: list[Any] = [
     LobbyChat("hello all"),
     Ignore("Bob", True),
     Resume("t1"),
+    Analyse("t1"),
 ]
 SERVER_SAMPLES: list[Any] = [
     Welcome(1, "kahuna", 16384, 300),
@@ -190,6 +196,29 @@ SERVER_SAMPLES: list[Any] = [
     LobbyChatMessage([LobbyChatEntry("Ann", "hi", 3.0)], False),
     Ignoring(["Bob"]),
     Watchers("a1b2c3d4", ["Cy", "Dee"]),
+    AnalysisProgress("t1", 3, 40),
+    Analysis(
+        "t1",
+        [
+            AnalysedTurn(
+                1,
+                "white",
+                ["place BARI-DUDA", "draw"],
+                0.5,
+                0.375,
+                0.375,
+                0.125,
+                "mistake",
+                "take COCO",
+                "takes_card",
+                {"card": "COCO"},
+            ),
+            AnalysedTurn(2, "black", ["end"], 0.25, 0.0, 1.0, 0.25, "blunder", None, None, None),
+        ],
+        [PlayerAnalysis("white", 0.125, 0, 1, 0), PlayerAnalysis("black", 0.25, 0, 0, 1)],
+        [1, 2],
+        128,
+    ),
 ]
 
 

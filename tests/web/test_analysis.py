@@ -1,0 +1,132 @@
+"""The analysis in the page: a finished game's Analyse, the progress while the server works, the
+chart of White's chance with its marks, the turning points, a turn's line chosen by a click and
+by the arrow keys, and the table of every turn; from a player's list of games too."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+from protocol.messages import GetRecord, LoggedIn, Login, Record, Resign
+from server.analysis_jobs import SEED
+from server.app import KahunaServer
+from shared.analysis import analyse
+from shared.record import read_record
+from tests.conftest import Client, ServerFactory, create_table, play_random
+from tests.web.conftest import Pages
+from tests.web.test_accounts import register
+
+pytestmark = pytest.mark.browser
+
+PLAYOUTS = 4  # the page is tested here, not the engine's judgement
+
+
+@pytest.fixture
+async def web_server(make_server: ServerFactory) -> KahunaServer:
+    return await make_server(web=True, analysis_playouts=PLAYOUTS, password_cost="test")
+
+
+async def resigned_game(client: Client, actions: int = 16) -> tuple[str, str]:
+    """A short game against the computer, resigned: its table id and record."""
+    joined, state = await create_table(client, vs_computer=True)
+    await play_random(client, joined.table_id, random.Random(3), state, max_actions=actions)
+    await client.send(Resign(joined.table_id))
+    await client.send(GetRecord(joined.table_id))
+    return joined.table_id, (await client.expect(Record)).text
+
+
+async def chosen_turn(page: Page) -> str:
+    return await page.inner_text("#analysis-line")
+
+
+async def test_analyse_a_finished_game_and_read_its_turns(
+    pages: Pages, web_server: KahunaServer
+) -> None:
+    player = await Client.connect(web_server.port, "Pythonista")
+    table_id, record = await resigned_game(player)
+    direct = analyse(read_record(record), seed=SEED, playouts=PLAYOUTS)
+    page = await pages.open(f"/table/{table_id}")
+    await page.wait_for_selector("#turn:has-text('Game over')")
+    await page.click("#analyse")
+    chart = page.locator("svg.analysis-chart")
+    await expect(chart).to_be_visible(timeout=20_000)
+    received: list[str] = await page.evaluate("[...kahuna.received]")
+    assert "analysis_progress" in received and received[-1] == "analysis"
+    # a mark on every mistake and blunder, with its sign (readable without colour)
+    marked = [a.number for a in direct if a.mark in ("mistake", "blunder")]
+    assert marked, "this game (seeded) has mistakes to show"
+    shown = await page.eval_on_selector_all(
+        ".analysis-chart .mark", "(gs) => gs.map((g) => [Number(g.dataset.turn), g.textContent])"
+    )
+    assert [n for n, _sign in shown] == marked
+    signs = {"mistake": "?", "blunder": "??"}
+    assert [sign for _n, sign in shown] == [signs[str(direct[n - 1].mark)] for n in marked]
+    # the text alternative: a row a turn
+    assert await page.locator(".analysis-turns tbody tr").count() == len(direct)
+    # a click on the chart's column of turn 3 shows that turn's line
+    await page.click(".analysis-chart .hit[data-turn='3']")
+    line = await chosen_turn(page)
+    turn = direct[2]
+    who = "White" if turn.seat.name == "WHITE" else "Black"
+    assert line.startswith(f"turn 3 ({who}, Pythonista)")
+    assert f"{round(turn.before * 100)}% → {round(turn.after * 100)}%" in line
+    # the arrow keys go on from there, on the focused chart
+    assert await page.evaluate("document.activeElement.id") == "analysis-chart"
+    await page.keyboard.press("ArrowRight")
+    assert (await chosen_turn(page)).startswith("turn 4 (")
+    await page.keyboard.press("End")
+    assert (await chosen_turn(page)).startswith(f"turn {len(direct)} (")
+    assert await chart.get_attribute("aria-valuenow") == str(len(direct))
+    # the turning points, as buttons that choose their turn
+    points = page.locator(".turning-points button")
+    costly = sorted((a for a in direct if a.mark), key=lambda a: -a.cost)[:3]
+    assert await points.count() == len(costly) > 0
+    await points.first.click()
+    first = min(a.number for a in costly)
+    assert (await chosen_turn(page)).startswith(f"turn {first} (")
+    await player.close()
+
+
+async def test_analyse_a_finished_table_of_the_lobby(
+    pages: Pages, web_server: KahunaServer
+) -> None:
+    player = await Client.connect(web_server.port, "Pythonista")
+    table_id, _record = await resigned_game(player, actions=4)
+    page = await pages.open("/")
+    await page.click(f".table-row[data-table='{table_id}'] button.analyse")
+    await expect(page.locator("svg.analysis-chart")).to_be_visible(timeout=20_000)
+    assert page.url.endswith(f"/table/{table_id}")
+    await player.close()
+
+
+async def test_analyse_from_the_list_of_a_players_games_also_once_closed(
+    browser: Browser, make_server: ServerFactory
+) -> None:
+    """The game's table has closed: the page finds no table, and the analysis comes from the
+    archive."""
+    server = await make_server(
+        web=True, analysis_playouts=PLAYOUTS, password_cost="test", over_grace=0.1
+    )
+    pages = Pages(browser, server.port)
+    page = await pages.open("/")
+    await register(page, "Ann", "ann's long password")
+    player = await Client.connect(server.port, "Ann's robot")
+    await player.send(Login("Ann", "ann's long password", None))
+    await player.expect(LoggedIn)
+    table_id, _record = await resigned_game(player, actions=6)
+    await player.close()
+    for _ in range(200):  # the finished table closes once nobody is left at it
+        if table_id not in server.lobby.tables:
+            break
+        await asyncio.sleep(0.05)
+    assert table_id not in server.lobby.tables
+    await page.click("#my-games")
+    button = page.locator(f".games button.analyse[data-table='{table_id}']")
+    await button.click()
+    await expect(page.locator("svg.analysis-chart")).to_be_visible(timeout=20_000)
+    assert page.url.endswith(f"/table/{table_id}")
+    assert await page.locator(".analysis-turns tbody tr").count() > 0
+    assert pages.errors == []
