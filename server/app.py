@@ -427,6 +427,12 @@ class KahunaServer:
         )
 
     def _workers(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is not None and getattr(self._pool, "_broken", False):
+            # A worker died (killed, out of memory): such a pool refuses every job from then
+            # on, so the computer and the analysis would fail for as long as the server runs.
+            log.warning("a worker process ended unexpectedly; starting new ones")
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
         if self._pool is None:
             # spawn, not fork: this process has threads (storage checkpoints) a fork would copy
             # in the middle of whatever they hold

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol.messages import CreateTable, State, TableOptions
+from protocol.messages import CreateTable, State, TableOptions, Update
 from tests.conftest import Client
 from tests.server.test_restart import free_port, start_server
 
@@ -67,3 +67,31 @@ async def test_workers_end_when_their_server_is_killed(tmp_path: Path) -> None:
         os.kill(pid, 9)
     await proc.wait()
     assert not left, f"workers {left} outlived their server"
+
+
+async def test_a_killed_worker_is_replaced(tmp_path: Path) -> None:
+    """A pool whose worker died refuses every job; the server starts a new one, so that the
+    computer goes on playing."""
+    port = free_port()
+    proc = await start_server(port, str(tmp_path / "db.sqlite3"), tmp_path)
+    try:
+        client = await Client.connect(port, "Ann")
+        await client.send(CreateTable(TableOptions(), True, "white", "black", level="normal"))
+        await client.expect(State)
+        await client.expect(Update)  # the computer's first action, decided in a worker
+        workers = children(proc.pid)
+        assert workers
+        for pid in workers:
+            os.kill(pid, 9)
+        await client.close()
+        again = await Client.connect(port, "Bea")
+        await again.send(CreateTable(TableOptions(), True, "white", "black", level="normal"))
+        await again.expect(State)
+        update = await again.expect(Update)
+        assert update.version == 1
+        # decided by a new worker, not by the fallback a failed search gets
+        assert children(proc.pid) - workers
+        await again.close()
+    finally:
+        proc.kill()
+        await proc.wait()
