@@ -5,7 +5,6 @@ from __future__ import annotations
 from protocol.errors import ErrorCode
 from protocol.messages import Lobby as LobbyMessage
 from server.table import MemberId, Table, TableError
-from shared.types import Seat
 
 
 class Lobby:
@@ -19,7 +18,6 @@ class Lobby:
         self.watchers: set[MemberId] = set()
         self._dirty = False
         self._listing: LobbyMessage | None = None
-        self._counts: tuple[int, int] | None = None
 
     @property
     def dirty(self) -> bool:
@@ -30,7 +28,6 @@ class Lobby:
     def dirty(self, value: bool) -> None:
         if value:
             self._listing = None  # something in some table's info changed
-            self._counts = None
         self._dirty = value
 
     def add(self, table: Table) -> None:
@@ -46,24 +43,6 @@ class Lobby:
         if table is None or table.closed:
             raise TableError(ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id[:40]!r}")
         return table
-
-    def counts(self) -> tuple[int, int]:
-        """The open tables and the free seats at them (seats nobody holds, at tables not
-        over), counted again only after a change: the LAN announcement asks every few seconds,
-        and a count over 5,000 tables held the event loop 6-8 ms."""
-        if self._counts is None:
-            tables = free = 0
-            white, black = Seat.WHITE, Seat.BLACK
-            for table in self.tables.values():
-                if table.closed:
-                    continue
-                tables += 1
-                seats = table.seats
-                nobody = (seats[white] is None) + (seats[black] is None)
-                if nobody and not table.over:
-                    free += nobody
-            self._counts = (tables, free)
-        return self._counts
 
     def listing(self) -> LobbyMessage:
         """The list of tables as it is now; the same object until the next change."""

@@ -26,9 +26,11 @@ import pytest
 from client.discovery import LanBrowser, LanServer, best_address, find_main
 from protocol.messages import SUPPORTED_VERSIONS, Join, Leave, Left, State
 from server import __main__ as server_main
+from server import discovery
 from server.app import KahunaServer
 from server.discovery import SERVICE_TYPE, Announcer, host_label, instance_name, lobby_counts
 from tests.conftest import Client, ServerFactory, create_table
+from tests.server.test_core import Harness
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LOOPBACK = ["127.0.0.1"]
@@ -102,21 +104,21 @@ async def test_the_numbers_are_the_open_tables_and_their_free_seats(
     make_server: ServerFactory,
 ) -> None:
     server = await make_server()
-    assert lobby_counts(server.lobby) == (0, 0)
+    assert await lobby_counts(server.lobby) == (0, 0)
     ana = await Client.connect(server.port, "Ana")
     waiting, _ = await create_table(ana)
     await create_table(ana, vs_computer=True)  # the computer holds the other seat
-    assert lobby_counts(server.lobby) == (2, 1)
+    assert await lobby_counts(server.lobby) == (2, 1)
     # counted once per change of the lobby, and again after each
     bob = await Client.connect(server.port, "Bob")
     await bob.send(Join(waiting.table_id, "black"))
     await bob.expect(State)
-    assert lobby_counts(server.lobby) == (2, 0)
+    assert await lobby_counts(server.lobby) == (2, 0)
     another, _ = await create_table(ana)
-    assert lobby_counts(server.lobby) == (3, 1)
+    assert await lobby_counts(server.lobby) == (3, 1)
     await ana.send(Leave(another.table_id))
     await ana.expect(Left)
-    assert lobby_counts(server.lobby) == (2, 0)  # nobody seated: closed
+    assert await lobby_counts(server.lobby) == (2, 0)  # nobody seated: closed
     await ana.close()
     await bob.close()
 
@@ -262,3 +264,26 @@ async def test_a_server_started_with_no_announce_is_not_found(browser: LanBrowse
 
 def test_the_service_type() -> None:
     assert SERVICE_TYPE == "_kahuna._tcp.local."
+
+
+async def test_the_count_leaves_the_event_loop_turns_between_slices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    h = Harness(waiting_per_address=1_000, max_tables=1_000)
+    for n in range(250):  # a connection sits at 16 tables at most
+        h.create(h.player(f"P{n}"))
+    monkeypatch.setattr(discovery, "COUNT_SLICE", 100)
+    turns = 0
+
+    async def meanwhile() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    task = asyncio.create_task(meanwhile())
+    await asyncio.sleep(0)
+    before = turns
+    assert await lobby_counts(h.core.lobby) == (250, 250)
+    assert turns - before >= 2  # three slices, another task's turn between each two
+    task.cancel()
