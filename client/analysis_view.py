@@ -19,7 +19,7 @@ from typing import Any
 
 from client.command_words import in_words
 from client.hint import explain
-from client.i18n import _
+from client.i18n import _, ngettext
 from client.words import record_problem, seat_name
 from shared.analysis import (
     DEEP_PLAYOUTS,
@@ -117,6 +117,17 @@ def start_analysis(viewer: Any, invalidate: Callable[[], None]) -> None:
     threading.Thread(target=work, name="kahuna-analysis", daemon=True).start()
 
 
+def mark_count(mark: str, count: int) -> str:
+    """How many turns had the mark, in words ("2 mistakes")."""
+    if mark == "inaccuracy":
+        text = ngettext("{n} inaccuracy", "{n} inaccuracies", count)
+    elif mark == "mistake":
+        text = ngettext("{n} mistake", "{n} mistakes", count)
+    else:
+        text = ngettext("{n} blunder", "{n} blunders", count)
+    return text.format(n=count)
+
+
 def report(analysis: Sequence[TurnAnalysis], width: int = 80) -> list[str]:
     lines = [_("Analysis: each turn judged from its player's own view")]
     lines.append(_("turn  who    played                              chance before → after"))
@@ -126,9 +137,7 @@ def report(analysis: Sequence[TurnAnalysis], width: int = 80) -> list[str]:
     lines += chart(white_chances(analysis), width)
     lines.append("")
     for summary in summaries(analysis):
-        marks = ", ".join(
-            f"{count} {mark_word(mark)}" for mark, count in summary.marks.items() if count
-        )
+        marks = ", ".join(mark_count(mark, count) for mark, count in summary.marks.items() if count)
         lines.append(
             _("{seat}: average cost {cost:.1f} points of chance a turn; {marks}").format(
                 seat=seat_name(summary.seat),

@@ -195,6 +195,15 @@ export function turnLine(turn, players) {
   return parts;
 }
 
+// How many turns had the mark, in words ("2 mistakes"): client/analysis_view.py's mark_count.
+function markCount(mark, count) {
+  let text;
+  if (mark === "inaccuracy") text = ngettext("{n} inaccuracy", "{n} inaccuracies", count);
+  else if (mark === "mistake") text = ngettext("{n} mistake", "{n} mistakes", count);
+  else text = ngettext("{n} blunder", "{n} blunders", count);
+  return fmt(text, { n: String(count) });
+}
+
 function summaryLine(player) {
   const marks = [
     [player.inaccuracies, "inaccuracy"],
@@ -202,7 +211,7 @@ function summaryLine(player) {
     [player.blunders, "blunder"],
   ]
     .filter(([count]) => count)
-    .map(([count, mark]) => `${count} ${markWord(mark)}`)
+    .map(([count, mark]) => markCount(mark, count))
     .join(", ");
   // the catalogue's sentence has a Python format spec for the cost: filled in here
   const sentence = _("{seat}: average cost {cost:.1f} points of chance a turn; {marks}").replace(

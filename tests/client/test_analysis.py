@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from client.analysis_view import chart, report
+from client.analysis_view import chart, mark_count, report
 from client.i18n import set_language
 from shared.ai import choose_action
 from shared.analysis import (
@@ -107,3 +107,19 @@ def test_kahuna_client_analyse_plain(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "Analysis" in out.out and "White's chance" in out.out
     assert out.err == ""  # no progress bar with --plain
     assert main(["--analyse", str(tmp_path / "missing"), "--plain"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("language", "mark", "one", "two"),
+    [("en", "mistake", "1 mistake", "2 mistakes"),
+     ("de", "blunder", "1 grober Fehler", "2 grobe Fehler"),
+     ("it", "inaccuracy", "1 imprecisione", "2 imprecisioni")],
+)  # fmt: skip
+def test_the_marks_are_counted_in_the_plural_of_the_language(
+    language: str, mark: str, one: str, two: str
+) -> None:
+    set_language(language)
+    try:
+        assert (mark_count(mark, 1), mark_count(mark, 2)) == (one, two)
+    finally:
+        set_language("en")
