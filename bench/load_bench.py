@@ -81,6 +81,30 @@ TABLES_PER_CLIENT = 2_500
 # ----- the processes --------------------------------------------------------------------------
 
 
+class Pinned:
+    """--pin: the server on the first core, everything of the driver's on the others, as if the
+    players were on other machines: the driver's CPU then waits behind the server's, never the
+    server behind the driver's. Empty sets: the scheduler places everything (the default)."""
+
+    def __init__(self) -> None:
+        self.server: set[int] = set()
+        self.clients: set[int] = set()
+
+    def use(self) -> None:
+        cores = sorted(os.sched_getaffinity(0))
+        if len(cores) < 2:
+            raise SystemExit("--pin needs two cores at least")
+        self.server, self.clients = {cores[0]}, set(cores[1:])
+        os.sched_setaffinity(0, self.clients)  # this process, and the echo server it starts
+
+    def pin_client(self) -> None:
+        if self.clients:
+            os.sched_setaffinity(0, self.clients)
+
+
+PINNED = Pinned()
+
+
 def start_process(
     args: list[str], preexec_fn: Callable[[], None] | None = None
 ) -> tuple[subprocess.Popen[str], int]:
@@ -106,6 +130,8 @@ def start_server(db: str, probe: str | None, connections: int) -> tuple[subproce
 
     def room_for_connections() -> None:  # in the child, before the server starts
         raise_fd_limit(connections + 256)
+        if PINNED.server:
+            os.sched_setaffinity(0, PINNED.server)  # its threads and workers inherit it
 
     return start_process(
         [
@@ -710,6 +736,7 @@ async def _play_in(
                 "--worker", str(port), str(first), str(count), str(think), str(seconds),
                 cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 limit=1 << 26,  # one line of JSON holds every latency
+                preexec_fn=PINNED.pin_client,
             )
         )  # fmt: skip
     for proc in procs:
@@ -993,6 +1020,11 @@ def main() -> None:
         help="each table's host speaks protocol version 3 without logging in: --accounts'"
         " baseline, the same messages but for the login",
     )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server on the first core, the driver's processes on the others (Linux)",
+    )
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -1009,6 +1041,8 @@ def main() -> None:
         return
     if args.py_spy:
         Path(args.py_spy).mkdir(parents=True, exist_ok=True)
+    if args.pin:
+        PINNED.use()
     asyncio.run(main_async(args))
 
 
