@@ -15,23 +15,30 @@ tenths of the estimate, each tenth with its count of positions and of games, the
 the share won with a 95% interval (a bootstrap over games: the positions of one game share its
 outcome, so they are resampled together; Wilson's interval, which takes the positions as
 independent, beside it), the gap between the two, the largest gap over the tenths with enough
-positions to judge (--min-count), and the Brier score.
+positions to judge (--min-count); the Brier score and the log loss; and the same apart for the
+views of the seat to move and of the seat waiting (the analysis compares the two: a turn's cost).
 
-The honest figure is on positions the fit has not seen: play and save a set to fit on, another
-(other seeds) to judge on, then fit on the first and tabulate the second:
+The calibration (shared.analysis.calibrated) is a logistic on the logit of the raw share, held
+within CLIP and 1 - CLIP, plus a constant for the seat to move (minus it for the other); --fit
+finds its A and M by Newton's method for a given --clip. The honest figure is on positions the
+fit has not seen: play and save sets to fit on, another (other seeds) to judge on, then fit on
+the first and tabulate the other. The committed constants:
 
-    .venv/bin/python bench/calibration_bench.py --games 500 --seed 100000 --save fit.jsonl
-    .venv/bin/python bench/calibration_bench.py --games 500 --seed 200000 --save held.jsonl
-    .venv/bin/python bench/calibration_bench.py --load held.jsonl --fit fit.jsonl
+    .venv/bin/python bench/calibration_bench.py --games 600 --seed 100000 --save fit1.jsonl
+    .venv/bin/python bench/calibration_bench.py --games 600 --seed 200000 --save fit2.jsonl
+    .venv/bin/python bench/calibration_bench.py --games 800 --seed 300000 --save held.jsonl
+    .venv/bin/python bench/calibration_bench.py --load held.jsonl --fit fit1.jsonl --fit fit2.jsonl
 
-Game i of a run is played from seed SEED + i, so runs whose seeds are further apart than their
-counts of games share no game. --load reads saved positions instead of playing (repeatable, the
-files joined). The fitted constants are printed as shared/analysis.py spells them.
+(about 11 minutes for 600 games on one core). Game i of a run is played from seed SEED + i, so
+runs whose seeds are further apart than their counts of games share no game. --load reads saved
+positions instead of playing (repeatable, the files joined). The fitted constants are printed as
+shared/analysis.py spells them.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import random
@@ -39,13 +46,13 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from shared.ai import choose_action  # noqa: E402
-from shared.analysis import PLAYOUTS, calibrated, raw_chance  # noqa: E402
+from shared.analysis import CALIBRATION_CLIP, PLAYOUTS, calibrated, raw_chance  # noqa: E402
 from shared.game import Game  # noqa: E402
 from shared.randomness import SeededSource  # noqa: E402
 from shared.types import GameOptions, Seat  # noqa: E402
@@ -80,11 +87,15 @@ def play_game(
     return starts, None if result is None else result.winner
 
 
-def measure(seed: int, games: int, per_game: int, playouts: int) -> list[Position]:
+def measure(
+    seed: int, games: int, per_game: int, playouts: int, save: TextIO | None = None
+) -> list[Position]:
     """Play `games` games from seeds seed, seed + 1, ... and estimate `per_game` positions of
-    each, spread over it."""
+    each, spread over it; each game's positions written to `save` as it ends (one JSON a line:
+    a run cut short keeps what it did)."""
     out: list[Position] = []
     began = time.perf_counter()
+    done = 0
     for number in range(games):
         game_seed = seed + number
         white, black = PAIRINGS[number % len(PAIRINGS)]
@@ -120,6 +131,11 @@ def measure(seed: int, games: int, per_game: int, playouts: int) -> list[Positio
                     "won": 0.5 if winner is None else float(winner is seat),
                 }
             )
+        if save is not None:
+            for p in out[done:]:
+                save.write(json.dumps(p) + "\n")
+            save.flush()
+        done = len(out)
         if (number + 1) % 50 == 0:
             print(
                 f"  {number + 1} games, {len(out)} positions, {time.perf_counter() - began:.0f} s",
@@ -206,19 +222,42 @@ def table(
             f"  {low:.3f}-{high:.3f}  {w_low:.3f}-{w_high:.3f}  {gap:>+8.3f}{mark}"
         )
     brier = sum((e - o) ** 2 for e, o in zip(estimates, outcomes, strict=True)) / len(outcomes)
+    loss = -sum(
+        o * math.log(max(e, 1e-9)) + (1 - o) * math.log(max(1 - e, 1e-9))
+        for e, o in zip(estimates, outcomes, strict=True)
+    ) / len(outcomes)
     print(
-        f"  Brier score {brier:.4f} over {len(outcomes)} positions of {len(games)} games;"
-        f" largest gap {largest:.3f} over the tenths of at least {min_count} positions"
+        f"  Brier score {brier:.4f}, log loss {loss:.4f} over {len(outcomes)} positions of"
+        f" {len(games)} games; largest gap {largest:.3f} over the tenths of at least"
+        f" {min_count} positions"
     )
+    # The analysis compares a turn's `before` (its seat to move) with its `after` (waiting):
+    # each kind should be honest on its own.
+    for to_move, kind in ((True, "the seat to move"), (False, "the seat waiting")):
+        picked = [(e, o) for p, e, o in zip(positions, estimates, outcomes, strict=True)
+                  if p["to_move"] is to_move]  # fmt: skip
+        if not picked:
+            continue
+        worst = 0.0
+        for t in range(10):
+            cell = [(e, o) for e, o in picked if tenth_of(e) == t]
+            if len(cell) >= min_count // 2:
+                worst = max(worst, abs(sum(o - e for e, o in cell) / len(cell)))
+        mean = sum(e for e, _ in picked) / len(picked)
+        won = sum(o for _, o in picked) / len(picked)
+        print(
+            f"  {kind}: {len(picked)} positions, mean estimate {mean:.3f}, share won {won:.3f};"
+            f" largest gap {worst:.3f} over the tenths of at least {min_count // 2}"
+        )
     return brier, largest
 
 
-def features(p: Position) -> list[float]:
-    """What the calibration reads of a position, as shared.analysis.calibrated does: the raw
-    share's logit, how far the game is, and their product."""
-    x = logit(p["raw"])
-    g = (p["round"] - 1) / 3
-    return [x, 1.0, x * g, g]
+def features(p: Position, clip: float) -> list[float]:
+    """What the calibration reads of a position, as shared.analysis.calibrated does: the logit
+    of the raw share held within clip and 1 - clip, and 1 for the seat to move, -1 for the
+    other."""
+    share = min(max(p["raw"], clip), 1 - clip)
+    return [math.log(share / (1 - share)), 1.0 if p["to_move"] else -1.0]
 
 
 def fit(positions: Sequence[Position], make: Callable[[Position], list[float]]) -> list[float]:
@@ -226,7 +265,7 @@ def fit(positions: Sequence[Position], make: Callable[[Position], list[float]]) 
     rows = [(make(p), p["won"]) for p in positions]
     k = len(rows[0][0])
     w = [0.0] * k
-    w[0] = 1.0
+    w[0] = 1.0  # the raw share as it is
     for _ in range(100):
         grad = [0.0] * k
         hess = [[0.0] * k for _ in range(k)]
@@ -238,6 +277,8 @@ def fit(positions: Sequence[Position], make: Callable[[Position], list[float]]) 
                 grad[i] += d * xs[i]
                 for j in range(k):
                     hess[i][j] += h * xs[i] * xs[j]
+        for i in range(k):
+            hess[i][i] += 1e-6 * len(rows)  # a touch of ridge: no singular step
         step = solve(hess, grad)
         w = [wi - si for wi, si in zip(w, step, strict=True)]
         if sum(abs(s) for s in step) < 1e-10:
@@ -288,6 +329,12 @@ def main() -> None:
         "--fit", metavar="FILE", action="append", help="fit the calibration on these positions"
     )
     parser.add_argument(
+        "--clip",
+        type=float,
+        default=CALIBRATION_CLIP,
+        help="the fit holds the raw share within CLIP and 1 - CLIP",
+    )
+    parser.add_argument(
         "--min-count",
         type=int,
         default=150,
@@ -298,33 +345,39 @@ def main() -> None:
     if args.load:
         positions = load(args.load)
         print(f"{len(positions)} positions read from {', '.join(args.load)}")
+        if args.save:
+            with open(args.save, "w", encoding="utf-8") as f:
+                f.writelines(json.dumps(p) + "\n" for p in positions)
     else:
-        positions = measure(args.seed, args.games, args.per_game, args.playouts)
+        with contextlib.ExitStack() as stack:
+            save = (
+                stack.enter_context(open(args.save, "w", encoding="utf-8")) if args.save else None
+            )
+            positions = measure(args.seed, args.games, args.per_game, args.playouts, save)
         print(
             f"{len(positions)} positions from {args.games} games (seeds {args.seed} to"
             f" {args.seed + args.games - 1}; easy and normal, both ways), {args.playouts}"
             f" playouts each, in {time.perf_counter() - began:.0f} s"
         )
-    if args.save:
-        with open(args.save, "w", encoding="utf-8") as f:
-            for p in positions:
-                f.write(json.dumps(p) + "\n")
     table(
         positions, [p["raw"] for p in positions], "raw share of greedy playouts won", args.min_count
     )
     table(
         positions,
-        [calibrated(p["raw"]) for p in positions],
+        [calibrated(p["raw"], p["to_move"]) for p in positions],
         "calibrated (shared.analysis as it is)",
         args.min_count,
     )
     if args.fit:
         train = load(args.fit)
-        w = fit(train, features)
-        print(f"fitted on {len(train)} positions of {', '.join(args.fit)}: {w}")
+        a, m = fit(train, lambda p: features(p, args.clip))
+        print(
+            f"fitted on {len(train)} positions of {', '.join(args.fit)}:"
+            f" CALIBRATION_CLIP = {args.clip}, CALIBRATION_A = {a:.3f}, CALIBRATION_M = {m:.3f}"
+        )
         table(
             positions,
-            [sigmoid(sum(a * b for a, b in zip(w, features(p), strict=True))) for p in positions],
+            [sigmoid(a * x + m * y) for x, y in (features(p, args.clip) for p in positions)],
             "with the calibration fitted on --fit",
             args.min_count,
         )
