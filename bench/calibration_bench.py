@@ -21,13 +21,14 @@ views of the seat to move and of the seat waiting (the analysis compares the two
 The calibration (shared.analysis.calibrated) is a logistic on the logit of the raw share, held
 within CLIP and 1 - CLIP, plus a constant for the seat to move (minus it for the other); --fit
 finds its A and M by Newton's method for a given --clip. The honest figure is on positions the
-fit has not seen: play and save sets to fit on, another (other seeds) to judge on, then fit on
-the first and tabulate the other. The committed constants:
+fit has not seen: play and save sets, fit on some, judge on another (other seeds), or --cross:
+each set judged by the calibration fitted on the others. The committed constants and the
+README's table:
 
     .venv/bin/python bench/calibration_bench.py --games 600 --seed 100000 --save fit1.jsonl
     .venv/bin/python bench/calibration_bench.py --games 600 --seed 200000 --save fit2.jsonl
-    .venv/bin/python bench/calibration_bench.py --games 800 --seed 300000 --save held.jsonl
-    .venv/bin/python bench/calibration_bench.py --load held.jsonl --fit fit1.jsonl --fit fit2.jsonl
+    .venv/bin/python bench/calibration_bench.py --load fit1.jsonl --load fit2.jsonl --cross
+    .venv/bin/python bench/calibration_bench.py --load fit1.jsonl --fit fit1.jsonl --fit fit2.jsonl
 
 (about 11 minutes for 600 games on one core). Game i of a run is played from seed SEED + i, so
 runs whose seeds are further apart than their counts of games share no game. --load reads saved
@@ -329,6 +330,11 @@ def main() -> None:
         "--fit", metavar="FILE", action="append", help="fit the calibration on these positions"
     )
     parser.add_argument(
+        "--cross",
+        action="store_true",
+        help="with two --load files or more: each judged by the calibration fitted on the others",
+    )
+    parser.add_argument(
         "--clip",
         type=float,
         default=CALIBRATION_CLIP,
@@ -368,6 +374,27 @@ def main() -> None:
         "calibrated (shared.analysis as it is)",
         args.min_count,
     )
+    if args.cross:
+        # each file's positions judged by the calibration fitted on the other files
+        sets = [load([path]) for path in args.load]
+        judged: list[Position] = []
+        estimates: list[float] = []
+        for i, held in enumerate(sets):
+            a, m = fit(
+                [p for j, s in enumerate(sets) if j != i for p in s],
+                lambda p: features(p, args.clip),
+            )
+            print(
+                f"fitted without {args.load[i]}: CALIBRATION_A = {a:.3f}, CALIBRATION_M = {m:.3f}"
+            )
+            judged += held
+            estimates += [sigmoid(a * x + m * y) for x, y in (features(p, args.clip) for p in held)]
+        table(
+            judged,
+            estimates,
+            "each file judged by the calibration fitted on the others",
+            args.min_count,
+        )
     if args.fit:
         train = load(args.fit)
         a, m = fit(train, lambda p: features(p, args.clip))

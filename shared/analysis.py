@@ -48,11 +48,11 @@ MARKS = ((0.20, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
 # a raw share of 0 or 1 overstates (128 playouts all alike still lose now and then): read as
 # about 1.5% and 98.5%. Fitted by bench/calibration_bench.py (--fit) on 11,955 positions of
 # 1,200 games between the levels (seeds 100000 and 200000, 600 games each: the commands in its
-# docstring) and judged on positions of games the fit has not seen (the README's analysis part
-# has the table): every tenth of the chance within 4.4 points of the share won (within 2 to 3
-# points of its 95% interval), Brier score 0.12 as the raw share's, log loss 0.37 (raw 0.43;
-# the old calibration, a logistic without the move or the clip fitted on 1,000 positions, left
-# tenths 5.8 points short).
+# docstring). Each half judged by the calibration fitted on the other half (--cross; the table
+# is in the README's analysis part): every tenth of the chance within 2.4 points of the share
+# won (raw share 2.5, the old calibration, a logistic without the move or the clip fitted on
+# 1,000 positions, 5.1), within 2.6 for the views to move and waiting apart (raw 4.4 and 5.2);
+# Brier score 0.1215 (raw 0.1215, old 0.1222), log loss 0.376 (raw 0.427, old 0.384).
 CALIBRATION_CLIP = 0.02
 CALIBRATION_A = 1.065
 CALIBRATION_M = 0.103
