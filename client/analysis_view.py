@@ -12,6 +12,7 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import sys
+import textwrap
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -138,23 +139,20 @@ def report(analysis: Sequence[TurnAnalysis], width: int = 80) -> list[str]:
     lines.append("")
     for summary in summaries(analysis):
         marks = ", ".join(mark_count(mark, count) for mark, count in summary.marks.items() if count)
-        lines.append(
-            _("{seat}: average cost {cost:.1f} points of chance a turn; {marks}").format(
-                seat=seat_name(summary.seat),
-                cost=summary.average_cost * 100,
-                marks=marks or _("no marks"),
-            )
+        text = _("{seat}: average cost {cost:.1f} points of chance a turn; {marks}").format(
+            seat=seat_name(summary.seat),
+            cost=summary.average_cost * 100,
+            marks=marks or _("no marks"),
         )
+        lines += textwrap.wrap(text, width, subsequent_indent="  ")  # many marks: two lines
     points = turning_points(analysis)
     if points:
-        lines.append(
-            _("Turning points: {turns}").format(
-                turns=", ".join(
-                    _("turn {n} ({seat})").format(n=p.number, seat=seat_name(p.seat))
-                    for p in points
-                )
+        text = _("Turning points: {turns}").format(
+            turns=", ".join(
+                _("turn {n} ({seat})").format(n=p.number, seat=seat_name(p.seat)) for p in points
             )
         )
+        lines += textwrap.wrap(text, width, subsequent_indent="  ")
     return lines
 
 

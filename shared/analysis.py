@@ -4,9 +4,9 @@ opponent's hand: shared.views.seat_view), never from the hidden cards the record
 
 A player's chance of winning from a view is estimated by playing the game out many times from
 samples of what that player could not see (shared.sampling), both sides greedy
-(shared.replies), and counting the wins (a draw counts half); then read through a calibration,
-a logistic on that raw share fitted by bench/calibration_bench.py so that a chance of 70% wins
-about 70% of the time. A turn's cost is the chance its player had before it less the chance
+(shared.replies), and counting the wins (a draw counts half); then read through a calibration
+(`calibrated`, below) fitted by bench/calibration_bench.py so that a chance of 70% wins about 70%
+of the time. A turn's cost is the chance its player had before it less the chance
 they had after it (never below zero); the marks, by cost:
 
     inaccuracy  >= 0.05      mistake  >= 0.10      blunder  >= 0.20
@@ -39,11 +39,23 @@ from shared.views import SeatView, seat_view
 PLAYOUTS = 128  # per judged view, at the default depth
 DEEP_PLAYOUTS = 512
 MARKS = ((0.20, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
-# The calibration of the raw share of greedy playouts won: chance = 1 / (1 + exp(-(A*logit +
-# B))), fitted by bench/calibration_bench.py over 1,000 positions of 100 games between the levels
-# (Brier score 0.1383 raw, 0.1371 calibrated; each tenth within 9 points of the share won)
-CALIBRATION_A = 1.0258
-CALIBRATION_B = -0.1547
+# The calibration of the raw share of greedy playouts won (`calibrated`): a logistic on the
+# logit of the share, held within CLIP and 1 - CLIP, and on whether the view's seat is to move:
+#     chance = 1 / (1 + exp(-(A * logit(share) + M)))    M for the seat to move, -M for the other
+# The greedy playouts undervalue having the move (the players move better than greedy): from the
+# view of the seat to move (a turn's `before`) the raw share is a little short of the share won,
+# from the waiting seat's (a turn's `after`) a little over, about 2.6 points each way at 50%; and
+# a raw share of 0 or 1 overstates (128 playouts all alike still lose now and then): read as
+# about 1.5% and 98.5%. Fitted by bench/calibration_bench.py (--fit) on 11,955 positions of
+# 1,200 games between the levels (seeds 100000 and 200000, 600 games each: the commands in its
+# docstring). Each half judged by the calibration fitted on the other half (--cross; the table
+# is in the README's analysis part): every tenth of the chance within 2.4 points of the share
+# won (raw share 2.5, the old calibration, a logistic without the move or the clip fitted on
+# 1,000 positions, 5.1), within 2.6 for the views to move and waiting apart (raw 4.4 and 5.2);
+# Brier score 0.1215 (raw 0.1215, old 0.1222), log loss 0.376 (raw 0.427, old 0.384).
+CALIBRATION_CLIP = 0.02
+CALIBRATION_A = 1.065
+CALIBRATION_M = 0.103
 TURN_LIMIT = 400  # greedy turns in one playout before it is called a draw (never reached)
 
 
@@ -118,11 +130,13 @@ def turns(parsed: ParsedRecord) -> list[Turn]:
     return out
 
 
-def calibrated(raw: float) -> float:
-    """The chance the raw share of playouts won stands for."""
-    share = min(max(raw, 1e-3), 1 - 1e-3)
+def calibrated(raw: float, to_move: bool) -> float:
+    """The chance the raw share of playouts won stands for, from the view of a seat that is to
+    move (`to_move`) or waiting for the other's turn."""
+    share = min(max(raw, CALIBRATION_CLIP), 1 - CALIBRATION_CLIP)
     logit = math.log(share / (1 - share))
-    return 1 / (1 + math.exp(-(CALIBRATION_A * logit + CALIBRATION_B)))
+    move = CALIBRATION_M if to_move else -CALIBRATION_M
+    return 1 / (1 + math.exp(-(CALIBRATION_A * logit + move)))
 
 
 def raw_chance(view: SeatView, rng: random.Random, playouts: int = PLAYOUTS) -> float:
@@ -145,7 +159,7 @@ def raw_chance(view: SeatView, rng: random.Random, playouts: int = PLAYOUTS) -> 
 
 
 def chance(view: SeatView, rng: random.Random, playouts: int = PLAYOUTS) -> float:
-    return calibrated(raw_chance(view, rng, playouts))
+    return calibrated(raw_chance(view, rng, playouts), view.public.to_move is view.seat)
 
 
 def mark_of(cost: float) -> str | None:

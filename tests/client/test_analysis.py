@@ -61,8 +61,8 @@ def test_a_chance_is_a_share_of_playouts_and_a_won_position_is_won() -> None:
     view = seat_view(game, Seat.WHITE)
     share = raw_chance(view, rng, playouts=32)
     assert 0.0 <= share <= 1.0
-    assert calibrated(0.5) == pytest.approx(0.5, abs=0.05)
-    assert calibrated(0.9) > calibrated(0.6) > calibrated(0.3)
+    assert calibrated(0.5, True) == pytest.approx(0.5, abs=0.05)
+    assert calibrated(0.9, False) > calibrated(0.6, False) > calibrated(0.3, False)
 
 
 def test_marks_by_cost() -> None:
