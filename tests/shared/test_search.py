@@ -18,7 +18,7 @@ from shared.game import FULL_DECK, Game
 from shared.ismcts import Search, search_action
 from shared.playout import DISCARD_BASE, PHASES, RandomSource, Sim, from_action
 from shared.randomness import RecordedSource, SeededSource
-from shared.replies import board_total, reply_gain, reply_options, reply_turn
+from shared.replies import GainMemo, board_total, reply_gain, reply_options, reply_turn
 from shared.sample_value import LeafValue, hand_value, leaf_value
 from shared.sampling import Sampler, SamplingError
 from shared.search import PlanSearch, TurnPlans, plan_action
@@ -501,3 +501,35 @@ def test_the_fast_leaf_value_is_leaf_value_to_the_last_bit() -> None:
             else:
                 sim.apply(rng.choice(sim.legal()))
     assert count > 5000
+
+
+def test_the_replies_with_a_memo_of_gains_play_as_without() -> None:
+    """The strong level's replies remember the gains of plays by board (GainMemo): the same
+    turns as the replies that compute them every time."""
+
+    def state(sim: Sim) -> tuple[object, ...]:
+        return (sim.bridges, sim.tokens, sim.hand, sim.face_up, sim.phase, sim.to_move)
+
+    memo: GainMemo = {}
+    count = 0
+    for seed in range(10):
+        options = OPTIONS[seed % len(OPTIONS)]
+        game = Game.new(SeededSource(seed), first=Seat(seed % 2), options=options)
+        sim = Sim.from_game(game, RandomSource(random.Random(seed)))
+        rng = random.Random(seed)
+        while not sim.over:
+            for plays_only in (False, True):
+                plain, memoed = sim.copy(), sim.copy()
+                # The same reshuffles for both, should a draw empty the pile.
+                plain.source = RandomSource(random.Random(count))
+                memoed.source = RandomSource(random.Random(count))
+                reply_turn(plain, plays_only)
+                reply_turn(memoed, plays_only, memo)
+                assert state(plain) == state(memoed)
+            sim.source = RandomSource(random.Random(count))
+            plain_outs = [state(out) for out in reply_options(sim)]
+            sim.source = RandomSource(random.Random(count))
+            assert plain_outs == [state(out) for out in reply_options(sim, memo)]
+            count += 1
+            sim.apply(rng.choice(sim.legal()))
+    assert count > 300 and memo
