@@ -4,6 +4,8 @@
     .venv/bin/python bench/ai_bench.py -n 100 --opponent greedy --variant1
     .venv/bin/python bench/ai_bench.py --a strong --b easy -n 40     # level against level
     .venv/bin/python bench/ai_bench.py --a normal --b easy -n 20 --iterations 300
+    .venv/bin/python bench/ai_bench.py --a strong --b normal -n 100 --iterations 1500 \
+        --b-iterations 1850   # each level's own fixed budget
     .venv/bin/python bench/ai_bench.py --a strong --b normal -n 40 --jobs 2  # two processes
 
 Without --a, prints the AI's win rate (it plays each seat in half of the games, and each seat
@@ -99,6 +101,7 @@ def _levels_game(
     iterations: int | None,
     log: bool = False,
     replan: bool = False,
+    b_iterations: int | None = None,
 ) -> tuple[int, Seat, tuple[int, int], str, Seat | None, dict[str, list[float]], list[str]]:
     """Game `n` of a levels match: (deal, A's seat, scores, reason, winner, decision times,
     and with `log` the game turn by turn)."""
@@ -119,9 +122,10 @@ def _levels_game(
             hand = " ".join(ISLANDS[c] for c in seat_view(game, seat).hand)
             turn.append(f"r{game.round} {seat.label} ({level}) [{hand}]:")
         view = seat_view(game, seat)
+        budget = iterations if seat == a_seat or b_iterations is None else b_iterations
         start = time.perf_counter()
         action = choose_action(
-            view, rng, level=level, iterations=iterations, plans=None if replan else plans[seat]
+            view, rng, level=level, iterations=budget, plans=None if replan else plans[seat]
         )
         times[level].append(time.perf_counter() - start)
         game.apply(action)
@@ -150,6 +154,7 @@ def levels_match(
     jobs: int = 1,
     show_losses: bool = False,
     replan: bool = False,
+    b_iterations: int | None = None,
 ) -> None:
     """Level `a` against level `b`: deals in pairs with the seats swapped. With `jobs` > 1 the
     games run in that many processes (each decision still runs on one core). With
@@ -166,6 +171,7 @@ def levels_match(
         iterations=iterations,
         log=show_losses,
         replan=replan,
+        b_iterations=b_iterations,
     )
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     results = pool.imap(play, range(games)) if pool is not None else map(play, range(games))
@@ -196,6 +202,9 @@ def levels_match(
     half = 1.96 * math.sqrt(var / games)
     mean_margin = sum(margins) / games
     budget = "time budgets" if iterations is None else f"{iterations} iterations a decision"
+    if b_iterations is not None:
+        budget = f"{a} {'its time budget' if iterations is None else iterations},"
+        budget += f" {b} {b_iterations} iterations a decision"
     print(f"{a} vs {b} ({options.to_dict()}, {budget}): {games} games, {jobs} job(s)")
     print(f"  {a}: won {wins}, drew {draws}, lost {losses}")
     print(f"  score {100 * score:.1f}% (95% interval {100 * (score - half):.1f}-"
@@ -217,6 +226,11 @@ def main() -> None:
     parser.add_argument("--b", choices=LEVELS, default="easy")
     parser.add_argument(
         "--iterations", type=int, help="fixed search iterations a decision instead of time"
+    )
+    parser.add_argument(
+        "--b-iterations",
+        type=int,
+        help="levels match: --b's fixed iterations a decision (default: as --iterations)",
     )
     parser.add_argument("--variant1", action="store_true")
     parser.add_argument("--variant2", action="store_true")
@@ -245,6 +259,7 @@ def main() -> None:
             args.jobs,
             args.show_losses,
             args.replan,
+            args.b_iterations,
         )
         return
     opponent = OPPONENTS[args.opponent]

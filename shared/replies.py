@@ -99,14 +99,23 @@ def reply_gain(sim: Sim, a: int) -> float:
     return gain
 
 
-def reply_turn(sim: Sim, plays_only: bool = False) -> None:
+# What each play gains, by board: (both seats' bridges and tokens, the mover, a late round) ->
+# {play: reply_gain}. A search that passes one to reply_turn and reply_options computes each
+# gain once for all its samples, the same numbers.
+GainMemo = dict[tuple[int, int, int, int, int, bool], dict[int, float]]
+
+
+def reply_turn(sim: Sim, plays_only: bool = False, memo: GainMemo | None = None) -> None:
     """The player to move plays its turn greedily: the play with the best gain while it is
     worth its cards, then a draw (or the face-up card that ends the round when that scores
     for it, or abstaining rather than ending it when behind). With `plays_only`, it stops
-    before ending the turn."""
+    before ending the turn. `memo`: the gains remembered (GainMemo)."""
     s = sim.to_move
     while True:
-        _reply_plays(sim, REPLY_CARD)
+        if memo is None:
+            _reply_plays(sim, REPLY_CARD)
+        else:
+            _reply_plays_memo(sim, REPLY_CARD, memo)
         if plays_only or sim.phase == OVER or sim.to_move != s:
             return
         sim.apply(_reply_ender(sim, sim.legal()))
@@ -143,15 +152,19 @@ def _reply_ender(sim: Sim, legal: list[int]) -> int:
     return legal[0]
 
 
-def reply_options(sim: Sim) -> list[Sim]:
+def reply_options(sim: Sim, memo: GainMemo | None = None) -> list[Sim]:
     """The opponent's turn played a few plausible ways: its greedy plays (or, more eager,
-    every play that gains on the board, or none) followed by each way to end the turn."""
+    every play that gains on the board, or none) followed by each way to end the turn.
+    `memo`: the gains remembered (GainMemo)."""
     outs: list[Sim] = []
     seen: set[tuple[int, int, int, int]] = set()
     for threshold in (REPLY_CARD, 0.0, None):
         played = sim.copy()
         if threshold is not None:
-            _reply_plays(played, threshold)
+            if memo is None:
+                _reply_plays(played, threshold)
+            else:
+                _reply_plays_memo(played, threshold, memo)
         key = (played.bridges[0], played.bridges[1], played.tokens[0], played.tokens[1])
         if key in seen:
             continue
@@ -162,14 +175,14 @@ def reply_options(sim: Sim) -> list[Sim]:
         legal = played.legal()
         enders = [a for a in legal if is_turn_end(a)]
         if not enders:
-            reply_turn(played)
+            reply_turn(played, memo=memo)
             outs.append(played)
             continue
         for a in enders:
             out = played.copy()
             out.apply(a)
             if out.phase != OVER and out.to_move == sim.to_move:
-                reply_turn(out)  # a discard is still due
+                reply_turn(out, memo=memo)  # a discard is still due
             outs.append(out)
     return outs
 
@@ -185,6 +198,31 @@ def _reply_plays(sim: Sim, threshold: float) -> None:
                 break  # plays come first in legal()
             cards = 1 if a < REMOVE_BASE else 2
             gain = reply_gain(sim, a) - threshold * cards
+            if gain > best_gain:
+                best, best_gain = a, gain
+        if best < 0:
+            return
+        sim.apply(best)
+
+
+def _reply_plays_memo(sim: Sim, threshold: float, memo: GainMemo) -> None:
+    """_reply_plays with the gains remembered in `memo`: the same plays."""
+    s = sim.to_move
+    while sim.phase != OVER and sim.to_move == s:
+        key = (sim.bridges[0], sim.bridges[1], sim.tokens[0], sim.tokens[1], s, sim.round >= 2)
+        gains = memo.get(key)
+        if gains is None:
+            gains = memo[key] = {}
+        best = -1
+        best_gain = 0.0
+        for a in sim.legal():
+            if a >= DISCARD_BASE:
+                break  # plays come first in legal()
+            cards = 1 if a < REMOVE_BASE else 2
+            g = gains.get(a)
+            if g is None:
+                g = gains[a] = reply_gain(sim, a)
+            gain = g - threshold * cards
             if gain > best_gain:
                 best, best_gain = a, gain
         if best < 0:

@@ -44,8 +44,8 @@ from shared.evaluation import (
 )
 from shared.legality import legal_actions
 from shared.playout import OVER, RandomSource, Sim, from_action, is_turn_end, to_action
-from shared.replies import reply_options, reply_turn
-from shared.sample_value import leaf_value, points_lead
+from shared.replies import GainMemo, reply_options, reply_turn
+from shared.sample_value import LeafValue, leaf_value, points_lead
 from shared.sampling import Sampler
 from shared.types import Phase
 from shared.views import SeatView
@@ -68,6 +68,7 @@ class PlanSearch:
         paranoid: bool = False,
         opponent_hand: bool = False,
         weights: Weights = DEFAULT_WEIGHTS,
+        fast: bool = False,
     ) -> None:
         ctx = view.turn_context()
         if ctx is None:
@@ -87,6 +88,13 @@ class PlanSearch:
             raise ValueError("there is no legal action: the game is over")
         pub = view.public
         self.base_points = points_lead(pub.round_points, self.seat)
+        # The same leaf values and replies, faster (shared.sample_value.LeafValue, and the
+        # replies' gains remembered), or leaf_value and the replies as they were.
+        self.leaf: LeafValue | None = None
+        self.memo: GainMemo | None = None
+        if fast:
+            self.leaf = LeafValue(ctx, self.seat, weights, opponent_hand, self.base_points)
+            self.memo = {}
         self.plans = self._candidates()
 
     # ----- candidates -----------------------------------------------------------------------
@@ -163,9 +171,9 @@ class PlanSearch:
                 break
             sim.apply(code)
         if self.paranoid and sim.phase != OVER and sim.to_move != me:
-            return min(self._score(out) for out in reply_options(sim))
+            return min(self._score(out) for out in reply_options(sim, self.memo))
         if sim.phase != OVER and sim.to_move != me:
-            reply_turn(sim)
+            reply_turn(sim, memo=self.memo)
         return self._score(sim)
 
     def _score(self, sim: Sim) -> float:
@@ -174,15 +182,17 @@ class PlanSearch:
         for _ in range(self.deep):
             # A whole turn more for each side, both greedy.
             if sim.phase != OVER and sim.to_move == me:
-                reply_turn(sim)
+                reply_turn(sim, memo=self.memo)
             if sim.phase != OVER and sim.to_move != me:
-                reply_turn(sim)
+                reply_turn(sim, memo=self.memo)
         if LEAF_PLAYS and sim.phase != OVER and sim.to_move == me:
-            reply_turn(sim, plays_only=True)
+            reply_turn(sim, plays_only=True, memo=self.memo)
         if sim.phase == OVER:
             if sim.winner is None:
                 return 0.0
             return TERMINAL if sim.winner == me else -TERMINAL
+        if self.leaf is not None:
+            return self.leaf(sim)
         return leaf_value(self.ctx, sim, me, self.weights, self.opponent_hand, self.base_points)
 
     def run(
@@ -293,13 +303,15 @@ def plan_action(
     opponent_hand: bool = False,
     weights: Weights = DEFAULT_WEIGHTS,
     plans: TurnPlans | None = None,
+    fast: bool = False,
 ) -> Action:
     """The first action of the best whole-turn plan for the seat to move in `view`, decided
     from that view alone. `candidates` plans at least are compared (PLAN_CANDIDATES by
     default); with `deep`, that many more whole turns of each side are played greedily in the
     samples before the evaluation. `paranoid`: each plan meets the opponent's worst reply of a
     few; `opponent_hand`: the cards the opponent holds after its reply count against the plan;
-    `weights`: the evaluation's.
+    `weights`: the evaluation's; `fast`: the samples are played and scored by faster
+    code with the same results (shared.sample_value.LeafValue, the replies' gains remembered).
     With `plans`, a decision later in a turn follows the plan chosen earlier in it (see
     TurnPlans), and the plan chosen now is recorded there."""
     if plans is not None:
@@ -313,6 +325,7 @@ def plan_action(
         paranoid=paranoid,
         opponent_hand=opponent_hand,
         weights=weights,
+        fast=fast,
     )
     if len(search.legal_root) == 1:
         return to_action(search.legal_root[0])

@@ -13,13 +13,13 @@ import pytest
 from shared.actions import Handicap, Place, Take
 from shared.ai import LEVEL_WEIGHTS, LEVELS, choose_action
 from shared.board import parse_island, parse_line
-from shared.evaluation import DEFAULT_WEIGHTS, WIN, Weights
+from shared.evaluation import DEFAULT_WEIGHTS, TUNED_WEIGHTS, WIN, Weights
 from shared.game import FULL_DECK, Game
 from shared.ismcts import Search, search_action
 from shared.playout import DISCARD_BASE, PHASES, RandomSource, Sim, from_action
 from shared.randomness import RecordedSource, SeededSource
-from shared.replies import board_total, reply_gain, reply_options, reply_turn
-from shared.sample_value import hand_value
+from shared.replies import GainMemo, board_total, reply_gain, reply_options, reply_turn
+from shared.sample_value import LeafValue, hand_value, leaf_value
 from shared.sampling import Sampler, SamplingError
 from shared.search import PlanSearch, TurnPlans, plan_action
 from shared.types import GameOptions, Phase, Seat
@@ -475,3 +475,61 @@ def test_each_searching_level_decides_with_its_own_weights(
     game = _sweep_threat("ALOA BARI")
     choose_action(seat_view(game, Seat.WHITE), random.Random(1), level=level, iterations=50)
     assert seen == [LEVEL_WEIGHTS[level]]
+
+
+def test_the_fast_leaf_value_is_leaf_value_to_the_last_bit() -> None:
+    """shared.sample_value.LeafValue (the strong level's) gives exactly leaf_value's numbers."""
+    count = 0
+    for seed in range(12):
+        options = OPTIONS[seed % len(OPTIONS)]
+        game = Game.new(SeededSource(seed), first=Seat(seed % 2), options=options)
+        ctx = seat_view(game, game.to_move).turn_context()
+        assert ctx is not None
+        sim = Sim.from_game(game, RandomSource(random.Random(seed)))
+        rng = random.Random(seed)
+        while not sim.over:
+            for me in (0, 1):
+                for weights in (DEFAULT_WEIGHTS, TUNED_WEIGHTS):
+                    for opponent_hand in (False, True):
+                        base = seed % 3 - 1
+                        fast = LeafValue(ctx, me, weights, opponent_hand, base)
+                        assert fast(sim) == leaf_value(ctx, sim, me, weights, opponent_hand, base)
+                        count += 1
+            # Greedy turns reach the boards of real games; random plays the odd ones.
+            if rng.random() < 0.5:
+                reply_turn(sim)
+            else:
+                sim.apply(rng.choice(sim.legal()))
+    assert count > 5000
+
+
+def test_the_replies_with_a_memo_of_gains_play_as_without() -> None:
+    """The strong level's replies remember the gains of plays by board (GainMemo): the same
+    turns as the replies that compute them every time."""
+
+    def state(sim: Sim) -> tuple[object, ...]:
+        return (sim.bridges, sim.tokens, sim.hand, sim.face_up, sim.phase, sim.to_move)
+
+    memo: GainMemo = {}
+    count = 0
+    for seed in range(10):
+        options = OPTIONS[seed % len(OPTIONS)]
+        game = Game.new(SeededSource(seed), first=Seat(seed % 2), options=options)
+        sim = Sim.from_game(game, RandomSource(random.Random(seed)))
+        rng = random.Random(seed)
+        while not sim.over:
+            for plays_only in (False, True):
+                plain, memoed = sim.copy(), sim.copy()
+                # The same reshuffles for both, should a draw empty the pile.
+                plain.source = RandomSource(random.Random(count))
+                memoed.source = RandomSource(random.Random(count))
+                reply_turn(plain, plays_only)
+                reply_turn(memoed, plays_only, memo)
+                assert state(plain) == state(memoed)
+            sim.source = RandomSource(random.Random(count))
+            plain_outs = [state(out) for out in reply_options(sim)]
+            sim.source = RandomSource(random.Random(count))
+            assert plain_outs == [state(out) for out in reply_options(sim, memo)]
+            count += 1
+            sim.apply(rng.choice(sim.legal()))
+    assert count > 300 and memo
