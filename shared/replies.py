@@ -112,10 +112,7 @@ def reply_turn(sim: Sim, plays_only: bool = False, memo: GainMemo | None = None)
     before ending the turn. `memo`: the gains remembered (GainMemo)."""
     s = sim.to_move
     while True:
-        if memo is None:
-            _reply_plays(sim, REPLY_CARD)
-        else:
-            _reply_plays_memo(sim, REPLY_CARD, memo)
+        _reply_plays(sim, REPLY_CARD, memo)
         if plays_only or sim.phase == OVER or sim.to_move != s:
             return
         sim.apply(_reply_ender(sim, sim.legal()))
@@ -161,10 +158,7 @@ def reply_options(sim: Sim, memo: GainMemo | None = None) -> list[Sim]:
     for threshold in (REPLY_CARD, 0.0, None):
         played = sim.copy()
         if threshold is not None:
-            if memo is None:
-                _reply_plays(played, threshold)
-            else:
-                _reply_plays_memo(played, threshold, memo)
+            _reply_plays(played, threshold, memo)
         key = (played.bridges[0], played.bridges[1], played.tokens[0], played.tokens[1])
         if key in seen:
             continue
@@ -187,41 +181,28 @@ def reply_options(sim: Sim, memo: GainMemo | None = None) -> list[Sim]:
     return outs
 
 
-def _reply_plays(sim: Sim, threshold: float) -> None:
-    """The player to move plays greedily while a play gains more than `threshold` a card."""
+def _reply_plays(sim: Sim, threshold: float, memo: GainMemo | None = None) -> None:
+    """The player to move plays greedily while a play gains more than `threshold` a card;
+    with `memo`, the gains are looked up there first (the same plays)."""
     s = sim.to_move
     while sim.phase != OVER and sim.to_move == s:
+        gains: dict[int, float] | None = None
+        if memo is not None:
+            key = (sim.bridges[0], sim.bridges[1], sim.tokens[0], sim.tokens[1], s, sim.round >= 2)
+            gains = memo.get(key)
+            if gains is None:
+                gains = memo[key] = {}
         best = -1
         best_gain = 0.0
         for a in sim.legal():
             if a >= DISCARD_BASE:
                 break  # plays come first in legal()
             cards = 1 if a < REMOVE_BASE else 2
-            gain = reply_gain(sim, a) - threshold * cards
-            if gain > best_gain:
-                best, best_gain = a, gain
-        if best < 0:
-            return
-        sim.apply(best)
-
-
-def _reply_plays_memo(sim: Sim, threshold: float, memo: GainMemo) -> None:
-    """_reply_plays with the gains remembered in `memo`: the same plays."""
-    s = sim.to_move
-    while sim.phase != OVER and sim.to_move == s:
-        key = (sim.bridges[0], sim.bridges[1], sim.tokens[0], sim.tokens[1], s, sim.round >= 2)
-        gains = memo.get(key)
-        if gains is None:
-            gains = memo[key] = {}
-        best = -1
-        best_gain = 0.0
-        for a in sim.legal():
-            if a >= DISCARD_BASE:
-                break  # plays come first in legal()
-            cards = 1 if a < REMOVE_BASE else 2
-            g = gains.get(a)
-            if g is None:
-                g = gains[a] = reply_gain(sim, a)
+            if gains is None:
+                g = reply_gain(sim, a)
+            else:
+                found = gains.get(a)
+                g = gains[a] = reply_gain(sim, a) if found is None else found
             gain = g - threshold * cards
             if gain > best_gain:
                 best, best_gain = a, gain
