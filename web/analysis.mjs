@@ -8,6 +8,7 @@
 // client/hint.py) wherever it has them.
 
 import { el, svg } from "./dom.mjs";
+import { playWords } from "./events.mjs";
 import { _, fmt, ngettext, seatName, t } from "./words.mjs";
 
 // table id -> {done, total, result, selected, error}
@@ -72,42 +73,6 @@ function refusalWords(error) {
 }
 
 const percent = (chance) => `${Math.round(chance * 100)}%`;
-
-function lineName(a, b) {
-  return [a, b].sort().join("-");
-}
-
-// A play of the notation in words, as the page's choices say it.
-export function playWords(action) {
-  const words = action.trim().split(/\s+/);
-  const verb = words[0].toLowerCase();
-  switch (verb) {
-    case "place": {
-      const [card, other] = words[1].split("-");
-      return t("Bridge {line} with {card}", { line: lineName(card, other), card });
-    }
-    case "remove":
-      return words[3] === "rebuild"
-        ? t("Remove {line} with {cards}, build there", { line: words[1], cards: words[2] })
-        : t("Remove {line} with {cards}", { line: words[1], cards: words[2] });
-    case "discard":
-      return t("Discard {card}", { card: words[1] });
-    case "handicap":
-      return t("Free bridge on {line}", { line: words[1] });
-    case "take":
-      return `${_("take")} ${words[1]}`;
-    case "draw":
-      return _("draw from the pile");
-    case "abstain":
-      return _("abstain");
-    case "end":
-      return _("end");
-    case "undo":
-      return words[1] === "turn" ? _("undo turn") : _("undo");
-    default:
-      return action;
-  }
-}
 
 function and(names) {
   if (names.length === 1) return names[0];

@@ -1,7 +1,7 @@
 // The game's log in words: the terminal client's sentences (client/words.py's describe), with
 // the same English keys, so the catalogues translate them alike.
 
-import { _, fmt, seatName } from "./words.mjs";
+import { _, fmt, seatName, t } from "./words.mjs";
 
 const REASONS = {
   points: "more points",
@@ -100,4 +100,40 @@ export function describe(e) {
 // One log line per action: its events joined, as the terminal client's log does.
 export function describeAction(events) {
   return events.map(describe).filter((s) => s).join("; ");
+}
+
+function lineName(a, b) {
+  return [a, b].sort().join("-");
+}
+
+// A play of the notation in words: the page's choices and the analysis's turns.
+export function playWords(action) {
+  const words = action.trim().split(/\s+/);
+  const verb = words[0].toLowerCase();
+  switch (verb) {
+    case "place": {
+      const [card, other] = words[1].split("-");
+      return t("Bridge {line} with {card}", { line: lineName(card, other), card });
+    }
+    case "remove":
+      return words[3] === "rebuild"
+        ? t("Remove {line} with {cards}, build there", { line: words[1], cards: words[2] })
+        : t("Remove {line} with {cards}", { line: words[1], cards: words[2] });
+    case "discard":
+      return t("Discard {card}", { card: words[1] });
+    case "handicap":
+      return t("Free bridge on {line}", { line: words[1] });
+    case "take":
+      return `${_("take")} ${words[1]}`;
+    case "draw":
+      return _("draw from the pile");
+    case "abstain":
+      return _("abstain");
+    case "end":
+      return _("end");
+    case "undo":
+      return words[1] === "turn" ? _("undo turn") : _("undo");
+    default:
+      return action;
+  }
 }

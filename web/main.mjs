@@ -5,7 +5,7 @@ import { accountMessage, accountPanel, accounts, resumeLogin } from "./accounts.
 import { analysisMessage, analysisOf, analysisPanel, forgetUnfinished, requestAnalysis } from "./analysis.mjs";
 import { drawBoard } from "./board.mjs";
 import { byId, el, replace } from "./dom.mjs";
-import { describeAction, reasonWords } from "./events.mjs";
+import { describeAction, playWords, reasonWords } from "./events.mjs";
 import { makeRules, parseAction } from "./legality.mjs";
 import { Connection, PROTOCOL_VERSION } from "./net.mjs";
 import {
@@ -388,25 +388,6 @@ function onCard(card) {
   render();
 }
 
-function actionLabel(action) {
-  const parsed = parseAction(app.rules, action);
-  const words = action.split(" ");
-  switch (parsed.verb) {
-    case "place":
-      return t("Bridge {line} with {card}", { line: app.rules.lineNames[parsed.line], card: parsed.cards[0] });
-    case "remove":
-      return parsed.rebuild
-        ? t("Remove {line} with {cards}, build there", { line: words[1], cards: words[2] })
-        : t("Remove {line} with {cards}", { line: words[1], cards: words[2] });
-    case "discard":
-      return t("Discard {card}", { card: words[1] });
-    case "handicap":
-      return t("Free bridge on {line}", { line: words[1] });
-    default:
-      return action;
-  }
-}
-
 // ----- drawing --------------------------------------------------------------------------------
 
 function render() {
@@ -759,7 +740,7 @@ function renderTable(main) {
   const choiceNode = el(
     "div",
     { id: "choices", class: "choices", role: "group", "aria-label": t("Choices") },
-    ...choices.map((a) => el("button", { type: "button", "data-action": a, text: actionLabel(a), onclick: () => command(a) })),
+    ...choices.map((a) => el("button", { type: "button", "data-action": a, text: playWords(a), onclick: () => command(a) })),
   );
   const log = el("ol", { class: "log", "aria-label": _("log") }, ...known.log.slice(-200).map((line) => el("li", { text: line })));
   const chatForm = el(
