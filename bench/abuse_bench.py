@@ -46,16 +46,8 @@ import msgpack  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from protocol.codec import decode_server, encode  # noqa: E402
-from protocol.messages import (  # noqa: E402
-    CreateTable,
-    Hello,
-    Joined,
-    Lobby,
-    LobbySubscribe,
-    Resync,
-    State,
-    TableOptions,
-)
+from protocol.fields import TableOptions  # noqa: E402
+from protocol.messages import CreateTable, Hello, Joined, Lobby, LobbySubscribe, Resync, State  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
 
 HONEST = "127.0.0.1"

@@ -30,7 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from protocol.codec import encode
-from protocol.messages import Command, CreateTable, Hello, Join, Joined, TableOptions
+from protocol.fields import TableOptions
+from protocol.messages import Command, CreateTable, Hello, Join, Joined
 from server.config import ServerConfig
 from server.core import ServerCore
 from server.effects import Effects

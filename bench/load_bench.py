@@ -55,6 +55,7 @@ from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.frames import Frame, Opcode  # noqa: E402
 
 from protocol.codec import decode_server, encode  # noqa: E402
+from protocol.fields import TableOptions  # noqa: E402
 from protocol.messages import (  # noqa: E402
     Command,
     CreateTable,
@@ -63,11 +64,10 @@ from protocol.messages import (  # noqa: E402
     Join,
     Joined,
     Leave,
-    Login,
     PlayersChanged,
     State,
-    TableOptions,
 )
+from protocol.player_messages import Login  # noqa: E402
 from shared.legality import legal_actions  # noqa: E402
 from shared.views import seat_view_from_dict  # noqa: E402
 

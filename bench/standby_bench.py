@@ -30,7 +30,8 @@ sys.path.insert(0, str(ROOT))
 from websockets.asyncio.client import connect  # noqa: E402
 
 from protocol.codec import decode_server, encode  # noqa: E402
-from protocol.messages import PROTOCOL_VERSION, Hello, Welcome  # noqa: E402
+from protocol.fields import PROTOCOL_VERSION  # noqa: E402
+from protocol.messages import Hello, Welcome  # noqa: E402
 from tests.conftest import Client, create_table  # noqa: E402
 from tests.postgres import Cluster  # noqa: E402
 

@@ -28,15 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from protocol.codec import encode  # noqa: E402
-from protocol.messages import (  # noqa: E402
-    Chat,
-    Command,
-    CreateTable,
-    Hello,
-    Join,
-    Joined,
-    TableOptions,
-)
+from protocol.fields import TableOptions  # noqa: E402
+from protocol.messages import Chat, Command, CreateTable, Hello, Join, Joined  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
 from server.core import ServerCore  # noqa: E402
 from server.sqlite_store import SqliteStorage  # noqa: E402

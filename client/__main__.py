@@ -39,13 +39,8 @@ from client.service_addresses import ServiceAddresses
 from client.state import ClientState
 from client.table import LEVEL_CHOICES, parse_control
 from client.table_form import CreateForm
-from protocol.messages import (
-    DEFAULT_PORT,
-    PROTOCOL_VERSION,
-    CreateTable,
-    ServerMessage,
-    Welcome,
-)
+from protocol.fields import DEFAULT_PORT, PROTOCOL_VERSION
+from protocol.messages import CreateTable, ServerMessage, Welcome
 
 DESCRIPTION = N_("""\
 Kahuna, Günter Cornett's two-player game of islands and bridges, in a terminal.

@@ -20,14 +20,13 @@ from client.state import ClientState
 from protocol.messages import (
     ClientMessage,
     Error,
-    GetGames,
     Joined,
     Lobby,
-    LoggedIn,
     ServerMessage,
     TableClosed,
     TableNote,
 )
+from protocol.player_messages import GetGames, LoggedIn
 
 
 class Client:

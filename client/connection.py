@@ -26,8 +26,8 @@ from client.i18n import _
 from client.state import ClientState
 from client.words import error_sentence
 from protocol import CLIENT_MAX_FRAME, ProtocolError, decode_server, encode
+from protocol.fields import PROTOCOL_VERSION
 from protocol.messages import (
-    PROTOCOL_VERSION,
     ClientMessage,
     Error,
     Hello,

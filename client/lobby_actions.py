@@ -7,15 +7,8 @@ from client.connection import Send
 from client.i18n import _
 from client.state import ClientState
 from client.words import role_word, seat_name
-from protocol.messages import (
-    Join,
-    Leave,
-    LobbySubscribe,
-    LobbyUnsubscribe,
-    Reclaim,
-    SeatName,
-    Spectate,
-)
+from protocol.fields import SeatName
+from protocol.messages import Join, Leave, LobbySubscribe, LobbyUnsubscribe, Reclaim, Spectate
 
 
 def join(state: ClientState, send: Send, seat: SeatName | None) -> None:

@@ -20,19 +20,18 @@ from typing import Literal
 import attrs
 
 from client.i18n import _, pgettext
-from protocol.messages import (
+from protocol.fields import SeatName, TimeControl
+from protocol.messages import ClientMessage
+from protocol.player_messages import (
     AnswerChallenge,
     Challenge,
     ChallengeTerms,
-    ClientMessage,
     GetGames,
     GetRatings,
     Ignore,
     LobbyChat,
     Logout,
     Resume,
-    SeatName,
-    TimeControl,
 )
 
 PASSWORD_ENV = "KAHUNA_PASSWORD"

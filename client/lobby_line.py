@@ -22,19 +22,15 @@ from client.lobby_commands import (
 from client.replay import ReplayViewer, timeline
 from client.state import ClientState
 from client.words import record_problem
-from protocol.messages import (
+from protocol.messages import Error, GetRecord, LobbyUnsubscribe, Record, ServerMessage
+from protocol.player_messages import (
     AnswerChallenge,
     ChangePassword,
-    Error,
     GetGames,
     GetRatings,
-    GetRecord,
-    LobbyUnsubscribe,
     Login,
-    Record,
     Register,
     Resume,
-    ServerMessage,
 )
 from shared.record import RecordError, read_record
 

@@ -11,7 +11,7 @@ from client.state import ClientState
 from client.status_lines import header, message_lines
 from client.table import describe_control, short_control
 from client.words import first_word, level_word, seat_name, status_word
-from protocol.messages import PlayerInfo, TableInfo, TableOptions
+from protocol.fields import PlayerInfo, TableInfo, TableOptions
 from shared.types import Seat
 
 

@@ -15,7 +15,8 @@ from typing import Literal
 import attrs
 
 from client.i18n import _
-from protocol.messages import (
+from protocol.messages import ServerMessage, Welcome
+from protocol.player_messages import (
     ChallengeInfo,
     Challenges,
     GameEntry,
@@ -31,8 +32,6 @@ from protocol.messages import (
     RatingEntry,
     Ratings,
     Register,
-    ServerMessage,
-    Welcome,
 )
 
 Panel = Literal["tables", "ratings", "games", "challenges"]

@@ -10,7 +10,7 @@ from client.i18n import _
 from client.players import left_until, when
 from client.state import ClientState
 from client.words import reason_words, seat_name
-from protocol.messages import ChallengeInfo, ChallengeTerms, GameEntry
+from protocol.player_messages import ChallengeInfo, ChallengeTerms, GameEntry
 from shared.results import Result
 from shared.types import Seat
 

@@ -12,7 +12,7 @@ from client.i18n import _
 from client.state import ClientState, LogLine
 from client.table import LOW_TIME, describe_control, format_clock
 from client.words import first_word, level_word, seat_name
-from protocol.messages import TimeControl
+from protocol.fields import TimeControl
 from shared.board import BRIDGES_PER_PLAYER, ISLANDS
 from shared.types import Phase, Seat
 from shared.views import PublicView

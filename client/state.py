@@ -18,6 +18,7 @@ from client.i18n import _, ngettext
 from client.players import PlayersState
 from client.table import TableView, table_from_view
 from client.table_form import CreateForm
+from client.table_talk import absence_words, note_words, turn_words
 from client.words import (
     closing_words,
     error_sentence,
@@ -26,37 +27,37 @@ from client.words import (
     seat_name,
     seat_word,
 )
+from protocol.fields import ChatEntry, Players, TableInfo
 from protocol.messages import (
-    Challenges,
-    ChatEntry,
     ChatMessage,
     Error,
-    Games,
     History,
-    Ignoring,
     Joined,
     Left,
     Lobby,
+    PlayersChanged,
+    ServerMessage,
+    Spectating,
+    State,
+    TableClosed,
+    TableNote,
+    Update,
+    Welcome,
+)
+from protocol.player_messages import (
+    Challenges,
+    Games,
+    Ignoring,
     LobbyChatMessage,
     LoggedIn,
     LoggedOut,
     PasswordChanged,
     PlayerNote,
-    Players,
-    PlayersChanged,
     Ratings,
-    ServerMessage,
-    Spectating,
-    State,
-    TableClosed,
-    TableInfo,
-    TableNote,
-    Update,
     Watchers,
-    Welcome,
 )
 from shared.board import BoardNameError, parse_line
-from shared.types import Phase, Seat
+from shared.types import Seat
 from shared.views import (
     PublicView,
     SeatView,
@@ -456,54 +457,21 @@ class ClientState:
         pub = self.public
         if pub is None:
             return
-        if pub.result is not None:
-            if self.seat is None:
-                self.say(_("The game is over. 'save' writes the record; 'lobby' goes back."))
-            else:
-                self.say(
-                    _(
-                        "The game is over: 'rematch' plays again, 'lobby' goes back,"
-                        " 'save' writes the record."
-                    )
-                )
-        elif self.table_status == "waiting":
-            self.say(_("Waiting for an opponent to sit down."))
-        elif self.seat is not None and pub.to_move is self.seat:
-            clock = None if self.table is None else self.table.clock
-            if clock is not None and clock.days:  # a game of days: the player may be away
-                self.accounts.attention = _("Your move")
-            if pub.phase is Phase.HANDICAP:
-                self.say(
-                    ngettext(
-                        "Your turn: place {n} handicap bridge, like 'handicap ALOA-BARI'"
-                        " (Tab completes).",
-                        "Your turn: place {n} handicap bridges, like 'handicap ALOA-BARI'"
-                        " (Tab completes).",
-                        pub.handicap_left,
-                    ).format(n=pub.handicap_left),
-                    "you",
-                )
-            elif pub.phase is Phase.FINAL:
-                self.say(_("Your last turn: play your cards, then 'end' (F7)."), "you")
-            elif pub.opponent_abstained:
-                self.say(_("Your turn. Your opponent abstained: you must draw this turn."), "you")
-            elif not self.played_yet:
-                self.say(
-                    _(
-                        "Your turn: play cards (Tab lists them),"
-                        " then F2 draws or F3-F5 take a face-up."
-                    ),
-                    "you",
-                )
-            else:
-                self.say(_("Your turn."), "you")
-        elif self.seat is not None:
-            info = None if self.players is None else self.players.get(pub.to_move)
-            if info is not None and info.computer:
-                said = _("{seat} ({name}) is thinking.")
-            else:  # a person: who knows what they are doing
-                said = _("{seat} ({name}) is to move.")
-            self.say(said.format(seat=seat_name(pub.to_move), name=self.player_name(pub.to_move)))
+        mover = None if self.players is None else self.players.get(pub.to_move)
+        said = turn_words(
+            pub,
+            self.seat,
+            self.table_status,
+            self.played_yet,
+            mover,
+            self.player_name(pub.to_move),
+        )
+        if said is None:
+            return
+        clock = None if self.table is None else self.table.clock
+        if said.to_me and clock is not None and clock.days:  # a game of days: one may be away
+            self.accounts.attention = _("Your move")
+        self.say(said.text, "you" if said.to_me else "info")
 
     def _players_changed(self, players: Players, announce: bool = True) -> None:
         old = self.players
@@ -583,74 +551,22 @@ class ClientState:
             self.table = attrs.evolve(table, **notes.get(msg.note, {}))
         who = "" if seat is None else self.player_name(seat)
         opponent = "" if self.seat is None else self.player_name(self.seat.other)
-        text: str | None = None
-        ask = False  # a question for this player: it goes on the message line too
-        if msg.note == "draw_offered":
-            if mine:
-                text = _("You offer a draw; {name} may accept or decline").format(name=opponent)
-            elif self.seat is not None:
-                text = _("{name} offers a draw: accept or decline").format(name=who)
-                ask = True
-            else:
-                text = _("{name} offers a draw").format(name=who)
-        elif msg.note == "draw_declined":
-            if mine:
-                text = _("You declined the draw")
-            else:
-                text = _("{name} declined the draw").format(name=who)
-            ask = not mine
-        elif msg.note == "rematch_offered":
-            if mine:
-                text = _("You offer a rematch; waiting for {name}").format(name=opponent)
-            elif self.seat is not None:
-                text = _("{name} offers a rematch: accept (or rematch) to play again").format(
-                    name=who
-                )
-                ask = True
-            else:
-                text = _("{name} offers a rematch").format(name=who)
-        elif msg.note == "rematch_declined":
-            text = _("{name}'s rematch offer fell: {name} left").format(name=who)
-        elif msg.note == "rematch_started":
-            new = msg.detail or "?"
-            text = _("The rematch begins at table {table}, colours swapped").format(table=new)
-            ask = True
-        elif msg.note == "claim_available" and seat is not None:
-            if mine:
-                text = self._absence(seat.other, opponent, True)
-                ask = True
-            else:
-                text = self._absence(seat.other, self.player_name(seat.other), False)
-                text = text.replace("{claimer}", who)
-        if text is None:
+        absence = ""
+        if msg.note == "claim_available" and seat is not None:
+            absent = seat.other
+            since = self.away_since.get(absent)
+            absence = absence_words(
+                opponent if mine else self.player_name(absent),
+                mine,
+                None if self.players is None else self.players.get(absent),
+                None if since is None else self.clock_source() - since,
+            )
+        said = note_words(msg, self.seat, who, opponent, absence)
+        if said is None:
             return  # a note this client does not know (or has nothing to say about)
-        self.add_log(text, "info")
-        if ask:
-            self.say(text + ".", "you" if seat is not self.seat else "info")
-
-    def _absence(self, seat: Seat, name: str, mine: bool) -> str:
-        """'Bob has been away 2 minutes: claim to win, or keep waiting', as the client saw it;
-        for others, with {claimer} left to fill in."""
-        info = None if self.players is None else self.players.get(seat)
-        now = self.clock_source()
-        if info is not None and not info.connected:
-            since = self.away_since.get(seat)
-            if since is None:
-                if mine:
-                    said = _("{name} has been away: claim to win, or keep waiting")
-                else:
-                    said = _("{name} has been away: {claimer} may claim the win")
-                return said.replace("{name}", name)
-            if mine:
-                said = _("{name} has been away {time}: claim to win, or keep waiting")
-            else:
-                said = _("{name} has been away {time}: {claimer} may claim the win")
-            return said.replace("{name}", name).replace("{time}", _duration(now - since))
-        if mine:
-            said = _("{name} has not moved for a long time: claim to win, or keep waiting")
-        else:
-            said = _("{name} has not moved for a long time: {claimer} may claim the win")
-        return said.replace("{name}", name)
+        self.add_log(said.text, "info")
+        if said.to_me:  # a question for this player: it goes on the message line too
+            self.say(said.text + ".", "you" if seat is not self.seat else "info")
 
     def _error(self, msg: Error) -> None:
         self.pending = None
@@ -669,14 +585,6 @@ class ClientState:
 
     def set_connection(self, text: str, connected: bool) -> None:
         self.connection, self.connected = text, connected
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        whole = max(round(seconds), 1)
-        return ngettext("{n} second", "{n} seconds", whole).format(n=whole)
-    minutes = round(seconds / 60)
-    return ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes)
 
 
 def chat_line(msg: ChatMessage | ChatEntry) -> str:

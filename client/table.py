@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from client.i18n import _, ngettext
-from protocol.messages import LevelName, TimeControl
+from protocol.fields import LevelName, TimeControl
 from shared.types import Seat
 
 LOW_TIME = 30.0  # seconds: under this a clock is shown in the warning colour, with a "!"

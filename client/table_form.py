@@ -8,7 +8,8 @@ from typing import Literal
 import attrs
 
 from client.table import CLOCK_CHOICES, LEVEL_CHOICES
-from protocol.messages import CreateTable, FirstName, TableOptions, TimeControl
+from protocol.fields import FirstName, TableOptions, TimeControl
+from protocol.messages import CreateTable
 
 # The fields a form kept from an earlier run may hold only one of these values.
 CHOICES: dict[str, tuple[str, ...]] = {

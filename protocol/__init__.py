@@ -1,6 +1,7 @@
 """The Kahuna wire protocol: message classes, error codes and the msgpack codec.
 
-See docs/protocol.md for the full description.
+See docs/protocol.md for the full description, and docs/architecture.md's module map for the
+modules.
 """
 
 from protocol.codec import (
@@ -13,7 +14,7 @@ from protocol.codec import (
     to_wire,
 )
 from protocol.errors import MEANINGS, ErrorCode, ProtocolError
-from protocol.messages import DEFAULT_PORT, PROTOCOL_VERSION
+from protocol.fields import DEFAULT_PORT, PROTOCOL_VERSION
 
 __all__ = [
     "CLIENT_MAX_FRAME",

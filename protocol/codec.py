@@ -24,13 +24,12 @@ import msgpack
 
 from protocol.compat import for_version
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.fields import PROTOCOL_VERSION, SINCE
 from protocol.messages import (
     ALL_TYPES,
     CLIENT_TYPES,
     MESSAGE_SINCE,
-    PROTOCOL_VERSION,
     SERVER_TYPES,
-    SINCE,
     ClientMessage,
     Message,
     ServerMessage,

@@ -4,6 +4,10 @@ On the wire each message is one binary WebSocket frame holding a msgpack map: th
 (the message's TYPE) plus one key per field. Nested records (TableOptions, PlayerInfo, ...) are
 maps of their fields. Views and events are the plain maps built by shared.views; the codec
 checks only that they are maps. See docs/protocol.md for who sends what and when.
+
+This module holds the messages of versions 1 and 2 and the registries of every type; what they
+are made of is in protocol.fields, version 3's messages in protocol.player_messages and
+protocol.analysis_messages.
 """
 
 from __future__ import annotations
@@ -12,122 +16,48 @@ from typing import Any, ClassVar, Literal
 
 import attrs
 
-from shared.types import GameOptions, Seat
-
-PROTOCOL_VERSION = 3  # the newest version this code speaks
-SUPPORTED_VERSIONS = (1, 2, 3)  # a server answers hello with any of them; see docs/protocol.md
-DEFAULT_PORT = 8765  # the TCP port a server listens on, and a client looks for, unless told
-SINCE = "since"  # attrs metadata: the protocol version that added a field
-
-
-def since(version: int, default: Any) -> Any:
-    """A field added in `version`: never sent to an older peer, refused from one (as an extra
-    field), optional on the wire from a newer one (absent means `default`)."""
-    return attrs.field(default=default, metadata={SINCE: version})
-
-
-def since_v2(default: Any) -> Any:
-    return since(2, default)
-
-
-def since_v3(default: Any) -> Any:
-    return since(3, default)
-
-
-LevelName = Literal["easy", "normal", "strong"]
-
-SeatName = Literal["white", "black"]
-FirstName = Literal["white", "black", "random"]
-RoleName = Literal["white", "black", "spectator"]
-StatusName = Literal["waiting", "playing", "over"]
-
-
-# ----- nested records ---------------------------------------------------------------------
-
-
-@attrs.frozen
-class TableOptions:
-    """GameOptions on the wire: handicap_seat is "white", "black" or nil."""
-
-    variant1: bool = False
-    variant2: bool = False
-    handicap_seat: SeatName | None = None
-    handicap_bridges: int = 0
-
-    def to_game_options(self) -> GameOptions:
-        """The engine's options; raises shared.types.OptionsError if they make no game."""
-        return GameOptions.from_dict(attrs.asdict(self))
-
-    @classmethod
-    def from_game_options(cls, options: GameOptions) -> TableOptions:
-        seat = options.handicap_seat
-        return cls(
-            options.variant1,
-            options.variant2,
-            None if seat is None else _seat_name(seat),
-            options.handicap_bridges,
-        )
-
-
-def _seat_name(seat: Seat) -> SeatName:
-    return "white" if seat is Seat.WHITE else "black"
-
-
-def seat_name(seat: Seat) -> SeatName:
-    """The wire name of a seat."""
-    return _seat_name(seat)
-
-
-@attrs.frozen
-class TimeControl:
-    """Version 2: a clock per player. `initial` seconds for the whole game plus `increment`
-    seconds after each turn; or, with `per_turn` > 0, that many seconds for each turn."""
-
-    initial: int = 0
-    increment: int = 0
-    per_turn: int = 0
-    # version 3: a correspondence game, `days` for each move (then the others are 0); the time
-    # runs on the wall clock, through restarts, and only while the mover is to move
-    days: int = since_v3(0)
-
-
-@attrs.frozen
-class PlayerInfo:
-    name: str
-    connected: bool
-    computer: bool
-    rating: int | None = since_v3(None)  # version 3: a registered player's rating (else nil)
-
-
-@attrs.frozen
-class Players:
-    white: PlayerInfo | None
-    black: PlayerInfo | None
-
-    def get(self, seat: Seat) -> PlayerInfo | None:
-        return self.white if seat is Seat.WHITE else self.black
-
-
-@attrs.frozen
-class TableInfo:
-    table_id: str
-    options: TableOptions
-    vs_computer: bool
-    players: Players
-    spectators: int
-    status: StatusName
-    clock: TimeControl | None = since_v2(None)
-    level: LevelName = since_v2("easy")  # the computer's strength, at a table against it
-    hints: bool = since_v2(True)  # whether the players agreed that hints may be used
-    rated: bool = since_v3(False)  # version 3: the result changes the players' ratings
-
-
-@attrs.frozen
-class ChatEntry:
-    sender: str
-    text: str
-    role: RoleName | None = since_v2(None)  # the sender's role at the table
-
+from protocol.analysis_messages import (
+    Analyse,
+    Analysis,
+    AnalysisProgress,
+)
+from protocol.fields import (
+    ChatEntry,
+    FirstName,
+    LevelName,
+    Players,
+    RoleName,
+    SeatName,
+    StatusName,
+    TableInfo,
+    TableOptions,
+    TimeControl,
+    since_v2,
+    since_v3,
+)
+from protocol.player_messages import (
+    AnswerChallenge,
+    Challenge,
+    Challenges,
+    ChangePassword,
+    Games,
+    GetGames,
+    GetRatings,
+    Ignore,
+    Ignoring,
+    LobbyChat,
+    LobbyChatMessage,
+    LoggedIn,
+    LoggedOut,
+    Login,
+    Logout,
+    PasswordChanged,
+    PlayerNote,
+    Ratings,
+    Register,
+    Resume,
+    Watchers,
+)
 
 # ----- client to server -------------------------------------------------------------------
 
@@ -253,126 +183,6 @@ class GetRecord:
     """Version 2: the full record of a finished game at a table the sender sits or watches at."""
 
     TYPE: ClassVar[str] = "get_record"
-    table_id: str
-
-
-# ----- version 3: players -------------------------------------------------------------------
-
-
-@attrs.frozen
-class Register:
-    """Version 3: make an account of this name and password, and log in to it."""
-
-    TYPE: ClassVar[str] = "register"
-    name: str
-    password: str = attrs.field(repr=False)
-
-
-@attrs.frozen
-class Login:
-    """Version 3: log in with a password, or with the login token a `logged_in` gave."""
-
-    TYPE: ClassVar[str] = "login"
-    name: str
-    password: str | None = attrs.field(default=None, repr=False)
-    token: str | None = attrs.field(default=None, repr=False)
-
-
-@attrs.frozen
-class Logout:
-    """Version 3: forget the account on this connection and the login token it used."""
-
-    TYPE: ClassVar[str] = "logout"
-
-
-@attrs.frozen
-class ChangePassword:
-    """Version 3: a new password, given the old one; every other login token is revoked."""
-
-    TYPE: ClassVar[str] = "change_password"
-    old: str = attrs.field(repr=False)
-    new: str = attrs.field(repr=False)
-
-
-@attrs.frozen
-class GetRatings:
-    """Version 3: the server's leaderboard."""
-
-    TYPE: ClassVar[str] = "get_ratings"
-
-
-@attrs.frozen
-class GetGames:
-    """Version 3: a player's games (nil: the sender's own, running ones included)."""
-
-    TYPE: ClassVar[str] = "get_games"
-    name: str | None = None
-
-
-@attrs.frozen
-class ChallengeTerms:
-    """Version 3: the table a challenge proposes; `seat` is the challenger's (nil: white)."""
-
-    options: TableOptions = TableOptions()
-    seat: SeatName | None = None
-    first: FirstName = "white"
-    clock: TimeControl | None = None
-    hints: bool = True
-    rated: bool = True
-
-
-@attrs.frozen
-class Challenge:
-    """Version 3: challenge a registered player, online or not."""
-
-    TYPE: ClassVar[str] = "challenge"
-    name: str
-    terms: ChallengeTerms = ChallengeTerms()
-
-
-ChallengeAnswer = Literal["accept", "decline", "withdraw"]
-
-
-@attrs.frozen
-class AnswerChallenge:
-    """Version 3: accept or decline a challenge received, withdraw one sent."""
-
-    TYPE: ClassVar[str] = "answer_challenge"
-    challenge_id: str
-    answer: ChallengeAnswer
-
-
-@attrs.frozen
-class LobbyChat:
-    """Version 3: say something to everyone in the lobby (needs an account)."""
-
-    TYPE: ClassVar[str] = "lobby_chat"
-    text: str
-
-
-@attrs.frozen
-class Ignore:
-    """Version 3: stop (or, with ignore false, resume) seeing a player's chat and challenges."""
-
-    TYPE: ClassVar[str] = "ignore"
-    name: str
-    ignore: bool = True
-
-
-@attrs.frozen
-class Resume:
-    """Version 3: take back the seat the sender's account holds at a table (no token needed)."""
-
-    TYPE: ClassVar[str] = "resume"
-    table_id: str
-
-
-@attrs.frozen
-class Analyse:
-    """Version 3: the analysis of a finished game the sender may see (as with get_record: one it
-    plays or watches at, or one of the archive), turn by turn (docs/protocol.md, Analysis)."""
-
-    TYPE: ClassVar[str] = "analyse"
     table_id: str
 
 
@@ -524,225 +334,6 @@ class Record:
     TYPE: ClassVar[str] = "record"
     table_id: str
     text: str
-
-
-# ----- version 3: players -------------------------------------------------------------------
-
-
-@attrs.frozen
-class LoggedIn:
-    """Version 3: the connection plays as this account; keep `token` to log in again without
-    the password (nil when the login used a token, which stays valid)."""
-
-    TYPE: ClassVar[str] = "logged_in"
-    name: str
-    rating: int
-    deviation: int
-    games: int  # rated games played
-    token: str | None = attrs.field(repr=False)
-    ignoring: list[str]
-    created: bool  # true after register
-
-
-@attrs.frozen
-class LoggedOut:
-    TYPE: ClassVar[str] = "logged_out"
-    name: str  # the guest name the connection has now
-
-
-@attrs.frozen
-class PasswordChanged:
-    TYPE: ClassVar[str] = "password_changed"
-    token: str = attrs.field(repr=False)  # the new login token (the others are revoked)
-
-
-@attrs.frozen
-class RatingEntry:
-    name: str
-    rating: int
-    deviation: int
-    games: int  # rated games
-    wins: int
-    losses: int
-    draws: int
-    online: bool
-
-
-@attrs.frozen
-class Ratings:
-    TYPE: ClassVar[str] = "ratings"
-    players: list[RatingEntry]  # best first
-
-
-GameStatusName = Literal["playing", "over"]
-
-
-@attrs.frozen
-class GameEntry:
-    """One game of a player's list. `winner` is "white", "black" or nil (a draw, or running);
-    `ending` the result's reason code; times are unix times."""
-
-    table_id: str
-    white: str
-    black: str
-    status: GameStatusName
-    to_move: SeatName | None  # while running
-    winner: SeatName | None
-    ending: str | None
-    rated: bool
-    white_change: int | None  # rating changes of a rated game
-    black_change: int | None
-    started: float
-    finished: float | None
-    deadline: float | None  # a running correspondence game: when the mover's time runs out
-    vs_computer: bool
-    level: LevelName | None  # the computer's, against it
-
-
-@attrs.frozen
-class PlayerStats:
-    """A player's record: rated wins, losses, draws, and against the computer per level."""
-
-    rated: list[int]  # [wins, losses, draws]
-    computer: dict[str, list[int]]  # level -> [wins, losses, draws], unrated
-
-
-@attrs.frozen
-class Games:
-    """Answer to get_games: the player's games, newest first (running ones first of all)."""
-
-    TYPE: ClassVar[str] = "games"
-    name: str
-    rating: int | None
-    games: list[GameEntry]
-    stats: PlayerStats
-
-
-@attrs.frozen
-class ChallengeInfo:
-    challenge_id: str
-    sender: str
-    recipient: str
-    terms: ChallengeTerms
-    created: float  # unix time
-
-
-@attrs.frozen
-class Challenges:
-    """Version 3: every standing challenge to and from the player, sent after login and on
-    every change."""
-
-    TYPE: ClassVar[str] = "challenges"
-    challenges: list[ChallengeInfo]
-
-
-PlayerNoteName = Literal[
-    "challenge_accepted", "challenge_declined", "challenge_withdrawn", "challenge_received",
-    "your_move", "time_low",
-]  # fmt: skip
-
-
-@attrs.frozen
-class PlayerNote:
-    """Version 3: something for the player that is not at a table they are watching: a
-    challenge answered (`table_id`: the new game's), a move awaited, a clock running low."""
-
-    TYPE: ClassVar[str] = "player_note"
-    note: PlayerNoteName
-    table_id: str | None
-    name: str | None  # the other player
-
-
-@attrs.frozen
-class LobbyChatEntry:
-    sender: str
-    text: str
-    at: float  # unix time
-
-
-@attrs.frozen
-class LobbyChatMessage:
-    """Version 3: the lobby's chat: one new line, or (with `history`) the latest lines, sent to a
-    version-3 lobby watcher when they subscribe."""
-
-    TYPE: ClassVar[str] = "lobby_chat_message"
-    entries: list[LobbyChatEntry]
-    history: bool
-
-
-@attrs.frozen
-class Ignoring:
-    TYPE: ClassVar[str] = "ignoring"
-    names: list[str]
-
-
-@attrs.frozen
-class Watchers:
-    """Version 3: who watches a table (its spectators' names there, in the order they came),
-    sent to the table's members when it changes, and to one who comes to the table while
-    someone watches."""
-
-    TYPE: ClassVar[str] = "watchers"
-    table_id: str
-    names: list[str]
-
-
-@attrs.frozen
-class AnalysisProgress:
-    """Version 3: how far the analysis asked for has come: `done` of `total` turns."""
-
-    TYPE: ClassVar[str] = "analysis_progress"
-    table_id: str
-    done: int
-    total: int
-
-
-MarkName = Literal["inaccuracy", "mistake", "blunder"]
-
-
-@attrs.frozen
-class AnalysedTurn:
-    """One turn of an analysis (shared.analysis.TurnAnalysis on the wire). The chances are the
-    mover's, from the mover's own view, between 0 and 1; `white` is White's after the turn, as
-    the chart draws it. `best` is the play the search prefers as the turn began (the notation;
-    nil when there was none to choose), `reason` and `params` why, as a code of
-    shared.reasons (nil with `best` nil)."""
-
-    number: int  # 1-based
-    seat: SeatName
-    played: list[str]  # the turn's actions, in the notation
-    before: float
-    after: float
-    white: float
-    cost: float  # before - after, never below 0
-    mark: MarkName | None
-    best: str | None
-    reason: str | None
-    params: dict[str, Any] | None
-
-
-@attrs.frozen
-class PlayerAnalysis:
-    """A player's turns in sum: the average cost of a turn and the count of each mark."""
-
-    seat: SeatName
-    average_cost: float
-    inaccuracies: int
-    mistakes: int
-    blunders: int
-
-
-@attrs.frozen
-class Analysis:
-    """Version 3: the answer to analyse: every turn, each player's sum, and the turning points
-    (the numbers of the two or three turns that cost the most, in the game's order)."""
-
-    TYPE: ClassVar[str] = "analysis"
-    table_id: str
-    turns: list[AnalysedTurn]
-    players: list[PlayerAnalysis]
-    turning_points: list[int]
-    playouts: int  # the playouts that judged each view (the depth)
 
 
 ClientMessage = (

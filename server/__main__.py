@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from protocol.messages import SUPPORTED_VERSIONS
+from protocol.fields import SUPPORTED_VERSIONS
 from server.app import KahunaServer
 from server.command_line import SettingsParser
 from server.config import ServerConfig

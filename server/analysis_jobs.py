@@ -27,17 +27,16 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from protocol.errors import ErrorCode
-from protocol.messages import (
+from protocol.analysis_messages import (
     AnalysedTurn,
     Analysis,
     AnalysisProgress,
-    Error,
     MarkName,
     PlayerAnalysis,
-    ServerMessage,
-    seat_name,
 )
+from protocol.errors import ErrorCode
+from protocol.fields import seat_name
+from protocol.messages import Error, ServerMessage
 from server.effects import AnalysisJob
 from server.table import MemberId
 from shared.analysis import (

@@ -11,14 +11,8 @@ statistics for its level.
 from __future__ import annotations
 
 from protocol.errors import ErrorCode
-from protocol.messages import (
-    GameEntry,
-    Games,
-    PlayerStats,
-    RatingEntry,
-    Ratings,
-    seat_name,
-)
+from protocol.fields import seat_name
+from protocol.player_messages import GameEntry, Games, PlayerStats, RatingEntry, Ratings
 from server.accounts import Account
 from server.context import Context
 from server.glicko2 import Rating, rate_game

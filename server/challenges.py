@@ -14,15 +14,14 @@ from typing import Any
 import attrs
 
 from protocol.errors import ErrorCode
-from protocol.messages import (
+from protocol.fields import TableOptions, TimeControl
+from protocol.player_messages import (
     ChallengeAnswer,
     ChallengeInfo,
     Challenges,
     ChallengeTerms,
     PlayerNote,
     PlayerNoteName,
-    TableOptions,
-    TimeControl,
 )
 from server.accounts import Account
 from server.clock import Clock, ClockError

@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from protocol.messages import TimeControl
+from protocol.fields import TimeControl
 from shared.types import Seat
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import attrs
 
-from protocol.messages import DEFAULT_PORT
+from protocol.fields import DEFAULT_PORT
 from server.settings import (
     instance_name,
     ip_address,

@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from protocol.errors import ErrorCode
+from protocol.fields import seat_name
 from protocol.messages import (
     MESSAGE_SINCE,
     Error,
@@ -18,9 +19,8 @@ from protocol.messages import (
     State,
     TableNote,
     Update,
-    Watchers,
-    seat_name,
 )
+from protocol.player_messages import Watchers
 from server.accounts import Accounts
 from server.config import ServerConfig
 from server.effects import CloseConnection, Effects

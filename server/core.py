@@ -24,40 +24,42 @@ import logging
 import random
 from typing import Any
 
+from protocol.analysis_messages import Analyse
 from protocol.codec import decode_client, peek_type
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.fields import PROTOCOL_VERSION
 from protocol.messages import (
-    PROTOCOL_VERSION,
-    Analyse,
-    AnswerChallenge,
-    Challenge,
-    ChangePassword,
     Chat,
     Claim,
     ClientMessage,
     Command,
     CreateTable,
     DeclineDraw,
-    GetGames,
-    GetRatings,
     GetRecord,
     Hello,
-    Ignore,
     Join,
     Leave,
-    LobbyChat,
     LobbySubscribe,
     LobbyUnsubscribe,
-    Login,
-    Logout,
     OfferDraw,
     Reclaim,
-    Register,
     Rematch,
     Resign,
-    Resume,
     Resync,
     Spectate,
+)
+from protocol.player_messages import (
+    AnswerChallenge,
+    Challenge,
+    ChangePassword,
+    GetGames,
+    GetRatings,
+    Ignore,
+    LobbyChat,
+    Login,
+    Logout,
+    Register,
+    Resume,
 )
 from server.archive import Archive
 from server.challenges import ChallengeBoard

@@ -28,7 +28,7 @@ import ifaddr
 from zeroconf import InterfaceChoice, IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from protocol.messages import SUPPORTED_VERSIONS
+from protocol.fields import SUPPORTED_VERSIONS
 from server.lobby import Lobby
 from shared.types import Seat
 

@@ -8,7 +8,9 @@ import logging
 from typing import Any
 
 from protocol.errors import ErrorCode
-from protocol.messages import ChallengeTerms, ChatEntry, CreateTable, RoleName
+from protocol.fields import ChatEntry, RoleName
+from protocol.messages import CreateTable
+from protocol.player_messages import ChallengeTerms
 from server.accounts import Account
 from server.clock import Clock, ClockError
 from server.context import Context

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 
 from protocol.errors import ErrorCode
-from protocol.messages import Ignoring, LobbyChatEntry, LobbyChatMessage
+from protocol.player_messages import Ignoring, LobbyChatEntry, LobbyChatMessage
 from server.accounts import Account
 from server.context import Context
 from server.names import name_key

@@ -17,7 +17,7 @@ from collections.abc import Callable
 import attrs
 
 from protocol.errors import ErrorCode
-from protocol.messages import (
+from protocol.player_messages import (
     ChangePassword,
     LoggedIn,
     LoggedOut,

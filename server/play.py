@@ -7,7 +7,8 @@ import logging
 from typing import Any
 
 from protocol.errors import ErrorCode
-from protocol.messages import Command, PlayerNote, PlayerNoteName
+from protocol.messages import Command
+from protocol.player_messages import PlayerNote, PlayerNoteName
 from server.archive import Archive
 from server.context import Context
 from server.effects import ComputerTurn, KeepRecord

@@ -8,7 +8,8 @@ import logging
 import unicodedata
 
 from protocol.errors import ErrorCode
-from protocol.messages import SUPPORTED_VERSIONS, Hello, Welcome
+from protocol.fields import SUPPORTED_VERSIONS
+from protocol.messages import Hello, Welcome
 from server.context import Context
 from server.effects import CLOSE_POLICY
 from server.names import name_key

@@ -21,26 +21,28 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from protocol.errors import ErrorCode
-from protocol.messages import (
+from protocol.fields import (
     ChatEntry,
+    LevelName,
+    PlayerInfo,
+    Players,
+    RoleName,
+    StatusName,
+    TableInfo,
+    TableOptions,
+    seat_name,
+)
+from protocol.messages import (
     ChatMessage,
     History,
     Joined,
     Left,
-    LevelName,
-    PlayerInfo,
-    Players,
     PlayersChanged,
-    RoleName,
     ServerMessage,
     Spectating,
     State,
-    StatusName,
     TableClosed,
-    TableInfo,
-    TableOptions,
     Update,
-    seat_name,
 )
 from server.clock import Clock
 from server.store import hash_token

@@ -14,8 +14,8 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from protocol.codec import CLIENT_MAX_FRAME, decode_server, encode
+from protocol.fields import PROTOCOL_VERSION, TableOptions
 from protocol.messages import (
-    PROTOCOL_VERSION,
     ClientMessage,
     Command,
     CreateTable,
@@ -25,7 +25,6 @@ from protocol.messages import (
     PlayersChanged,
     ServerMessage,
     State,
-    TableOptions,
     Update,
     Welcome,
 )

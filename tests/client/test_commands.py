@@ -11,17 +11,8 @@ from client.command_line import highlighted_lines
 from client.commands import CLIENT_WORDS, Candidate, complete, interpret
 from client.eventlog import describe_events
 from client.state import ClientState
-from protocol.messages import (
-    ChatEntry,
-    ChatMessage,
-    Error,
-    Joined,
-    PlayerInfo,
-    Players,
-    PlayersChanged,
-    State,
-    Update,
-)
+from protocol.fields import ChatEntry, PlayerInfo, Players
+from protocol.messages import ChatMessage, Error, Joined, PlayersChanged, State, Update
 from shared.board import ISLAND_LINES, parse_island, parse_line
 from shared.events import (
     BridgePlaced,

@@ -11,16 +11,8 @@ from typing import Any
 from client.commands import legal_now
 from client.seats import SeatStore
 from client.state import ClientState
-from protocol.messages import (
-    ChatEntry,
-    ChatMessage,
-    History,
-    Joined,
-    PlayerInfo,
-    Players,
-    State,
-    Update,
-)
+from protocol.fields import ChatEntry, PlayerInfo, Players
+from protocol.messages import ChatMessage, History, Joined, State, Update
 from server.app import KahunaServer
 from shared.record import replay
 from shared.types import Seat

@@ -31,14 +31,7 @@ from client.lobby_screen import ACCOUNT_KEYS, LOBBY_KEYS, render_lobby
 from client.render import KEY_HINTS, map_size, render_game
 from client.state import ClientState
 from client.words import level_word, rules_words, status_word
-from protocol.messages import (
-    LevelName,
-    PlayerInfo,
-    Players,
-    StatusName,
-    TableInfo,
-    TableOptions,
-)
+from protocol.fields import LevelName, PlayerInfo, Players, StatusName, TableInfo, TableOptions
 from shared.actions import parse_action
 from shared.board import ISLANDS
 from shared.events import BridgePlaced, GameOver, TokenPlaced, TurnEnded, event_to_dict

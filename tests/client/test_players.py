@@ -24,7 +24,9 @@ from client.lobby_screen import render_lobby
 from client.login_tokens import LoginTokens
 from client.players import PlayersState
 from client.state import ClientState
-from protocol.messages import (
+from protocol.fields import TimeControl
+from protocol.messages import Welcome
+from protocol.player_messages import (
     AnswerChallenge,
     Challenge,
     ChallengeInfo,
@@ -48,8 +50,6 @@ from protocol.messages import (
     Ratings,
     Register,
     Resume,
-    TimeControl,
-    Welcome,
 )
 from server.app import KahunaServer
 from tests.client.test_app import Player, until

@@ -14,7 +14,7 @@ from client.lobby_screen import render_lobby
 from client.map_layout import LABEL_H, LABEL_W, island_cells, line_cells
 from client.render import map_size, render_game
 from client.state import ClientState, LogLine
-from protocol.messages import PlayerInfo, Players, TableInfo, TableOptions
+from protocol.fields import PlayerInfo, Players, TableInfo, TableOptions
 from shared.board import DEGREE, ISLANDS, NEEDED, NUM_LINES, parse_island, parse_line
 from shared.game import Game, Result
 from shared.types import Phase, Seat, Termination
@@ -249,7 +249,7 @@ def test_the_lobby_names_the_server_and_says_when_it_is_not_connected() -> None:
 def test_the_computer_tag_is_in_the_players_language() -> None:
     from client.i18n import set_language
     from client.lobby_screen import _seat_text
-    from protocol.messages import PlayerInfo
+    from protocol.fields import PlayerInfo
 
     computer = PlayerInfo("Computer", True, True)
     set_language("de")
@@ -271,7 +271,8 @@ def test_the_help_says_a_removal_takes_two_cards_of_either_end() -> None:
 
 
 def test_the_lobby_cursor_passes_over_finished_tables() -> None:
-    from protocol.messages import Lobby, PlayerInfo, Players, TableInfo, TableOptions
+    from protocol.fields import PlayerInfo, Players, TableInfo, TableOptions
+    from protocol.messages import Lobby
 
     def table(table_id: str, status: str) -> TableInfo:
         players = Players(PlayerInfo("Ann", True, False), PlayerInfo("Bob", True, False))

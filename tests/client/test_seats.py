@@ -10,7 +10,8 @@ from pathlib import Path
 
 from client.seats import SeatStore
 from client.state import ClientState
-from protocol.messages import Lobby, PlayerInfo, Players, TableInfo, TableOptions
+from protocol.fields import PlayerInfo, Players, TableInfo, TableOptions
+from protocol.messages import Lobby
 from server.app import KahunaServer
 from shared.types import Seat
 from tests.client.test_app import player, until

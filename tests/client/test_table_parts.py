@@ -16,7 +16,7 @@ from client.side_panel import clock_line
 from client.state import ClientState
 from client.table import ClockView, TableView, format_clock, parse_control, table_from_view
 from client.words import ending_words
-from protocol.messages import PlayerInfo, Players, TableInfo, TableOptions, TimeControl
+from protocol.fields import PlayerInfo, Players, TableInfo, TableOptions, TimeControl
 from shared.actions import Draw, Place, Remove
 from shared.board import ISLANDS, LINES, parse_line
 from shared.results import Result
@@ -193,7 +193,7 @@ def test_clock_runs_from_the_start_of_the_game() -> None:
 def test_the_form_is_kept_between_runs(tmp_path: Path) -> None:
     from client.form_store import keep_form, load_form
     from client.table_form import CreateForm
-    from protocol.messages import TimeControl
+    from protocol.fields import TimeControl
 
     path = tmp_path / "kahuna" / "form.json"
     assert load_form(path) == CreateForm()  # nothing kept yet

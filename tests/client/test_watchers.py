@@ -7,7 +7,8 @@ from __future__ import annotations
 from client.i18n import set_language
 from client.render import render_game
 from client.state import ClientState
-from protocol.messages import Spectating, Watchers
+from protocol.messages import Spectating
+from protocol.player_messages import Watchers
 from tests.client.test_render import known_state
 
 

@@ -18,8 +18,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol.codec import CLIENT_MAX_FRAME, encode
+from protocol.fields import PROTOCOL_VERSION, TableOptions
 from protocol.messages import (
-    PROTOCOL_VERSION,
     CreateTable,
     Hello,
     Leave,
@@ -29,7 +29,6 @@ from protocol.messages import (
     Resync,
     State,
     TableClosed,
-    TableOptions,
 )
 from server import app as server_app
 from server.sockets import ACCEPT_FAILED, AcceptErrors

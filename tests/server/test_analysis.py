@@ -13,19 +13,9 @@ from typing import Any
 
 import pytest
 
+from protocol.analysis_messages import Analyse, Analysis, AnalysisProgress, PlayerAnalysis
 from protocol.codec import encode
-from protocol.messages import (
-    Analyse,
-    Analysis,
-    AnalysisProgress,
-    Error,
-    GetRecord,
-    PlayerAnalysis,
-    Record,
-    Resign,
-    ServerMessage,
-    Spectate,
-)
+from protocol.messages import Error, GetRecord, Record, Resign, ServerMessage, Spectate
 from server.analysis_jobs import SEED, AnalysisJobs, analysis_message, judge_turn, record_turns
 from server.app import KahunaServer
 from server.effects import AnalysisJob, RecordRead

@@ -6,20 +6,9 @@ nothing of a running game's hidden cards."""
 from __future__ import annotations
 
 from protocol.codec import encode
-from protocol.messages import (
-    CreateTable,
-    Games,
-    GetGames,
-    GetRatings,
-    GetRecord,
-    Join,
-    Joined,
-    PlayersChanged,
-    Ratings,
-    Record,
-    Resign,
-    TableOptions,
-)
+from protocol.fields import TableOptions
+from protocol.messages import CreateTable, GetRecord, Join, Joined, PlayersChanged, Record, Resign
+from protocol.player_messages import Games, GetGames, GetRatings, Ratings
 from server.effects import Effects, RecordRead
 from server.glicko2 import Rating, rate_game
 from server.store import AccountOp, ArchiveOp, StoredPlayers

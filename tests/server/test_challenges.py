@@ -6,29 +6,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from protocol.codec import encode
-from protocol.messages import (
+from protocol.fields import TableOptions, TimeControl
+from protocol.messages import CreateTable, Error, Hello, Join, Joined, LobbySubscribe, State, Update
+from protocol.player_messages import (
     AnswerChallenge,
     Challenge,
     Challenges,
     ChallengeTerms,
-    CreateTable,
-    Error,
-    Hello,
     Ignore,
     Ignoring,
-    Join,
-    Joined,
     LobbyChat,
     LobbyChatMessage,
-    LobbySubscribe,
     LoggedIn,
     Login,
     PlayerNote,
     Resume,
-    State,
-    TableOptions,
-    TimeControl,
-    Update,
 )
 from server.core import ServerCore
 from server.sqlite_store import SqliteStorage

@@ -16,7 +16,8 @@ import pytest
 from websockets.asyncio.client import connect
 
 from protocol.codec import decode_server, encode
-from protocol.messages import PROTOCOL_VERSION, Hello, Welcome
+from protocol.fields import PROTOCOL_VERSION
+from protocol.messages import Hello, Welcome
 from server.__main__ import build_parser, config_from_args
 
 ROOT = Path(__file__).resolve().parent.parent.parent

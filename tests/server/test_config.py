@@ -15,7 +15,8 @@ import pytest
 from websockets.asyncio.client import connect
 
 from protocol.codec import decode_server, encode
-from protocol.messages import PROTOCOL_VERSION, Hello, Welcome
+from protocol.fields import PROTOCOL_VERSION
+from protocol.messages import Hello, Welcome
 from server.__main__ import ProcessSettings, build_parser, config_from_args
 from server.config import ServerConfig
 from server.settings import Setting, record_from

@@ -14,6 +14,7 @@ import pytest
 import server.core as core_module
 from protocol.codec import decode_server, encode
 from protocol.errors import ErrorCode
+from protocol.fields import TableOptions
 from protocol.messages import (
     Chat,
     ChatMessage,
@@ -41,7 +42,6 @@ from protocol.messages import (
     Spectating,
     State,
     TableClosed,
-    TableOptions,
     Update,
     Welcome,
 )

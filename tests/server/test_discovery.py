@@ -24,7 +24,8 @@ import attrs
 import pytest
 
 from client.discovery import LanBrowser, LanServer, best_address, find_main
-from protocol.messages import SUPPORTED_VERSIONS, Join, Leave, Left, State
+from protocol.fields import SUPPORTED_VERSIONS
+from protocol.messages import Join, Leave, Left, State
 from server import __main__ as server_main
 from server import discovery
 from server.app import KahunaServer

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import random
 
-from protocol.messages import Join, Joined, Spectate, Spectating, State, TableOptions, Update
+from protocol.fields import TableOptions
+from protocol.messages import Join, Joined, Spectate, Spectating, State, Update
 from server.app import KahunaServer
 from shared.types import Seat
 from shared.views import public_from_dict
@@ -115,7 +116,8 @@ async def test_a_version_1_client_plays_a_whole_game_at_a_table_with_a_clock(
     plays to the end, receiving only what version 1 describes."""
     import msgpack
 
-    from protocol.messages import CreateTable, TimeControl
+    from protocol.fields import TimeControl
+    from protocol.messages import CreateTable
 
     ana = await Client.connect(server.port, "Ana")  # version 2
     old = await Client.connect(server.port, "Old", version=1)

@@ -28,6 +28,7 @@ import msgpack
 
 from protocol.codec import encode
 from protocol.errors import ErrorCode
+from protocol.fields import TableOptions, TimeControl
 from protocol.messages import (
     Chat,
     Claim,
@@ -47,8 +48,6 @@ from protocol.messages import (
     Resign,
     Resync,
     Spectate,
-    TableOptions,
-    TimeControl,
 )
 from server.computer import decide
 from server.config import ServerConfig

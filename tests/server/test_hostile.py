@@ -13,8 +13,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol.codec import encode
+from protocol.fields import PROTOCOL_VERSION, TableOptions
 from protocol.messages import (
-    PROTOCOL_VERSION,
     Chat,
     ChatMessage,
     Command,
@@ -28,7 +28,6 @@ from protocol.messages import (
     Spectate,
     Spectating,
     State,
-    TableOptions,
     Update,
     Welcome,
 )

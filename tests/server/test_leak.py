@@ -17,7 +17,8 @@ from typing import Any
 
 import msgpack
 
-from protocol.messages import Join, Joined, Reclaim, Spectate, Spectating, State, TableOptions
+from protocol.fields import TableOptions
+from protocol.messages import Join, Joined, Reclaim, Spectate, Spectating, State
 from server.app import KahunaServer
 from shared.board import ISLANDS
 from shared.events import event_to_dict

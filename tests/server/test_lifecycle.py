@@ -8,6 +8,7 @@ from typing import Any
 import msgpack
 
 from protocol.codec import encode
+from protocol.fields import TableOptions, TimeControl
 from protocol.messages import (
     Chat,
     ChatMessage,
@@ -30,11 +31,9 @@ from protocol.messages import (
     Spectating,
     State,
     TableNote,
-    TableOptions,
-    TimeControl,
     Update,
-    Watchers,
 )
+from protocol.player_messages import Watchers
 from server.sqlite_store import SqliteStorage
 from server.store import FinishOp, TableStateOp
 from shared.types import Seat

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from protocol.fields import TableOptions
 from protocol.messages import (
     CreateTable,
     Join,
@@ -18,7 +19,6 @@ from protocol.messages import (
     Spectate,
     State,
     TableClosed,
-    TableOptions,
 )
 from server.app import KahunaServer
 from tests.conftest import Client, ServerFactory, create_table, play_random

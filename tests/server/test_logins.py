@@ -7,17 +7,15 @@ from __future__ import annotations
 import pytest
 
 from protocol.codec import encode
-from protocol.messages import (
+from protocol.messages import Error, Hello, Welcome
+from protocol.player_messages import (
     ChangePassword,
-    Error,
-    Hello,
     LoggedIn,
     LoggedOut,
     Login,
     Logout,
     PasswordChanged,
     Register,
-    Welcome,
 )
 from server.effects import Effects
 from server.passwords import Passwords

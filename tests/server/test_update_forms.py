@@ -11,7 +11,8 @@ import pytest
 
 from protocol.codec import encode
 from protocol.compat import for_version, v1_events, v1_view
-from protocol.messages import ChatEntry, PlayerInfo, Players, State, Update
+from protocol.fields import ChatEntry, PlayerInfo, Players
+from protocol.messages import State, Update
 from shared.game import Game
 from shared.randomness import SeededSource
 from shared.types import Seat

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from protocol.messages import CreateTable, State, TableOptions, Update
+from protocol.fields import TableOptions
+from protocol.messages import CreateTable, State, Update
 from tests.conftest import Client
 from tests.server.test_restart import free_port, start_server
 

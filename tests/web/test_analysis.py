@@ -10,7 +10,8 @@ import random
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from protocol.messages import GetRecord, LoggedIn, Login, Record, Resign
+from protocol.messages import GetRecord, Record, Resign
+from protocol.player_messages import LoggedIn, Login
 from server.analysis_jobs import SEED
 from server.app import KahunaServer
 from shared.analysis import analyse
