@@ -18,11 +18,13 @@ and stopped together; the server's own limit is raised for it where the system a
 root).
 
 Printed per run: actions per second, p50/p99/max latency from sending a command to receiving
-the resulting update (the acting client's), the server's CPU (share of one core, and per
-action) and each client process's, the server's memory (RSS, sampled), and the machine's load
-average. `--probe FILE` runs the server under bench/server_probe.py (its loop's callbacks, its
-garbage collections and its storage writes timed, printed after each run); `--py-spy DIR`
-samples the server with py-spy during each run into DIR (speedscope JSON).
+the resulting update (the acting client's), the p99 of a quiet client's few tables besides
+(qp99: a process that plays `--quiet-tables` tables and nothing else, so that its own loop adds
+nothing to the figure, as the busy clients' loops do to theirs), the server's CPU (share of one
+core, and per action) and each client process's, the server's memory (RSS, sampled), and the
+machine's load average. `--probe FILE` runs the server under bench/server_probe.py (its loop's
+callbacks, its garbage collections and its storage writes timed, printed after each run);
+`--py-spy DIR` samples the server with py-spy during each run into DIR (speedscope JSON).
 """
 
 from __future__ import annotations
@@ -757,6 +759,44 @@ async def _play_in(
     return Result.merge(texts)
 
 
+class QuietClient:
+    """`--quiet-tables`: a few more tables, played by a client process of their own that does
+    nothing else. The busy client processes' own loops add to what they measure (a reply waits
+    for its turn among thousands of connections, a command for its timer); this one's loop is
+    idle, so its latency is the server's and the kernel's alone, as a player on a computer of
+    their own would see it (the network aside)."""
+
+    def __init__(self) -> None:
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self, port: int, first: int, tables: int, think: float, seconds: float) -> None:
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, str(Path(__file__).resolve()),
+            "--worker", str(port), str(first), str(tables), str(think), str(seconds),
+            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, limit=1 << 26,
+            preexec_fn=PINNED.pin_client,
+        )  # fmt: skip
+        assert self.proc.stdout is not None
+        line = await self.proc.stdout.readline()
+        if line.strip() != b"ready":
+            raise SystemExit(f"the quiet client failed to set up its tables: {line!r}")
+
+    def go(self) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        self.proc.stdin.write(b"go\n")
+
+    async def result(self) -> Stats:
+        assert self.proc is not None and self.proc.stdout is not None
+        text = (await self.proc.stdout.readline()).decode()
+        await self.proc.wait()
+        return Result.merge([text]).stats
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+
+
 class ServerWatch:
     """The server's memory (sampled every half second) and its CPU over a run's seconds; and
     the probe's figures over those seconds, if the server runs under it (see --probe)."""
@@ -822,7 +862,13 @@ async def run_load(
     spies = []
     timing: list[asyncio.Task[None]] = []
 
+    quiet = QuietClient() if args.quiet_tables and tables > 1 else None
+    if quiet is not None:
+        await quiet.start(port, tables, args.quiet_tables, think, seconds)
+
     def go() -> None:
+        if quiet is not None:
+            quiet.go()
         timing.append(asyncio.create_task(watch.time_cpu(seconds)))
         if args.py_spy:
             out = Path(args.py_spy) / f"server-{tables}x{think:g}.speedscope.json"
@@ -831,14 +877,19 @@ async def run_load(
     async def ready() -> None:
         go()
 
-    if clients <= 1:
-        result = await play_tables(
-            port, 0, tables, seconds, think, args.computer_tables, args.level, echo, ready
-        )
-    else:
-        if args.computer_tables:
-            raise SystemExit("--computer-tables needs the run in one client process")
-        result = await play_in_processes(port, tables, clients, seconds, think, go)
+    try:
+        if clients <= 1:
+            result = await play_tables(
+                port, 0, tables, seconds, think, args.computer_tables, args.level, echo, ready
+            )
+        else:
+            if args.computer_tables:
+                raise SystemExit("--computer-tables needs the run in one client process")
+            result = await play_in_processes(port, tables, clients, seconds, think, go)
+        quiet_lat = [] if quiet is None else (await quiet.result()).latencies
+    finally:
+        if quiet is not None:
+            await quiet.stop()
     await asyncio.gather(*timing)
     watch.stop()
     for spy in spies:
@@ -859,6 +910,13 @@ async def run_load(
             f"  command->update latency: p50 {percentile(lat, 0.5) * 1e3:.2f} ms,"
             f" p99 {p99:.2f} ms, max {high:.2f} ms"
         )
+    quiet_p99 = percentile(quiet_lat, 0.99) * 1e3 if quiet_lat else float("nan")
+    if quiet_lat:
+        print(
+            f"  the quiet client's {args.quiet_tables} tables, {len(quiet_lat)} commands:"
+            f" p50 {percentile(quiet_lat, 0.5) * 1e3:.2f} ms, p99 {quiet_p99:.2f} ms,"
+            f" max {max(quiet_lat) * 1e3:.2f} ms"
+        )
     server_share = watch.cpu / seconds
     per_action = watch.cpu / max(stats.actions, 1) * 1e6
     clients_share = ", ".join(f"{c / seconds:.0%}" for c in result.client_cpu)
@@ -877,13 +935,15 @@ async def run_load(
     row = (
         f"{tables:>6} {think:>5g} {len(result.client_cpu):>3} {stats.actions / elapsed:>7.0f}"
         f" {percentile(lat, 0.5) * 1e3 if lat else float('nan'):>7.2f} {p99:>7.2f} {high:>7.1f}"
-        f" {rss_mib:>7.1f} {server_share:>5.0%} {per_action:>6.0f}  {load_before}"
+        f" {quiet_p99:>7.2f} {rss_mib:>7.1f} {server_share:>5.0%} {per_action:>6.0f}"
+        f"  {load_before}"
     )
     return stats, row
 
 
 SUMMARY_HEAD = (
-    "tables think cli act/s  p50 ms  p99 ms  max ms RSS MiB   cpu us/act  load average before"
+    "tables think cli act/s  p50 ms  p99 ms  max ms qp99 ms RSS MiB   cpu us/act"
+    "  load average before"
 )
 
 
@@ -1024,6 +1084,14 @@ def main() -> None:
         "--pin",
         action="store_true",
         help="the server on the first core, the driver's processes on the others (Linux)",
+    )
+    parser.add_argument(
+        "--quiet-tables",
+        type=int,
+        default=20,
+        help="tables played by one more client process that does nothing else, whose p99"
+        " (qp99) is the server's and the kernel's latency without the busy clients' own"
+        " (0: none)",
     )
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
