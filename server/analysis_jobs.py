@@ -39,6 +39,7 @@ from protocol.fields import seat_name
 from protocol.messages import Error, ServerMessage
 from server.effects import AnalysisJob
 from server.table import MemberId
+from server.worker_jobs import in_worker
 from shared.analysis import (
     PLAYOUTS,
     Turn,
@@ -208,9 +209,8 @@ class AnalysisJobs:
                 self._send(member, message, version)
 
     async def _run(self, run: Run, text: str) -> None:
-        loop = asyncio.get_running_loop()
         try:
-            found = await loop.run_in_executor(self._pool(), record_turns, text)
+            found = await in_worker(self._pool, record_turns, text)
             run.total = len(found)
             self._tell(run, AnalysisProgress(run.table_id, 0, run.total))
             analysed: list[TurnAnalysis] = []
@@ -219,9 +219,7 @@ class AnalysisJobs:
                 if not self._still_waiting(run):
                     return  # nobody waits for it any more
                 seed = turn_seed(SEED, turn)
-                one, why = await loop.run_in_executor(
-                    self._pool(), judge_turn, turn, seed, self.playouts
-                )
+                one, why = await in_worker(self._pool, judge_turn, turn, seed, self.playouts)
                 analysed.append(one)
                 reasons.append(why)
                 run.done += 1

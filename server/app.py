@@ -22,7 +22,6 @@ import random
 import ssl
 import time
 from pathlib import Path
-from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 
@@ -58,6 +57,7 @@ from server.storage_open import open_storage, safe_name
 from server.store import Storage, StorageError, StoredPlayers
 from server.table import MemberId
 from server.web import WebPages
+from server.worker_jobs import in_worker
 from server.writer import Writer
 
 log = logging.getLogger(__name__)
@@ -413,7 +413,7 @@ class KahunaServer:
             if turn.level == "easy":
                 action = decide(turn.view, seed, turn.level)
             else:  # a search: in a worker process, off the event loop
-                action = await self._decide_in_worker(turn.view, seed, turn.level)
+                action = await in_worker(self._workers, decide, turn.view, seed, turn.level)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -423,16 +423,6 @@ class KahunaServer:
         self.carry_out(
             self.core.computer_command(turn.member, turn.table_id, turn.version, action, now, wall)
         )
-
-    async def _decide_in_worker(self, view: dict[str, Any], seed: int, level: str) -> str:
-        """The computer's decision in a worker process. A worker that died before its pool
-        noticed breaks the jobs then in the pool too: such a job is tried once more, in the
-        new pool that _workers starts, rather than left to the fallback."""
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._workers(), decide, view, seed, level)
-        except concurrent.futures.BrokenExecutor:
-            return await loop.run_in_executor(self._workers(), decide, view, seed, level)
 
     def _workers(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is not None and getattr(self._pool, "_broken", False):

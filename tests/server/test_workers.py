@@ -4,6 +4,8 @@ runs no clean-up): crashes and restarts leave no orphans holding memory."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import multiprocessing
 import os
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 
 from protocol.fields import TableOptions
 from protocol.messages import CreateTable, State, Update
+from server.worker_jobs import in_worker
 from tests.conftest import Client
 from tests.server.test_restart import free_port, start_server
 
@@ -96,3 +99,27 @@ async def test_a_killed_worker_is_replaced(tmp_path: Path) -> None:
     finally:
         proc.kill()
         await proc.wait()
+
+
+async def test_a_job_broken_with_its_pool_is_tried_once_more_in_a_new_one() -> None:
+    """A job submitted to a pool whose worker died before the pool noticed fails with it
+    (BrokenProcessPool): server/worker_jobs.py tries it once more, in the pool the getter gives
+    next, rather than failing a move or an analysis."""
+    spawn = multiprocessing.get_context("spawn")
+    broken = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=spawn)
+    with pytest.raises(concurrent.futures.BrokenExecutor):
+        broken.submit(os._exit, 1).result(timeout=60)  # its one worker dies
+    fresh = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=spawn)
+    pools = [broken, fresh]
+    given: list[concurrent.futures.Executor] = []
+
+    def pool() -> concurrent.futures.Executor:
+        given.append(pools[len(given)])
+        return given[-1]
+
+    try:
+        assert await in_worker(pool, pow, 3, 4) == 81
+        assert given == [broken, fresh]
+    finally:
+        broken.shutdown(wait=False)
+        fresh.shutdown(wait=True)
