@@ -533,9 +533,11 @@ async def table_loop(port: int, index: int, think: float, start: Start, stats: S
                 one.begin()
             lost = (host.connection_lost_waiter, guest.connection_lost_waiter)
             waiting = {*(one.done for one in players), *lost}
-            # one timer for the game, not one for each message (about 5% of the driver's CPU)
-            timeout = max(0.01, start.until - time.perf_counter())
+            # one timer at a time for the game, not one for each message (about 5% of the
+            # driver's CPU); counted again after each wake, or a player waiting at the end for
+            # an opponent who stopped at it would hold the run's end up for a whole run
             while waiting and not all(one.done.done() for one in players):
+                timeout = max(0.01, start.until - time.perf_counter())
                 finished, waiting = await asyncio.wait(
                     waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
                 )
