@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from protocol.codec import encode  # noqa: E402
-from protocol.fields import TableOptions  # noqa: E402
+from protocol.fields import PROTOCOL_VERSION, TableOptions  # noqa: E402
 from protocol.messages import Chat, Command, CreateTable, Hello, Join, Joined  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
 from server.core import ServerCore  # noqa: E402
@@ -54,7 +54,7 @@ def fill(path: Path, tables: int, actions: int) -> None:
     white, black = core.connect("10.0.0.1", 0.0), core.connect("10.0.0.2", 0.0)
     assert isinstance(white, int) and isinstance(black, int)
     for member, name in ((white, "Ana"), (black, "Bo")):
-        core.frame(member, encode(Hello(2, name)), 0.0, time.time())
+        core.frame(member, encode(Hello(PROTOCOL_VERSION, name)), 0.0, time.time())
     for _ in range(tables):
         effects = core.frame(
             white, encode(CreateTable(TableOptions(), False, "white")), 0.0, time.time()
