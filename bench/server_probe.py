@@ -5,12 +5,14 @@
 Runs the server as `python -m server` would, and times what can stall its event loop: every
 callback the loop runs (a frame read, a timer, a task's step), every garbage collection, and a
 few named parts of the server (the storage's writes, the sweep over the tables, the encoding
-of messages). Each is timed in the main thread's CPU time, which other processes on a busy
-machine do not inflate, and in wall time. SIGUSR1 starts the figures afresh (the bench sends
-it as a run starts); SIGUSR2, and the server's stop, write to REPORT_PATH what was seen since:
-the callbacks by CPU time, the slowest ones with what they were, the collections per
-generation, and the named parts. The instruments cost the server a few microseconds per
-callback. KAHUNA_PROBE_GC="T0,T1,T2" sets the collector's thresholds after the server's own
+of messages); and each command's time in the server (from its frame being handed to the core
+to its mover's update being handed to the socket). Each is timed in the main thread's CPU
+time, which other processes on a busy machine do not inflate, and in wall time. SIGUSR1 starts
+the figures afresh (the bench sends it as a run starts); SIGUSR2, and the server's stop, write
+to REPORT_PATH what was seen since: the callbacks by CPU time, the slowest ones with what they
+were, the collections per generation, the commands' time in the server, and the named parts.
+The instruments cost the server a few microseconds per callback. KAHUNA_PROBE_GC="T0,T1,T2"
+sets the collector's thresholds after the server's own
 (to try others without editing it).
 """
 
@@ -84,6 +86,8 @@ class Probe:
         self.gc: dict[int, Timing] = {0: Timing(), 1: Timing(), 2: Timing()}
         self.gc_long: list[tuple[float, int]] = []
         self.parts: dict[str, Timing] = {}
+        self.frame_read: dict[int, float] = {}  # member -> when the core got its last frame
+        self.in_server: list[float] = []  # seconds from a frame to its mover's update sent
         self.began = time.perf_counter()
         self.cpu_began = time.process_time()
 
@@ -110,6 +114,35 @@ class Probe:
         self.time_part(core.ServerCore, "tick", "core tick")
         self.time_part(app.KahunaServer, "deliver", "app deliver (encode + send)")
         self.time_part(app, "encode", "encode")
+        self.time_commands()
+
+    def time_commands(self) -> None:
+        """A command's time in the server: from the core being handed its frame (in the
+        callback that read it) to the update for the same connection being handed to its
+        socket. The time the frame waited in the kernel before the loop read it is not in it:
+        the client's latency less this is that wait (and the network's)."""
+        frame = core.ServerCore.frame
+        deliver = app.KahunaServer.deliver
+        probe = self
+
+        @functools.wraps(frame)
+        def timed_frame(self: Any, member: int, *args: Any) -> Any:
+            probe.frame_read[member] = time.perf_counter()
+            return frame(self, member, *args)
+
+        @functools.wraps(deliver)
+        def timed_deliver(self: Any, sends: list[Any]) -> Any:
+            closing = deliver(self, sends)
+            now = time.perf_counter()
+            for member, message, _version in sends:
+                if type(message).__name__ == "Update":
+                    read = probe.frame_read.pop(member, None)
+                    if read is not None:
+                        probe.in_server.append(now - read)
+            return closing
+
+        core.ServerCore.frame = timed_frame  # type: ignore[method-assign,assignment]
+        app.KahunaServer.deliver = timed_deliver  # type: ignore[method-assign]
 
     def time_part(self, owner: Any, name: str, label: str) -> None:
         original: Callable[..., Any] = getattr(owner, name)
@@ -161,6 +194,13 @@ class Probe:
             + ", ".join(f"{c * 1e3:.0f} (gen {g})" for c, g in sorted(self.gc_long, reverse=True))
         )
         lines.append(f"  thresholds {gc.get_threshold()}, frozen {gc.get_freeze_count()}")
+        times = sorted(self.in_server)
+        if times:
+            lines.append(
+                f"commands in the server, frame read to update sent ({len(times)}):"
+                f" p50 {times[len(times) // 2] * 1e3:.2f} ms,"
+                f" p99 {times[int(len(times) * 0.99)] * 1e3:.2f} ms, max {times[-1] * 1e3:.2f} ms"
+            )
         lines.append("named parts:")
         for label, timing in self.parts.items():
             lines.append(timing.line(label))
