@@ -60,6 +60,9 @@ LEVEL_OPPONENT_HAND = {"normal": False, "strong": True}
 # normal, where the level without it had scored 63.5%: the same within the intervals. Its
 # decisions: mean 540 ms, max 1040 ms.
 LEVEL_FAST = {"normal": False, "strong": True}
+# With at most this many cards left to draw in the round, the samples play a whole turn more of
+# each side (shared.search.PlanSearch's `deep`), so that the round's scoring is played out.
+LEVEL_ENDGAME = {"normal": 0, "strong": 4}
 # The evaluation of each searching level.
 LEVEL_WEIGHTS = {"normal": DEFAULT_WEIGHTS, "strong": TUNED_WEIGHTS}
 SEARCH_BUDGET = 2000  # positions the easy level looks at two plays deep, per decision
@@ -98,6 +101,7 @@ def choose_action(
             weights=LEVEL_WEIGHTS[level],
             plans=plans,
             fast=LEVEL_FAST[level],
+            endgame=LEVEL_ENDGAME[level],
         )
     return _greedy_action(view, rng)
 
