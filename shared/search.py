@@ -32,7 +32,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from shared.actions import Action, Discard, EndTurn
-from shared.board import HAND_LIMIT, NUM_ISLANDS
+from shared.board import HAND_LIMIT, NUM_ISLANDS, ROUNDS
 from shared.evaluation import (
     DEFAULT_WEIGHTS,
     Evaluator,
@@ -70,6 +70,7 @@ class PlanSearch:
         weights: Weights = DEFAULT_WEIGHTS,
         fast: bool = False,
         endgame: int = 0,
+        last_round: int = 0,
     ) -> None:
         ctx = view.turn_context()
         if ctx is None:
@@ -80,7 +81,14 @@ class PlanSearch:
         self.candidates = PLAN_CANDIDATES if candidates is None else candidates
         self.deep = deep
         pub = view.public
-        if ctx.phase is Phase.PLAY and pub.pile_size + len(pub.face_up) <= endgame:
+        left = pub.pile_size + len(pub.face_up)
+        if ctx.phase is Phase.PLAY and pub.round == ROUNDS and left <= last_round:
+            # Play the game out to its end: the plan and the reply draw two of the cards
+            # left, each whole turn more of each side two more, and the final turns are one
+            # more of each. Cards kept to the end are worth nothing, and the last word of the
+            # final turns is worth a lot: the evaluation cannot see either, the end can.
+            self.deep = max(deep, (left - 1) // 2 + 1)
+        elif ctx.phase is Phase.PLAY and left <= endgame:
             # The round ends within a whole turn more of each side: its scoring (or the
             # game's end) is played out in the samples instead of guessed by the evaluation.
             self.deep = max(deep, 1)
@@ -310,6 +318,7 @@ def plan_action(
     plans: TurnPlans | None = None,
     fast: bool = False,
     endgame: int = 0,
+    last_round: int = 0,
 ) -> Action:
     """The first action of the best whole-turn plan for the seat to move in `view`, decided
     from that view alone. `candidates` plans at least are compared (PLAN_CANDIDATES by
@@ -319,7 +328,9 @@ def plan_action(
     `weights`: the evaluation's; `fast`: the samples are played and scored by faster
     code with the same results (shared.sample_value.LeafValue, the replies' gains remembered);
     `endgame`: with at most that many cards left to draw in the round (pile and face-up row),
-    the samples play one whole turn more of each side (at least `deep` 1). With `plans`, a
+    the samples play one whole turn more of each side (at least `deep` 1); `last_round`: in
+    the last round with at most that many cards left, the samples play on to the game's end
+    (as many whole turns as that takes when every turn draws). With `plans`, a
     decision later in a turn follows the plan chosen earlier in it (see TurnPlans), and the
     plan chosen now is recorded there."""
     if plans is not None:
@@ -335,6 +346,7 @@ def plan_action(
         weights=weights,
         fast=fast,
         endgame=endgame,
+        last_round=last_round,
     )
     if len(search.legal_root) == 1:
         return to_action(search.legal_root[0])
