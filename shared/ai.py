@@ -60,13 +60,6 @@ LEVEL_OPPONENT_HAND = {"normal": False, "strong": True}
 # normal, where the level without it had scored 63.5%: the same within the intervals. Its
 # decisions: mean 540 ms, max 1040 ms.
 LEVEL_FAST = {"normal": False, "strong": True}
-# With at most this many cards left to draw in the round, the samples play a whole turn more of
-# each side (shared.search.PlanSearch's `deep`), so that the round's scoring is played out.
-LEVEL_ENDGAME = {"normal": 0, "strong": 4}
-# In the last round with at most this many cards left to draw, the samples play on to the game's
-# end: the strong level kept five cards and abstained turn after turn in the last round while the
-# opponent built, and met the opponent's full hand in the last of the final turns.
-LEVEL_LAST_ROUND = {"normal": 0, "strong": 10}
 # The evaluation of each searching level.
 LEVEL_WEIGHTS = {"normal": DEFAULT_WEIGHTS, "strong": TUNED_WEIGHTS}
 SEARCH_BUDGET = 2000  # positions the easy level looks at two plays deep, per decision
@@ -105,8 +98,6 @@ def choose_action(
             weights=LEVEL_WEIGHTS[level],
             plans=plans,
             fast=LEVEL_FAST[level],
-            endgame=LEVEL_ENDGAME[level],
-            last_round=LEVEL_LAST_ROUND[level],
         )
     return _greedy_action(view, rng)
 

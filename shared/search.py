@@ -32,7 +32,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from shared.actions import Action, Discard, EndTurn
-from shared.board import HAND_LIMIT, NUM_ISLANDS, ROUNDS
+from shared.board import HAND_LIMIT, NUM_ISLANDS
 from shared.evaluation import (
     DEFAULT_WEIGHTS,
     Evaluator,
@@ -69,8 +69,6 @@ class PlanSearch:
         opponent_hand: bool = False,
         weights: Weights = DEFAULT_WEIGHTS,
         fast: bool = False,
-        endgame: int = 0,
-        last_round: int = 0,
     ) -> None:
         ctx = view.turn_context()
         if ctx is None:
@@ -80,18 +78,6 @@ class PlanSearch:
         self.seat = int(view.seat)
         self.candidates = PLAN_CANDIDATES if candidates is None else candidates
         self.deep = deep
-        pub = view.public
-        left = pub.pile_size + len(pub.face_up)
-        if ctx.phase is Phase.PLAY and pub.round == ROUNDS and left <= last_round:
-            # Play the game out to its end: the plan and the reply draw two of the cards
-            # left, each whole turn more of each side two more, and the final turns are one
-            # more of each. Cards kept to the end are worth nothing, and the last word of the
-            # final turns is worth a lot: the evaluation cannot see either, the end can.
-            self.deep = max(deep, (left - 1) // 2 + 1)
-        elif ctx.phase is Phase.PLAY and left <= endgame:
-            # The round ends within a whole turn more of each side: its scoring (or the
-            # game's end) is played out in the samples instead of guessed by the evaluation.
-            self.deep = max(deep, 1)
         self.paranoid = paranoid
         self.opponent_hand = opponent_hand
         self.weights = weights
@@ -100,6 +86,7 @@ class PlanSearch:
         self.legal_root = [from_action(a) for a in legal_actions(ctx)]
         if not self.legal_root:
             raise ValueError("there is no legal action: the game is over")
+        pub = view.public
         self.base_points = points_lead(pub.round_points, self.seat)
         # The same leaf values and replies, faster (shared.sample_value.LeafValue, and the
         # replies' gains remembered), or leaf_value and the replies as they were.
@@ -317,8 +304,6 @@ def plan_action(
     weights: Weights = DEFAULT_WEIGHTS,
     plans: TurnPlans | None = None,
     fast: bool = False,
-    endgame: int = 0,
-    last_round: int = 0,
 ) -> Action:
     """The first action of the best whole-turn plan for the seat to move in `view`, decided
     from that view alone. `candidates` plans at least are compared (PLAN_CANDIDATES by
@@ -326,13 +311,9 @@ def plan_action(
     samples before the evaluation. `paranoid`: each plan meets the opponent's worst reply of a
     few; `opponent_hand`: the cards the opponent holds after its reply count against the plan;
     `weights`: the evaluation's; `fast`: the samples are played and scored by faster
-    code with the same results (shared.sample_value.LeafValue, the replies' gains remembered);
-    `endgame`: with at most that many cards left to draw in the round (pile and face-up row),
-    the samples play one whole turn more of each side (at least `deep` 1); `last_round`: in
-    the last round with at most that many cards left, the samples play on to the game's end
-    (as many whole turns as that takes when every turn draws). With `plans`, a
-    decision later in a turn follows the plan chosen earlier in it (see TurnPlans), and the
-    plan chosen now is recorded there."""
+    code with the same results (shared.sample_value.LeafValue, the replies' gains remembered).
+    With `plans`, a decision later in a turn follows the plan chosen earlier in it (see
+    TurnPlans), and the plan chosen now is recorded there."""
     if plans is not None:
         followed = plans.follow(view)
         if followed is not None:
@@ -345,8 +326,6 @@ def plan_action(
         opponent_hand=opponent_hand,
         weights=weights,
         fast=fast,
-        endgame=endgame,
-        last_round=last_round,
     )
     if len(search.legal_root) == 1:
         return to_action(search.legal_root[0])

@@ -249,28 +249,6 @@ def test_plans_return_legal_actions_for_whole_games() -> None:
             game.apply(action)
 
 
-def test_the_endgame_window_plays_on_near_the_rounds_end() -> None:
-    # Views of the play phase with few and with many cards left to draw in the round.
-    near = far = last = 0
-    for view in views_along_a_random_game(5, GameOptions(), every=3):
-        if view.public.phase is not Phase.PLAY or view.seat != view.public.to_move:
-            continue
-        left = view.public.pile_size + len(view.public.face_up)
-        search = PlanSearch(view, endgame=4, last_round=10)
-        if view.public.round == 3 and left <= 10:
-            # To the game's end: a whole turn of each side per two cards, then the final turns.
-            assert search.deep == (left - 1) // 2 + 1
-            last += 1
-        else:
-            assert search.deep == (1 if left <= 4 else 0)
-            near += left <= 4
-            far += left > 4
-        assert PlanSearch(view).deep == 0  # no window by default
-        action = plan_action(view, random.Random(left), iterations=30, endgame=4, last_round=10)
-        assert from_action(action) in search.legal_root
-    assert near and far and last
-
-
 def test_plans_include_the_greedy_players_first_play() -> None:
     for seed in range(4):
         game = Game.new(SeededSource(seed), first=Seat(seed % 2))
