@@ -60,14 +60,8 @@ LEVEL_OPPONENT_HAND = {"normal": False, "strong": True}
 # normal, where the level without it had scored 63.5%: the same within the intervals. Its
 # decisions: mean 540 ms, max 1040 ms.
 LEVEL_FAST = {"normal": False, "strong": True}
-# The strong level's evaluation: the fitted weights, but a card in hand worth what the defaults
-# say, not about twice that (lost games showed the strong level keeping five cards and
-# abstaining turn after turn while the opponent built).
-STRONG_WEIGHTS = TUNED_WEIGHTS._replace(
-    card_base=DEFAULT_WEIGHTS.card_base, card_use=DEFAULT_WEIGHTS.card_use
-)
 # The evaluation of each searching level.
-LEVEL_WEIGHTS = {"normal": DEFAULT_WEIGHTS, "strong": STRONG_WEIGHTS}
+LEVEL_WEIGHTS = {"normal": DEFAULT_WEIGHTS, "strong": TUNED_WEIGHTS}
 SEARCH_BUDGET = 2000  # positions the easy level looks at two plays deep, per decision
 
 
