@@ -60,13 +60,8 @@ LEVEL_OPPONENT_HAND = {"normal": False, "strong": True}
 # normal, where the level without it had scored 63.5%: the same within the intervals. Its
 # decisions: mean 540 ms, max 1040 ms.
 LEVEL_FAST = {"normal": False, "strong": True}
-# The strong level's evaluation: the fitted weights, with the cards the opponent keeps counting
-# more against a plan (opp_hand 2 instead of 1.25). Counting them at all made the level stronger
-# (63% against normal where it scored 56% without), and halving every card's worth, the
-# opponent's with its own, made it weaker (45% against 65% over the same 30 games).
-STRONG_WEIGHTS = TUNED_WEIGHTS._replace(opp_hand=2.0)
 # The evaluation of each searching level.
-LEVEL_WEIGHTS = {"normal": DEFAULT_WEIGHTS, "strong": STRONG_WEIGHTS}
+LEVEL_WEIGHTS = {"normal": DEFAULT_WEIGHTS, "strong": TUNED_WEIGHTS}
 SEARCH_BUDGET = 2000  # positions the easy level looks at two plays deep, per decision
 
 
