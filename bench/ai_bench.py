@@ -7,6 +7,7 @@
     .venv/bin/python bench/ai_bench.py --a strong --b normal -n 100 --iterations 1500 \
         --b-iterations 1850   # each level's own fixed budget
     .venv/bin/python bench/ai_bench.py --a strong --b normal -n 40 --jobs 2  # two processes
+    .venv/bin/python bench/ai_bench.py --a strong --b normal -n 140 --start 60  # games 60-199
 
 Without --a, prints the AI's win rate (it plays each seat in half of the games, and each seat
 moves first in half of them) and the time per decision. With --a LEVEL --b LEVEL, plays the
@@ -155,10 +156,12 @@ def levels_match(
     show_losses: bool = False,
     replan: bool = False,
     b_iterations: int | None = None,
+    start: int = 0,
 ) -> None:
     """Level `a` against level `b`: deals in pairs with the seats swapped. With `jobs` > 1 the
     games run in that many processes (each decision still runs on one core). With
-    `show_losses`, the games `a` lost are printed turn by turn."""
+    `show_losses`, the games `a` lost are printed turn by turn. `start`: the number of the
+    first game (a match of N games from 0 can be played in parts: games 0-59, then from 60)."""
     wins = draws = losses = 0
     margins: list[int] = []
     times: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
@@ -174,7 +177,8 @@ def levels_match(
         b_iterations=b_iterations,
     )
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
-    results = pool.imap(play, range(games)) if pool is not None else map(play, range(games))
+    numbers = range(start, start + games)
+    results = pool.imap(play, numbers) if pool is not None else map(play, numbers)
     for n, (deal, a_seat, scores, reason, winner, spent, log) in enumerate(results):
         for level, values in spent.items():
             times[level] += values
@@ -186,7 +190,7 @@ def levels_match(
         else:
             losses += 1
         print(
-            f"  game {n + 1}: deal {deal}, {a} plays {a_seat.label}:"
+            f"  game {start + n + 1}: deal {deal}, {a} plays {a_seat.label}:"
             f" {scores[0]}-{scores[1]}, {reason}",
             flush=True,
         )
@@ -239,6 +243,9 @@ def main() -> None:
         "--jobs", type=int, default=1, help="levels match: games in this many processes"
     )
     parser.add_argument(
+        "--start", type=int, default=0, help="levels match: the number of the first game"
+    )
+    parser.add_argument(
         "--show-losses", action="store_true", help="levels match: print A's lost games"
     )
     parser.add_argument(
@@ -260,6 +267,7 @@ def main() -> None:
             args.show_losses,
             args.replan,
             args.b_iterations,
+            args.start,
         )
         return
     opponent = OPPONENTS[args.opponent]
