@@ -705,24 +705,66 @@ def tables_per_process() -> int:
     return max(1, (hard - 64) // 2)
 
 
+class ClientProcess:
+    """One client process of a run (worker_main): it plays its tables, says "ready" once they
+    are set up, starts at "go", and prints its Result as JSON at the end."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+
+    @classmethod
+    async def start(
+        cls, port: int, first: int, tables: int, think: float, seconds: float
+    ) -> ClientProcess:
+        return cls(
+            await asyncio.create_subprocess_exec(
+                sys.executable, str(Path(__file__).resolve()),
+                "--worker", str(port), str(first), str(tables), str(think), str(seconds),
+                cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                limit=1 << 26,  # one line of JSON holds every latency
+                preexec_fn=PINNED.pin_client,
+            )
+        )  # fmt: skip
+
+    async def ready(self, who: str) -> None:
+        assert self.proc.stdout is not None
+        line = await self.proc.stdout.readline()
+        if line.strip() != b"ready":
+            raise SystemExit(f"{who} failed to set up its tables: {line!r}")
+
+    def go(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"go\n")
+
+    async def result(self) -> str:
+        """Its Result, as JSON (Result.merge reads it)."""
+        assert self.proc.stdout is not None
+        text = (await self.proc.stdout.readline()).decode()
+        await self.proc.wait()
+        return text
+
+    async def stop(self) -> None:
+        if self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+
+
 async def play_in_processes(
     port: int, tables: int, clients: int, seconds: float, think: float, go: Callable[[], None]
 ) -> Result:
     """A run split over `clients` processes (this one only starts and gathers them); `go` is
     called as they start playing."""
     share = math.ceil(tables / clients)
-    procs: list[asyncio.subprocess.Process] = []
+    procs: list[ClientProcess] = []
     try:
         return await _play_in(procs, port, tables, share, seconds, think, go)
     finally:
         for proc in procs:
-            if proc.returncode is None:
-                proc.kill()
-                await proc.wait()
+            await proc.stop()
 
 
 async def _play_in(
-    procs: list[asyncio.subprocess.Process],
+    procs: list[ClientProcess],
     port: int,
     tables: int,
     share: int,
@@ -734,69 +776,13 @@ async def _play_in(
     to end them all should one fail."""
     for first in range(0, tables, share):
         count = min(share, tables - first)
-        procs.append(
-            await asyncio.create_subprocess_exec(
-                sys.executable, str(Path(__file__).resolve()),
-                "--worker", str(port), str(first), str(count), str(think), str(seconds),
-                cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                limit=1 << 26,  # one line of JSON holds every latency
-                preexec_fn=PINNED.pin_client,
-            )
-        )  # fmt: skip
+        procs.append(await ClientProcess.start(port, first, count, think, seconds))
     for proc in procs:
-        assert proc.stdout is not None
-        line = await proc.stdout.readline()
-        if line.strip() != b"ready":
-            raise SystemExit(f"a client process failed to set up its tables: {line!r}")
+        await proc.ready("a client process")
     for proc in procs:
-        assert proc.stdin is not None
-        proc.stdin.write(b"go\n")
-        await proc.stdin.drain()
+        proc.go()
     go()
-    texts = []
-    for proc in procs:
-        assert proc.stdout is not None
-        texts.append((await proc.stdout.readline()).decode())
-        await proc.wait()
-    return Result.merge(texts)
-
-
-class QuietClient:
-    """`--quiet-tables`: a few more tables, played by a client process of their own that does
-    nothing else. The busy client processes' own loops add to what they measure (a reply waits
-    for its turn among thousands of connections, a command for its timer); this one's loop is
-    idle, so its latency is the server's and the kernel's alone, as a player on a computer of
-    their own would see it (the network aside)."""
-
-    def __init__(self) -> None:
-        self.proc: asyncio.subprocess.Process | None = None
-
-    async def start(self, port: int, first: int, tables: int, think: float, seconds: float) -> None:
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, str(Path(__file__).resolve()),
-            "--worker", str(port), str(first), str(tables), str(think), str(seconds),
-            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, limit=1 << 26,
-            preexec_fn=PINNED.pin_client,
-        )  # fmt: skip
-        assert self.proc.stdout is not None
-        line = await self.proc.stdout.readline()
-        if line.strip() != b"ready":
-            raise SystemExit(f"the quiet client failed to set up its tables: {line!r}")
-
-    def go(self) -> None:
-        assert self.proc is not None and self.proc.stdin is not None
-        self.proc.stdin.write(b"go\n")
-
-    async def result(self) -> Stats:
-        assert self.proc is not None and self.proc.stdout is not None
-        text = (await self.proc.stdout.readline()).decode()
-        await self.proc.wait()
-        return Result.merge([text]).stats
-
-    async def stop(self) -> None:
-        if self.proc is not None and self.proc.returncode is None:
-            self.proc.kill()
-            await self.proc.wait()
+    return Result.merge([await proc.result() for proc in procs])
 
 
 class ServerWatch:
@@ -864,9 +850,15 @@ async def run_load(
     spies = []
     timing: list[asyncio.Task[None]] = []
 
-    quiet = QuietClient() if args.quiet_tables and tables > 1 else None
-    if quiet is not None:
-        await quiet.start(port, tables, args.quiet_tables, think, seconds)
+    # --quiet-tables: a few more tables, played by a client process of their own that does
+    # nothing else. The busy client processes' own loops add to what they measure (a reply waits
+    # for its turn among thousands of connections, a command for its timer); this one's loop is
+    # idle, so its latency is the server's and the kernel's alone, as a player on a computer of
+    # their own would see it (the network aside).
+    quiet = None
+    if args.quiet_tables and tables > 1:
+        quiet = await ClientProcess.start(port, tables, args.quiet_tables, think, seconds)
+        await quiet.ready("the quiet client")
 
     def go() -> None:
         if quiet is not None:
@@ -888,7 +880,7 @@ async def run_load(
             if args.computer_tables:
                 raise SystemExit("--computer-tables needs the run in one client process")
             result = await play_in_processes(port, tables, clients, seconds, think, go)
-        quiet_lat = [] if quiet is None else (await quiet.result()).latencies
+        quiet_lat = [] if quiet is None else Result.merge([await quiet.result()]).stats.latencies
     finally:
         if quiet is not None:
             await quiet.stop()

@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import server.__main__ as server_main  # noqa: E402
+from protocol.messages import Update  # noqa: E402
 from server import app, core, sqlite_store  # noqa: E402
 
 SLOW = 0.005  # seconds of CPU: a callback at least this long is kept with its name
@@ -135,7 +136,7 @@ class Probe:
             closing = deliver(self, sends)
             now = time.perf_counter()
             for member, message, _version in sends:
-                if type(message).__name__ == "Update":
+                if type(message) is Update:
                     read = probe.frame_read.pop(member, None)
                     if read is not None:
                         probe.in_server.append(now - read)
