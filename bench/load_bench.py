@@ -25,6 +25,10 @@ core, and per action) and each client process's, the server's memory (RSS, sampl
 machine's load average. `--probe FILE` runs the server under bench/server_probe.py (its loop's
 callbacks, its garbage collections and its storage writes timed, printed after each run);
 `--py-spy DIR` samples the server with py-spy during each run into DIR (speedscope JSON).
+
+`--server-root DIR` drives the server of another checkout instead (`git worktree add DIR REV`):
+the same driver, the same machine, so that an earlier commit and this one compare fairly, as
+figures taken on different machines or with different drivers do not.
 """
 
 from __future__ import annotations
@@ -108,11 +112,11 @@ PINNED = Pinned()
 
 
 def start_process(
-    args: list[str], preexec_fn: Callable[[], None] | None = None
+    args: list[str], preexec_fn: Callable[[], None] | None = None, cwd: Path = ROOT
 ) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
         [sys.executable, *args],
-        cwd=ROOT,
+        cwd=cwd,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -127,7 +131,9 @@ def start_process(
     return proc, int(match.group(1))
 
 
-def start_server(db: str, probe: str | None, connections: int) -> tuple[subprocess.Popen[str], int]:
+def start_server(
+    db: str, probe: str | None, connections: int, root: Path = ROOT
+) -> tuple[subprocess.Popen[str], int]:
     entry = [str(ROOT / "bench" / "server_probe.py"), probe] if probe else ["-m", "server"]
 
     def room_for_connections() -> None:  # in the child, before the server starts
@@ -135,17 +141,36 @@ def start_server(db: str, probe: str | None, connections: int) -> tuple[subproce
         if PINNED.server:
             os.sched_setaffinity(0, PINNED.server)  # its threads and workers inherit it
 
+    options = [
+        ("--host", "127.0.0.1"), ("--port", "0"), ("--log-level", "error"), ("--db", db),
+        ("--max-per-address", "100000"), ("--max-connections", "100000"),
+        ("--max-tables", "100000"), ("--waiting-per-address", "100000"),
+        ("--rate", "100000"), ("--burst", "100000"), ("--ping-interval", "0"),
+    ]  # fmt: skip
+    if root != ROOT:  # an earlier checkout's server: only the options it has
+        known = server_options(root)
+        options = [(name, value) for name, value in options if name in known]
     return start_process(
-        [
-            *entry, "--host", "127.0.0.1", "--port", "0", "--log-level", "error",
-            "--db", db,
-            "--max-per-address", "100000", "--max-connections", "100000",
-            "--max-tables", "100000", "--waiting-per-address", "100000",
-            "--rate", "100000", "--burst", "100000",
-            "--ping-interval", "0",
-        ],
+        [*entry, *(part for option in options for part in option)],
         preexec_fn=room_for_connections,
+        cwd=root,
+    )
+
+
+def git_commit(root: Path) -> str:
+    done = subprocess.run(
+        ["git", "log", "-1", "--format=%h %ad", "--date=short"],
+        cwd=root, capture_output=True, text=True,
     )  # fmt: skip
+    return done.stdout.strip() or "not a git checkout"
+
+
+def server_options(root: Path) -> set[str]:
+    """The options of the server in checkout `root`, from its --help."""
+    shown = subprocess.run(
+        [sys.executable, "-m", "server", "--help"], cwd=root, capture_output=True, text=True
+    ).stdout
+    return set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", shown))
 
 
 def raise_fd_limit(wanted: int) -> int:
@@ -960,7 +985,10 @@ async def main_async(args: argparse.Namespace) -> None:
     elif args.hosts_v3:
         os.environ[ACCOUNTS_ENV] = "guest"
         print("the hosts speak protocol version 3 as guests (the baseline of --accounts)")
-    server_proc, port = start_server(db, args.probe, 2 * largest + args.computer_tables)
+    root = Path(args.server_root).resolve() if args.server_root else ROOT
+    server_proc, port = start_server(db, args.probe, 2 * largest + args.computer_tables, root)
+    if root != ROOT:
+        print(f"the server of {root} ({git_commit(root)})")
     print(f"database: {db}")
     rows = []
     try:
@@ -1086,6 +1114,13 @@ def main() -> None:
         help="tables played by one more client process that does nothing else, whose p99"
         " (qp99) is the server's and the kernel's latency without the busy clients' own"
         " (0: none)",
+    )
+    parser.add_argument(
+        "--server-root",
+        metavar="DIR",
+        help="run the server of another checkout (an earlier commit, `git worktree add DIR"
+        " REV`) under the same driver, to compare both on one machine; options its server"
+        " does not have are left out (an early one stores nothing: it has no --db)",
     )
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
