@@ -94,6 +94,10 @@ def chart_with_marker(chances: Sequence[float], width: int, turn: int | None) ->
     return [*rows, "      " + " " * (turn // step) + "▲"]
 
 
+def no_turns_words() -> str:
+    return _("No analysis: the game ended before its first turn.")
+
+
 def start_analysis(viewer: Any, invalidate: Callable[[], None]) -> None:
     """Analyse the viewer's record in the background (worker processes, waited for in a
     thread); the viewer shows the progress, then the analysis."""
@@ -109,7 +113,10 @@ def start_analysis(viewer: Any, invalidate: Callable[[], None]) -> None:
     def work() -> None:
         try:
             found = turns(read_record(viewer.record_text))
-            viewer.analysis = analyse_in_workers(found, PLAYOUTS, progress)
+            if found:
+                viewer.analysis = analyse_in_workers(found, PLAYOUTS, progress)
+            else:  # resigned, agreed or timed out before the first turn
+                viewer.note = no_turns_words()
         except Exception as exc:  # the viewer goes on: say what failed
             viewer.note = _("No analysis: {reason}").format(reason=exc)
         viewer.analysing = ""
@@ -195,7 +202,11 @@ def analyse_main(path: str, plain: bool, deep: bool = False) -> int:
     except RecordError as exc:
         print(f"kahuna-client: {path}:{exc.line}: {record_problem(exc)}", file=sys.stderr)
         return 1
+    found = turns(parsed)
+    if not found:  # resigned, agreed or timed out before the first turn
+        print(no_turns_words())
+        return 0
     playouts = DEEP_PLAYOUTS if deep else PLAYOUTS
-    analysis = analyse_in_workers(turns(parsed), playouts, None if plain else progress_bar)
+    analysis = analyse_in_workers(found, playouts, None if plain else progress_bar)
     print("\n".join(report(analysis)))
     return 0

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
+import types
 from pathlib import Path
 
 import pytest
 
-from client.analysis_view import chart, mark_count, report
+from client.analysis_view import chart, mark_count, report, start_analysis
 from client.i18n import set_language
 from shared.ai import choose_action
 from shared.analysis import (
@@ -123,3 +125,35 @@ def test_the_marks_are_counted_in_the_plural_of_the_language(
         assert (mark_count(mark, 1), mark_count(mark, 2)) == (one, two)
     finally:
         set_language("en")
+
+
+RESIGNED_AT_ONCE = """kahuna-record 1
+variant1 no
+variant2 no
+handicap none
+first white
+deal LALE HUNA ALOA DUDA LALE ELAI JOJO BARI KAHU BARI COCO IFFI GOLA KAHU FAAA FAAA ALOA COCO ELAI GOLA JOJO DUDA IFFI HUNA
+white resigns
+"""  # noqa: E501  (a deal is one line)
+
+
+def test_a_game_over_before_its_first_turn_says_there_is_nothing_to_analyse(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Resigned at once (as a server's --records writes it): no empty report, no silent viewer."""
+    from client.__main__ import main
+
+    path = tmp_path / "game.kahuna"
+    path.write_text(RESIGNED_AT_ONCE, encoding="utf-8")
+    assert main(["--analyse", str(path), "--plain", "--lang", "en"]) == 0
+    assert capsys.readouterr().out == "No analysis: the game ended before its first turn.\n"
+
+    viewer = types.SimpleNamespace(
+        analysis=None, analysing="", note="", record_text=RESIGNED_AT_ONCE
+    )
+    start_analysis(viewer, lambda: None)
+    for thread in threading.enumerate():
+        if thread.name == "kahuna-analysis":
+            thread.join(timeout=30)
+    assert viewer.note == "No analysis: the game ended before its first turn."
+    assert viewer.analysis is None and viewer.analysing == ""
