@@ -4,6 +4,7 @@
     .venv/bin/python bench/tune_weights.py --games 40 --passes 2   # a quick look
     .venv/bin/python bench/tune_weights.py --save turns.pickle     # keep the games' turns
     .venv/bin/python bench/tune_weights.py --load turns.pickle --passes 20
+    .venv/bin/python bench/tune_weights.py --leaf-plays --from-tuned   # as the search uses it
 
 Plays the normal level against itself at a fixed iteration budget (both seats the same player,
 so that nothing but the position tells who wins), keeps the position at the start of every turn
@@ -14,6 +15,9 @@ minimised by coordinate descent, one weight at a time, the step halved when no w
 TOKEN fixes the scale; the logistic's own scale is fitted first. A quarter of the games is kept
 out of the fit: the error on their turns, before and after, says whether the fit generalises.
 Prints the fitted weights as the Weights(...) to paste into shared/evaluation.py (TUNED_WEIGHTS).
+With --leaf-plays each position is valued after the greedy plays of the seat to move (not the
+end of its turn), where the plan search values its samples (shared.search, LEAF_PLAYS); with
+--from-tuned the fit starts from TUNED_WEIGHTS.
 
 The games are deterministic (fixed budgets and seeds); the fit takes a few minutes on 2 cores.
 """
@@ -33,11 +37,12 @@ from typing import NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.ai import choose_action
-from shared.evaluation import DEFAULT_WEIGHTS, Weights
+from shared.evaluation import DEFAULT_WEIGHTS, TUNED_WEIGHTS, Weights
 from shared.game import Game
 from shared.legality import TurnContext
-from shared.playout import Sim
+from shared.playout import OVER, Sim
 from shared.randomness import SeededSource
+from shared.replies import reply_turn
 from shared.sample_value import leaf_value
 from shared.search import TurnPlans
 from shared.types import Phase, Seat
@@ -92,9 +97,18 @@ def _play(args: tuple[int, int]) -> list[Turn]:
 _TURNS: list[Turn] = []
 
 
-def _keep(turns: list[Turn]) -> None:
+def _keep(turns: list[Turn], leaf_plays: bool = False) -> None:
     global _TURNS
-    _TURNS = turns
+    _TURNS = [after_plays(t) for t in turns] if leaf_plays else turns
+    _TURNS = [t for t in _TURNS if t.sim.phase != OVER]
+
+
+def after_plays(turn: Turn) -> Turn:
+    """The turn's position after the seat to move's greedy plays (no end of its turn): where
+    the plan search scores its samples (shared.search, LEAF_PLAYS)."""
+    sim = turn.sim.copy()
+    reply_turn(sim, plays_only=True)
+    return turn._replace(sim=sim)
 
 
 def _values(weights: Weights) -> list[tuple[float, float]]:
@@ -107,9 +121,9 @@ def _values(weights: Weights) -> list[tuple[float, float]]:
 class Fitter:
     """The turns split over worker processes; each evaluates its share under given weights."""
 
-    def __init__(self, turns: list[Turn], jobs: int) -> None:
+    def __init__(self, turns: list[Turn], jobs: int, leaf_plays: bool = False) -> None:
         self.pools = [
-            multiprocessing.Pool(1, initializer=_keep, initargs=(turns[i::jobs],))
+            multiprocessing.Pool(1, initializer=_keep, initargs=(turns[i::jobs], leaf_plays))
             for i in range(jobs)
         ]
 
@@ -203,6 +217,14 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--save", type=Path, help="keep the games' turns in this file")
     parser.add_argument("--load", type=Path, help="fit to turns saved before (no games)")
+    parser.add_argument(
+        "--leaf-plays",
+        action="store_true",
+        help="value each turn after the greedy plays of the seat to move, as the search does",
+    )
+    parser.add_argument(
+        "--from-tuned", action="store_true", help="start from TUNED_WEIGHTS, not the defaults"
+    )
     args = parser.parse_args()
 
     began = time.monotonic()
@@ -227,16 +249,18 @@ def main() -> None:
         f" {len(test)} turns of {held_out} games left out",
         flush=True,
     )
-    fitter = Fitter(train, args.jobs)
-    scale = fit_scale(fitter.values(DEFAULT_WEIGHTS))
-    print(f"  logistic scale {scale:.2f}; error {error(fitter.values(DEFAULT_WEIGHTS), scale):.5f}")
-    fitted = fit(fitter, DEFAULT_WEIGHTS, scale, args.passes)
+    first = TUNED_WEIGHTS if args.from_tuned else DEFAULT_WEIGHTS
+    name = "TUNED_WEIGHTS" if args.from_tuned else "the defaults"
+    fitter = Fitter(train, args.jobs, args.leaf_plays)
+    scale = fit_scale(fitter.values(first))
+    print(f"  logistic scale {scale:.2f}; error {error(fitter.values(first), scale):.5f}")
+    fitted = fit(fitter, first, scale, args.passes)
     fitter.close()
-    checker = Fitter(test, args.jobs)
-    before = error(checker.values(DEFAULT_WEIGHTS), scale)
+    checker = Fitter(test, args.jobs, args.leaf_plays)
+    before = error(checker.values(first), scale)
     after = error(checker.values(fitted), scale)
     checker.close()
-    print(f"left-out turns: error {before:.5f} with the defaults, {after:.5f} fitted")
+    print(f"left-out turns: error {before:.5f} with {name}, {after:.5f} fitted")
     fields = ",\n".join(
         f"    {name}={_rounded(value)!r}" for name, value in fitted._asdict().items()
     )
