@@ -78,9 +78,9 @@ LEVEL_FAST = {"normal": False, "strong": True}
 # 0.1250): progress (0, 6.875, 3.125, 1.8562, 0.2), opp_progress (0, 7.15, 3.25, 5.85, 0.26),
 # blocked 0.4125, safe 3.0, bridge 0.0656, card_use 0.7594, pair_use 0.2625, trigger 0.1875, the
 # rest as TUNED_WEIGHTS. Screened at a fifth of the budgets (strong 860 iterations, normal 512;
-# seed 20000): 49 of the first 80 games against normal (61.3%, 95% interval 50.5-72.0%) where
-# this level won 37 of the same games (46.2%, 35.3-57.2%); of the games without tied points the
-# refit won 22 that this level lost and lost 10 that it won (sign test p 0.05). Not kept yet: not
+# seed 20000): 74 of the first 120 games against normal (61.7%, 95% interval 52.9-70.4%) where
+# this level won 60 of the same games (50.0%, 41.0-59.0%); of the games without tied points the
+# refit won 31 that this level lost and lost 18 that it won (sign test p 0.09). Not kept yet: not
 # clear enough at a fifth of the budgets (which misled before), and not confirmed at the real
 # budgets; the next thing to measure.
 # The evaluation of each searching level.
