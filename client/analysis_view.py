@@ -95,7 +95,7 @@ def chart_with_marker(chances: Sequence[float], width: int, turn: int | None) ->
 
 
 def no_turns_words() -> str:
-    return _("No analysis: the game ended before its first turn.")
+    return _("The game ended before a turn was played: there is nothing to analyse.")
 
 
 def start_analysis(viewer: Any, invalidate: Callable[[], None]) -> None:

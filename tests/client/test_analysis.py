@@ -27,7 +27,7 @@ from shared.analysis import (
 from shared.game import Game
 from shared.randomness import SeededSource
 from shared.record import read_record, write_record
-from shared.types import GameOptions, Seat
+from shared.types import GameOptions, Seat, Termination
 from shared.views import seat_view
 
 
@@ -127,14 +127,11 @@ def test_the_marks_are_counted_in_the_plural_of_the_language(
         set_language("en")
 
 
-RESIGNED_AT_ONCE = """kahuna-record 1
-variant1 no
-variant2 no
-handicap none
-first white
-deal LALE HUNA ALOA DUDA LALE ELAI JOJO BARI KAHU BARI COCO IFFI GOLA KAHU FAAA FAAA ALOA COCO ELAI GOLA JOJO DUDA IFFI HUNA
-white resigns
-"""  # noqa: E501  (a deal is one line)
+def resigned_at_once() -> str:
+    """The record of a game White resigned before its first turn, as the server writes it."""
+    game = Game.new(SeededSource(3), Seat.WHITE, GameOptions())
+    game.end(Termination.RESIGNED, Seat.WHITE)
+    return write_record(game)
 
 
 def test_a_game_over_before_its_first_turn_says_there_is_nothing_to_analyse(
@@ -144,16 +141,18 @@ def test_a_game_over_before_its_first_turn_says_there_is_nothing_to_analyse(
     from client.__main__ import main
 
     path = tmp_path / "game.kahuna"
-    path.write_text(RESIGNED_AT_ONCE, encoding="utf-8")
+    record = resigned_at_once()
+    path.write_text(record, encoding="utf-8")
     assert main(["--analyse", str(path), "--plain", "--lang", "en"]) == 0
-    assert capsys.readouterr().out == "No analysis: the game ended before its first turn.\n"
-
-    viewer = types.SimpleNamespace(
-        analysis=None, analysing="", note="", record_text=RESIGNED_AT_ONCE
+    assert (
+        capsys.readouterr().out
+        == "The game ended before a turn was played: there is nothing to analyse.\n"
     )
+
+    viewer = types.SimpleNamespace(analysis=None, analysing="", note="", record_text=record)
     start_analysis(viewer, lambda: None)
     for thread in threading.enumerate():
         if thread.name == "kahuna-analysis":
             thread.join(timeout=30)
-    assert viewer.note == "No analysis: the game ended before its first turn."
+    assert viewer.note == "The game ended before a turn was played: there is nothing to analyse."
     assert viewer.analysis is None and viewer.analysing == ""
