@@ -1125,6 +1125,8 @@ def main() -> None:
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.server_root and not (Path(args.server_root) / "server" / "__main__.py").is_file():
+        parser.error(f"--server-root: {args.server_root} is not a checkout of this project")
     if args.echo_server:
         asyncio.run(echo_server_main())
         return
