@@ -8,12 +8,17 @@
         --b-iterations 1850   # each level's own fixed budget
     .venv/bin/python bench/ai_bench.py --a strong --b normal -n 40 --jobs 2  # two processes
     .venv/bin/python bench/ai_bench.py --a strong --b normal -n 140 --start 60  # games 60-199
+    .venv/bin/python bench/ai_bench.py --a strong --b strong -n 40 \
+        --a-weights blocked=0.4,progress=0:6.9:3.1:1.9:0.2   # A's evaluation changed
 
 Without --a, prints the AI's win rate (it plays each seat in half of the games, and each seat
 moves first in half of them) and the time per decision. With --a LEVEL --b LEVEL, plays the
 levels of shared.ai.choose_action against each other on deals in pairs, the seats swapped in
 the second game of a pair, and prints A's wins, draws and losses, its score (a win 1, a draw
-1/2) with a 95% interval, the points margin, and the time per decision of each level.
+1/2) with a 95% interval, the points margin, and the time per decision of each level. With
+--a-weights, A plays its level with those fields of the evaluation's weights changed
+(shared.evaluation.Weights; a tuple's items separated by colons), so that new weights meet the
+level as it is, or another level, before they are adopted.
 """
 
 from __future__ import annotations
@@ -32,8 +37,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.actions import Action, Place, Remove, Take
-from shared.ai import LEVELS, choose_action
+from shared.ai import LEVEL_WEIGHTS, LEVELS, choose_action
 from shared.board import ISLANDS, NUM_ISLANDS
+from shared.evaluation import Weights
 from shared.game import Game
 from shared.randomness import SeededSource
 from shared.search import TurnPlans
@@ -103,10 +109,12 @@ def _levels_game(
     log: bool = False,
     replan: bool = False,
     b_iterations: int | None = None,
+    a_weights: Weights | None = None,
 ) -> tuple[int, Seat, tuple[int, int], str, Seat | None, dict[str, list[float]], list[str]]:
-    """Game `n` of a levels match: (deal, A's seat, scores, reason, winner, decision times,
-    and with `log` the game turn by turn)."""
-    times: dict[str, list[float]] = {a: [], b: []}
+    """Game `n` of a levels match: (deal, A's seat, scores, reason, winner, decision times by
+    player name, and with `log` the game turn by turn)."""
+    a_name = player_name(a, a_weights)
+    times: dict[str, list[float]] = {a_name: [], b: []}
     deal = seed + n // 2
     a_seat = Seat(n % 2)
     first = Seat(deal % 2)
@@ -119,16 +127,22 @@ def _levels_game(
     while not game.is_over:
         seat = game.to_move
         level = a if seat == a_seat else b
+        name = a_name if seat == a_seat else b
         if log and not turn:
             hand = " ".join(ISLANDS[c] for c in seat_view(game, seat).hand)
-            turn.append(f"r{game.round} {seat.label} ({level}) [{hand}]:")
+            turn.append(f"r{game.round} {seat.label} ({name}) [{hand}]:")
         view = seat_view(game, seat)
         budget = iterations if seat == a_seat or b_iterations is None else b_iterations
         start = time.perf_counter()
         action = choose_action(
-            view, rng, level=level, iterations=budget, plans=None if replan else plans[seat]
+            view,
+            rng,
+            level=level,
+            iterations=budget,
+            plans=None if replan else plans[seat],
+            weights=a_weights if seat == a_seat else None,
         )
-        times[level].append(time.perf_counter() - start)
+        times[name].append(time.perf_counter() - start)
         game.apply(action)
         if log:
             turn.append(str(action))
@@ -145,6 +159,31 @@ def _levels_game(
     return deal, a_seat, game.scores, result.reason, result.winner, times, lines
 
 
+def player_name(level: str, weights: Weights | None) -> str:
+    """How a match names a player: its level, marked when --a-weights changed it."""
+    return level if weights is None else f"{level}*"
+
+
+def parse_weights(spec: str, base: Weights) -> Weights:
+    """`base` with the fields named in `spec` changed: "blocked=0.4,progress=0:6.9:3.1:1.9:0.2"
+    (a tuple's items separated by colons, as many as the field has)."""
+    changes: dict[str, object] = {}
+    for item in spec.split(","):
+        field, sep, value = item.partition("=")
+        field = field.strip()
+        if not sep or field not in Weights._fields:
+            raise ValueError(f"{item!r} is not field=value with a field of {Weights._fields}")
+        old = getattr(base, field)
+        if isinstance(old, tuple):
+            parts = tuple(float(v) for v in value.split(":"))
+            if len(parts) != len(old):
+                raise ValueError(f"{field} has {len(old)} items, not {len(parts)}")
+            changes[field] = parts
+        else:
+            changes[field] = float(value)
+    return base._replace(**changes)  # type: ignore[arg-type]
+
+
 def levels_match(
     a: str,
     b: str,
@@ -157,14 +196,17 @@ def levels_match(
     replan: bool = False,
     b_iterations: int | None = None,
     start: int = 0,
+    a_weights: Weights | None = None,
 ) -> None:
     """Level `a` against level `b`: deals in pairs with the seats swapped. With `jobs` > 1 the
     games run in that many processes (each decision still runs on one core). With
     `show_losses`, the games `a` lost are printed turn by turn. `start`: the number of the
-    first game (a match of N games from 0 can be played in parts: games 0-59, then from 60)."""
+    first game (a match of N games from 0 can be played in parts: games 0-59, then from 60).
+    `a_weights`: A's evaluation instead of its level's."""
     wins = draws = losses = 0
     margins: list[int] = []
-    times: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
+    a_name = player_name(a, a_weights)
+    times: dict[str, list[float]] = {a_name: [], b: []}
     play = functools.partial(
         _levels_game,
         a,
@@ -175,6 +217,7 @@ def levels_match(
         log=show_losses,
         replan=replan,
         b_iterations=b_iterations,
+        a_weights=a_weights,
     )
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     numbers = range(start, start + games)
@@ -190,7 +233,7 @@ def levels_match(
         else:
             losses += 1
         print(
-            f"  game {start + n + 1}: deal {deal}, {a} plays {a_seat.label}:"
+            f"  game {start + n + 1}: deal {deal}, {a_name} plays {a_seat.label}:"
             f" {scores[0]}-{scores[1]}, {reason}",
             flush=True,
         )
@@ -209,8 +252,10 @@ def levels_match(
     if b_iterations is not None:
         budget = f"{a} {'its time budget' if iterations is None else iterations},"
         budget += f" {b} {b_iterations} iterations a decision"
-    print(f"{a} vs {b} ({options.to_dict()}, {budget}): {games} games, {jobs} job(s)")
-    print(f"  {a}: won {wins}, drew {draws}, lost {losses}")
+    print(f"{a_name} vs {b} ({options.to_dict()}, {budget}): {games} games, {jobs} job(s)")
+    if a_weights is not None:
+        print(f"  {a_name}: {a_weights}")
+    print(f"  {a_name}: won {wins}, drew {draws}, lost {losses}")
     print(f"  score {100 * score:.1f}% (95% interval {100 * (score - half):.1f}-"
           f"{100 * (score + half):.1f}%), points margin {mean_margin:+.2f} a game")  # fmt: skip
     for level, spent_all in times.items():
@@ -249,12 +294,25 @@ def main() -> None:
         "--show-losses", action="store_true", help="levels match: print A's lost games"
     )
     parser.add_argument(
+        "--a-weights",
+        metavar="FIELD=VALUE,...",
+        help="levels match: A's evaluation weights changed (a searching level)",
+    )
+    parser.add_argument(
         "--replan",
         action="store_true",
         help="levels match: search at every decision of a turn (default: follow the turn's plan)",
     )
     args = parser.parse_args()
     options = GameOptions(variant1=args.variant1, variant2=args.variant2)
+    a_weights: Weights | None = None
+    if args.a_weights is not None:
+        if args.a not in LEVEL_WEIGHTS:
+            parser.error("--a-weights needs --a with a searching level")
+        try:
+            a_weights = parse_weights(args.a_weights, LEVEL_WEIGHTS[args.a])
+        except ValueError as error:
+            parser.error(f"--a-weights: {error}")
     if args.a is not None:
         levels_match(
             args.a,
@@ -268,6 +326,7 @@ def main() -> None:
             args.replan,
             args.b_iterations,
             args.start,
+            a_weights,
         )
         return
     opponent = OPPONENTS[args.opponent]

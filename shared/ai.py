@@ -22,6 +22,7 @@ from shared.evaluation import (
     TUNED_WEIGHTS,
     Evaluator,
     State,
+    Weights,
     apply_action,
     initial_state,
     own_plays,
@@ -95,6 +96,7 @@ def choose_action(
     level: str = "easy",
     iterations: int | None = None,
     plans: TurnPlans | None = None,
+    weights: Weights | None = None,
 ) -> Action:
     """One legal action for the seat to move in `view`, decided from that view alone.
 
@@ -104,7 +106,8 @@ def choose_action(
     0.2 s and 1 s a decision. With `iterations`, a searching level runs exactly that many plan
     evaluations and no clock is read: the decision is reproducible. With `plans` (one per
     computer player), a searching level's later decisions in a turn follow the plan chosen at
-    its first (shared.search.TurnPlans): a turn takes one search, not one a card.
+    its first (shared.search.TurnPlans): a turn takes one search, not one a card. `weights`
+    replaces a searching level's evaluation (bench/ai_bench.py --a-weights tries new ones).
     """
     if level not in LEVELS:
         raise ValueError(f"{level!r} is not a level; levels are {', '.join(LEVELS)}")
@@ -118,7 +121,7 @@ def choose_action(
             candidates=LEVEL_CANDIDATES[level],
             paranoid=LEVEL_PARANOID[level],
             opponent_hand=LEVEL_OPPONENT_HAND[level],
-            weights=LEVEL_WEIGHTS[level],
+            weights=LEVEL_WEIGHTS[level] if weights is None else weights,
             plans=plans,
             fast=LEVEL_FAST[level],
         )

@@ -314,3 +314,36 @@ def test_strong_keeps_its_time_budget() -> None:
     action = choose_action(view, rng, level="strong")
     assert time.monotonic() - start < 1.5
     assert action in game.legal_actions()
+
+
+def test_weights_replace_a_searching_levels_evaluation() -> None:
+    from shared.ai import LEVEL_WEIGHTS
+    from shared.evaluation import Weights
+
+    # Points and islands worth nothing, bridges on the board everything: a builder, not a player.
+    builder = Weights(
+        progress=(0.0,) * 5, opp_progress=(0.0,) * 5, blocked=0.0, safe=0.0, bridge=10.0,
+        few_bridges=0.0, card_base=0.0, card_use=0.0, pair_use=0.0, trigger=0.0, point=0.0,
+    )  # fmt: skip
+    differ = 0
+    for seed in range(4):
+        game = Game.new(SeededSource(100 + seed))
+        rng = random.Random(seed)
+        for _ in range(25):
+            game.apply(rng.choice(game.legal_actions()))
+        view = seat_view(game, game.to_move)
+        as_level = choose_action(view, random.Random(seed), level="strong", iterations=60)
+        same = choose_action(
+            view,
+            random.Random(seed),
+            level="strong",
+            iterations=60,
+            weights=LEVEL_WEIGHTS["strong"],
+        )
+        assert same == as_level
+        other = choose_action(
+            view, random.Random(seed), level="strong", iterations=60, weights=builder
+        )
+        assert other in game.legal_actions()
+        differ += other != as_level
+    assert differ > 0
