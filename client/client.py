@@ -26,7 +26,7 @@ from protocol.messages import (
     TableClosed,
     TableNote,
 )
-from protocol.player_messages import GetGames, LoggedIn
+from protocol.player_messages import GetGames, LoggedIn, PlayerNote, Resume
 
 
 class Client:
@@ -124,6 +124,16 @@ class Client:
         if isinstance(msg, LoggedIn):
             # the player's games: which wait for their move (said once after logging in)
             self.send(GetGames(None))
+        if (
+            isinstance(msg, PlayerNote)
+            and msg.note == "challenge_accepted"
+            and msg.table_id is not None
+            and state.table_id is None
+            and self.ui.lobby.replay is None
+        ):
+            # A challenger waiting in the lobby sits down at once, as on Lichess; one at another
+            # table or in a replay is only told (the note says how to sit down).
+            self.send(Resume(msg.table_id))
         self.ui.received(msg)
         self.outer_on_message(msg)
 

@@ -258,6 +258,9 @@ async def test_accounts_end_to_end(make_server: ServerFactory, tmp_path: Path) -
         await until(lambda: bob.state.table_id not in (None, table_id), "the game of days")
         assert bob.state.table is not None and bob.state.table.clock is not None
         assert bob.state.table.clock.days == 3
+        # Ann, waiting in the lobby, is sat down at the new table by the acceptance
+        await until(lambda: ann.state.table_id == bob.state.table_id, "Ann to sit down")
+        assert ann.state.role == "white" and ann.state.screen == "game"
     # the token was kept: a new client logs in without the password
     stored = LoginTokens(tmp_path / "Ann" / "logins.json").get(f"ws://127.0.0.1:{server.port}")
     assert stored is not None and stored[0] == "Ann"
