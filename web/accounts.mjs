@@ -71,6 +71,14 @@ export function accountMessage(m, app) {
     case "player_note":
       if (m.note === "challenge_accepted" && m.table_id) {
         app.notice = t("{name} accepted your challenge: table {table}.", { name: m.name || "", table: m.table_id });
+        // a challenger waiting in the lobby sits down at once; one at a table is only told
+        if (!app.current) app.conn.send("resume", { table_id: m.table_id });
+      } else if (m.note === "challenge_received") {
+        app.notice = t("{name} challenges you.", { name: m.name || "" });
+      } else if (m.note === "challenge_declined") {
+        app.notice = t("{name} declined your challenge.", { name: m.name || "" });
+      } else if (m.note === "challenge_withdrawn") {
+        app.notice = t("{name} withdrew their challenge.", { name: m.name || "" });
       } else if (m.note === "your_move" && m.table_id) {
         app.notice = t("Your move at table {table}.", { table: m.table_id });
       }
@@ -81,6 +89,83 @@ export function accountMessage(m, app) {
     default:
       return false;
   }
+}
+
+// A challenge's terms, in the words of the terminal's list of challenges.
+function termsText(terms) {
+  const parts = [];
+  if (terms.clock && terms.clock.days) parts.push(t("{days}d a move", { days: terms.clock.days }));
+  else if (terms.clock) parts.push(_("clock"));
+  parts.push(terms.rated ? _("rated") : _("unrated"));
+  if (terms.seat) parts.push(t("challenger plays {seat}", { seat: seatName(terms.seat) }));
+  if (terms.options.variant1) parts.push(_("Variant 1"));
+  if (terms.options.variant2) parts.push(_("Variant 2"));
+  return parts.join(", ");
+}
+
+// The standing challenges to and from the player, with their answers, and the form that makes
+// one: a registered player, live (both online) or a game of days.
+function challengesPart(me, send) {
+  const rows = [...accounts.challenges]
+    .sort((a, b) => (a.recipient === me.name ? 0 : 1) - (b.recipient === me.name ? 0 : 1))
+    .map((c) => {
+      const answer = (word) => () => send("answer_challenge", { challenge_id: c.challenge_id, answer: word });
+      const buttons = c.recipient === me.name
+        ? [
+            el("button", { type: "button", class: "accept", text: t("Accept"), onclick: answer("accept") }),
+            el("button", { type: "button", class: "decline", text: t("Decline"), onclick: answer("decline") }),
+          ]
+        : [el("button", { type: "button", class: "withdraw", text: t("Withdraw"), onclick: answer("withdraw") })];
+      return el(
+        "li",
+        { "data-challenge": c.challenge_id },
+        el("span", { class: "who", text: `${c.sender} → ${c.recipient}` }),
+        ` · ${termsText(c.terms)} `,
+        ...buttons,
+      );
+    });
+  const form = el(
+    "form",
+    { class: "challenge", "aria-label": t("Send a challenge") },
+    el("label", {}, t("Player"), " ", el("input", { name: "name", required: true, maxlength: 32, autocomplete: "off" })),
+    el(
+      "label",
+      {},
+      _("Time control"),
+      " ",
+      el(
+        "select",
+        { name: "days" },
+        el("option", { value: "0", text: _("none") }),
+        ...[1, 3, 7].map((days) => el("option", { value: String(days), text: t("{days}d a move", { days }) })),
+      ),
+    ),
+    el("label", {}, el("input", { type: "checkbox", name: "rated", checked: true }), " ", _("rated")),
+    el("button", { type: "submit", text: t("Send a challenge") }),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const days = Number(data.get("days"));
+    send("challenge", {
+      name: String(data.get("name")).trim(),
+      terms: {
+        options: { variant1: false, variant2: false, handicap_seat: null, handicap_bridges: 0 },
+        seat: null,
+        first: "white",
+        clock: days ? { initial: 0, increment: 0, per_turn: 0, days } : null,
+        hints: true,
+        rated: data.get("rated") === "on",
+      },
+    });
+  });
+  return el(
+    "section",
+    { class: "challenges" },
+    el("h3", { text: _("Your challenges") }),
+    rows.length ? el("ul", {}, ...rows) : null,
+    form,
+  );
 }
 
 function when(unix) {
@@ -123,6 +208,7 @@ export function accountPanel(welcome, send, analyse) {
       ),
     );
   }
+  if (me) parts.push(challengesPart(me, send));
   parts.push(el("button", { type: "button", id: "ratings", text: t("Ratings"), onclick: () => send("get_ratings") }));
   if (accounts.ratings) {
     parts.push(

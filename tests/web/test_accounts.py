@@ -47,3 +47,41 @@ async def test_register_ratings_and_the_lobby_chat(
     await ann.reload()
     await expect(ann.get_by_text("Ann (1500)").first).to_be_visible(timeout=10_000)
     assert pages.errors == []
+
+
+async def test_challenges_between_two_browsers(
+    browser: Browser, make_server: ServerFactory
+) -> None:
+    server = await make_server(web=True, password_cost="test")
+    pages = Pages(browser, server.port)
+    ann = await pages.open("/")
+    bob = await pages.open("/")
+    await register(ann, "Ann", "ann's long password")
+    await register(bob, "Bob", "bob's long password")
+    # Bob challenges Ann to a game of days; she declines, and he is told
+    form = bob.locator("form.challenge")
+    await form.locator("input[name=name]").fill("Ann")
+    await form.locator("select[name=days]").select_option("3")
+    await form.locator("button[type=submit]").click()
+    row = ann.locator(".challenges li")
+    await expect(row).to_contain_text("Bob → Ann · 3d a move, rated", timeout=5000)
+    await expect(bob.locator(".challenges li .withdraw")).to_be_visible()
+    await row.locator(".decline").click()
+    await expect(bob.locator(".notice")).to_have_text("Ann declined your challenge.", timeout=5000)
+    await expect(bob.locator(".challenges li")).to_have_count(0)
+    # Ann challenges Bob, live; he accepts: both sit at the new table, Ann without a click
+    form = ann.locator("form.challenge")
+    await form.locator("input[name=name]").fill("Bob")
+    await form.locator("button[type=submit]").click()
+    await expect(bob.locator(".notice")).to_have_text("Ann challenges you.", timeout=5000)
+    await bob.locator(".challenges li .accept").click()
+    await bob.wait_for_url("**/table/*", timeout=5000)
+    await ann.wait_for_url(bob.url, timeout=5000)
+    table_id = bob.url.rsplit("/", 1)[1]
+    key = f"kahuna.seat.{table_id}"
+    seats = [
+        await page.evaluate(f"JSON.parse(sessionStorage.getItem('{key}')).seat")
+        for page in (ann, bob)
+    ]
+    assert seats == ["white", "black"]
+    assert pages.errors == []
