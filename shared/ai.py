@@ -81,9 +81,11 @@ LEVEL_FAST = {"normal": False, "strong": True}
 # rest as TUNED_WEIGHTS. Screened at a fifth of the budgets (strong 860 iterations, normal 512;
 # seed 20000): 74 of the first 120 games against normal (61.7%, 95% interval 52.9-70.4%) where
 # this level won 60 of the same games (50.0%, 41.0-59.0%); of the games without tied points the
-# refit won 31 that this level lost and lost 18 that it won (sign test p 0.09). Not kept yet: not
-# clear enough at a fifth of the budgets (which misled before), and not confirmed at the real
-# budgets; the next thing to measure.
+# refit won 31 that this level lost and lost 18 that it won (sign test p 0.09). Not kept: at the
+# real budgets (the same 80 games, seed 20000, the two run side by side with one job each the
+# same evening; bench/ai_bench.py --a strong --b normal --a-weights ...) the refit scored 45 of
+# 80 (56.3%) where this level scored 48.5 (60.6%); of the games without tied points the refit
+# won 12 that this level lost and lost 17 that it won. A fifth of the budgets misled again.
 # The evaluation of each searching level.
 LEVEL_WEIGHTS = {"normal": DEFAULT_WEIGHTS, "strong": TUNED_WEIGHTS}
 SEARCH_BUDGET = 2000  # positions the easy level looks at two plays deep, per decision
