@@ -598,6 +598,10 @@ function renderTable(main) {
   const pub = publicOf(known);
   const info = tableOf(known);
   const mySeat = known.role === "spectator" ? null : known.role;
+  if (mySeat && pub.to_move === mySeat && known.status === "playing") {
+    // what a tab in the background says: a game of days, or a live one while reading elsewhere
+    document.title = `(${_("Your turn")}) ${document.title}`;
+  }
   const actions = legal(known);
   const choices = choicesFor(actions, app.selection);
   const active = new Set();

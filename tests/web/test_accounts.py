@@ -84,4 +84,7 @@ async def test_challenges_between_two_browsers(
         for page in (ann, bob)
     ]
     assert seats == ["white", "black"]
+    # the tab's title says whose move it is, for a tab in the background
+    await expect(ann).to_have_title(f"(Your turn) Kahuna · table {table_id}")
+    await expect(bob).to_have_title(f"Kahuna · table {table_id}")
     assert pages.errors == []
