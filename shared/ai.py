@@ -86,6 +86,10 @@ LEVEL_FAST = {"normal": False, "strong": True}
 # same evening; bench/ai_bench.py --a strong --b normal --a-weights ...) the refit scored 45 of
 # 80 (56.3%) where this level scored 48.5 (60.6%); of the games without tied points the refit
 # won 12 that this level lost and lost 17 that it won. A fifth of the budgets misled again.
+# The coming interim scoring valued in the leaves (commit 8a24df9, reverted: its points times
+# tanh of the lead in tokens over the cards left in the round; the losses to easy read like
+# majorities given up in the first two rounds while holding cards): 45 of the same 80 games
+# (56.2%, seed 20000, --jobs 2, that evening), where this level scored 48.5.
 # The evaluation of each searching level.
 LEVEL_WEIGHTS = {"normal": DEFAULT_WEIGHTS, "strong": TUNED_WEIGHTS}
 SEARCH_BUDGET = 2000  # positions the easy level looks at two plays deep, per decision
