@@ -72,9 +72,6 @@ class Weights(NamedTuple):
     soon_scale: float = SOON_SCALE
     point: float = POINT
     opp_hand: float = 1.0
-    # The coming interim scoring, in the search's leaves (shared.sample_value.majority_value):
-    # 0 leaves it to the tokens' own worth.
-    majority: float = 0.0
 
 
 DEFAULT_WEIGHTS = Weights()

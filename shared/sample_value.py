@@ -4,7 +4,6 @@ and bench/tune_weights.py fits the evaluation's weights to it."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from shared.board import (
@@ -20,7 +19,6 @@ from shared.board import (
     NEEDED,
     NUM_ISLANDS,
     NUM_LINES,
-    ROUNDS,
 )
 from shared.evaluation import (
     DEFAULT_WEIGHTS,
@@ -51,32 +49,12 @@ def leaf_value(
     search scores its samples with this; bench/tune_weights.py fits the weights to it."""
     w = weights
     points = points_lead(sim.points, me) - base_points
-    value = sim_value(ctx, sim, me, w) + w.point * points + majority_value(sim, me, w)
+    value = sim_value(ctx, sim, me, w) + w.point * points
     if opponent_hand:
         # The evaluation values the searcher's cards in hand, not the opponent's: without
         # this, cards the opponent keeps for its next turn look harmless.
         value -= w.opp_hand * hand_value(ctx, sim, 1 - me, w)
     return value
-
-
-# Cards left to draw in the round at which a lead of one token is as sure as half a point.
-MAJORITY_SPREAD = 8.0
-
-
-def majority_value(sim: Sim, me: int, w: Weights) -> float:
-    """What the coming interim scoring is worth to seat `me`, `w.majority` times its points
-    (1 after the first round, 2 after the second) valued as points scored are (`w.point`), each
-    times tanh of the lead in tokens over the cards left to draw: an expectation of who holds the
-    majority when the round ends, surer the bigger the lead and the nearer the end. A token is
-    worth the same in every round otherwise, so the evaluation cannot see that the scorings of
-    the first two rounds reward a majority, not a margin."""
-    if not w.majority or sim.phase != PLAY or sim.round >= ROUNDS:
-        return 0.0
-    lead = sim.tokens[me].bit_count() - sim.tokens[1 - me].bit_count()
-    if not lead:
-        return 0.0
-    left = len(sim.pile) + len(sim.face_up)
-    return w.majority * w.point * sim.round * math.tanh(lead / (1 + left / MAJORITY_SPREAD))
 
 
 def points_lead(points: Sequence[tuple[int, int]], me: int) -> int:
@@ -231,7 +209,7 @@ class LeafValue:
             abstained = sim.abstained if sim.to_move == me else False
             total += self._best_ender(sim, values, unknown, b_me, b_opp, t_me, t_opp, abstained)
         points = points_lead(sim.points, me) - self.base_points
-        value = total + w.point * points + majority_value(sim, me, w)
+        value = total + w.point * points
         if self.opponent_hand and any(sim.hand[opp]):
             _, values = self._board_values(now_t, plus_t, b_opp, b_me, t_opp, t_me, late)
             held = self._hand_value(now_t, b_opp, b_me, t_opp, t_me, sim.hand[opp], values)

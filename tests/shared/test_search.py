@@ -16,10 +16,10 @@ from shared.board import parse_island, parse_line
 from shared.evaluation import DEFAULT_WEIGHTS, TUNED_WEIGHTS, WIN, Weights
 from shared.game import FULL_DECK, Game
 from shared.ismcts import Search, search_action
-from shared.playout import DISCARD_BASE, PHASES, PLAY, RandomSource, Sim, from_action
+from shared.playout import DISCARD_BASE, PHASES, RandomSource, Sim, from_action
 from shared.randomness import RecordedSource, SeededSource
 from shared.replies import GainMemo, board_total, reply_gain, reply_options, reply_turn
-from shared.sample_value import LeafValue, hand_value, leaf_value, majority_value
+from shared.sample_value import LeafValue, hand_value, leaf_value
 from shared.sampling import Sampler, SamplingError
 from shared.search import PlanSearch, TurnPlans, plan_action
 from shared.types import GameOptions, Phase, Seat
@@ -477,32 +477,6 @@ def test_each_searching_level_decides_with_its_own_weights(
     assert seen == [LEVEL_WEIGHTS[level]]
 
 
-WITH_MAJORITY = TUNED_WEIGHTS._replace(majority=1.0)
-
-
-def test_the_coming_interim_scoring_is_valued_by_the_lead_in_tokens() -> None:
-    game = Game.new(SeededSource(3))
-    sim = Sim.from_game(game, RandomSource(random.Random(3)))
-    assert sim.round == 1 and sim.phase == PLAY
-    sim.tokens = [0b111, 0b1]  # White holds three islands, Black one
-    w = WITH_MAJORITY
-    ahead, behind = majority_value(sim, 0, w), majority_value(sim, 1, w)
-    assert ahead > 0 and behind == -ahead
-    assert majority_value(sim, 0, TUNED_WEIGHTS) == 0.0  # the levels as they were
-    # surer as the round's cards run out, and at most the scoring's point
-    sim.pile = sim.pile[:2]
-    nearer = majority_value(sim, 0, w)
-    assert ahead < nearer < w.point
-    # the second round's scoring is worth two points; the third has none (the final scoring
-    # counts the margin, which the tokens' own worth already does)
-    sim.round = 2
-    assert majority_value(sim, 0, w) == 2 * nearer
-    sim.round = 3
-    assert majority_value(sim, 0, w) == 0.0
-    sim.round, sim.tokens = 1, [0b11, 0b11]
-    assert majority_value(sim, 0, w) == 0.0
-
-
 def test_the_fast_leaf_value_is_leaf_value_to_the_last_bit() -> None:
     """shared.sample_value.LeafValue (the strong level's) gives exactly leaf_value's numbers."""
     count = 0
@@ -515,7 +489,7 @@ def test_the_fast_leaf_value_is_leaf_value_to_the_last_bit() -> None:
         rng = random.Random(seed)
         while not sim.over:
             for me in (0, 1):
-                for weights in (DEFAULT_WEIGHTS, TUNED_WEIGHTS, WITH_MAJORITY):
+                for weights in (DEFAULT_WEIGHTS, TUNED_WEIGHTS):
                     for opponent_hand in (False, True):
                         base = seed % 3 - 1
                         fast = LeafValue(ctx, me, weights, opponent_hand, base)
