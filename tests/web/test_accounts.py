@@ -4,9 +4,12 @@ password or hash in what the page received."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from playwright.async_api import Browser, Page, expect
 
+from server.web import WebPages
 from tests.conftest import ServerFactory
 from tests.web.conftest import Pages
 
@@ -58,6 +61,21 @@ async def test_challenges_between_two_browsers(
     bob = await pages.open("/")
     await register(ann, "Ann", "ann's long password")
     await register(bob, "Bob", "bob's long password")
+    # refusals in words from their codes, in the page's language
+    form = bob.locator("form.challenge")
+    await form.locator("input[name=name]").fill("Bob")
+    await form.locator("button[type=submit]").click()
+    await expect(bob.locator(".notice")).to_have_text("you cannot challenge yourself")
+    await bob.select_option("#language", "de")
+    form = bob.locator("form.challenge")
+    await form.locator("input[name=name]").fill("Nobody")
+    await form.locator("button[type=submit]").click()
+    found = WebPages().find("/words/de.json")
+    assert found is not None
+    german = json.loads(found.body)["no player has that name"]
+    assert german != "no player has that name"
+    await expect(bob.locator(".notice")).to_have_text(german)
+    await bob.select_option("#language", "en")
     # Bob challenges Ann to a game of days; she declines, and he is told
     form = bob.locator("form.challenge")
     await form.locator("input[name=name]").fill("Ann")
