@@ -161,3 +161,25 @@ async def test_a_table_for_a_person_joined_from_another_browser(pages: Pages) ->
     await guest.click("#offer-draw")
     for page in (host, guest):
         await page.wait_for_selector("#turn:has-text('Game over: a draw')")
+
+
+async def test_what_is_typed_in_the_lobby_survives_its_redrawing(
+    pages: Pages, web_server: KahunaServer
+) -> None:
+    page = await pages.open("/")
+    await page.wait_for_selector("#create")
+    await page.select_option("#level", "strong")
+    await page.uncheck("#vs-computer")
+    await page.fill("#name-input", "")
+    await page.type("#name-input", "Half a na")
+    # a table made elsewhere redraws the lobby under the half-typed name
+    other = await Client.connect(web_server.port, "Other")
+    joined, _ = await create_table(other)
+    await page.wait_for_selector(f"[data-table='{joined.table_id}']")
+    assert await page.input_value("#level") == "strong"
+    assert not await page.is_checked("#vs-computer")
+    assert await page.input_value("#name-input") == "Half a na"
+    assert await page.evaluate("document.activeElement.id") == "name-input"
+    # the typing goes on where it was
+    await page.keyboard.type("me")
+    assert await page.input_value("#name-input") == "Half a name"
