@@ -424,7 +424,7 @@ function typedFields(main) {
     if (changed(field)) kept.values.set(key, field.type === "checkbox" ? field.checked : field.value);
     if (field === document.activeElement) {
       kept.focus = key;
-      if (field.type === "text" || field.type === "password" || !field.type) {
+      if (field.type === "text" || field.type === "password") {
         kept.selection = [field.selectionStart, field.selectionEnd];
       }
     }
@@ -443,7 +443,7 @@ function restoreFields(main, kept) {
     }
     if (key === kept.focus) {
       field.focus();
-      if (kept.selection && field.setSelectionRange) field.setSelectionRange(...kept.selection);
+      if (kept.selection) field.setSelectionRange(...kept.selection);
     }
   }
 }

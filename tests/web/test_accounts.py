@@ -24,15 +24,21 @@ async def register(page: Page, name: str, password: str) -> None:
     await expect(page.get_by_text(f"{name} (1500)").first).to_be_visible(timeout=10_000)
 
 
-async def test_register_ratings_and_the_lobby_chat(
-    browser: Browser, make_server: ServerFactory
-) -> None:
+async def ann_and_bob(browser: Browser, make_server: ServerFactory) -> tuple[Pages, Page, Page]:
+    """A server that keeps accounts, and two browsers registered on it as Ann and Bob."""
     server = await make_server(web=True, password_cost="test")
     pages = Pages(browser, server.port)
     ann = await pages.open("/")
     bob = await pages.open("/")
     await register(ann, "Ann", "ann's long password")
     await register(bob, "Bob", "bob's long password")
+    return pages, ann, bob
+
+
+async def test_register_ratings_and_the_lobby_chat(
+    browser: Browser, make_server: ServerFactory
+) -> None:
+    pages, ann, bob = await ann_and_bob(browser, make_server)
     stored = await ann.evaluate("JSON.parse(sessionStorage.getItem('kahuna.login'))")
     assert stored["name"] == "Ann" and stored["token"]
     assert await ann.evaluate("localStorage.length") == 0
@@ -55,12 +61,7 @@ async def test_register_ratings_and_the_lobby_chat(
 async def test_challenges_between_two_browsers(
     browser: Browser, make_server: ServerFactory
 ) -> None:
-    server = await make_server(web=True, password_cost="test")
-    pages = Pages(browser, server.port)
-    ann = await pages.open("/")
-    bob = await pages.open("/")
-    await register(ann, "Ann", "ann's long password")
-    await register(bob, "Bob", "bob's long password")
+    pages, ann, bob = await ann_and_bob(browser, make_server)
     # refusals in words from their codes, in the page's language
     form = bob.locator("form.challenge")
     await form.locator("input[name=name]").fill("Bob")
