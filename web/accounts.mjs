@@ -13,6 +13,7 @@ export const accounts = {
   games: null,
   chat: [],
   challenges: [],
+  changingPassword: false, // the form that changes the password is open
 };
 
 function keptLogin() {
@@ -50,11 +51,20 @@ export function accountMessage(m, app) {
       return true;
     case "logged_out":
       accounts.account = null;
+      accounts.changingPassword = false;
       keepLogin(null);
       app.name = m.name;
       return true;
     case "password_changed":
       if (accounts.account) keepLogin({ name: accounts.account.name, token: m.token });
+      accounts.changingPassword = false;
+      app.notice = _("Your password is changed; your other machines must log in again.");
+      return true;
+    case "ignoring":
+      if (accounts.account) accounts.account = { ...accounts.account, ignoring: m.names };
+      app.notice = m.names.length
+        ? fmt(_("You ignore: {names}."), { names: m.names.join(", ") })
+        : _("You ignore nobody.");
       return true;
     case "ratings":
       accounts.ratings = m.players;
@@ -206,6 +216,50 @@ function challengesPart(me, send) {
   );
 }
 
+// The form that changes the password: the old one, then the new one. The server revokes every
+// other login token and sends this tab a new one (password_changed).
+function passwordForm(send) {
+  const form = el(
+    "form",
+    { class: "password", "aria-label": t("Change password") },
+    el("label", {}, t("Old password"), " ", el("input", { name: "old", type: "password", autocomplete: "current-password", required: true })),
+    el("label", {}, t("New password"), " ", el("input", { name: "new", type: "password", autocomplete: "new-password", required: true, minlength: 8 })),
+    el("button", { type: "submit", text: t("Change password") }),
+    el("button", { type: "button", class: "cancel", text: t("Cancel"), onclick: () => {
+      accounts.changingPassword = false;
+      form.replaceWith(el("span"));
+    } }),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    send("change_password", { old: String(data.get("old")), new: String(data.get("new")) });
+  });
+  return form;
+}
+
+// What the player can do about another player whose games are shown: challenge them (the
+// challenge form gets their name) and ignore them (their chat and challenges) or stop.
+function playerActions(me, name, send) {
+  const ignored = (me.ignoring || []).includes(name);
+  return el(
+    "div",
+    { class: "player-actions" },
+    el("button", { type: "button", class: "challenge-player", text: t("Challenge {name}", { name }), onclick: () => {
+      const input = document.querySelector("form.challenge input[name=name]");
+      if (!input) return;
+      input.value = name;
+      input.focus();
+    } }),
+    el("button", {
+      type: "button",
+      class: "ignore-player",
+      text: ignored ? t("Stop ignoring {name}", { name }) : t("Ignore {name}", { name }),
+      onclick: () => send("ignore", { name, ignore: !ignored }),
+    }),
+  );
+}
+
 function when(unix) {
   return unix ? new Date(unix * 1000).toLocaleDateString() : "";
 }
@@ -243,6 +297,13 @@ export function accountPanel(welcome, send, analyse) {
         el("span", { text: t("Logged in as {name} ({rating})", { name: me.name, rating: me.rating }) }),
         el("button", { type: "button", text: t("Log out"), onclick: () => send("logout") }),
         el("button", { type: "button", id: "my-games", text: t("Games of {name}", { name: me.name }), onclick: () => send("get_games", { name: null }) }),
+        accounts.changingPassword
+          ? null
+          : el("button", { type: "button", id: "change-password", text: t("Change password"), onclick: (event) => {
+              accounts.changingPassword = true;
+              event.target.replaceWith(passwordForm(send));
+            } }),
+        accounts.changingPassword ? passwordForm(send) : null,
       ),
     );
   }
@@ -274,6 +335,7 @@ export function accountPanel(welcome, send, analyse) {
         "section",
         { class: "games" },
         el("h3", { text: t("Games of {name}", { name: g.name }) + (g.rating === null ? "" : ` (${g.rating})`) }),
+        me && g.name !== me.name ? playerActions(me, g.name, send) : null,
         el(
           "ul",
           {},
@@ -298,7 +360,20 @@ export function accountPanel(welcome, send, analyse) {
   const chat = el(
     "section",
     { class: "chat lobby-chat", "aria-label": t("Chat") },
-    el("ul", { class: "lines" }, ...accounts.chat.map((c) => el("li", {}, el("b", { class: "sender", text: c.sender }), ": ", el("span", { class: "text", text: c.text })))),
+    el(
+      "ul",
+      { class: "lines" },
+      // a sender's name opens their games (and so the ways to challenge or ignore them)
+      ...accounts.chat.map((c) =>
+        el(
+          "li",
+          {},
+          el("button", { type: "button", class: "link sender", text: c.sender, onclick: () => send("get_games", { name: c.sender }) }),
+          ": ",
+          el("span", { class: "text", text: c.text }),
+        ),
+      ),
+    ),
   );
   if (me) {
     const say = el("form", { class: "say" }, el("input", { name: "text", "aria-label": t("Chat"), maxlength: welcome.max_chat, autocomplete: "off" }), el("button", { type: "submit", text: _("say") }));

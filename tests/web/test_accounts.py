@@ -107,3 +107,56 @@ async def test_challenges_between_two_browsers(
     await expect(ann).to_have_title(f"(Your turn) Kahuna · table {table_id}")
     await expect(bob).to_have_title(f"Kahuna · table {table_id}")
     assert pages.errors == []
+
+
+async def test_a_player_from_the_chat_ignored_challenged_and_a_new_password(
+    browser: Browser, make_server: ServerFactory
+) -> None:
+    pages, ann, bob = await ann_and_bob(browser, make_server)
+    say = ann.locator("form.say input[name=text]")
+    await say.fill("anyone for a game?")
+    await say.press("Enter")
+    # Bob opens Ann's games from her name in the chat, and ignores her there
+    await bob.locator(".lines li .sender", has_text="Ann").click()
+    actions = bob.locator(".games .player-actions")
+    await actions.get_by_role("button", name="Ignore Ann").click()
+    await expect(bob.locator(".notice")).to_have_text("You ignore: Ann.", timeout=5000)
+    form = ann.locator("form.challenge")
+    await form.locator("input[name=name]").fill("Bob")
+    await form.locator("button[type=submit]").click()
+    await expect(ann.locator(".notice")).to_have_text("that player does not take your challenges")
+    await actions.get_by_role("button", name="Stop ignoring Ann").click()
+    await expect(bob.locator(".notice")).to_have_text("You ignore nobody.", timeout=5000)
+    # "Challenge Ann" fills the challenge form, which a redrawing of the lobby keeps
+    await actions.get_by_role("button", name="Challenge Ann").click()
+    name = bob.locator("form.challenge input[name=name]")
+    await expect(name).to_have_value("Ann")
+    await expect(name).to_be_focused()
+    await say.fill("a redrawing")
+    await say.press("Enter")
+    await expect(bob.locator(".lines li").last).to_contain_text("a redrawing", timeout=5000)
+    await expect(name).to_have_value("Ann")
+    await bob.locator("form.challenge button[type=submit]").click()
+    await expect(ann.locator(".challenges li")).to_contain_text("Bob → Ann", timeout=5000)
+    # a new password: the wrong old one is refused; then the tab keeps the new token
+    old_token = await bob.evaluate("JSON.parse(sessionStorage.getItem('kahuna.login')).token")
+    await bob.locator("#change-password").click()
+    change = bob.locator("form.password")
+    await change.locator("input[name=old]").fill("not bob's password")
+    await change.locator("input[name=new]").fill("bob's newer password")
+    await change.locator("button[type=submit]").click()
+    await expect(bob.locator(".notice")).to_have_text("the old password is wrong", timeout=5000)
+    await change.locator("input[name=old]").fill("bob's long password")
+    await change.locator("button[type=submit]").click()
+    await expect(bob.locator(".notice")).to_have_text(
+        "Your password is changed; your other machines must log in again.", timeout=5000
+    )
+    await expect(bob.locator("form.password")).to_have_count(0)
+    token = await bob.evaluate("JSON.parse(sessionStorage.getItem('kahuna.login')).token")
+    assert token and token != old_token
+    await bob.reload()
+    await expect(bob.get_by_text("Bob (1500)").first).to_be_visible(timeout=10_000)
+    received = b"".join(pages.frames[ann]) + b"".join(pages.frames[bob])
+    for secret in (b"bob's newer password", b"bob's long password"):
+        assert secret not in received
+    assert pages.errors == []
