@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 
-.PHONY: test lint typecheck pytest format layers play bench clean locale pot
+.PHONY: test lint typecheck pytest format layers play bench clean locale pot web-words
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,10 @@ play: $(PLAY_STAMP)
 # its .po compiled, or when a message of the code has no translation.
 pot: $(STAMP)
 	$(BIN)/pybabel extract --project=kahuna --output-file=client/locale/kahuna.pot client
+
+# The web page's tables of the server's codes (web/code-words.mjs) from client/code_words.py.
+web-words: $(STAMP)
+	$(BIN)/python -m client.code_words > web/code-words.mjs
 
 locale: $(STAMP)
 	$(BIN)/pybabel compile --statistics --directory=client/locale --domain=kahuna

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from client.code_words import ACCOUNT_ERRORS, ACCOUNT_REASONS, CLOSINGS, ERRORS, LEFT, REFUSALS
 from client.command_words import command_word, in_words, local_words, verb_names
 from client.i18n import N_, _
 from protocol.messages import Error, Left, TableClosed
@@ -214,51 +215,10 @@ def refusal_words(code: str | None, params: Mapping[str, Any] | None, english: s
     """Why the rules refuse an action, in the player's language, from its code and parameters
     (shared.legality.refusal; version 2's error.reason and error.params); a code this client
     does not know: the English sentence read back where it can be."""
-    templates = {
-        "game_over": _("the game is over"),
-        "undo_handicap": _("handicap bridges cannot be taken back"),
-        "nothing_to_undo": _("there is nothing to take back: you have made no play this turn"),
-        "handicap_first": _(
-            "{seat} first places {n} more handicap bridge(s), like 'handicap ALOA-BARI'"
-        ),
-        "line_taken": _("{line} already has a bridge"),
-        "handicap_over": _("handicap bridges are placed only before the first turn"),
-        "card_not_on_line": _("a {card} card places a bridge only on a line from {card}"),
-        "no_such_card": _("you have no {card} card"),
-        "no_bridges_left": _("you have no bridges left to place"),
-        "variant1_controlled": _(
-            "Variant 1: no bridge on {line}, an island at its end is your opponent's"
-        ),
-        "variant1_stays": _(
-            "Variant 1: no bridge on {line}, an island at its end stays your opponent's"
-        ),
-        "remove_cards": _("to remove {line} both cards must show one of its two islands"),
-        "no_opponent_bridge": _("there is no opponent's bridge on {line}"),
-        "cards_not_held": _("you do not hold {cards}"),
-        "rebuild_variant1": _(
-            "rebuilding without a card is Variant 1 only; play a third card instead"
-        ),
-        "end_not_final": _(
-            "a turn ends by drawing a card or abstaining ('draw', 'take X', 'abstain')"
-        ),
-        "final_no_draw": _("no drawing in the final turn; play your cards, then 'end'"),
-        "abstain_twice": _("you may not abstain right after your opponent abstained; draw a card"),
-        "hand_full_draw": _("five cards in hand: play or discard a card first, then draw"),
-        "hand_full": _("five cards in hand: play or discard first, or abstain"),
-        "not_face_up": _("there is no face-up {card} card"),
-        "pile_empty": _("the draw pile is empty; take a face-up card"),
-        # offers and claims (no_offer, cannot_claim)
-        "no_draw_offer": _("there is no draw offer to decline"),
-        "offer_stands": _("your offer stands; the opponent decides"),
-        "rematch_started": _("the rematch has started already"),
-        "opponent_left": _("your opponent has left"),
-        "opponent_away": _("your opponent is not connected"),
-        "claim_wait": _("your opponent may still come back; you may claim in {seconds} s"),
-        "claim_not_yet": _("you may claim when your opponent is gone or idle past the limit"),
-    }
-    template = None if code is None else templates.get(code)
-    if template is None:
+    found = None if code is None else REFUSALS.get(code)
+    if found is None:
         return rules_words(english)
+    template = _(found)
     values = {key: str(value) for key, value in (params or {}).items()}
     if "seat" in values:
         values["seat"] = seat_word(values["seat"])
@@ -291,70 +251,27 @@ def error_words(
 
 def _account_words(code: str, reason: str | None, params: Mapping[str, Any] | None) -> str | None:
     """Version 3's refusals (accounts, challenges, the archive), from their codes."""
-    reasons = {
-        ("bad_account_name", "too_short"): _("that name is too short to register (2 at least)"),
-        ("bad_account_name", "too_long"): _("that name is too long to register (20 at most)"),
-        ("bad_account_name", "bad_characters"): _(
-            "a registered name has letters, digits, spaces, _ and - only"
-        ),
-        ("bad_account_name", "only_digits"): _("a registered name is not only digits"),
-        ("bad_account_name", "reserved"): _("that name is reserved"),
-        ("bad_password", "too_short"): _("the password is too short (8 characters at least)"),
-        ("bad_password", "too_long"): _("the password is too long"),
-        ("bad_password", "too_simple"): _("the password is too simple"),
-        ("bad_password", "wrong_password"): _("the old password is wrong"),
-        ("bad_challenge", "self"): _("you cannot challenge yourself"),
-        ("bad_challenge", "ignored"): _("that player does not take your challenges"),
-        ("bad_challenge", "bad_terms"): _("those terms make no game"),
-        ("bad_challenge", "away"): _(
-            "the challenger is not connected: a game without days needs both players"
-        ),
-    }
-    found = reasons.get((code, reason or ""))
+    found = ACCOUNT_REASONS.get(f"{code}/{reason or ''}")
     if found is not None:
-        return found
+        return _(found)
     if code == "login_throttled":
         seconds = str((params or {}).get("seconds", "?"))
         return _("too many failed logins: try again in {seconds} s").format(seconds=seconds)
-    sentences = {
-        "no_accounts": _("this server keeps no accounts"),
-        "name_registered": _("that name is registered already"),
-        "bad_login": _("no account has that name and password"),
-        "login_required": _("log in first (register NAME or login NAME)"),
-        "already_logged_in": _("you are logged in already"),
-        "no_such_player": _("no player has that name"),
-        "no_such_challenge": _("there is no such challenge for you"),
-        "too_many_challenges": _("you have as many challenges waiting as you may"),
-        "no_such_game": _("there is no such finished game"),
-    }
-    return sentences.get(code)
+    sentence = ACCOUNT_ERRORS.get(code)
+    return None if sentence is None else _(sentence)
 
 
 def closing_words(closed: TableClosed) -> str:
     """Why a table closed, in the player's language, from its code (version 2)."""
     player = (closed.params or {}).get("player", "")
-    sentences = {
-        "nobody_seated": _("nobody is seated"),
-        "left_before_start": _("{player} left before the game started"),
-        "abandoned": _("{player} did not come back"),
-        "over_and_left": _("the game is over and the players left"),
-        "over": _("the game is over"),
-        "server_failed": _("the server failed"),
-        "made_room": _("the server was full and needed the room"),
-    }
-    sentence = sentences.get(closed.code or "")
-    return closed.reason if sentence is None else sentence.replace("{player}", str(player))
+    sentence = CLOSINGS.get(closed.code or "")
+    return closed.reason if sentence is None else _(sentence).replace("{player}", str(player))
 
 
 def left_words(left: Left) -> str:
     """Why this client is no longer at a table, in the player's language (version 2)."""
-    sentences = {
-        "reclaimed_elsewhere": _("your seat was taken back from another connection"),
-        "stopped_watching": _("you stopped watching"),
-        "gave_up_seat": _("you gave up your seat"),
-        "stepped_away": _("you stepped away; your seat waits for you"),
-    }
-    return sentences.get(left.code or "", left.reason)
+    sentence = LEFT.get(left.code or "")
+    return left.reason if sentence is None else _(sentence)
 
 
 def error_sentence(error: Error) -> str:
@@ -366,32 +283,8 @@ def _error_words(code: str, message: str) -> str:
     """A server's refusal in the player's language, from its code; for a code this client has
     no sentence for, or where the message carries the detail (illegal_action, no_offer,
     cannot_claim, bad_options), the server's English message, read back where it can be."""
-    sentences: dict[str, str] = {
-        "rate_limited": _("too many messages at once; that one was dropped"),
-        "server_full": _("the server is full; try again later"),
-        "too_many_connections": _("too many connections from this address"),
-        "version_mismatch": _("the server speaks another protocol version"),
-        "bad_name": _("the name is empty, too long or has control characters"),
-        "internal_error": _("the server failed to handle that; the position is sent again"),
-        "no_such_table": _("there is no such table (any more)"),
-        "table_full": _("both seats of that table are taken"),
-        "seat_taken": _("that seat is taken"),
-        "already_at_table": _("you are at that table already"),
-        "not_at_table": _("you are not at that table"),
-        "bad_token": _("that seat is no longer yours"),
-        "too_many_tables": _("the server (or this connection) has as many tables as it may"),
-        "spectator_cannot_act": _("spectators do not play"),
-        "game_not_started": _("the game has not started: both seats must be taken"),
-        "game_over": _("the game is over"),
-        "not_your_turn": _("it is not your turn"),
-        "stale_version": _("the position changed before your command arrived"),
-        "chat_empty": _("the chat message is empty"),
-        "chat_too_long": _("the chat message is too long"),
-        "chat_rate_limited": _("too many chat messages; that one was dropped"),
-        "game_not_over": _("the record is given once the game is over"),
-    }
-    if code in sentences:
-        return sentences[code]
+    if code in ERRORS:
+        return _(ERRORS[code])
     return rules_words(message)
 
 

@@ -3,6 +3,7 @@
 // this tab's session storage, never in a URL, a log or the local storage.
 
 import { el } from "./dom.mjs";
+import { accountWords } from "./errors.mjs";
 import { _, fmt, seatName, t } from "./words.mjs";
 
 const LOGIN_KEY = "kahuna.login";
@@ -95,7 +96,7 @@ export function accountMessage(m, app) {
       return true;
     case "error": {
       if (m.code === "bad_login" && keptLogin() && !accounts.account) keepLogin(null);
-      const said = accountErrorWords(m);
+      const said = accountWords(m);
       if (said === null) return false;
       app.notice = said;
       return true;
@@ -103,40 +104,6 @@ export function accountMessage(m, app) {
     default:
       return false;
   }
-}
-
-// Version 3's refusals (accounts, challenges, the archive) from their codes, in the sentences of
-// the terminal client's client/words.py _account_words, so in the catalogue's translations; null
-// for any other error (the page's other refusals are said where they are handled).
-function accountErrorWords(m) {
-  const reasons = {
-    "bad_account_name/too_short": _("that name is too short to register (2 at least)"),
-    "bad_account_name/too_long": _("that name is too long to register (20 at most)"),
-    "bad_account_name/bad_characters": _("a registered name has letters, digits, spaces, _ and - only"),
-    "bad_account_name/only_digits": _("a registered name is not only digits"),
-    "bad_account_name/reserved": _("that name is reserved"),
-    "bad_password/too_short": _("the password is too short (8 characters at least)"),
-    "bad_password/too_long": _("the password is too long"),
-    "bad_password/too_simple": _("the password is too simple"),
-    "bad_password/wrong_password": _("the old password is wrong"),
-    "bad_challenge/self": _("you cannot challenge yourself"),
-    "bad_challenge/ignored": _("that player does not take your challenges"),
-    "bad_challenge/bad_terms": _("those terms make no game"),
-    "bad_challenge/away": _("the challenger is not connected: a game without days needs both players"),
-  };
-  const sentences = {
-    no_accounts: _("this server keeps no accounts"),
-    name_registered: _("that name is registered already"),
-    bad_login: _("no account has that name and password"),
-    already_logged_in: _("you are logged in already"),
-    no_such_player: _("no player has that name"),
-    no_such_challenge: _("there is no such challenge for you"),
-    too_many_challenges: _("you have as many challenges waiting as you may"),
-  };
-  if (m.code === "login_throttled") {
-    return t("too many failed logins: try again in {seconds} s", { seconds: (m.params && m.params.seconds) || "?" });
-  }
-  return reasons[`${m.code}/${m.reason || ""}`] || sentences[m.code] || null;
 }
 
 // A challenge's terms, in the words of the terminal's list of challenges.
@@ -336,6 +303,7 @@ export function accountPanel(welcome, send, analyse) {
         { class: "games" },
         el("h3", { text: t("Games of {name}", { name: g.name }) + (g.rating === null ? "" : ` (${g.rating})`) }),
         me && g.name !== me.name ? playerActions(me, g.name, send) : null,
+        g.games.length ? null : el("p", { class: "empty", text: _("No games yet.") }),
         el(
           "ul",
           {},

@@ -6,6 +6,7 @@ import { analysisMessage, analysisOf, analysisPanel, forgetUnfinished, requestAn
 import { drawBoard } from "./board.mjs";
 import { byId, el, replace } from "./dom.mjs";
 import { describeAction, playWords, reasonWords } from "./events.mjs";
+import { closingWords, errorWords } from "./errors.mjs";
 import { makeRules, parseAction } from "./legality.mjs";
 import { Connection, PROTOCOL_VERSION } from "./net.mjs";
 import {
@@ -226,7 +227,9 @@ function received(m) {
       const known = table(m.table_id);
       known.closed = m.code || "closed";
       forgetSeat(m.table_id);
-      if (m.table_id === app.current) app.notice = t("The table was closed.");
+      if (m.table_id === app.current) {
+        app.notice = fmt(_("Table {table} closed: {reason}."), { table: m.table_id, reason: closingWords(m) });
+      }
       break;
     }
     case "left":
@@ -262,7 +265,7 @@ function onError(m) {
       known.closed = m.code;
     }
   }
-  app.notice = m.message;
+  app.notice = errorWords(m);
 }
 
 // What a note changes of the table's state, until the next view says it again.

@@ -118,6 +118,7 @@ async def test_a_player_from_the_chat_ignored_challenged_and_a_new_password(
     await say.press("Enter")
     # Bob opens Ann's games from her name in the chat, and ignores her there
     await bob.locator(".lines li .sender", has_text="Ann").click()
+    await expect(bob.locator(".games .empty")).to_have_text("No games yet.")
     actions = bob.locator(".games .player-actions")
     await actions.get_by_role("button", name="Ignore Ann").click()
     await expect(bob.locator(".notice")).to_have_text("You ignore: Ann.", timeout=5000)

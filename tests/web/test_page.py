@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.async_api import expect
 
-from protocol.messages import Chat, ChatMessage
+from protocol.messages import Chat, ChatMessage, Leave
 from server.app import KahunaServer
 from tests.conftest import Client, create_table
 from tests.web.conftest import PHONE, Pages
@@ -183,3 +184,31 @@ async def test_what_is_typed_in_the_lobby_survives_its_redrawing(
     # the typing goes on where it was
     await page.keyboard.type("me")
     assert await page.input_value("#name-input") == "Half a name"
+
+
+async def test_closings_and_refusals_said_from_their_codes(
+    pages: Pages, web_server: KahunaServer
+) -> None:
+    """The page says why a table closed and why the server refused, from their codes in the
+    page's language, as the terminal client does (web/errors.mjs, web/code-words.mjs)."""
+    player = await Client.connect(web_server.port, "Ann")
+    joined, _ = await create_table(player)
+    page = await pages.open(f"/table/{joined.table_id}")
+    await page.wait_for_selector("svg.board")
+    await page.select_option("#language", "de")
+    german = await page.evaluate("import('/assets/words.mjs').then((w) => w._('nobody is seated'))")
+    assert german != "nobody is seated"
+    await player.send(Leave(joined.table_id))
+    closed = f"Tisch {joined.table_id} geschlossen: {german}."
+    await expect(page.locator(".notice")).to_have_text(closed, timeout=5000)
+    said = await page.evaluate(
+        """import('/assets/errors.mjs').then((e) => [
+            e.errorWords({ code: 'not_your_turn', message: 'it is not your turn' }),
+            e.errorWords({ code: 'illegal_action', message: 'you have no ALOA card',
+                           reason: 'no_such_card', params: { card: 'ALOA' } }),
+            e.errorWords({ code: 'illegal_action', message: 'a reason from the future',
+                           reason: 'from_the_future', params: {} }),
+        ])"""
+    )
+    assert said == ["du bist nicht am Zug", "du hast keine ALOA-Karte", "a reason from the future"]
+    assert pages.errors == []

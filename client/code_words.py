@@ -1,0 +1,163 @@
+"""The server's codes and what they say, in English: the catalogue's keys, one table per kind
+of code. The terminal client translates them where it shows them (client/words.py); the web page
+gets the same tables as web/code-words.mjs, which `make web-words` writes from this module
+(tests/web/test_words.py checks it is current), and translates them with the same catalogue.
+"""
+
+from __future__ import annotations
+
+import json
+
+from client.i18n import N_
+
+# Why the rules refuse an action (shared.legality.refusal; version 2's error.reason and
+# error.params), and the refusals of offers and claims.
+REFUSALS: dict[str, str] = {
+    "game_over": N_("the game is over"),
+    "undo_handicap": N_("handicap bridges cannot be taken back"),
+    "nothing_to_undo": N_("there is nothing to take back: you have made no play this turn"),
+    "handicap_first": N_(
+        "{seat} first places {n} more handicap bridge(s), like 'handicap ALOA-BARI'"
+    ),
+    "line_taken": N_("{line} already has a bridge"),
+    "handicap_over": N_("handicap bridges are placed only before the first turn"),
+    "card_not_on_line": N_("a {card} card places a bridge only on a line from {card}"),
+    "no_such_card": N_("you have no {card} card"),
+    "no_bridges_left": N_("you have no bridges left to place"),
+    "variant1_controlled": N_(
+        "Variant 1: no bridge on {line}, an island at its end is your opponent's"
+    ),
+    "variant1_stays": N_(
+        "Variant 1: no bridge on {line}, an island at its end stays your opponent's"
+    ),
+    "remove_cards": N_("to remove {line} both cards must show one of its two islands"),
+    "no_opponent_bridge": N_("there is no opponent's bridge on {line}"),
+    "cards_not_held": N_("you do not hold {cards}"),
+    "rebuild_variant1": N_(
+        "rebuilding without a card is Variant 1 only; play a third card instead"
+    ),
+    "end_not_final": N_(
+        "a turn ends by drawing a card or abstaining ('draw', 'take X', 'abstain')"
+    ),
+    "final_no_draw": N_("no drawing in the final turn; play your cards, then 'end'"),
+    "abstain_twice": N_("you may not abstain right after your opponent abstained; draw a card"),
+    "hand_full_draw": N_("five cards in hand: play or discard a card first, then draw"),
+    "hand_full": N_("five cards in hand: play or discard first, or abstain"),
+    "not_face_up": N_("there is no face-up {card} card"),
+    "pile_empty": N_("the draw pile is empty; take a face-up card"),
+    # offers and claims (no_offer, cannot_claim)
+    "no_draw_offer": N_("there is no draw offer to decline"),
+    "offer_stands": N_("your offer stands; the opponent decides"),
+    "rematch_started": N_("the rematch has started already"),
+    "opponent_left": N_("your opponent has left"),
+    "opponent_away": N_("your opponent is not connected"),
+    "claim_wait": N_("your opponent may still come back; you may claim in {seconds} s"),
+    "claim_not_yet": N_("you may claim when your opponent is gone or idle past the limit"),
+}
+
+# Version 3's refusals with a reason (accounts, challenges): "code/reason".
+ACCOUNT_REASONS: dict[str, str] = {
+    "bad_account_name/too_short": N_("that name is too short to register (2 at least)"),
+    "bad_account_name/too_long": N_("that name is too long to register (20 at most)"),
+    "bad_account_name/bad_characters": N_(
+        "a registered name has letters, digits, spaces, _ and - only"
+    ),
+    "bad_account_name/only_digits": N_("a registered name is not only digits"),
+    "bad_account_name/reserved": N_("that name is reserved"),
+    "bad_password/too_short": N_("the password is too short (8 characters at least)"),
+    "bad_password/too_long": N_("the password is too long"),
+    "bad_password/too_simple": N_("the password is too simple"),
+    "bad_password/wrong_password": N_("the old password is wrong"),
+    "bad_challenge/self": N_("you cannot challenge yourself"),
+    "bad_challenge/ignored": N_("that player does not take your challenges"),
+    "bad_challenge/bad_terms": N_("those terms make no game"),
+    "bad_challenge/away": N_(
+        "the challenger is not connected: a game without days needs both players"
+    ),
+}
+
+# Version 3's refusals by their code alone (accounts, challenges, the archive).
+ACCOUNT_ERRORS: dict[str, str] = {
+    "no_accounts": N_("this server keeps no accounts"),
+    "name_registered": N_("that name is registered already"),
+    "bad_login": N_("no account has that name and password"),
+    "login_required": N_("log in first (register NAME or login NAME)"),
+    "already_logged_in": N_("you are logged in already"),
+    "no_such_player": N_("no player has that name"),
+    "no_such_challenge": N_("there is no such challenge for you"),
+    "too_many_challenges": N_("you have as many challenges waiting as you may"),
+    "no_such_game": N_("there is no such finished game"),
+}
+
+# The server's other refusals, by code. Not here, since the message carries the detail:
+# illegal_action, no_offer, cannot_claim, bad_options.
+ERRORS: dict[str, str] = {
+    "rate_limited": N_("too many messages at once; that one was dropped"),
+    "server_full": N_("the server is full; try again later"),
+    "too_many_connections": N_("too many connections from this address"),
+    "version_mismatch": N_("the server speaks another protocol version"),
+    "bad_name": N_("the name is empty, too long or has control characters"),
+    "internal_error": N_("the server failed to handle that; the position is sent again"),
+    "no_such_table": N_("there is no such table (any more)"),
+    "table_full": N_("both seats of that table are taken"),
+    "seat_taken": N_("that seat is taken"),
+    "already_at_table": N_("you are at that table already"),
+    "not_at_table": N_("you are not at that table"),
+    "bad_token": N_("that seat is no longer yours"),
+    "too_many_tables": N_("the server (or this connection) has as many tables as it may"),
+    "spectator_cannot_act": N_("spectators do not play"),
+    "game_not_started": N_("the game has not started: both seats must be taken"),
+    "game_over": N_("the game is over"),
+    "not_your_turn": N_("it is not your turn"),
+    "stale_version": N_("the position changed before your command arrived"),
+    "chat_empty": N_("the chat message is empty"),
+    "chat_too_long": N_("the chat message is too long"),
+    "chat_rate_limited": N_("too many chat messages; that one was dropped"),
+    "game_not_over": N_("the record is given once the game is over"),
+}
+
+# Why a table closed (version 2's table_closed.code); {player} is a name.
+CLOSINGS: dict[str, str] = {
+    "nobody_seated": N_("nobody is seated"),
+    "left_before_start": N_("{player} left before the game started"),
+    "abandoned": N_("{player} did not come back"),
+    "over_and_left": N_("the game is over and the players left"),
+    "over": N_("the game is over"),
+    "server_failed": N_("the server failed"),
+    "made_room": N_("the server was full and needed the room"),
+}
+
+# Why a client is no longer at a table (version 2's left.code).
+LEFT: dict[str, str] = {
+    "reclaimed_elsewhere": N_("your seat was taken back from another connection"),
+    "stopped_watching": N_("you stopped watching"),
+    "gave_up_seat": N_("you gave up your seat"),
+    "stepped_away": N_("you stepped away; your seat waits for you"),
+}
+
+# The tables the web page says (it words a seat taken back elsewhere its own way).
+TABLES = {
+    "refusals": REFUSALS,
+    "account_reasons": ACCOUNT_REASONS,
+    "account_errors": ACCOUNT_ERRORS,
+    "errors": ERRORS,
+    "closings": CLOSINGS,
+}
+
+
+def es_module() -> str:
+    """web/code-words.mjs: the tables as an ES module for the page."""
+    lines = [
+        "// Written by `make web-words` from client/code_words.py: the server's codes and their",
+        "// English sentences, the catalogue's keys (web/words.mjs translates them). Do not edit.",
+        "",
+    ]
+    for name, table in TABLES.items():
+        text = json.dumps(table, ensure_ascii=False, indent=2)
+        lines.append(f"export const {name.upper()} = {text};")
+        lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(es_module(), end="")

@@ -1,0 +1,40 @@
+// The server's refusals and closings in the page's language, from their codes, as the terminal
+// client says them (client/words.py): the tables are client/code_words.py's, written out as
+// web/code-words.mjs, and their sentences are the catalogue's keys.
+
+import { ACCOUNT_ERRORS, ACCOUNT_REASONS, CLOSINGS, ERRORS, REFUSALS } from "./code-words.mjs";
+import { _, fmt, seatName } from "./words.mjs";
+
+// Version 3's refusals (accounts, challenges, the archive), or null for any other.
+export function accountWords(m) {
+  const found = ACCOUNT_REASONS[`${m.code}/${m.reason || ""}`];
+  if (found) return _(found);
+  if (m.code === "login_throttled") {
+    return fmt(_("too many failed logins: try again in {seconds} s"), { seconds: (m.params && m.params.seconds) || "?" });
+  }
+  return ACCOUNT_ERRORS[m.code] ? _(ACCOUNT_ERRORS[m.code]) : null;
+}
+
+// Why the rules refuse an action, from its reason and parameters; null for a reason this page
+// does not know or parameters it did not expect.
+function refusalWords(reason, params) {
+  const template = REFUSALS[reason];
+  if (!template) return null;
+  const values = { ...(params || {}) };
+  if (values.seat) values.seat = seatName(values.seat);
+  const said = fmt(_(template), values);
+  return /\{\w+\}/.test(said) ? null : said;
+}
+
+// Any refusal: the sentence from its codes, or the server's English message where the page has
+// none (or where the message carries the detail, as for illegal_action without a reason).
+export function errorWords(m) {
+  const said = accountWords(m) || (m.reason ? refusalWords(m.reason, m.params) : null) || (ERRORS[m.code] ? _(ERRORS[m.code]) : null);
+  return said || m.message;
+}
+
+// Why a table closed, from its code ({player} is a name); the server's English otherwise.
+export function closingWords(m) {
+  const sentence = CLOSINGS[m.code || ""];
+  return sentence ? _(sentence).replace("{player}", String((m.params && m.params.player) || "")) : m.reason;
+}
