@@ -93,8 +93,6 @@ LEVEL_FAST = {"normal": False, "strong": True}
 # A whole turn more of each side in the samples with at most 4 cards left to draw in the round
 # (tried before, 56.6% against 52.6%), again that evening: 49 of the same 80 (61.3%), where this
 # level scored 48.5: no better.
-# The strong level deals the opponent's hand by what its last turn says (shared.inference).
-LEVEL_INFER = {"normal": False, "strong": True}
 # The evaluation of each searching level.
 LEVEL_WEIGHTS = {"normal": DEFAULT_WEIGHTS, "strong": TUNED_WEIGHTS}
 SEARCH_BUDGET = 2000  # positions the easy level looks at two plays deep, per decision
@@ -135,7 +133,6 @@ def choose_action(
             weights=LEVEL_WEIGHTS[level] if weights is None else weights,
             plans=plans,
             fast=LEVEL_FAST[level],
-            infer=LEVEL_INFER[level],
         )
     return _greedy_action(view, rng)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from shared.board import NUM_ISLANDS
@@ -24,8 +24,6 @@ from shared.position import Position
 from shared.randomness import CardSource
 from shared.types import Phase, Seat
 from shared.views import SeatView
-
-LIKELIHOOD_TRIES = 16  # dealings tried for one sample with a likelihood (Sampler.sample)
 
 
 class SamplingError(ValueError):
@@ -43,14 +41,8 @@ class Hidden(NamedTuple):
 class Sampler:
     """Deals the cards a seat cannot see, consistently with its view, as often as asked."""
 
-    def __init__(
-        self,
-        view: SeatView,
-        known: Sequence[Sequence[int]] | None = None,
-        likelihood: Callable[[Sequence[int]], float] | None = None,
-    ) -> None:
+    def __init__(self, view: SeatView, known: Sequence[Sequence[int]] | None = None) -> None:
         pub = view.public
-        self.likelihood = likelihood
         self.view = view
         seat = view.seat
         self.seat = int(seat)
@@ -88,19 +80,10 @@ class Sampler:
             raise SamplingError("the unseen cards do not fill the hidden places")
 
     def sample(self, rng: random.Random) -> Hidden:
-        """One complete filling of the hidden places, uniformly among those consistent, or
-        with a `likelihood` (of the opponent's randomly dealt hidden cards, between 0 and 1)
-        in proportion to it: a dealing is kept with that probability, else dealt again (after
-        LIKELIHOOD_TRIES dealings the last is kept, so a view the likelihood finds
-        improbable is still sampled)."""
+        """One complete filling of the hidden places, uniformly among those consistent."""
         pool = self.pool[:]
-        k = self.random_in_hand
         rng.shuffle(pool)
-        if self.likelihood is not None and k:
-            for _ in range(LIKELIHOOD_TRIES - 1):
-                if rng.random() < self.likelihood(pool[:k]):
-                    break
-                rng.shuffle(pool)
+        k = self.random_in_hand
         pile_end = k + self.view.public.pile_size
         theirs = tuple(sorted((*self.known_theirs, *pool[:k])))
         hands = (self.my_hidden, theirs) if self.seat == 0 else (theirs, self.my_hidden)

@@ -42,7 +42,6 @@ from shared.evaluation import (
     initial_state,
     own_plays,
 )
-from shared.inference import HandLikelihood
 from shared.legality import legal_actions
 from shared.playout import OVER, RandomSource, Sim, from_action, is_turn_end, to_action
 from shared.replies import GainMemo, reply_options, reply_turn
@@ -70,7 +69,6 @@ class PlanSearch:
         opponent_hand: bool = False,
         weights: Weights = DEFAULT_WEIGHTS,
         fast: bool = False,
-        infer: bool = False,
     ) -> None:
         ctx = view.turn_context()
         if ctx is None:
@@ -83,12 +81,7 @@ class PlanSearch:
         self.paranoid = paranoid
         self.opponent_hand = opponent_hand
         self.weights = weights
-        # What every attentive player knows; with `infer`, also what the opponent's last turn
-        # says about its hand (shared.inference).
-        likelihood = HandLikelihood(ctx) if infer else None
-        if likelihood is not None and not likelihood.informative:
-            likelihood = None
-        self.sampler = Sampler(view, view.public.known, likelihood)
+        self.sampler = Sampler(view, view.public.known)  # what every attentive player knows
         self.ev = Evaluator(ctx, view, weights)
         self.legal_root = [from_action(a) for a in legal_actions(ctx)]
         if not self.legal_root:
@@ -311,7 +304,6 @@ def plan_action(
     weights: Weights = DEFAULT_WEIGHTS,
     plans: TurnPlans | None = None,
     fast: bool = False,
-    infer: bool = False,
 ) -> Action:
     """The first action of the best whole-turn plan for the seat to move in `view`, decided
     from that view alone. `candidates` plans at least are compared (PLAN_CANDIDATES by
@@ -319,8 +311,7 @@ def plan_action(
     samples before the evaluation. `paranoid`: each plan meets the opponent's worst reply of a
     few; `opponent_hand`: the cards the opponent holds after its reply count against the plan;
     `weights`: the evaluation's; `fast`: the samples are played and scored by faster
-    code with the same results (shared.sample_value.LeafValue, the replies' gains remembered);
-    `infer`: the opponent's hand is dealt by what its last turn says (shared.inference).
+    code with the same results (shared.sample_value.LeafValue, the replies' gains remembered).
     With `plans`, a decision later in a turn follows the plan chosen earlier in it (see
     TurnPlans), and the plan chosen now is recorded there."""
     if plans is not None:
@@ -335,7 +326,6 @@ def plan_action(
         opponent_hand=opponent_hand,
         weights=weights,
         fast=fast,
-        infer=infer,
     )
     if len(search.legal_root) == 1:
         return to_action(search.legal_root[0])
