@@ -196,6 +196,7 @@ async def test_closings_and_refusals_said_from_their_codes(
     page = await pages.open(f"/table/{joined.table_id}")
     await page.wait_for_selector("svg.board")
     await page.select_option("#language", "de")
+    await expect(page.locator("html")).to_have_attribute("lang", "de")  # the catalogue is in
     german = await page.evaluate("import('/assets/words.mjs').then((w) => w._('nobody is seated'))")
     assert german != "nobody is seated"
     await player.send(Leave(joined.table_id))
