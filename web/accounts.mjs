@@ -183,19 +183,26 @@ function challengesPart(me, send) {
   );
 }
 
-// The form that changes the password: the old one, then the new one. The server revokes every
-// other login token and sends this tab a new one (password_changed).
-function passwordForm(send) {
+// Change password: a button, or once it is pressed the form that asks for the old password and
+// the new one. The server revokes every other login token and sends this tab a new one
+// (password_changed). Pressing the button or Cancel swaps one for the other at once; the lobby's
+// next drawing draws the same from accounts.changingPassword.
+function passwordControl(send) {
+  const swap = (node, open) => {
+    accounts.changingPassword = open;
+    node.replaceWith(passwordControl(send));
+  };
+  if (!accounts.changingPassword) {
+    const button = el("button", { type: "button", id: "change-password", text: t("Change password"), onclick: () => swap(button, true) });
+    return button;
+  }
   const form = el(
     "form",
     { class: "password", "aria-label": t("Change password") },
     el("label", {}, t("Old password"), " ", el("input", { name: "old", type: "password", autocomplete: "current-password", required: true })),
     el("label", {}, t("New password"), " ", el("input", { name: "new", type: "password", autocomplete: "new-password", required: true, minlength: 8 })),
     el("button", { type: "submit", text: t("Change password") }),
-    el("button", { type: "button", class: "cancel", text: t("Cancel"), onclick: () => {
-      accounts.changingPassword = false;
-      form.replaceWith(el("span"));
-    } }),
+    el("button", { type: "button", class: "cancel", text: t("Cancel"), onclick: () => swap(form, false) }),
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -264,13 +271,7 @@ export function accountPanel(welcome, send, analyse) {
         el("span", { text: t("Logged in as {name} ({rating})", { name: me.name, rating: me.rating }) }),
         el("button", { type: "button", text: t("Log out"), onclick: () => send("logout") }),
         el("button", { type: "button", id: "my-games", text: t("Games of {name}", { name: me.name }), onclick: () => send("get_games", { name: null }) }),
-        accounts.changingPassword
-          ? null
-          : el("button", { type: "button", id: "change-password", text: t("Change password"), onclick: (event) => {
-              accounts.changingPassword = true;
-              event.target.replaceWith(passwordForm(send));
-            } }),
-        accounts.changingPassword ? passwordForm(send) : null,
+        passwordControl(send),
       ),
     );
   }
