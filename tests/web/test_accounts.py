@@ -24,6 +24,15 @@ async def register(page: Page, name: str, password: str) -> None:
     await expect(page.get_by_text(f"{name} (1500)").first).to_be_visible(timeout=10_000)
 
 
+async def challenge(page: Page, name: str, days: str | None = None) -> None:
+    """Fill the lobby's challenge form with `name` (and a game of `days`) and send it."""
+    form = page.locator("form.challenge")
+    await form.locator("input[name=name]").fill(name)
+    if days is not None:
+        await form.locator("select[name=days]").select_option(days)
+    await form.locator("button[type=submit]").click()
+
+
 async def ann_and_bob(browser: Browser, make_server: ServerFactory) -> tuple[Pages, Page, Page]:
     """A server that keeps accounts, and two browsers registered on it as Ann and Bob."""
     server = await make_server(web=True, password_cost="test")
@@ -63,14 +72,10 @@ async def test_challenges_between_two_browsers(
 ) -> None:
     pages, ann, bob = await ann_and_bob(browser, make_server)
     # refusals in words from their codes, in the page's language
-    form = bob.locator("form.challenge")
-    await form.locator("input[name=name]").fill("Bob")
-    await form.locator("button[type=submit]").click()
+    await challenge(bob, "Bob")
     await expect(bob.locator(".notice")).to_have_text("you cannot challenge yourself")
     await bob.select_option("#language", "de")
-    form = bob.locator("form.challenge")
-    await form.locator("input[name=name]").fill("Nobody")
-    await form.locator("button[type=submit]").click()
+    await challenge(bob, "Nobody")
     found = WebPages().find("/words/de.json")
     assert found is not None
     german = json.loads(found.body)["no player has that name"]
@@ -78,10 +83,7 @@ async def test_challenges_between_two_browsers(
     await expect(bob.locator(".notice")).to_have_text(german)
     await bob.select_option("#language", "en")
     # Bob challenges Ann to a game of days; she declines, and he is told
-    form = bob.locator("form.challenge")
-    await form.locator("input[name=name]").fill("Ann")
-    await form.locator("select[name=days]").select_option("3")
-    await form.locator("button[type=submit]").click()
+    await challenge(bob, "Ann", days="3")
     row = ann.locator(".challenges li")
     await expect(row).to_contain_text("Bob → Ann · 3d a move, rated", timeout=5000)
     await expect(bob.locator(".challenges li .withdraw")).to_be_visible()
@@ -89,9 +91,7 @@ async def test_challenges_between_two_browsers(
     await expect(bob.locator(".notice")).to_have_text("Ann declined your challenge.", timeout=5000)
     await expect(bob.locator(".challenges li")).to_have_count(0)
     # Ann challenges Bob, live; he accepts: both sit at the new table, Ann without a click
-    form = ann.locator("form.challenge")
-    await form.locator("input[name=name]").fill("Bob")
-    await form.locator("button[type=submit]").click()
+    await challenge(ann, "Bob")
     await expect(bob.locator(".notice")).to_have_text("Ann challenges you.", timeout=5000)
     await bob.locator(".challenges li .accept").click()
     await bob.wait_for_url("**/table/*", timeout=5000)
@@ -122,9 +122,7 @@ async def test_a_player_from_the_chat_ignored_challenged_and_a_new_password(
     actions = bob.locator(".games .player-actions")
     await actions.get_by_role("button", name="Ignore Ann").click()
     await expect(bob.locator(".notice")).to_have_text("You ignore: Ann.", timeout=5000)
-    form = ann.locator("form.challenge")
-    await form.locator("input[name=name]").fill("Bob")
-    await form.locator("button[type=submit]").click()
+    await challenge(ann, "Bob")
     await expect(ann.locator(".notice")).to_have_text("that player does not take your challenges")
     await actions.get_by_role("button", name="Stop ignoring Ann").click()
     await expect(bob.locator(".notice")).to_have_text("You ignore nobody.", timeout=5000)
@@ -141,6 +139,8 @@ async def test_a_player_from_the_chat_ignored_challenged_and_a_new_password(
     await expect(ann.locator(".challenges li")).to_contain_text("Bob → Ann", timeout=5000)
     # a new password: the wrong old one is refused; then the tab keeps the new token
     old_token = await bob.evaluate("JSON.parse(sessionStorage.getItem('kahuna.login')).token")
+    await bob.locator("#change-password").click()
+    await bob.locator("form.password .cancel").click()  # Cancel gives the button back at once
     await bob.locator("#change-password").click()
     change = bob.locator("form.password")
     await change.locator("input[name=old]").fill("not bob's password")
