@@ -3,12 +3,14 @@ test.
 
     .venv/bin/python bench/ai_clairvoyant.py -n 40              # sees the hand and the pile
     .venv/bin/python bench/ai_clairvoyant.py -n 40 --hand-only  # sees the opponent's hand only
+    .venv/bin/python bench/ai_clairvoyant.py -n 200 --opponent easy    # against the easy level
 
-The strong level plays the normal level (real time budgets, the deals, seats and random seeds of
-bench/ai_bench.py --a strong --b normal, game for game) but its samples are not dealt: they are
-the game's real hidden cards, the opponent's hand and the draw pile's order; with --hand-only,
-the opponent's real hand with the pile and the face-down cards dealt at random from the rest, as
-a perfect reading of the opponent's hand would leave them. The normal level samples as always.
+The strong level plays the normal level, or with --opponent the easy one (real time budgets, the
+deals, seats and random seeds of bench/ai_bench.py --a strong --b normal or easy, game for game)
+but its samples are not dealt: they are the game's real hidden cards, the opponent's hand and the
+draw pile's order; with --hand-only, the opponent's real hand with the pile and the face-down
+cards dealt at random from the rest, as a perfect reading of the opponent's hand would leave
+them. The normal level samples as always (the easy one does not sample).
 Prints each game and the strong level's score.
 """
 
@@ -64,7 +66,9 @@ def real_hidden(game: Game) -> Hidden:
     return Hidden((hands[0], hands[1]), tuple(game.pile), tuple(game.face_down))
 
 
-def play(n: int, seed: int, hand_only: bool) -> tuple[int, Seat, Seat | None, tuple[int, int]]:
+def play(
+    n: int, seed: int, hand_only: bool, opponent: str = "normal"
+) -> tuple[int, Seat, Seat | None, tuple[int, int]]:
     """Game `n`: (its number from 1, the strong level's seat, the winner, the scores)."""
     shared.search.Sampler = SeeingSampler  # type: ignore[attr-defined]
     _hand_only[0] = hand_only
@@ -75,7 +79,7 @@ def play(n: int, seed: int, hand_only: bool) -> tuple[int, Seat, Seat | None, tu
     plans = {Seat.WHITE: TurnPlans(), Seat.BLACK: TurnPlans()}
     while not game.is_over:
         seat = game.to_move
-        level = "strong" if seat == strong else "normal"
+        level = "strong" if seat == strong else opponent
         _truth[0] = real_hidden(game) if level == "strong" else None
         game.apply(choose_action(seat_view(game, seat), rng, level=level, plans=plans[seat]))
     assert game.result is not None
@@ -88,12 +92,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--hand-only", action="store_true", help="see the opponent's hand only")
+    parser.add_argument("--opponent", choices=("normal", "easy"), default="normal")
     args = parser.parse_args()
     if args.games < 1:
         parser.error("play at least one game")
     begin = time.monotonic()
     score = 0.0
-    job = functools.partial(play, seed=args.seed, hand_only=args.hand_only)
+    job = functools.partial(play, seed=args.seed, hand_only=args.hand_only, opponent=args.opponent)
     with multiprocessing.Pool(args.jobs) as pool:
         for n, strong, winner, scores in pool.imap(job, range(args.games)):
             outcome = 0.5 if winner is None else float(winner == strong)
@@ -101,7 +106,7 @@ def main() -> None:
             print(f"  game {n}: strong plays {strong.label}: {scores[0]}-{scores[1]}", flush=True)
     seen = "the opponent's hand" if args.hand_only else "the opponent's hand and the pile"
     print(
-        f"strong seeing {seen} vs normal: {score:g} of {args.games}"
+        f"strong seeing {seen} vs {args.opponent}: {score:g} of {args.games}"
         f" ({100 * score / args.games:.1f}%), {time.monotonic() - begin:.0f} s"
     )
 
