@@ -36,5 +36,5 @@ export function errorWords(m) {
 // Why a table closed, from its code ({player} is a name); the server's English otherwise.
 export function closingWords(m) {
   const sentence = CLOSINGS[m.code || ""];
-  return sentence ? _(sentence).replace("{player}", String((m.params && m.params.player) || "")) : m.reason;
+  return sentence ? fmt(_(sentence), { player: (m.params && m.params.player) || "" }) : m.reason;
 }
