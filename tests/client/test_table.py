@@ -191,6 +191,8 @@ async def test_rematch_moves_both_players_to_the_new_table(server: KahunaServer)
 
 async def test_spectators_chat_shows_the_role(server: KahunaServer) -> None:
     async with two_players(server) as (ann, bob), player(server, "Eve") as eve:
+        # "s" watches the table the lobby lists: pressed before the list arrives, it does nothing
+        await until(lambda: len(eve.state.tables) == 1, "the table in Eve's lobby")
         eve.type("s")
         await until(lambda: eve.state.public is not None, "Eve watching")
         eve.line("say nice move")
