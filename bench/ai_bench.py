@@ -37,12 +37,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.actions import Action, Place, Remove, Take
-from shared.ai import LEVEL_WEIGHTS, LEVELS, choose_action
+from shared.ai import LEVEL_INFER, LEVEL_WEIGHTS, LEVELS, choose_action
 from shared.board import ISLANDS, NUM_ISLANDS
 from shared.evaluation import Weights
 from shared.game import Game
 from shared.randomness import SeededSource
 from shared.search import TurnPlans
+from shared.seen import seen_turns
 from shared.types import GameOptions, Seat
 from shared.views import seat_view
 
@@ -141,6 +142,8 @@ def _levels_game(
             iterations=budget,
             plans=None if replan else plans[seat],
             weights=a_weights if seat == a_seat else None,
+            # The opponent's last turns as the table saw them, as the server hands them over.
+            opponent_turns=seen_turns(game, seat.other) if LEVEL_INFER.get(level) else None,
         )
         times[name].append(time.perf_counter() - start)
         game.apply(action)

@@ -23,6 +23,7 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -44,10 +45,10 @@ _hand_only = [False]
 class SeeingSampler(Sampler):
     """A Sampler whose samples are the game's real hidden cards (see the module)."""
 
-    def sample(self, rng: random.Random) -> Hidden:
+    def sample(self, rng: random.Random, dealt: Sequence[int] | None = None) -> Hidden:
         hidden = _truth[0]
         if hidden is None:
-            return super().sample(rng)
+            return super().sample(rng, dealt)
         if not _hand_only[0]:
             return hidden
         rest = Counter(self.pool) + Counter(self.known_theirs) - Counter(hidden.hands[self.opp])

@@ -25,6 +25,7 @@ from shared.game import Game
 from shared.ismcts import search_action
 from shared.randomness import SeededSource
 from shared.search import TurnPlans
+from shared.seen import seen_turns
 from shared.types import GameOptions, Seat
 from shared.views import seat_view
 
@@ -52,7 +53,10 @@ def fingerprint(level: str, iterations: int) -> str:
             if level == "ismcts":
                 action = search_action(view, rng, iterations=iterations)
             else:
-                action = choose_action(view, rng, level=level, iterations=iterations, plans=plans)
+                turns = seen_turns(game, game.to_move.other)  # read by the strong level
+                action = choose_action(
+                    view, rng, level=level, iterations=iterations, plans=plans, opponent_turns=turns
+                )
             digest.update(f"{action}|".encode())
             game.apply(action)
         digest.update(f"{game.result}|{game.scores}".encode())

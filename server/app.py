@@ -413,7 +413,9 @@ class KahunaServer:
             if turn.level == "easy":
                 action = decide(turn.view, seed, turn.level)
             else:  # a search: in a worker process, off the event loop
-                action = await in_worker(self._workers, decide, turn.view, seed, turn.level)
+                action = await in_worker(
+                    self._workers, decide, turn.view, seed, turn.level, turn.turns
+                )
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -12,9 +12,11 @@ import os
 import random
 import threading
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from shared.ai import choose_action
+from shared.inference import OpponentTurn
 from shared.search import TurnPlans
 from shared.views import seat_view_from_dict
 
@@ -41,8 +43,15 @@ def end_with_server(server_pid: int) -> None:
     threading.Thread(target=watch, name="kahuna-server-watch", daemon=True).start()
 
 
-def decide(view: dict[str, Any], seed: int, level: str) -> str:
-    """The action (in the notation) the computer plays from this seat's view."""
+def decide(view: dict[str, Any], seed: int, level: str, turns: Sequence[OpponentTurn] = ()) -> str:
+    """The action (in the notation) the computer plays from this seat's view (and the
+    opponent's last turns as the table saw them, for a level that reads them)."""
     return str(
-        choose_action(seat_view_from_dict(view), random.Random(seed), level=level, plans=_PLANS)
+        choose_action(
+            seat_view_from_dict(view),
+            random.Random(seed),
+            level=level,
+            plans=_PLANS,
+            opponent_turns=turns or None,
+        )
     )

@@ -12,6 +12,7 @@ import attrs
 from protocol.messages import ServerMessage
 from server.store import StorageOp
 from server.table import MemberId
+from shared.seen import Seen
 
 CLOSE_POLICY = 1008  # flood, version mismatch, too many connections, no hello
 CLOSE_TRY_AGAIN = 1013  # the server is full
@@ -42,6 +43,9 @@ class ComputerTurn:
     view: dict[str, Any]
     delay: float
     level: str = "easy"
+    # The opponent's last turns as the table saw them, for a level that reads them
+    # (shared.ai.LEVEL_INFER; shared.seen.seen_turns): a searching level's turn, else empty.
+    turns: tuple[tuple[Seen, ...], ...] = ()
 
 
 @attrs.frozen

@@ -19,6 +19,7 @@ from server.table import MemberId, Table, TableError
 from server.timers import claim_refusal, claimant
 from shared.legality import Refusal
 from shared.record import write_record
+from shared.seen import Seen, seen_turns
 from shared.types import Seat, Termination
 from shared.views import seat_view, seat_view_to_dict
 
@@ -247,7 +248,11 @@ class Play:
         holder = table.seats[table.game.to_move]
         if holder is None or not holder.computer or holder.member is None:
             return
-        view = seat_view_to_dict(seat_view(table.game, table.game.to_move))
+        seat = table.game.to_move
+        view = seat_view_to_dict(seat_view(table.game, seat))
+        turns: tuple[tuple[Seen, ...], ...] = ()
+        if table.level != "easy":  # a searching level: the strong one reads them
+            turns = tuple(tuple(turn) for turn in seen_turns(table.game, seat.other))
         self.ctx.effects.computer_turns.append(
             ComputerTurn(
                 holder.member,
@@ -256,6 +261,7 @@ class Play:
                 view,
                 self.ctx.config.computer_delay,
                 table.level,
+                turns,
             )
         )
 

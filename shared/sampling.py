@@ -79,15 +79,27 @@ class Sampler:
         if len(self.pool) != self.random_in_hand + pub.pile_size + pub.face_down_count:
             raise SamplingError("the unseen cards do not fill the hidden places")
 
-    def sample(self, rng: random.Random) -> Hidden:
-        """One complete filling of the hidden places, uniformly among those consistent."""
-        pool = self.pool[:]
-        rng.shuffle(pool)
+    def sample(self, rng: random.Random, dealt: Sequence[int] | None = None) -> Hidden:
+        """One complete filling of the hidden places, uniformly among those consistent; with
+        `dealt` (the `random_in_hand` cards of an earlier sample's opponent hand that are not
+        known cards: `opponent_dealt`), the opponent holds those and the rest is dealt."""
+        if dealt is None:
+            pool = self.pool[:]
+            rng.shuffle(pool)
+        else:
+            rest = list((Counter(self.pool) - Counter(dealt)).elements())
+            rng.shuffle(rest)
+            pool = [*dealt, *rest]
         k = self.random_in_hand
         pile_end = k + self.view.public.pile_size
         theirs = tuple(sorted((*self.known_theirs, *pool[:k])))
         hands = (self.my_hidden, theirs) if self.seat == 0 else (theirs, self.my_hidden)
         return Hidden(hands, tuple(pool[k:pile_end]), tuple(pool[pile_end:]))
+
+    def opponent_dealt(self, hidden: Hidden) -> tuple[int, ...]:
+        """The cards of the opponent's hidden hand in `hidden` that are not known cards."""
+        dealt = Counter(hidden.hands[self.opp]) - Counter(self.known_theirs)
+        return tuple(sorted(dealt.elements()))
 
     def position(self, hidden: Hidden) -> Position:
         """The sample as a set-up position (the play phase or a final turn only)."""
@@ -109,11 +121,17 @@ class Sampler:
             opponent_abstained=pub.opponent_abstained,
         )
 
-    def sim(self, rng: random.Random, source: CardSource, first: Seat | None = None) -> Sim:
+    def sim(
+        self,
+        rng: random.Random,
+        source: CardSource,
+        first: Seat | None = None,
+        dealt: Sequence[int] | None = None,
+    ) -> Sim:
         """A sample as a playout state; reshuffles come from `source`. In the handicap phase
         the view does not say who moves first after it: `first` (by default the opponent of
-        the handicapped player) stands in."""
-        hidden = self.sample(rng)
+        the handicapped player) stands in. `dealt`: as for `sample`."""
+        hidden = self.sample(rng, dealt)
         pub = self.view.public
         sim = Sim(pub.options, source)
         sim.bridges = list(pub.bridges)

@@ -42,6 +42,7 @@ from shared.evaluation import (
     initial_state,
     own_plays,
 )
+from shared.inference import HandPosterior, OpponentTurn
 from shared.legality import legal_actions
 from shared.playout import OVER, RandomSource, Sim, from_action, is_turn_end, to_action
 from shared.replies import GainMemo, reply_options, reply_turn
@@ -54,6 +55,7 @@ PLAN_WIDTH = 24  # states kept per depth while enumerating the turn's plays
 PLAN_CANDIDATES = 12  # plans compared in samples (more come from distinct first plays)
 TERMINAL = 300.0  # a game won (or minus, lost) before the searching seat moves again
 LEAF_PLAYS = True  # the searching seat's next plays before the evaluation
+INFER_SHARE = 0.1  # of a time budget, at most, for weighing the opponent's hands
 
 
 class PlanSearch:
@@ -69,6 +71,7 @@ class PlanSearch:
         opponent_hand: bool = False,
         weights: Weights = DEFAULT_WEIGHTS,
         fast: bool = False,
+        opponent_turns: Sequence[OpponentTurn] | None = None,
     ) -> None:
         ctx = view.turn_context()
         if ctx is None:
@@ -82,6 +85,7 @@ class PlanSearch:
         self.opponent_hand = opponent_hand
         self.weights = weights
         self.sampler = Sampler(view, view.public.known)  # what every attentive player knows
+        self.opponent_turns = opponent_turns
         self.ev = Evaluator(ctx, view, weights)
         self.legal_root = [from_action(a) for a in legal_actions(ctx)]
         if not self.legal_root:
@@ -205,6 +209,10 @@ class PlanSearch:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget, a time budget or both")
         begin = time.monotonic()
+        posterior: HandPosterior | None = None
+        if self.opponent_turns is not None:
+            posterior = HandPosterior(self.sampler, self.opponent_turns)
+            posterior.build(rng, seconds=None if seconds is None else seconds * INFER_SHARE)
         alive = list(range(len(self.plans)))
         totals = [0.0] * len(self.plans)
         rounds = max(1, math.ceil(math.log2(len(self.plans))))
@@ -218,7 +226,8 @@ class PlanSearch:
                 if seconds is not None and time.monotonic() - begin >= seconds * share:
                     break
                 seed = rng.getrandbits(64)
-                base = self.sampler.sim(rng, RandomSource(rng))
+                dealt = None if posterior is None else posterior.draw(rng)
+                base = self.sampler.sim(rng, RandomSource(rng), dealt=dealt)
                 for i in alive:
                     sim = base.copy()
                     sim.source = RandomSource(random.Random(seed))
@@ -304,6 +313,7 @@ def plan_action(
     weights: Weights = DEFAULT_WEIGHTS,
     plans: TurnPlans | None = None,
     fast: bool = False,
+    opponent_turns: Sequence[OpponentTurn] | None = None,
 ) -> Action:
     """The first action of the best whole-turn plan for the seat to move in `view`, decided
     from that view alone. `candidates` plans at least are compared (PLAN_CANDIDATES by
@@ -326,6 +336,7 @@ def plan_action(
         opponent_hand=opponent_hand,
         weights=weights,
         fast=fast,
+        opponent_turns=opponent_turns,
     )
     if len(search.legal_root) == 1:
         return to_action(search.legal_root[0])

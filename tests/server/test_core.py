@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import pickle
 import random
 from typing import Any, TypeVar
 
@@ -68,7 +69,13 @@ from shared.history import Move, entry_to_wire
 from shared.randomness import SeededSource
 from shared.record import write_record
 from shared.types import Seat
-from shared.views import events_to_dicts, seat_events, seat_view, seat_view_to_dict
+from shared.views import (
+    PublicView,
+    events_to_dicts,
+    seat_events,
+    seat_view,
+    seat_view_to_dict,
+)
 
 M = TypeVar("M")
 WALL = 1_700_000_000.0  # the wall clock the core stamps storage ops with
@@ -810,6 +817,24 @@ def test_a_human_moving_first_gives_the_computer_no_turn_until_its_own() -> None
     assert not effects.computer_turns
     turns = h.act(ana, table_id, "draw").computer_turns  # a draw ends white's turn
     assert [(t.table_id, t.version) for t in turns] == [(table_id, 1)]
+
+
+def test_the_computer_is_told_its_opponents_last_turn_as_the_table_saw_it() -> None:
+    h = Harness()
+    ana = h.player()
+    _, table_id, _ = h.create(ana, vs_computer=True, first="white")
+    table = h.table(table_id)
+    before = [seat_view(table.game, Seat.WHITE).public]
+    play = next(str(a) for a in table.game.legal_actions() if str(a).startswith("place"))
+    h.act(ana, table_id, play)
+    before.append(seat_view(table.game, Seat.WHITE).public)
+    turns = h.act(ana, table_id, "draw").computer_turns
+    assert len(turns) == 1
+    assert turns[0].turns == (tuple(zip(before, map(parse_action, [play, "draw"]), strict=True)),)
+    # Only the public views: no hand of anyone's travels with them.
+    assert all(type(view) is PublicView for turn in turns[0].turns for view, _ in turn)
+    # They travel to the worker process that decides (server/app.py) as its arguments do.
+    assert pickle.loads(pickle.dumps(turns[0].turns)) == turns[0].turns
 
 
 def test_the_computers_command_is_applied() -> None:
