@@ -20,7 +20,7 @@ from server.names import name_key
 from server.session import Session
 from server.store import ArchivedGame, ArchiveOp
 from server.table import SeatHolder, Table, TableError
-from shared.actions import Abstain, Draw, EndTurn, Take
+from shared.actions import TURN_ENDS
 from shared.history import Move
 from shared.types import Seat
 
@@ -33,7 +33,7 @@ _WIN, _LOSS, _DRAW = 0, 1, 2
 def turns_completed(table: Table) -> dict[Seat, int]:
     done = {Seat.WHITE: 0, Seat.BLACK: 0}
     for entry in table.game.log:
-        if isinstance(entry, Move) and isinstance(entry.action, Take | Draw | Abstain | EndTurn):
+        if isinstance(entry, Move) and isinstance(entry.action, TURN_ENDS):
             done[entry.seat] += 1
     return done
 

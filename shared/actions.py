@@ -141,6 +141,8 @@ Action = Place | Remove | Discard | Take | Draw | Abstain | EndTurn | Handicap |
 # The actions an undo takes back: the plays of a turn (not handicap placements, not the draw,
 # abstention or end that ends the turn).
 PLAYS = (Place, Remove, Discard)
+# The actions that end the mover's turn.
+TURN_ENDS = (Take, Draw, Abstain, EndTurn)
 
 DRAW = Draw()
 ABSTAIN = Abstain()

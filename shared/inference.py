@@ -22,21 +22,20 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 
-from shared.actions import Abstain, Action, Discard, Draw, EndTurn, Place, Remove, Take
+from shared.actions import TURN_ENDS, Action, Discard, Draw, Place, Remove, Take
 from shared.greedy import greedy_would
 from shared.sampling import Sampler
-from shared.seen import Seen
+from shared.seen import SEEN_TURNS, Seen
 from shared.types import Seat
-from shared.views import PublicView, SeatView
+from shared.views import SeatView
 
-__all__ = ["HYPOTHESES", "MISMATCH", "TURNS", "HandPosterior", "OpponentTurn", "cards_used"]
+__all__ = ["HYPOTHESES", "MISMATCH", "HandPosterior", "OpponentTurn", "cards_used"]
 
 # One of the opponent's turns as everyone saw it (shared.seen).
 OpponentTurn = Sequence[Seen]
 
 MISMATCH = 0.25  # a decision of the turn the model would not have made multiplies by this
 HYPOTHESES = 160  # opponent hands weighed per decision, at most
-TURNS = 4  # of the opponent's last turns read, at most (shared.seen.SEEN_TURNS given)
 
 
 def cards_used(action: Action) -> tuple[int, ...]:
@@ -56,8 +55,8 @@ class HandPosterior:
         self.opp = Seat(sampler.opp)
         # The readable turns at the end, the last one last: an unreadable turn (a card not
         # seen) cuts the chain there.
-        chain: list[tuple[tuple[PublicView, Action | None], ...]] = []
-        for turn in reversed(turns[-TURNS:]):
+        chain: list[tuple[Seen, ...]] = []
+        for turn in reversed(turns[-SEEN_TURNS:]):
             if not self._readable(tuple(turn)):
                 break
             chain.append(tuple(turn))
@@ -67,12 +66,12 @@ class HandPosterior:
         self._memo: dict[tuple[int, tuple[int, ...]], float] = {}
         self.informative = bool(self.turns)
 
-    def _readable(self, turn: tuple[tuple[PublicView, Action | None], ...]) -> bool:
+    def _readable(self, turn: tuple[Seen, ...]) -> bool:
         """Whether a turn can be read: the opponent's, whole, every card seen, no variant 2
         (its open cards), and ended by a draw, a take, abstaining or a final turn's end."""
         if not turn or self.sampler.view.public.options.variant2:
             return False
-        if not isinstance(turn[-1][1], Draw | Take | Abstain | EndTurn):
+        if not isinstance(turn[-1][1], TURN_ENDS):
             return False
         return all(a is not None and pub.to_move is self.opp for pub, a in turn)
 
@@ -139,18 +138,17 @@ class HandPosterior:
         self._memo[key] = total
         return total
 
-    def _explained(
-        self, turn: tuple[tuple[PublicView, Action | None], ...], start: tuple[int, ...]
-    ) -> float:
+    def _explained(self, turn: tuple[Seen, ...], start: tuple[int, ...]) -> float:
         """MISMATCH to the number of the turn's decisions the model would not have made."""
         hand = Counter(start)
         weight = 1.0
         for pub, action in turn:
             assert action is not None
-            if hand.total() != pub.hand_sizes[self.opp] or Counter(cards_used(action)) - hand:
+            used = Counter(cards_used(action))
+            if hand.total() != pub.hand_sizes[self.opp] or used - hand:
                 return 0.0  # this hand could not have made the turn
             view = SeatView(self.opp, pub, tuple(sorted(hand.elements())))
             if not greedy_would(view, action):
                 weight *= MISMATCH
-            hand -= Counter(cards_used(action))
+            hand -= used
         return weight

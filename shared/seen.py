@@ -7,7 +7,7 @@ down is not seen, and stands as None.
 
 from __future__ import annotations
 
-from shared.actions import Abstain, Action, Discard, Draw, EndTurn, Handicap, Take
+from shared.actions import TURN_ENDS, Action, Discard, Handicap
 from shared.game import Game
 from shared.history import Chance, Move
 from shared.randomness import RecordedSource
@@ -20,7 +20,7 @@ __all__ = ["SEEN_TURNS", "Seen", "seen_turns"]
 # card discarded face down).
 Seen = tuple[PublicView, Action | None]
 
-SEEN_TURNS = 4  # turns a caller hands the computer by default
+SEEN_TURNS = 4  # turns a caller hands the computer by default, and the most it reads
 
 
 def seen_turns(game: Game, of: Seat, count: int = SEEN_TURNS) -> list[list[Seen]]:
@@ -48,9 +48,12 @@ def seen_turns(game: Game, of: Seat, count: int = SEEN_TURNS) -> list[list[Seen]
     )
     turn_of = {i: n for n, turn in enumerate(wanted) for i, _ in turn}
     out: list[list[Seen]] = [[] for _ in wanted]
+    last = wanted[-1][-1][0]
     for i, move in moves:
         if i < start:
             continue
+        if i > last:
+            break  # the rest is not read: no need to play it
         if i in turn_of:
             action = None if isinstance(move.action, Discard) else move.action
             out[turn_of[i]].append((seat_view(replay, of).public, action))
@@ -60,4 +63,4 @@ def seen_turns(game: Game, of: Seat, count: int = SEEN_TURNS) -> list[list[Seen]
 
 def _ends(action: Action) -> bool:
     """Whether the action ends a turn (a handicap bridge counts as a turn of its own)."""
-    return isinstance(action, Draw | Take | Abstain | EndTurn | Handicap)
+    return isinstance(action, (*TURN_ENDS, Handicap))

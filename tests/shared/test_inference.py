@@ -9,7 +9,7 @@ from collections import Counter
 import attrs
 import pytest
 
-from shared.actions import Abstain, Action, Discard, Draw, EndTurn, Handicap, Take
+from shared.actions import TURN_ENDS, Action, Discard, Handicap
 from shared.ai import choose_action
 from shared.game import FULL_DECK, Game
 from shared.greedy import greedy_action, greedy_would
@@ -24,7 +24,7 @@ from tests.options import OPTIONS
 from tests.shared.test_search import redeal
 
 Seen = tuple[PublicView, Action | None]
-ENDERS = (Draw, Take, Abstain, EndTurn, Handicap)
+ENDERS = (*TURN_ENDS, Handicap)
 
 
 def greedy_game(seed: int) -> list[tuple[Game, dict[Seat, list[list[Seen]]]]]:
