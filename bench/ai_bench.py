@@ -37,10 +37,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.actions import Action, Place, Remove, Take
-from shared.ai import LEVEL_INFER, LEVEL_WEIGHTS, LEVELS, choose_action
+from shared.ai import choose_action
 from shared.board import ISLANDS, NUM_ISLANDS
 from shared.evaluation import Weights
 from shared.game import Game
+from shared.levels import LEVEL_INFER, LEVEL_WEIGHTS, LEVELS
 from shared.randomness import SeededSource
 from shared.search import TurnPlans
 from shared.seen import seen_turns

@@ -20,9 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from shared.ai import LEVELS, choose_action
+from shared.ai import choose_action
 from shared.game import Game
 from shared.ismcts import search_action
+from shared.levels import LEVELS
 from shared.randomness import SeededSource
 from shared.search import TurnPlans
 from shared.seen import seen_turns

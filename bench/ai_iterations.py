@@ -21,8 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared import search
-from shared.ai import LEVEL_SECONDS, choose_action
+from shared.ai import choose_action
 from shared.game import Game
+from shared.levels import LEVEL_SECONDS
 from shared.playout import Sim
 from shared.randomness import SeededSource
 from shared.types import Phase, Seat

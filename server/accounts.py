@@ -14,7 +14,6 @@ from server.store import AccountOp, AccountRow
 START_RATING = 1500.0
 START_DEVIATION = 350.0
 START_VOLATILITY = 0.06
-LEVELS = ("easy", "normal", "strong")
 
 
 def _wld() -> list[int]:

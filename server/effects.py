@@ -44,7 +44,7 @@ class ComputerTurn:
     delay: float
     level: str = "easy"
     # The opponent's last turns as the table saw them, for a level that reads them
-    # (shared.ai.LEVEL_INFER; shared.seen.seen_turns): a searching level's turn, else empty.
+    # (shared.levels.LEVEL_INFER; shared.seen.seen_turns), else empty.
     turns: tuple[tuple[Seen, ...], ...] = ()
 
 

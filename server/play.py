@@ -18,6 +18,7 @@ from server.store import ChatOp, FinishOp
 from server.table import MemberId, Table, TableError
 from server.timers import claim_refusal, claimant
 from shared.legality import Refusal
+from shared.levels import LEVEL_INFER
 from shared.record import write_record
 from shared.seen import Seen, seen_turns
 from shared.types import Seat, Termination
@@ -251,7 +252,7 @@ class Play:
         seat = table.game.to_move
         view = seat_view_to_dict(seat_view(table.game, seat))
         turns: tuple[tuple[Seen, ...], ...] = ()
-        if table.level != "easy":  # a searching level: the strong one reads them
+        if LEVEL_INFER.get(table.level, False):  # a level that reads them
             turns = tuple(tuple(turn) for turn in seen_turns(table.game, seat.other))
         self.ctx.effects.computer_turns.append(
             ComputerTurn(

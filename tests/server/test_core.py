@@ -215,8 +215,15 @@ class Harness:
         vs_computer: bool = False,
         seat: str | None = "white",
         first: str = "white",
+        level: str = "normal",
     ) -> tuple[Effects, str, str]:
-        message = CreateTable(TableOptions(), vs_computer, seat, first)  # type: ignore[arg-type]
+        message = CreateTable(
+            TableOptions(),
+            vs_computer,
+            seat,  # type: ignore[arg-type]
+            first,  # type: ignore[arg-type]
+            level=level,  # type: ignore[arg-type]
+        )
         effects = self.send(member, message)
         joined = the(effects, member, Joined)
         return effects, joined.table_id, joined.token
@@ -819,10 +826,10 @@ def test_a_human_moving_first_gives_the_computer_no_turn_until_its_own() -> None
     assert [(t.table_id, t.version) for t in turns] == [(table_id, 1)]
 
 
-def test_the_computer_is_told_its_opponents_last_turn_as_the_table_saw_it() -> None:
+def test_the_strong_computer_is_told_its_opponents_last_turn_as_the_table_saw_it() -> None:
     h = Harness()
     ana = h.player()
-    _, table_id, _ = h.create(ana, vs_computer=True, first="white")
+    _, table_id, _ = h.create(ana, vs_computer=True, first="white", level="strong")
     table = h.table(table_id)
     before = [seat_view(table.game, Seat.WHITE).public]
     play = next(str(a) for a in table.game.legal_actions() if str(a).startswith("place"))
@@ -835,6 +842,15 @@ def test_the_computer_is_told_its_opponents_last_turn_as_the_table_saw_it() -> N
     assert all(type(view) is PublicView for turn in turns[0].turns for view, _ in turn)
     # They travel to the worker process that decides (server/app.py) as its arguments do.
     assert pickle.loads(pickle.dumps(turns[0].turns)) == turns[0].turns
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_a_computer_that_does_not_read_turns_is_not_handed_them(level: str) -> None:
+    h = Harness()
+    ana = h.player()
+    _, table_id, _ = h.create(ana, vs_computer=True, first="white", level=level)
+    turns = h.act(ana, table_id, "draw").computer_turns
+    assert [(t.level, t.turns) for t in turns] == [(level, ())]
 
 
 def test_the_computers_command_is_applied() -> None:

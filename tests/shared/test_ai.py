@@ -287,7 +287,7 @@ def test_fast_enough() -> None:
 
 
 def test_levels() -> None:
-    from shared.ai import LEVELS
+    from shared.levels import LEVELS
 
     assert LEVELS == ("easy", "normal", "strong")
     game = Game.new(SeededSource(8))
@@ -317,8 +317,8 @@ def test_strong_keeps_its_time_budget() -> None:
 
 
 def test_weights_replace_a_searching_levels_evaluation() -> None:
-    from shared.ai import LEVEL_WEIGHTS
     from shared.evaluation import Weights
+    from shared.levels import LEVEL_WEIGHTS
 
     # Points and islands worth nothing, bridges on the board everything: a builder, not a player.
     builder = Weights(

@@ -11,11 +11,12 @@ from collections import Counter
 import pytest
 
 from shared.actions import Handicap, Place, Take
-from shared.ai import LEVEL_WEIGHTS, LEVELS, choose_action
+from shared.ai import choose_action
 from shared.board import parse_island, parse_line
 from shared.evaluation import DEFAULT_WEIGHTS, TUNED_WEIGHTS, WIN, Weights
 from shared.game import FULL_DECK, Game
 from shared.ismcts import Search, search_action
+from shared.levels import LEVEL_WEIGHTS, LEVELS
 from shared.playout import DISCARD_BASE, PHASES, RandomSource, Sim, from_action
 from shared.randomness import RecordedSource, SeededSource
 from shared.replies import GainMemo, board_total, reply_gain, reply_options, reply_turn
