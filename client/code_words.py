@@ -76,7 +76,8 @@ ACCOUNT_REASONS: dict[str, str] = {
     ),
 }
 
-# Version 3's refusals by their code alone (accounts, challenges, the archive).
+# Version 3's refusals by their code alone (accounts, challenges, the archive); a {field} is
+# filled from the error's params.
 ACCOUNT_ERRORS: dict[str, str] = {
     "no_accounts": N_("this server keeps no accounts"),
     "name_registered": N_("that name is registered already"),
@@ -87,6 +88,7 @@ ACCOUNT_ERRORS: dict[str, str] = {
     "no_such_challenge": N_("there is no such challenge for you"),
     "too_many_challenges": N_("you have as many challenges waiting as you may"),
     "no_such_game": N_("there is no such finished game"),
+    "login_throttled": N_("too many failed logins: try again in {seconds} s"),
 }
 
 # The server's other refusals, by code. Not here, since the message carries the detail:

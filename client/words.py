@@ -254,11 +254,14 @@ def _account_words(code: str, reason: str | None, params: Mapping[str, Any] | No
     found = ACCOUNT_REASONS.get(f"{code}/{reason or ''}")
     if found is not None:
         return _(found)
-    if code == "login_throttled":
-        seconds = str((params or {}).get("seconds", "?"))
-        return _("too many failed logins: try again in {seconds} s").format(seconds=seconds)
     sentence = ACCOUNT_ERRORS.get(code)
-    return None if sentence is None else _(sentence)
+    if sentence is None:
+        return None
+    values = {key: str(value) for key, value in (params or {}).items()}
+    try:
+        return _(sentence).format(**values)
+    except (KeyError, IndexError, ValueError):  # parameters this client did not expect
+        return None
 
 
 def closing_words(closed: TableClosed) -> str:

@@ -58,7 +58,8 @@ export const ACCOUNT_ERRORS = {
   "no_such_player": "no player has that name",
   "no_such_challenge": "there is no such challenge for you",
   "too_many_challenges": "you have as many challenges waiting as you may",
-  "no_such_game": "there is no such finished game"
+  "no_such_game": "there is no such finished game",
+  "login_throttled": "too many failed logins: try again in {seconds} s"
 };
 
 export const ERRORS = {

@@ -9,10 +9,10 @@ import { _, fmt, seatName } from "./words.mjs";
 export function accountWords(m) {
   const found = ACCOUNT_REASONS[`${m.code}/${m.reason || ""}`];
   if (found) return _(found);
-  if (m.code === "login_throttled") {
-    return fmt(_("too many failed logins: try again in {seconds} s"), { seconds: (m.params && m.params.seconds) || "?" });
-  }
-  return ACCOUNT_ERRORS[m.code] ? _(ACCOUNT_ERRORS[m.code]) : null;
+  const template = ACCOUNT_ERRORS[m.code];
+  if (!template) return null;
+  const said = fmt(_(template), m.params || {});
+  return /\{\w+\}/.test(said) ? null : said; // parameters this page did not expect
 }
 
 // Why the rules refuse an action, from its reason and parameters; null for a reason this page

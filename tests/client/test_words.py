@@ -88,3 +88,13 @@ def test_a_play_taken_back_is_told_in_the_players_words() -> None:
         assert "setze BARI-DUDA" in said and "place" not in said
     finally:
         set_language("en")
+
+
+def test_an_account_refusal_fills_in_its_parameters_from_the_code(german: None) -> None:
+    english = "too many failed logins: try again in 30 s"
+    throttled = Error("login_throttled", english, params={"seconds": "30"})
+    said = error_sentence(throttled)
+    assert said == _("too many failed logins: try again in {seconds} s").format(seconds="30")
+    assert "30" in said and said != english  # German, from the code
+    # Without the parameter its sentence needs: the server's English, not a "{seconds}".
+    assert error_sentence(Error("login_throttled", english)) == english

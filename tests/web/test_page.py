@@ -209,7 +209,21 @@ async def test_closings_and_refusals_said_from_their_codes(
                            reason: 'no_such_card', params: { card: 'ALOA' } }),
             e.errorWords({ code: 'illegal_action', message: 'a reason from the future',
                            reason: 'from_the_future', params: {} }),
+            e.errorWords({ code: 'login_throttled', message: 'too many failed logins: 30 s',
+                           params: { seconds: '30' } }),
+            e.errorWords({ code: 'login_throttled', message: 'too many failed logins: 30 s' }),
         ])"""
     )
-    assert said == ["du bist nicht am Zug", "du hast keine ALOA-Karte", "a reason from the future"]
+    template = "too many failed logins: try again in {seconds} s"
+    throttled = await page.evaluate(
+        "(key) => import('/assets/words.mjs').then((w) => w._(key))", template
+    )
+    assert "{seconds}" in throttled and "too many" not in throttled  # the German template
+    assert said == [
+        "du bist nicht am Zug",
+        "du hast keine ALOA-Karte",
+        "a reason from the future",
+        throttled.replace("{seconds}", "30"),
+        "too many failed logins: 30 s",  # its parameter missing: the server's English
+    ]
     assert pages.errors == []
