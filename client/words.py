@@ -218,14 +218,20 @@ def refusal_words(code: str | None, params: Mapping[str, Any] | None, english: s
     found = None if code is None else REFUSALS.get(code)
     if found is None:
         return rules_words(english)
-    template = _(found)
     values = {key: str(value) for key, value in (params or {}).items()}
     if "seat" in values:
         values["seat"] = seat_word(values["seat"])
+    said = _filled(found, values)
+    return rules_words(english) if said is None else said
+
+
+def _filled(sentence: str, values: Mapping[str, Any]) -> str | None:
+    """A code's sentence in the player's language with its {fields} filled from the error's
+    parameters; None where the parameters are not the ones it needs."""
     try:
-        return template.format(**values)
+        return _(sentence).format(**values)
     except (KeyError, IndexError, ValueError):  # parameters this client did not expect
-        return rules_words(english)
+        return None
 
 
 # The client's own commands besides the game's, as the unknown command's refusal lists them.
@@ -255,13 +261,7 @@ def _account_words(code: str, reason: str | None, params: Mapping[str, Any] | No
     if found is not None:
         return _(found)
     sentence = ACCOUNT_ERRORS.get(code)
-    if sentence is None:
-        return None
-    values = {key: str(value) for key, value in (params or {}).items()}
-    try:
-        return _(sentence).format(**values)
-    except (KeyError, IndexError, ValueError):  # parameters this client did not expect
-        return None
+    return None if sentence is None else _filled(sentence, params or {})
 
 
 def closing_words(closed: TableClosed) -> str:

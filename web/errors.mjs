@@ -10,9 +10,14 @@ export function accountWords(m) {
   const found = ACCOUNT_REASONS[`${m.code}/${m.reason || ""}`];
   if (found) return _(found);
   const template = ACCOUNT_ERRORS[m.code];
-  if (!template) return null;
-  const said = fmt(_(template), m.params || {});
-  return /\{\w+\}/.test(said) ? null : said; // parameters this page did not expect
+  return template ? filled(template, m.params || {}) : null;
+}
+
+// A code's sentence in the page's language with its {fields} filled from the error's
+// parameters; null where the parameters are not the ones it needs.
+function filled(template, values) {
+  const said = fmt(_(template), values);
+  return /\{\w+\}/.test(said) ? null : said;
 }
 
 // Why the rules refuse an action, from its reason and parameters; null for a reason this page
@@ -22,8 +27,7 @@ function refusalWords(reason, params) {
   if (!template) return null;
   const values = { ...(params || {}) };
   if (values.seat) values.seat = seatName(values.seat);
-  const said = fmt(_(template), values);
-  return /\{\w+\}/.test(said) ? null : said;
+  return filled(template, values);
 }
 
 // Any refusal: the sentence from its codes, or the server's English message where the page has
