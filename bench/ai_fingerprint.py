@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from shared.ai import choose_action
 from shared.game import Game
 from shared.ismcts import search_action
-from shared.levels import LEVELS
+from shared.levels import LEVEL_INFER, LEVELS
 from shared.randomness import SeededSource
 from shared.search import TurnPlans
 from shared.seen import seen_turns
@@ -54,7 +54,8 @@ def fingerprint(level: str, iterations: int) -> str:
             if level == "ismcts":
                 action = search_action(view, rng, iterations=iterations)
             else:
-                turns = seen_turns(game, game.to_move.other)  # read by the strong level
+                # The opponent's last turns, as the server hands them to a level that reads them.
+                turns = seen_turns(game, game.to_move.other) if LEVEL_INFER.get(level) else None
                 action = choose_action(
                     view, rng, level=level, iterations=iterations, plans=plans, opponent_turns=turns
                 )

@@ -9,7 +9,7 @@ from collections import Counter
 import attrs
 import pytest
 
-from shared.actions import TURN_ENDS, Action, Discard, Handicap
+from shared.actions import TURN_ENDS, Discard, Handicap
 from shared.ai import choose_action
 from shared.game import FULL_DECK, Game
 from shared.greedy import greedy_action, greedy_would
@@ -17,13 +17,12 @@ from shared.history import Move
 from shared.inference import HandPosterior, OpponentTurn
 from shared.randomness import SeededSource
 from shared.sampling import Sampler
-from shared.seen import seen_turns
+from shared.seen import Seen, seen_turns
 from shared.types import GameOptions, Phase, Seat
-from shared.views import PublicView, SeatView, seat_view
+from shared.views import SeatView, seat_view
 from tests.options import OPTIONS
 from tests.shared.test_search import redeal
 
-Seen = tuple[PublicView, Action | None]
 ENDERS = (*TURN_ENDS, Handicap)
 
 
