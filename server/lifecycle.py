@@ -1,6 +1,6 @@
 """The life of a table: created (limits per connection and per address, the creator seated, the
-computer too), a rematch, closed (abandoned, over, left), and rebuilt from storage after a
-restart."""
+computer too), a rematch, a game abandoned (ended by forfeit, never closed without a result),
+closed (over, left), and rebuilt from storage after a restart."""
 
 from __future__ import annotations
 
@@ -323,35 +323,68 @@ class Lifecycle:
         ctx.lobby_changed(now)
 
     def sweep(self, pending: list[Table], now: float, most: int) -> None:
-        """Forfeit the games abandoned by one player; close the tables whose time is up; of
-        the tables pending, `most` at the end of the list (taken off it)."""
+        """End by forfeit the games abandoned by a player; close the tables whose time is up;
+        of the tables pending, `most` at the end of the list (taken off it)."""
         cfg = self.ctx.config
+        online: set[str] | None = None  # the accounts logged in somewhere, once needed
         while most and pending:
             most -= 1
             table = pending.pop()
-            if table.closed or table.settled() or self._forfeit_abandoned(table, now):
+            if table.closed or table.settled():
                 continue
+            if table.status == "playing":
+                if online is None:
+                    online = self._online_accounts()
+                self._forfeit_abandoned(table, now, online)
+                continue  # a game under way ends with a result, never by closing its table
             reason = table.expired(
                 now, cfg.abandon_timeout, cfg.over_linger, cfg.over_grace, cfg.waiting_grace
             )
             if reason is not None:
                 self.close_table(table, reason, now)
 
-    def _forfeit_abandoned(self, table: Table, now: float) -> bool:
-        """A player gone past the abandonment timeout loses the game to the one who stayed
-        (a table whose players are both gone closes instead, with no result)."""
-        if table.status != "playing" or table.correspondence:
-            return False
-        for seat in Seat:
-            gone, stayed = table.seats[seat], table.seats[seat.other]
-            if gone is None or gone.computer or gone.member is not None:
-                continue
-            if now - gone.since < self.ctx.config.abandon_timeout:
-                continue
-            if stayed is not None and (stayed.computer or stayed.member is not None):
-                self.play.end(table, Termination.FORFEIT, seat, now)
+    def _online_accounts(self) -> set[str]:
+        return {s.account for s in self.ctx.sessions.values() if s.account is not None}
+
+    def present(self, holder: SeatHolder, online: set[str]) -> bool:
+        """The seat's player is connected: at the table, or elsewhere on the connection that
+        stepped away from it, or (an account's seat) logged in to the account anywhere. Such
+        a player is not abandoning the game, however long they stay away from the table."""
+        if holder.computer or holder.member is not None:
+            return True
+        if holder.away is not None:
+            if holder.away in self.ctx.sessions:
                 return True
-        return False
+            holder.away = None  # that connection has gone
+        return holder.account is not None and holder.account in online
+
+    def _forfeit_abandoned(self, table: Table, now: float, online: set[str]) -> bool:
+        """A player without any connection for the abandonment timeout loses the game by
+        forfeit (docs/rules.md, "Abandoned games"). When both are past it, the one gone the
+        longer loses; gone equally long (since a restart, say), the one to move, whom the game
+        was waiting for. A game of days waits for its deadline instead. True: it ended."""
+        if table.correspondence:
+            return False
+        timeout = self.ctx.config.abandon_timeout
+        gone_for: dict[Seat, float] = {}
+        for seat in Seat:
+            holder = table.seats[seat]
+            if holder is None:
+                continue
+            if self.present(holder, online):
+                holder.present_at = now
+            elif now - holder.present_at >= timeout:
+                gone_for[seat] = now - holder.present_at
+        if not gone_for:
+            return False
+        longest = max(gone_for.values())
+        losers = [seat for seat, gone in gone_for.items() if gone == longest]
+        loser = losers[0] if len(losers) == 1 else table.game.to_move
+        holder = table.seats[loser]
+        assert holder is not None
+        log.info("table %s: %s gone %.0f s, forfeits", table.table_id, holder.name, longest)
+        self.play.end(table, Termination.FORFEIT, loser, now)
+        return True
 
     # ----- after a restart ----------------------------------------------------------------------
 

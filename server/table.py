@@ -119,6 +119,15 @@ class SeatHolder:
     since: float  # when the seat was last left without a connection
     account: str | None = None  # version 3: the key of the account that holds the seat
     rating: int | None = None  # that account's rating, as shown
+    # The connection that stepped away from the seat (`leave`) and may still be connected: its
+    # player is in the lobby, not gone. None once the seat is taken back or that connection
+    # was seen gone.
+    away: MemberId | None = None
+    # When the seat's player was last known to be connected (at the table or elsewhere): the
+    # abandonment clock counts from here (server/lifecycle.py, Lifecycle.sweep).
+    present_at: float = attrs.field(
+        default=attrs.Factory(lambda holder: holder.since, takes_self=True)
+    )
 
 
 class Table:
@@ -436,7 +445,8 @@ class Table:
             out.append((previous, left))
         self.spectators.pop(member, None)
         holder.member = member
-        holder.since = now
+        holder.since = holder.present_at = now
+        holder.away = None
         out.append((member, Joined(self.table_id, seat_name(found), token)))
         out.append((member, self.state_for(member)))
         return out + self._players_changed(skip=member)
@@ -456,8 +466,9 @@ class Table:
             self.seats[seat] = None
             left = Left(self.table_id, "you gave up your seat", "gave_up_seat")
         else:
-            holder.member = None
-            holder.since = now
+            # stepped away, still connected: no abandonment while that connection lives
+            holder.member, holder.away = None, member
+            holder.since = holder.present_at = now
             english = "you left the table; your token takes the seat back"
             left = Left(self.table_id, english, "stepped_away")
         return [(member, left), *self._players_changed(skip=member)]
@@ -473,7 +484,7 @@ class Table:
         holder = self.seats[seat]
         assert holder is not None
         holder.member = None
-        holder.since = now
+        holder.since = holder.present_at = now
         return self._players_changed(skip=member)
 
     @property
@@ -505,7 +516,9 @@ class Table:
         waiting_grace: float | None = None,
     ) -> Closing | None:
         """Why the table should close now, if it should. A game not yet started waits only
-        `waiting_grace` for a player who has gone (None: `abandon_timeout`)."""
+        `waiting_grace` for a player who has gone (None: `abandon_timeout`). A game under way
+        never closes here: abandoned, it ends with a result (a forfeit: Lifecycle.sweep), and
+        its table then closes as every finished game's does (`over_linger`, `over_grace`)."""
         if self.empty:
             return Closing("nobody_seated", "nobody is seated")
         if waiting_grace is not None and self.status == "waiting":
@@ -530,7 +543,7 @@ class Table:
                 return Closing("over_and_left", "the game is over and the players left")
             if now - self.over_since >= over_linger:
                 return Closing("over", "the game is over")
-        if self.correspondence and self.status == "playing":
+        if self.status != "waiting":
             return None
         for holder in self.seats.values():
             gone = holder is not None and holder.member is None and not holder.computer

@@ -893,7 +893,9 @@ def test_a_stale_or_orphaned_computer_action_is_dropped(stale: str | None) -> No
     assert table.version == 1
     h.send(ana, Leave(table_id))
     h.disconnect(ana)
-    closed = h.advance(h.now + h.config.abandon_timeout + 1)
+    # abandoned: the computer wins by forfeit, and the finished table closes after its grace
+    closed = h.advance(h.now + h.config.abandon_timeout + h.config.over_grace + 2)
+    assert writes_of(closed, FinishOp)
     assert writes_of(closed, CloseOp)
     late = attrs.evolve(turn, version=1)
     assert h.computer(late, "draw") == Effects()
@@ -931,7 +933,8 @@ def test_a_player_gone_past_the_abandon_timeout_forfeits_to_the_one_who_stayed()
     assert update.view["public"]["result"] == {"winner": "white", "kind": "forfeit"}
 
 
-def test_a_table_whose_players_are_both_gone_closes_after_the_abandon_timeout() -> None:
+def test_a_game_whose_players_are_both_gone_is_forfeited_by_the_first_to_go() -> None:
+    """Never closed without a result (issue 40): the first gone past the timeout loses."""
     h = Harness(abandon_timeout=30.0)
     duo = h.duo()
     h.act(duo.white, duo.table_id, "draw")
@@ -947,12 +950,12 @@ def test_a_table_whose_players_are_both_gone_closes_after_the_abandon_timeout() 
     early = h.advance(35.4)
     assert not early.writes
     late = h.advance(36.0)
-    assert late.writes == [CloseOp(duo.table_id, "Ana did not come back", WALL)]
-    assert of(late, watcher, TableClosed) == [
-        TableClosed(duo.table_id, "Ana did not come back", "abandoned", {"player": "Ana"})
-    ]
-    assert duo.table_id not in h.core.lobby.tables
-    assert codes(h.send(watcher, Resync(duo.table_id)), watcher) == ["no_such_table"]
+    assert not writes_of(late, CloseOp)
+    (finish,) = writes_of(late, FinishOp)
+    assert finish.result["winner"] == "white" and finish.result["kind"] == "forfeit"
+    update = the(late, watcher, Update)
+    assert update.view["result"] == {"winner": "white", "kind": "forfeit"}
+    assert duo.table_id in h.core.lobby.tables
 
 
 def test_coming_back_in_time_keeps_the_table() -> None:
@@ -1116,9 +1119,11 @@ def test_the_abandonment_clock_starts_at_the_restore() -> None:
     h = r.new
     assert not writes_of(h.advance(1029.5), CloseOp)
     closed = h.advance(1030.0)
-    # the human game closes (both gone); against the computer, the one who stayed wins
-    assert {op.table_id for op in writes_of(closed, CloseOp)} == {r.duo.table_id}
-    assert {op.table_id for op in writes_of(closed, FinishOp)} == {r.computer_table}
+    # nothing closes without a result: the human game's players are gone equally long, and
+    # the one to move (white) forfeits; against the computer, the one who stayed wins
+    assert not writes_of(closed, CloseOp)
+    finished = {op.table_id: op.result["winner"] for op in writes_of(closed, FinishOp)}
+    assert finished == {r.duo.table_id: "black", r.computer_table: "black"}
 
 
 def test_a_new_table_never_takes_an_old_id(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -128,13 +128,18 @@ async def test_reclaim_from_a_second_connection_lets_the_first_go(server: Kahuna
     await play_one(second, table_id, state)
 
 
-async def test_abandoned_table_is_closed(make_server: ServerFactory) -> None:
+async def test_an_abandoned_game_is_forfeited_not_closed(make_server: ServerFactory) -> None:
+    """Issue 40: the one who stayed wins by forfeit, and the finished table stays open for the
+    result (as every finished table does): the one who left finds it on coming back."""
     server = await make_server(abandon_timeout=0.2, sweep_interval=0.05)
     white, black, joined_w, _, _, _ = await start_game(server)
     await white.ws.close()
-    closed = await black.expect(TableClosed, timeout=5)
-    assert closed.table_id == joined_w.table_id
-    assert joined_w.table_id not in server.lobby.tables
+    update = await black.expect(Update, timeout=5)
+    assert update.view["public"]["result"] == {"winner": "black", "kind": "forfeit"}
+    assert not [m for m in await black.quiet(0.5) if isinstance(m, TableClosed)]
     late = await Client.connect(server.port, "Ana")
     await late.send(Reclaim(joined_w.table_id, joined_w.token))
-    await late.expect_error("no_such_table")
+    await late.expect(Joined)
+    state = await late.expect(State)
+    assert state.status == "over"
+    assert state.view["public"]["result"] == {"winner": "black", "kind": "forfeit"}
