@@ -5,15 +5,20 @@ PasswordJob); this module keeps the data and answers questions about it."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import attrs
 
-from server.store import AccountOp, AccountRow
+from protocol.errors import ErrorCode
+from server.store import AccountOp, AccountRow, KnownAddressOp, hash_address
+from server.table import TableError
+from shared.legality import Refusal
 
 START_RATING = 1500.0
 START_DEVIATION = 350.0
 START_VOLATILITY = 0.06
+KNOWN_ADDRESSES = 8  # per account: the addresses it logged in from most recently
 
 
 def _wld() -> list[int]:
@@ -72,19 +77,62 @@ class Account:
         )  # fmt: skip
 
 
+def keep_quiet(account: Account, quiet: float, wall: float, code: ErrorCode, doing: str) -> None:
+    """A new account is quiet for its first `quiet` seconds (--new-account-quiet): it may not
+    `doing` (chat in the lobby, challenge) yet, so that a name made to get round `ignore` has to
+    wait. Refused with `code`, reason new_account and the seconds left."""
+    left = account.created + quiet - wall if quiet > 0 else 0.0
+    if left > 0:
+        seconds = str(math.ceil(left))
+        english = f"a new account may {doing} in {seconds} s"
+        raise TableError(
+            code, english, refusal=Refusal("new_account", english, {"seconds": seconds})
+        )
+
+
 class Accounts:
-    """Every account by key, and the login tokens (their hashes) by which clients come back."""
+    """Every account by key, the login tokens (their hashes) by which clients come back, and the
+    addresses (their hashes) each account logged in from: its owner's machines, which the login
+    throttle trusts (server/login_throttle.py)."""
 
     def __init__(self) -> None:
         self.by_key: dict[str, Account] = {}
         self.tokens: dict[bytes, str] = {}  # token hash -> account key
+        self.addresses: dict[str, list[bytes]] = {}  # key -> hash_address, the latest last
 
-    def load(self, rows: list[AccountRow], tokens: list[tuple[bytes, str]]) -> None:
+    def load(
+        self,
+        rows: list[AccountRow],
+        tokens: list[tuple[bytes, str]],
+        addresses: list[tuple[str, bytes]] | None = None,
+    ) -> None:
         for row in rows:
             self.by_key[row.key] = Account.from_row(row)
         for token_hash, key in tokens:
             if key in self.by_key:
                 self.tokens[token_hash] = key
+        for key, address_hash in addresses or []:  # the least recent first
+            if key in self.by_key:
+                known = self.addresses.setdefault(key, [])
+                if address_hash not in known:
+                    known.append(address_hash)
+                del known[:-KNOWN_ADDRESSES]
+
+    def knows(self, key: str, address: str) -> bool:
+        """Whether the account logged in from this address before."""
+        known = self.addresses.get(key)
+        return known is not None and hash_address(key, address) in known
+
+    def logged_in_from(self, key: str, address: str, wall: float) -> KnownAddressOp:
+        """The account logged in from the address: it is kept, the latest of its addresses."""
+        address_hash = hash_address(key, address)
+        known = self.addresses.setdefault(key, [])
+        if address_hash in known:
+            known.remove(address_hash)
+        known.append(address_hash)
+        dropped = tuple(known[:-KNOWN_ADDRESSES])
+        del known[:-KNOWN_ADDRESSES]
+        return KnownAddressOp(key, address_hash, wall, dropped)
 
     def get(self, key: str) -> Account | None:
         return self.by_key.get(key)

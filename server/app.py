@@ -45,6 +45,7 @@ from server.effects import (
     Send,
 )
 from server.lobby import Lobby
+from server.password_queue import SLOTS as PASSWORD_SLOTS
 from server.passwords import Cost, Passwords
 from server.sockets import (
     AcceptErrors,
@@ -67,6 +68,7 @@ log = logging.getLogger(__name__)
 STOP_DRAIN = 0.5
 STOP_CLOSE_TIMEOUT = 0.3
 STOP_WRITES = 2.0  # seconds a stop waits for the writes on their way
+REGISTRATIONS_KEPT = 3600.0  # seconds of registrations loaded for the limit per address
 
 
 class KahunaServer:
@@ -101,11 +103,15 @@ class KahunaServer:
             playouts=self.config.analysis_playouts,
             limit=self.config.analysis_limit,
         )
-        # argon2 work for the accounts: threads (argon2-cffi releases the GIL while it hashes)
+        # argon2 work for the accounts: threads (argon2-cffi releases the GIL while it hashes);
+        # the core hands out no more checks at once than there are threads (password_queue.py)
         self._passwords: Passwords | None = None  # made at the first job (its dummy hash costs)
         self._password_pool = concurrent.futures.ThreadPoolExecutor(
-            max_workers=2, thread_name_prefix="kahuna-passwords"
+            max_workers=PASSWORD_SLOTS, thread_name_prefix="kahuna-passwords"
         )
+        # the operator's commands (kahuna-server accounts) made while this server runs
+        self._actions_seen = 0  # the last one's seq
+        self._actions_watch: asyncio.Task[None] | None = None
         self.gate = SocketGate(
             self.config.max_per_address + self.config.extra_sockets_per_address,
             self.config.accept_log_interval,
@@ -133,7 +139,11 @@ class KahunaServer:
                 self.storage.load_challenges(),
                 self.storage.load_archive(),
                 self.storage.load_lobby_chat(cfg.chat_history),
+                self.storage.load_known_addresses(),
+                self.storage.load_registrations(time.time() - REGISTRATIONS_KEPT),
+                self.storage.load_account_actions(),
             )
+            self._actions_seen = max((a.seq for a in players.account_actions), default=0)
             self.carry_out(self.core.restore_players(players, self._now(), time.time()))
             del players
             stored = self.storage.load_open_tables(cfg.chat_history)
@@ -167,6 +177,8 @@ class KahunaServer:
         )
         if self.storage.remote:  # it also looks at the connection between writes
             self._writer = Writer(self.storage, loop, self._written, self._write_failed)
+        if cfg.accounts:
+            self._actions_watch = loop.create_task(self._watch_account_actions())
 
     @property
     def port(self) -> int:
@@ -178,6 +190,8 @@ class KahunaServer:
         self._stopping = True
         if self._timer is not None:
             self._timer.cancel()
+        if self._actions_watch is not None:
+            self._actions_watch.cancel()
         for task in [*self._computer_tasks.values()]:
             task.cancel()
         self._analyses.stop()
@@ -467,6 +481,28 @@ class KahunaServer:
             self.carry_out(self.core.password_done(job.job, result, self._now(), time.time()))
 
         future.add_done_callback(done)
+
+    async def _watch_account_actions(self) -> None:
+        """Every account_actions_interval, the operator's commands not yet applied: one small
+        read (on the loop, or the writer's thread), and the core applies what is new."""
+        while not self._stopping:
+            await asyncio.sleep(self.config.account_actions_interval)
+            try:
+                if self._writer is not None:
+                    actions = await self._writer.read(
+                        lambda storage: storage.load_account_actions()
+                    )
+                else:
+                    actions = self.storage.load_account_actions()
+            except StorageError as exc:
+                log.error("cannot read the operator's commands: %s", exc)
+                continue
+            new = [a for a in actions if a.seq > self._actions_seen]
+            if new and not self._stopping:
+                self._actions_seen = new[-1].seq
+                for action in new:
+                    log.info("operator: account %s: %s", action.key, action.action)
+                self.carry_out(self.core.account_actions(new, self._now(), time.time()))
 
     def _record_read(self, read: RecordRead) -> None:
         """A finished game's record from the database: one read by its key, where the writes

@@ -23,7 +23,7 @@ from protocol.player_messages import (
     PlayerNote,
     PlayerNoteName,
 )
-from server.accounts import Account
+from server.accounts import Account, keep_quiet
 from server.clock import Clock, ClockError
 from server.context import Context
 from server.lifecycle import Lifecycle
@@ -79,6 +79,8 @@ class ChallengeBoard:
     def challenge(self, session: Session, name: str, terms: ChallengeTerms) -> None:
         ctx = self.ctx
         sender = self._account(session)
+        keep_quiet(sender, ctx.config.new_account_quiet, ctx.wall, ErrorCode.BAD_CHALLENGE,
+                   "challenge")  # fmt: skip
         recipient = ctx.accounts.get(name_key(clean_text(name)))
         if recipient is None or recipient.disabled:
             raise TableError(ErrorCode.NO_SUCH_PLAYER, "no player has this name")

@@ -171,6 +171,22 @@ class ServerConfig:
         choices=("server", "test"),
         group="limits",
     )
+    password_queue: int = limit(
+        64,
+        positive_int,
+        "password checks (logins, registrations) that may wait for the hashing threads at once;"
+        " more are refused with login_throttled",
+    )
+    registrations_per_hour: int = limit(
+        3, natural_int, "accounts one IP address may register in an hour; 0: no limit"
+    )
+    new_account_quiet: float = limit(
+        600.0,
+        natural_float,
+        "seconds a new account may neither chat in the lobby nor challenge; 0 turns it off",
+    )
+    # seconds between the server's looks for the operator's `kahuna-server accounts` commands
+    account_actions_interval: float = 2.0
     chat_history: int = 50  # chat messages sent in a full state
     name_max: int = 32
     computer_delay: float = limit(

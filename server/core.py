@@ -74,7 +74,7 @@ from server.logins import Logins
 from server.play import Play
 from server.session import Session
 from server.sessions import Sessions
-from server.store import ClearSeatOp, StoredPlayers, StoredTable
+from server.store import AccountAction, ClearSeatOp, StoredPlayers, StoredTable
 from server.table import Closing, MemberId, Table, TableError
 from shared.types import Seat, Termination
 
@@ -131,7 +131,9 @@ class ServerCore:
         """Version 3's players as a previous run stored them: the accounts and their login
         tokens, the standing challenges, the archive, the lobby's chat."""
         self._ctx.begin(now, wall)
-        self._ctx.accounts.load(stored.accounts, stored.login_tokens)
+        self._ctx.accounts.load(stored.accounts, stored.login_tokens, stored.known_addresses)
+        self._logins.restore(stored.registrations)
+        self._logins.apply_actions(stored.account_actions)
         self._archive.restore(stored.archive)
         self._lobby_chat.restore(stored.lobby_chat)
         self._challenges.restore(stored.challenges)
@@ -270,6 +272,7 @@ class ServerCore:
             ctx.flush_lobby()
         if timers.sweep_due(now):
             self._sweep(now)
+        self._logins.tick(now)
         return ctx.take()
 
     def _sweep(self, now: float) -> None:
@@ -289,7 +292,16 @@ class ServerCore:
 
     def next_wake(self) -> float | None:
         """When tick() next has something to do."""
-        return self._ctx.timers.next_wake()
+        wake = self._ctx.timers.next_wake()
+        checks = self._logins.next_wake(self._ctx.now)
+        return wake if checks is None else checks if wake is None else min(wake, checks)
+
+    def account_actions(self, actions: list[AccountAction], now: float, wall: float) -> Effects:
+        """The operator's commands found in storage (kahuna-server accounts, made while this
+        server runs)."""
+        self._ctx.begin(now, wall)
+        self._logins.apply_actions(actions)
+        return self._ctx.take()
 
     def slow_reader(self, member: MemberId, now: float, wall: float) -> Effects:
         """The I/O layer is closing a connection (one that did not read its messages, or one
@@ -359,7 +371,7 @@ class ServerCore:
             case Rematch(table_id):
                 self._tables.rematch(member, table_id, now)
             case Register():
-                self._logins.register(session, message)
+                self._logins.register(session, message, now)
             case Login():
                 self._logins.login(session, message, now)
             case Logout():

@@ -12,7 +12,7 @@ from collections import deque
 
 from protocol.errors import ErrorCode
 from protocol.player_messages import Ignoring, LobbyChatEntry, LobbyChatMessage
-from server.accounts import Account
+from server.accounts import Account, keep_quiet
 from server.context import Context
 from server.names import name_key
 from server.session import Session
@@ -43,6 +43,7 @@ class LobbyChatRoom:
     def say(self, session: Session, text: str, now: float) -> None:
         ctx, cfg = self.ctx, self.ctx.config
         account = self._account(session)
+        keep_quiet(account, cfg.new_account_quiet, ctx.wall, ErrorCode.CHAT_RATE_LIMITED, "speak")
         cleaned = clean_text(text)
         if not cleaned:
             raise TableError(ErrorCode.CHAT_EMPTY, "nothing to say")

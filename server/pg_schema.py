@@ -1,8 +1,7 @@
 """The PostgreSQL schema of the server's database: the same tables, columns and schema version as
 SQLite's (server/sqlite_schema.py), in PostgreSQL's types, with the checks a database passes
 before the server writes into it. PostgreSQL came with schema version 3: a database here was
-never of an older version, so no migration is needed yet; the next version adds its steps to
-_MIGRATIONS, as SQLite's do."""
+never of an older version; version 4's steps are in _MIGRATIONS, as SQLite's are."""
 
 from __future__ import annotations
 
@@ -129,21 +128,54 @@ CREATE TABLE lobby_chat (
 )
 """
 
+# Version 4: the accounts' login addresses (hashed), registrations, the operator's commands.
+_SAFETY = """
+CREATE TABLE login_addresses (
+    account TEXT NOT NULL REFERENCES accounts (name_key),
+    address_hash BYTEA NOT NULL,
+    last DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (account, address_hash)
+);
+
+CREATE TABLE registrations (
+    account TEXT PRIMARY KEY REFERENCES accounts (name_key),
+    address TEXT NOT NULL,
+    at DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX registrations_at ON registrations (at);
+
+CREATE TABLE account_actions (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    account TEXT NOT NULL REFERENCES accounts (name_key),
+    action TEXT NOT NULL CHECK (action IN ('disable', 'password')),
+    password_hash TEXT,
+    at DOUBLE PRECISION NOT NULL,
+    done DOUBLE PRECISION  -- when a server applied it (NULL: not yet)
+);
+CREATE INDEX account_actions_waiting ON account_actions (done, seq)
+"""
+
+
+def _split(script: str) -> tuple[str, ...]:
+    # no ';' inside a statement or a comment of the scripts here
+    return tuple(s.strip() for s in script.split(";") if s.strip())
+
+
 # the tables a database of this version has; one missing is a damaged database
 TABLES = frozenset(
     {"kahuna_schema", "tables", "seats", "log", "chat", "finished", "accounts", "login_tokens"}
     | {"challenges", "archive", "lobby_chat"}
+    | {"login_addresses", "registrations", "account_actions"}
 )
+ADDED_IN_4 = frozenset({"login_addresses", "registrations", "account_actions"})
 
-# What each version added to the one before (none yet: PostgreSQL began at version 3).
-_MIGRATIONS: dict[int, tuple[str, ...]] = {}
+# What each version added to the one before (PostgreSQL began at version 3).
+_MIGRATIONS: dict[int, tuple[str, ...]] = {4: _split(_SAFETY)}
 
 
 def statements() -> tuple[str, ...]:
     """The statements that make a new database, in order."""
-    # no ';' inside a statement or a comment of the scripts here
-    script = f"{_META};{_SCHEMA}"
-    return tuple(s.strip() for s in script.split(";") if s.strip())
+    return _split(f"{_META};{_SCHEMA};{_SAFETY}")
 
 
 def migration(version: int) -> tuple[str, ...]:
@@ -181,7 +213,7 @@ def check(name: str, tables: set[str], meta: list[tuple[Any, ...]]) -> int | Non
             f"{name}: written by a newer kahuna server (schema version {version}; this server"
             f" knows version {SCHEMA_VERSION}); refusing to use it"
         )
-    missing = TABLES - tables
+    missing = TABLES - tables - (ADDED_IN_4 if version < 4 else frozenset())
     if missing:
         raise StorageError(
             f"{name}: the database is damaged (missing tables: {', '.join(sorted(missing))});"

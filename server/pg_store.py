@@ -30,7 +30,7 @@ import psycopg
 from server.pg_schema import check, migration, statements
 from server.sql_store import SqlStorage
 from server.sqlite_schema import APPLICATION_ID, SCHEMA_VERSION
-from server.store import StandbyStopped, StorageError
+from server.store import DatabaseInUse, StandbyStopped, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,10 @@ class PgStorage(SqlStorage):
         name: str,
         standby: threading.Event | None = None,
         on_standby: Callable[[], None] | None = None,
+        shared: bool = False,
     ) -> None:
+        """`shared`: beside the serving server, for the operator's commands
+        (server/accounts_cli.py): no lock taken, the schema neither made nor migrated."""
         super().__init__(name)
         self._kept: list[str] | None = None  # a write's statements not yet sent (see _run)
         try:
@@ -92,8 +95,11 @@ class PgStorage(SqlStorage):
             raise StorageError(f"{self.path}: cannot connect to the database: {e}") from e
         self._client = psycopg.ClientCursor(self._conn)  # turns a statement and values into text
         try:
-            self._lock(standby, on_standby)
-            self._open()
+            if shared:
+                self._check_shared()
+            else:
+                self._lock(standby, on_standby)
+                self._open()
         except BaseException:
             self._conn.close()
             raise
@@ -150,7 +156,7 @@ class PgStorage(SqlStorage):
             waited = False
             while not self._try_lock():
                 if standby is None:
-                    raise StorageError(
+                    raise DatabaseInUse(
                         f"{self.path}: another kahuna server is using this database; one"
                         " database belongs to one server (a second one started as a standby"
                         " waits for it)"
@@ -203,6 +209,17 @@ class PgStorage(SqlStorage):
             raise StorageError(f"{self.path}: cannot prepare the database: {e}") from e
         if version is None:
             log.info("%s: a new kahuna database (schema version %d)", self.path, SCHEMA_VERSION)
+
+    def _check_shared(self) -> None:
+        try:
+            row = self._conn.execute("SELECT application, version FROM kahuna_schema").fetchone()
+        except psycopg.Error as e:
+            raise StorageError(f"{self.path}: not a kahuna server database: {e}") from e
+        if row is None or tuple(row) != ("kahuna", SCHEMA_VERSION):
+            raise StorageError(
+                f"{self.path}: not a kahuna server database of schema version {SCHEMA_VERSION}"
+                f" ({row!r}); start this server's version on it once"
+            )
 
     def alive(self) -> None:
         """Whether the connection (and with it the lock) still holds: a StorageError if not."""

@@ -32,6 +32,9 @@ from typing import Any
 import msgpack
 
 from server.store import (
+    AccountAction,
+    AccountActionDoneOp,
+    AccountActionOp,
     AccountOp,
     AccountRow,
     AppendLogOp,
@@ -46,8 +49,11 @@ from server.store import (
     CreateTableOp,
     DropLoginTokensOp,
     FinishOp,
+    KnownAddressOp,
     LobbyChatOp,
     LoginTokenOp,
+    Registration,
+    RegistrationOp,
     SetSeatOp,
     StorageError,
     StorageOp,
@@ -332,6 +338,49 @@ class SqlStorage:
                     (op.sender, op.text, op.at),
                 )
             case _:
+                self._apply_safety(op)
+
+    def _apply_safety(self, op: StorageOp) -> None:
+        """Version 4's operations: login addresses, registrations, the operator's commands."""
+        run = self._run
+        match op:
+            case KnownAddressOp():
+                run(
+                    "INSERT INTO login_addresses (account, address_hash, last) VALUES (?, ?, ?)"
+                    " ON CONFLICT (account, address_hash) DO UPDATE SET last = excluded.last",
+                    (op.key, op.address_hash, op.at),
+                )
+                for dropped in op.dropped:
+                    run(
+                        "DELETE FROM login_addresses WHERE account = ? AND address_hash = ?",
+                        (op.key, dropped),
+                    )
+            case RegistrationOp():
+                run(
+                    "INSERT INTO registrations (account, address, at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (account) DO UPDATE SET address = excluded.address,"
+                    " at = excluded.at",
+                    (op.key, op.address, op.at),
+                )
+            case AccountActionOp():
+                # the row at once (a stopped server's database is then as the command left
+                # it), and the command for a running server, which writes rows from memory
+                if op.action == "disable":
+                    run("UPDATE accounts SET disabled = 1 WHERE name_key = ?", (op.key,))
+                else:
+                    run(
+                        "UPDATE accounts SET password_hash = ?, disabled = 0 WHERE name_key = ?",
+                        (op.password_hash, op.key),
+                    )
+                run("DELETE FROM login_tokens WHERE account = ?", (op.key,))
+                run(
+                    "INSERT INTO account_actions (account, action, password_hash, at)"
+                    " VALUES (?, ?, ?, ?)",
+                    (op.key, op.action, op.password_hash, op.at),
+                )
+            case AccountActionDoneOp():
+                run("UPDATE account_actions SET done = ? WHERE seq = ?", (op.at, op.seq))
+            case _:
                 raise StorageError(f"{self.path}: unknown operation {type(op).__name__}")
 
     def _flush(self) -> None:
@@ -546,6 +595,29 @@ class SqlStorage:
             (max(0, limit),),
         )
         return [LobbyChatOp(sender, text, at) for sender, text, at in rows]
+
+    def load_known_addresses(self) -> list[tuple[str, bytes]]:
+        rows = self._read(
+            "the login addresses",
+            "SELECT account, address_hash FROM login_addresses ORDER BY last, account",
+        )
+        return [(key, bytes(address_hash)) for key, address_hash in rows]
+
+    def load_registrations(self, since: float) -> list[Registration]:
+        rows = self._read(
+            "the registrations",
+            "SELECT account, address, at FROM registrations WHERE at >= ? ORDER BY at, account",
+            (since,),
+        )
+        return [Registration(key, address, at) for key, address, at in rows]
+
+    def load_account_actions(self) -> list[AccountAction]:
+        rows = self._read(
+            "the operator's commands",
+            "SELECT seq, account, action, password_hash FROM account_actions"
+            " WHERE done IS NULL ORDER BY seq",
+        )
+        return [AccountAction(int(seq), key, action, hashed) for seq, key, action, hashed in rows]
 
     def flush_times(self) -> None:
         """At close: the tables' times not yet written; they lag, as after a kill -9, if the

@@ -7,7 +7,7 @@ import sqlite3
 
 from server.store import StorageError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Version 3: the players (protocol version 3): accounts, their login tokens, challenges, the
 # archive of finished games with an account at a seat, the lobby's chat.
@@ -71,6 +71,36 @@ CREATE TABLE lobby_chat (
 """
 
 
+# Version 4: what keeps the accounts safe: the addresses each account logged in from (hashed:
+# server/store.py's hash_address), where and when each was registered, and the operator's
+# commands for a running server (server/accounts_cli.py).
+_SAFETY_SCHEMA = """
+CREATE TABLE login_addresses (
+    account TEXT NOT NULL REFERENCES accounts (name_key),
+    address_hash BLOB NOT NULL CHECK (typeof(address_hash) = 'blob'),
+    last REAL NOT NULL,
+    PRIMARY KEY (account, address_hash)
+) WITHOUT ROWID;
+
+CREATE TABLE registrations (
+    account TEXT PRIMARY KEY REFERENCES accounts (name_key),
+    address TEXT NOT NULL,
+    at REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX registrations_at ON registrations (at);
+
+CREATE TABLE account_actions (
+    seq INTEGER PRIMARY KEY,
+    account TEXT NOT NULL REFERENCES accounts (name_key),
+    action TEXT NOT NULL CHECK (action IN ('disable', 'password')),
+    password_hash TEXT,
+    at REAL NOT NULL,
+    done REAL  -- when a server applied it (NULL: not yet)
+);
+CREATE INDEX account_actions_waiting ON account_actions (done, seq)
+"""
+
+
 def _statements(script: str) -> tuple[str, ...]:
     # no ';' inside a statement or a comment of the scripts here
     return tuple(s.strip() for s in script.split(";") if s.strip())
@@ -83,6 +113,7 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE chat ADD COLUMN role TEXT",
     ),
     3: ("ALTER TABLE seats ADD COLUMN account TEXT", *_statements(_PLAYERS_SCHEMA)),
+    4: _statements(_SAFETY_SCHEMA),
 }
 
 # Stored in the SQLite header (PRAGMA application_id) so that a database of another program,
@@ -180,7 +211,11 @@ def create_schema(conn: sqlite3.Connection, path: str) -> None:
         # Another process may have created the schema between the probe and this lock.
         if probe(conn) != (0, 0, 0):
             raise StorageError(f"{path}: another process initialised the database")
-        for statement in (*_statements(_SCHEMA), *_statements(_PLAYERS_SCHEMA)):
+        for statement in (
+            *_statements(_SCHEMA),
+            *_statements(_PLAYERS_SCHEMA),
+            *_statements(_SAFETY_SCHEMA),
+        ):
             conn.execute(statement)
         conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")

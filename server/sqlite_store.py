@@ -16,6 +16,10 @@ SQLite's connections: closing any descriptor of the file would drop SQLite's own
 
 A file that is not a SQLite database, is damaged, belongs to another program or was written by a
 newer server is refused with a `StorageError` before anything is written to it.
+
+`shared`: the operator's commands (server/accounts_cli.py) beside a running server. No lock, no
+checkpoints, no schema made or migrated (the server did that); each write a short transaction of
+its own, which waits up to BUSY_TIMEOUT for the server's (WAL lets reads go on meanwhile).
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from server.sqlite_schema import (
     migrate,
     probe,
 )
-from server.store import StorageError
+from server.store import DatabaseInUse, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +52,7 @@ def default_db_path() -> Path:
 
 MEMORY = ":memory:"
 CHECKPOINT_EVERY = 1.0  # seconds between background checkpoints
+BUSY_TIMEOUT = 5.0  # seconds a shared opening's write waits for the server's
 # The move journal of earlier versions (`<database>-moves`): moves stored beside the database
 # until they went into it. One left with moves in it is refused (see _check_no_journal).
 OLD_JOURNAL_SUFFIX = "-moves"
@@ -64,23 +69,31 @@ class SqliteStorage(SqlStorage):
     GREATEST = "max"
     ERRORS = (sqlite3.Error,)
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, shared: bool = False) -> None:
         super().__init__(str(path))
         self._memory = self.path == MEMORY
+        self._shared = shared
         self._lock_fd: int | None = None
         self._checkpointer: threading.Thread | None = None
         self._stop_checkpoints = threading.Event()
         self.checkpoints = 0  # background checkpoints done (for tests and curious hosts)
-        if not self._memory:
+        if shared and (self._memory or not Path(path).is_file()):
+            raise StorageError(f"{self.path}: no such database")
+        if not self._memory and not shared:
             _prepare_path(Path(path))
             self._lock()
         try:
             # isolation_level=None: the module issues BEGIN/COMMIT itself, so a transaction
             # spans exactly one write() and nothing is committed behind its back.
-            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT
+            )
         except sqlite3.Error as e:
             raise StorageError(f"{self.path}: cannot open the database: {e}") from e
         try:
+            if shared:
+                self._open_shared()
+                return
             if not self._memory:
                 _check_no_journal(Path(path))  # under the lock: no server is using it
             self._open()
@@ -107,7 +120,7 @@ class SqliteStorage(SqlStorage):
             fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             self._unlock()
-            raise StorageError(
+            raise DatabaseInUse(
                 f"{self.path}: another kahuna server is using this database; one database"
                 " belongs to one server"
             ) from None
@@ -172,6 +185,19 @@ class SqliteStorage(SqlStorage):
                 migrate(self._conn, old)
         except sqlite3.Error as e:
             raise StorageError(f"{self.path}: cannot prepare the database: {e}") from e
+
+    def _open_shared(self) -> None:
+        try:
+            app_id, version, _objects = probe(self._conn)
+            self._conn.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.Error as e:
+            raise StorageError(f"{self.path}: not a readable SQLite database ({e})") from e
+        if (app_id, version) != (APPLICATION_ID, SCHEMA_VERSION):
+            raise StorageError(
+                f"{self.path}: not a kahuna server database of schema version {SCHEMA_VERSION}"
+                f" (application id {app_id:#x}, version {version}); start this server's version"
+                " on it once"
+            )
 
     def _begin(self) -> None:
         self._execute("BEGIN IMMEDIATE")

@@ -45,9 +45,12 @@ def open_storage(
     db: str,
     standby: threading.Event | None = None,
     on_standby: Callable[[], None] | None = None,
+    shared: bool = False,
 ) -> Storage:
     """The storage of `db`. For PostgreSQL, `standby` waits while another server serves the
-    database (until the event is set); None refuses it at once, as SQLite always does."""
+    database (until the event is set); None refuses it at once, as SQLite always does.
+    `shared`: beside a server that holds it, for the operator's commands (no lock, no
+    migration; see server/accounts_cli.py)."""
     problem = check_db(db)
     if problem is not None:
         raise StorageError(problem)
@@ -58,5 +61,5 @@ def open_storage(
             raise StorageError(
                 f"PostgreSQL needs psycopg ({e}): pip install 'kahuna[postgresql]'"
             ) from e
-        return PgStorage(db, safe_name(db), standby, on_standby)
-    return SqliteStorage(db)
+        return PgStorage(db, safe_name(db), standby, on_standby, shared=shared)
+    return SqliteStorage(db, shared=shared)

@@ -16,12 +16,24 @@ class StorageError(Exception):
     """The database cannot be opened, read or written; the message names the path and why."""
 
 
+class DatabaseInUse(StorageError):
+    """Another server holds the database (its lock): a command that may run beside it opens it
+    `shared` instead (server/accounts_cli.py)."""
+
+
 class StandbyStopped(StorageError):
     """A server waiting as a standby for a database another one serves was told to stop."""
 
 
 def hash_token(token: str) -> bytes:
     return hashlib.sha256(token.encode("utf-8")).digest()
+
+
+def hash_address(key: str, address: str) -> bytes:
+    """An address an account logged in from, as kept: salted with the account's key, so that the
+    same address is not one value across accounts. It hides the address from a reader of the
+    database, not from one who tries every IPv4 address."""
+    return hashlib.sha256(f"kahuna login address\0{key}\0{address}".encode()).digest()
 
 
 @attrs.frozen
@@ -140,6 +152,63 @@ class DropLoginTokensOp:
 
 
 @attrs.frozen
+class KnownAddressOp:
+    """The account logged in from an address (its hash_address); `dropped`: the hashes of
+    older ones no longer kept."""
+
+    key: str
+    address_hash: bytes
+    at: float
+    dropped: tuple[bytes, ...] = ()
+
+
+@attrs.frozen
+class RegistrationOp:
+    """Where and when an account was registered: the limit per address (server/logins.py) and
+    the operator's `kahuna-server accounts recent`."""
+
+    key: str
+    address: str
+    at: float
+
+
+@attrs.frozen
+class AccountActionOp:
+    """The operator's command on an account, made while a server may run
+    (server/accounts_cli.py): written to the account's row at once, and kept for the running
+    server, which applies it at its next look (`load_account_actions`) and marks it done.
+    `action` "disable", or "password" with the new hash (which also enables the account)."""
+
+    key: str
+    action: str
+    password_hash: str | None
+    at: float
+
+
+@attrs.frozen
+class AccountActionDoneOp:
+    seq: int
+    at: float
+
+
+@attrs.frozen
+class AccountAction:
+    """An operator's command not yet applied by a server."""
+
+    seq: int
+    key: str
+    action: str
+    password_hash: str | None = attrs.field(repr=False)
+
+
+@attrs.frozen
+class Registration:
+    key: str
+    address: str
+    at: float
+
+
+@attrs.frozen
 class ChallengeRow:
     challenge_id: str
     sender: str  # account keys
@@ -200,7 +269,8 @@ class LobbyChatOp:
 StorageOp = (
     CreateTableOp | SetSeatOp | ClearSeatOp | AppendLogOp | ChatOp | TableStateOp | FinishOp
     | CloseOp | AccountOp | LoginTokenOp | DropLoginTokensOp | ChallengeOp | ChallengeGoneOp
-    | ArchiveOp | LobbyChatOp
+    | ArchiveOp | LobbyChatOp | KnownAddressOp | RegistrationOp | AccountActionOp
+    | AccountActionDoneOp
 )  # fmt: skip
 
 
@@ -236,6 +306,10 @@ class StoredPlayers:
     challenges: list[ChallengeRow] = attrs.Factory(list)
     archive: list[ArchivedGame] = attrs.Factory(list)
     lobby_chat: list[LobbyChatOp] = attrs.Factory(list)
+    # (account key, hash_address), oldest first
+    known_addresses: list[tuple[str, bytes]] = attrs.Factory(list)
+    registrations: list[Registration] = attrs.Factory(list)  # the recent ones
+    account_actions: list[AccountAction] = attrs.Factory(list)
 
 
 class Storage(Protocol):
@@ -269,6 +343,15 @@ class Storage(Protocol):
 
     def load_lobby_chat(self, limit: int) -> list[LobbyChatOp]:
         """The latest `limit` lines of the lobby's chat, oldest first."""
+
+    def load_known_addresses(self) -> list[tuple[str, bytes]]:
+        """Every account's login addresses (their hashes), the least recent first."""
+
+    def load_registrations(self, since: float) -> list[Registration]:
+        """The registrations at `since` or later, oldest first."""
+
+    def load_account_actions(self) -> list[AccountAction]:
+        """The operator's commands no server has applied yet, in order."""
 
     def alive(self) -> None:
         """Raise a StorageError when the database can no longer be written (a lost connection),

@@ -56,6 +56,8 @@ def server_config(**overrides: Any) -> ServerConfig:
         flood_limit=1000,
         max_per_address=1000,
         waiting_per_address=1000,  # every test client is at 127.0.0.1
+        registrations_per_hour=0,  # the tests' accounts are many, from few addresses
+        new_account_quiet=0.0,  # and speak at once; tests/server/test_login_throttle.py: both
         source_factory=lambda: SeededSource(next(seeds)),
         rng=random.Random(7),
     )

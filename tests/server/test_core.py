@@ -89,6 +89,8 @@ def make_config(**overrides: Any) -> ServerConfig:
         flood_limit=1000,
         max_per_address=1000,
         computer_delay=0.0,
+        registrations_per_hour=0,  # the tests' accounts are many, from few addresses
+        new_account_quiet=0.0,  # and speak at once; tests/server/test_login_throttle.py: both
         source_factory=lambda: SeededSource(next(seeds)),
         rng=random.Random(7),
     )
