@@ -116,7 +116,9 @@ class ServerConfig:
     abandon_timeout: float = limit(
         600.0,
         positive_float,
-        "seconds a disconnected player has to come back before the table closes",
+        "seconds a player of a game under way may be without any connection to the server"
+        " (one who stepped into the lobby and is connected is not gone) before losing the"
+        " game by forfeit; a game of days waits for its deadline instead",
     )
     # long enough for chat and rematch talk
     over_linger: float = limit(600.0, positive_float, "seconds a finished game stays open")
