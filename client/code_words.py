@@ -63,6 +63,10 @@ ACCOUNT_REASONS: dict[str, str] = {
         "a registered name has letters, digits, spaces, _ and - only"
     ),
     "bad_account_name/only_digits": N_("a registered name is not only digits"),
+    "bad_account_name/mixed_scripts": N_(
+        "a registered name keeps to one alphabet: Latin letters mixed with Cyrillic or Greek"
+        " ones pass for another name"
+    ),
     "bad_account_name/reserved": N_("that name is reserved"),
     "bad_password/too_short": N_("the password is too short (8 characters at least)"),
     "bad_password/too_long": N_("the password is too long"),

@@ -126,7 +126,7 @@ MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.NAME_REGISTERED: "version 3: register: the name (in any spelling) has an account",
     ErrorCode.BAD_ACCOUNT_NAME: (
         "version 3: the name cannot be registered; 'reason' says why (too_short, too_long,"
-        " bad_characters, only_digits, reserved)"
+        " bad_characters, only_digits, mixed_scripts, reserved)"
     ),
     ErrorCode.BAD_PASSWORD: (
         "version 3: the new password is refused; 'reason' says why (too_short, too_long,"

@@ -11,6 +11,7 @@ from typing import Any
 import attrs
 
 from protocol.errors import ErrorCode
+from server.names import name_key
 from server.store import AccountOp, AccountRow, KnownAddressOp, hash_address
 from server.table import TableError
 from shared.legality import Refusal
@@ -99,6 +100,9 @@ class Accounts:
         self.by_key: dict[str, Account] = {}
         self.tokens: dict[bytes, str] = {}  # token hash -> account key
         self.addresses: dict[str, list[bytes]] = {}  # key -> hash_address, the latest last
+        # name_key of today -> the key an account is stored under, where the two differ (an
+        # account registered under an older skeleton: server/names.py), for look-ups by name
+        self.aliases: dict[str, str] = {}
 
     def load(
         self,
@@ -108,6 +112,10 @@ class Accounts:
     ) -> None:
         for row in rows:
             self.by_key[row.key] = Account.from_row(row)
+        for account in sorted(self.by_key.values(), key=lambda a: (a.created, a.key)):
+            today = name_key(account.name)  # the oldest account keeps a name two now share
+            if today != account.key and today not in self.by_key:
+                self.aliases.setdefault(today, account.key)
         for token_hash, key in tokens:
             if key in self.by_key:
                 self.tokens[token_hash] = key
@@ -135,7 +143,11 @@ class Accounts:
         return KnownAddressOp(key, address_hash, wall, dropped)
 
     def get(self, key: str) -> Account | None:
-        return self.by_key.get(key)
+        """The account stored under the key, or whose name has this name_key."""
+        account = self.by_key.get(key)
+        if account is None and key in self.aliases:
+            account = self.by_key.get(self.aliases[key])
+        return account
 
     def add(self, account: Account) -> None:
         self.by_key[account.key] = account

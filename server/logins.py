@@ -124,12 +124,12 @@ class Logins:
 
     def register(self, session: Session, message: Register, now: float) -> None:
         self._ready(session, logged_in=False)
-        name = clean_text(message.name)
+        name = message.name.strip()  # a control or format character refuses it, unseen or not
         problem = account_name_problem(name)
         if problem is not None:
             raise refusal(ErrorCode.BAD_ACCOUNT_NAME, problem, "this name cannot be registered")
         key = name_key(name)
-        if key in self.ctx.accounts.by_key or key in self._registering:
+        if self.ctx.accounts.get(key) is not None or key in self._registering:
             raise TableError(ErrorCode.NAME_REGISTERED, "this name is registered")
         problem = password_problem(message.password)
         if problem is not None:
@@ -147,6 +147,9 @@ class Logins:
     def login(self, session: Session, message: Login, now: float) -> None:
         self._ready(session, logged_in=False)
         key = name_key(clean_text(message.name))
+        named = self.ctx.accounts.get(key)
+        if named is not None:
+            key = named.key  # the key it is stored under: an older skeleton's, maybe (names.py)
         if (message.password is None) == (message.token is None):
             raise TableError(ErrorCode.BAD_LOGIN, "give a password or a login token")
         accounts = self.ctx.accounts
@@ -341,7 +344,7 @@ class Logins:
         match pending.kind:
             case "register":
                 assert isinstance(result, str)
-                if pending.key in ctx.accounts.by_key or session.account is not None:
+                if ctx.accounts.get(pending.key) is not None or session.account is not None:
                     self._unregistered(pending)
                     if session.account is not None:
                         raise TableError(

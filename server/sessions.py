@@ -128,7 +128,7 @@ class Sessions:
         if not name or len(name) > cfg.name_max:
             raise TableError(ErrorCode.BAD_NAME, f"a name has 1 to {cfg.name_max} characters")
         note = None
-        if cfg.accounts and name_key(name) in self.ctx.accounts.by_key:
+        if cfg.accounts and self.ctx.accounts.get(name_key(name)) is not None:
             name, note = guest_name(name, cfg.name_max), "name_registered"
         session.name = name
         session.version = hello.version

@@ -38,6 +38,7 @@ export const ACCOUNT_REASONS = {
   "bad_account_name/too_long": "that name is too long to register (20 at most)",
   "bad_account_name/bad_characters": "a registered name has letters, digits, spaces, _ and - only",
   "bad_account_name/only_digits": "a registered name is not only digits",
+  "bad_account_name/mixed_scripts": "a registered name keeps to one alphabet: Latin letters mixed with Cyrillic or Greek ones pass for another name",
   "bad_account_name/reserved": "that name is reserved",
   "bad_password/too_short": "the password is too short (8 characters at least)",
   "bad_password/too_long": "the password is too long",
