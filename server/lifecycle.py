@@ -360,7 +360,7 @@ class Lifecycle:
 
     def _forfeit_abandoned(self, table: Table, now: float, online: set[str]) -> bool:
         """A player without any connection for the abandonment timeout loses the game by
-        forfeit (docs/rules.md, "Abandoned games"). When both are past it, the one gone the
+        forfeit (docs/rules.md, R19). When both are past it, the one gone the
         longer loses; gone equally long (since a restart, say), the one to move, whom the game
         was waiting for. A game of days waits for its deadline instead. True: it ended."""
         if table.correspondence:

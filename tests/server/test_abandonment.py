@@ -1,7 +1,7 @@
 """Issue 40: a game under way is never closed without a result. A player who steps into the
 lobby and stays connected is not abandoning it, however long; a player without any connection
 past --abandon-timeout loses it by forfeit, rated and archived like any forfeit, and the other
-player is told; a restart in between changes none of it (docs/rules.md, "Abandoned games").
+player is told; a restart in between changes none of it (docs/rules.md, R19).
 
 The rules' timing is tested in the core with its injected time; the rest over real sockets,
 with a small timeout, and across a restart on a SQLite file."""
@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from protocol.fields import TimeControl
 from protocol.messages import (
     Command,
     GetRecord,
@@ -56,7 +57,7 @@ TIMEOUT = 30.0  # the abandonment timeout of the core's tests, in its injected s
 # ----- the rules, in the core ---------------------------------------------------------------
 
 
-def test_a_player_in_the_lobby_is_never_forfeited_while_connected() -> None:
+def test_r19_a_player_in_the_lobby_is_never_forfeited_while_connected() -> None:
     h = Harness(abandon_timeout=TIMEOUT)
     duo = h.duo()
     h.act(duo.white, duo.table_id, "draw")
@@ -82,7 +83,7 @@ def test_a_player_in_the_lobby_is_never_forfeited_while_connected() -> None:
     }
 
 
-def test_the_first_to_go_loses_and_equally_long_gone_the_one_to_move() -> None:
+def test_r19_the_first_to_go_loses_and_equally_long_gone_the_one_to_move() -> None:
     h = Harness(abandon_timeout=TIMEOUT)
     duo = h.duo()
     h.act(duo.white, duo.table_id, "draw")  # black to move
@@ -103,7 +104,7 @@ def test_the_first_to_go_loses_and_equally_long_gone_the_one_to_move() -> None:
     assert writes_of(ended, FinishOp)[0].result["winner"] == "white"
 
 
-def test_an_account_logged_in_anywhere_is_present_at_its_seat() -> None:
+def test_r19_an_account_logged_in_anywhere_is_present_at_its_seat() -> None:
     h = Accounts(abandon_timeout=TIMEOUT, new_account_quiet=0.0, registrations_per_hour=0)
     ann, ann_token = h.account("Ann")
     bob, _ = h.account("Bob")
@@ -125,9 +126,7 @@ def test_an_account_logged_in_anywhere_is_present_at_its_seat() -> None:
     assert (finish.result["winner"], finish.result["kind"]) == ("black", "forfeit")
 
 
-def test_a_game_of_days_waits_for_its_deadline() -> None:
-    from protocol.fields import TimeControl
-
+def test_r19_a_game_of_days_waits_for_its_deadline() -> None:
     h = Accounts(abandon_timeout=TIMEOUT, new_account_quiet=0.0, registrations_per_hour=0)
     ann, _ = h.account("Ann")
     bob, _ = h.account("Bob")
