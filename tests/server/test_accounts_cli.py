@@ -1,15 +1,23 @@
-"""`kahuna-server accounts`: the operator lists the accounts, resets a lost password, disables
-an account, on the database of a stopped server."""
+"""`kahuna-server accounts`: the operator lists the accounts and the recent registrations,
+resets a lost password, disables accounts, on the database of a stopped server or beside the
+server that runs on it (which logs the disabled accounts' clients out at its next look)."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from pathlib import Path
 
+from websockets.asyncio.client import connect
+
+from protocol.fields import PROTOCOL_VERSION
+from protocol.messages import Hello, Welcome
+from protocol.player_messages import LoggedIn, LoggedOut, Login, Logout, Register
 from server.passwords import Passwords
 from server.sqlite_store import SqliteStorage
 from server.store import AccountOp, AccountRow, LoginTokenOp, hash_token
+from tests.conftest import Backend, Client, ServerFactory
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 OLD = Passwords("test").hash("old password words")
@@ -60,12 +68,69 @@ def test_list_reset_password_and_disable(tmp_path: Path) -> None:
     assert weak.returncode == 1 and "too_short" in weak.stderr
 
 
-def test_a_database_held_by_a_server_is_refused(tmp_path: Path) -> None:
+def test_the_commands_work_beside_a_server_that_holds_the_database(tmp_path: Path) -> None:
     db = tmp_path / "server.sqlite3"
     make_db(db)
     held = SqliteStorage(db)
     try:
-        refused = run("list", "--db", str(db))
+        listed = run("list", "--db", str(db))
+        disabled = run("disable", "Bob", "--db", str(db))
+        actions = held.load_account_actions()
     finally:
         held.close()
-    assert refused.returncode == 1 and "another kahuna server" in refused.stderr
+    assert listed.returncode == 0 and "Ann" in listed.stdout
+    assert disabled.returncode == 0 and "the running server logs" in disabled.stdout
+    assert [(a.key, a.action) for a in actions] == [("bob", "disable")]
+
+
+async def connect_from(port: int, address: str, name: str) -> Client:
+    """A client whose socket comes from `address` (any of 127/8 on Linux)."""
+    ws = await connect(
+        f"ws://127.0.0.1:{port}", compression=None, open_timeout=5, local_addr=(address, 0)
+    )
+    client = Client(ws)
+    await client.send(Hello(PROTOCOL_VERSION, name))
+    await client.expect(Welcome)
+    return client
+
+
+async def register(port: int, address: str, name: str) -> tuple[Client, str]:
+    client = await connect_from(port, address, name)
+    await client.send(Register(name, "long enough words"))
+    logged = await client.expect(LoggedIn)
+    assert logged.token is not None
+    return client, logged.token
+
+
+async def test_the_operator_disables_recent_accounts_of_a_running_server(
+    backend: Backend, make_server: ServerFactory
+) -> None:
+    server = await make_server(
+        db=backend.db, password_cost="test", registrations_per_hour=3,
+        account_actions_interval=0.1,
+    )  # fmt: skip
+    ann, _ = await register(server.port, "127.0.0.1", "Ann")
+    made = [await register(server.port, "127.0.0.7", f"Spam{n}") for n in range(3)]
+    extra = await connect_from(server.port, "127.0.0.7", "Spam3")
+    await extra.send(Register("Spam3", "long enough words"))
+    refused = await extra.expect_error("login_throttled")
+    assert refused.reason == "registrations"
+
+    recent = await asyncio.to_thread(run, "recent", "--db", backend.db)
+    assert recent.returncode == 0, recent.stderr
+    lines = recent.stdout.splitlines()
+    assert lines[1].split()[:2] == ["127.0.0.7", "3"]
+    assert "Spam0" in lines[1] and "Ann" in lines[2]
+
+    disabled = await asyncio.to_thread(run, "disable", "--from", "127.0.0.7", "--db", backend.db)
+    assert disabled.returncode == 0, disabled.stderr
+    assert disabled.stdout.count("is disabled") == 3
+    for client, _token in made:  # logged out by the running server within its next look
+        assert (await client.expect(LoggedOut, timeout=5)).name.endswith("(guest)")
+    again = await connect_from(server.port, "127.0.0.8", "x")
+    await again.send(Login("Spam0", None, made[0][1]))
+    await again.expect_error("bad_login")
+    await again.send(Login("Spam1", "long enough words", None))
+    await again.expect_error("bad_login")
+    await ann.send(Logout())  # Ann, of another address, is still logged in
+    assert (await ann.expect(LoggedOut)).name == "Ann (guest)"

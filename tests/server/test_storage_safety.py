@@ -1,0 +1,130 @@
+"""Schema version 4 in both databases: the accounts' login addresses (hashed), the registrations,
+the operator's commands; the shared opening beside a server that holds the database; and the
+migration of a version-3 database."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from server.sqlite_schema import SCHEMA_VERSION
+from server.storage_open import open_storage
+from server.store import (
+    AccountActionDoneOp,
+    AccountActionOp,
+    AccountOp,
+    AccountRow,
+    DatabaseInUse,
+    KnownAddressOp,
+    LoginTokenOp,
+    Registration,
+    RegistrationOp,
+    StorageError,
+    hash_address,
+    hash_token,
+)
+from tests.conftest import Backend
+from tests.server.test_storage_postgresql import run_sql
+
+ANN = AccountRow("ann", "Ann", "$argon2id$x", 1500.0, 350.0, 0.06, 10.0, 10.0, False, {})
+BOB = AccountRow("bob", "Bob", "$argon2id$y", 1500.0, 350.0, 0.06, 20.0, 20.0, False, {})
+
+
+def test_login_addresses_registrations_and_commands_are_kept(backend: Backend) -> None:
+    storage = backend.open()
+    first, second = hash_address("ann", "10.0.0.1"), hash_address("ann", "10.0.0.2")
+    storage.write([AccountOp(ANN), AccountOp(BOB), LoginTokenOp(hash_token("t"), "ann", 1.0)])
+    storage.write([KnownAddressOp("ann", first, 1.0), RegistrationOp("ann", "10.0.0.1", 10.0)])
+    storage.write([KnownAddressOp("ann", second, 2.0), RegistrationOp("bob", "10.0.0.9", 20.0)])
+    storage.write([KnownAddressOp("ann", first, 3.0, dropped=(second,))])
+    storage.write([AccountActionOp("bob", "disable", None, 30.0)])
+    storage.close()
+    storage = backend.open()
+    assert storage.load_known_addresses() == [("ann", first)]
+    assert storage.load_registrations(15.0) == [Registration("bob", "10.0.0.9", 20.0)]
+    assert len(storage.load_registrations(0.0)) == 2
+    (action,) = storage.load_account_actions()
+    assert (action.key, action.action, action.password_hash) == ("bob", "disable", None)
+    assert [a.disabled for a in storage.load_accounts()] == [False, True]  # at once
+    storage.write([AccountActionOp("ann", "password", "$argon2id$new", 31.0)])
+    assert storage.load_login_tokens() == []  # its clients log in again
+    assert next(a for a in storage.load_accounts() if a.key == "ann").password_hash == (
+        "$argon2id$new"
+    )
+    storage.write([AccountActionDoneOp(action.seq, 32.0)])
+    assert [a.key for a in storage.load_account_actions()] == ["ann"]
+    storage.close()
+
+
+def test_the_operator_opens_the_database_beside_its_server(backend: Backend) -> None:
+    held = backend.open()
+    held.write([AccountOp(ANN)])
+    try:
+        with pytest.raises(DatabaseInUse):
+            backend.open()
+        beside = open_storage(backend.db, shared=True)
+        try:
+            assert [a.key for a in beside.load_accounts()] == ["ann"]
+            beside.write([AccountActionOp("ann", "disable", None, 5.0)])
+        finally:
+            beside.close()
+        assert [a.key for a in held.load_account_actions()] == ["ann"]
+        held.write([AccountOp(BOB)])  # the server writes on as before
+    finally:
+        held.close()
+
+
+def test_a_shared_opening_needs_a_database_of_this_version(tmp_path: Path) -> None:
+    with pytest.raises(StorageError, match="no such database"):
+        open_storage(str(tmp_path / "none.sqlite3"), shared=True)
+    old = tmp_path / "old.sqlite3"
+    open_storage(str(old)).close()
+    db = sqlite3.connect(old)
+    db.execute("PRAGMA user_version=3")
+    db.commit()
+    db.close()
+    with pytest.raises(StorageError, match="schema version 4"):
+        open_storage(str(old), shared=True)
+
+
+def _to_version_3(backend: Backend) -> None:
+    tables = ("account_actions", "registrations", "login_addresses")
+    if backend.kind == "sqlite":
+        db = sqlite3.connect(backend.db)
+        for name in tables:
+            db.execute(f"DROP TABLE {name}")
+        db.execute("PRAGMA user_version=3")
+        db.commit()
+        db.close()
+    else:
+        for name in tables:
+            run_sql(backend.db, f"DROP TABLE {name}")
+        run_sql(backend.db, "UPDATE kahuna_schema SET version = 3")
+
+
+def test_a_version_3_database_gains_the_new_tables(backend: Backend) -> None:
+    storage = backend.open()
+    storage.write([AccountOp(ANN)])
+    storage.close()
+    _to_version_3(backend)
+    storage = backend.open()
+    assert [a.key for a in storage.load_accounts()] == ["ann"]
+    assert storage.load_known_addresses() == []
+    storage.write([KnownAddressOp("ann", hash_address("ann", "10.0.0.1"), 1.0)])
+    storage.close()
+    storage = open_storage(backend.db, shared=True)  # now of this version
+    assert len(storage.load_known_addresses()) == 1
+    storage.close()
+    assert SCHEMA_VERSION == 4
+
+
+def test_an_unknown_command_is_refused_and_writes_nothing(backend: Backend) -> None:
+    storage = backend.open()
+    storage.write([AccountOp(ANN)])
+    with pytest.raises(StorageError):
+        storage.write([AccountActionOp("ann", "delete everything", None, 1.0)])
+    assert storage.load_account_actions() == []
+    assert [a.disabled for a in storage.load_accounts()] == [False]
+    storage.close()
