@@ -78,6 +78,9 @@ ACCOUNT_REASONS: dict[str, str] = {
     "bad_challenge/away": N_(
         "the challenger is not connected: a game without days needs both players"
     ),
+    "too_many_challenges/wait": N_(
+        "too many challenges and withdrawals in a short time: wait a little"
+    ),
 }
 
 # Version 3's refusals by their code alone (accounts, challenges, the archive); a {field} is

@@ -148,7 +148,10 @@ MEANINGS: dict[ErrorCode, str] = {
         "version 3: the challenge cannot be made or accepted; 'reason' says why (self, ignored,"
         " bad_terms, away: a live game's challenger is not connected)"
     ),
-    ErrorCode.TOO_MANY_CHALLENGES: "version 3: the sender has as many challenges out as allowed",
+    ErrorCode.TOO_MANY_CHALLENGES: (
+        "version 3: the sender has as many challenges out as allowed, or (reason wait)"
+        " challenged and withdrew too often in a short time"
+    ),
     ErrorCode.NO_SUCH_GAME: "version 3: no finished game of the archive has this id",
     ErrorCode.BUSY: (
         "version 3: analyse: the connection's analysis under way has not ended (your_analysis),"

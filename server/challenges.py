@@ -28,6 +28,7 @@ from server.clock import Clock, ClockError
 from server.context import Context
 from server.lifecycle import Lifecycle
 from server.names import name_key
+from server.ratelimit import KeyedBuckets
 from server.session import Session
 from server.sessions import clean_text
 from server.store import ChallengeGoneOp, ChallengeOp, ChallengeRow
@@ -63,6 +64,9 @@ class ChallengeBoard:
         self.ctx = ctx
         self.tables = tables
         self.standing: dict[str, ChallengeRow] = {}
+        # challenges and withdrawals per account, all its connections together: each sends the
+        # other player a note, and a loop of the two must not flood them
+        self.limit = KeyedBuckets(ctx.config.challenge_rate, ctx.config.challenge_burst)
 
     def restore(self, rows: list[ChallengeRow]) -> None:
         for row in rows:
@@ -98,6 +102,7 @@ class ChallengeBoard:
                 Clock.new(terms.clock)
         except (OptionsError, ClockError) as exc:
             raise bad("bad_terms", str(exc)) from None
+        self._within_limit(sender)
         while True:
             challenge_id = ctx.rng.randbytes(4).hex()
             if challenge_id not in self.standing:
@@ -119,6 +124,8 @@ class ChallengeBoard:
         )
         if row is None or not mine:
             raise TableError(ErrorCode.NO_SUCH_CHALLENGE, "no such challenge of yours")
+        if answer == "withdraw":
+            self._within_limit(me)
         table_id = None
         if answer == "accept":
             challenger = ctx.accounts.by_key[row.sender]
@@ -138,6 +145,13 @@ class ChallengeBoard:
             "withdraw": "challenge_withdrawn",
         }[answer]  # type: ignore[assignment]
         self._note(other, note, table_id, me.name)
+
+    def _within_limit(self, account: Account) -> None:
+        if not self.limit.take(account.key, self.ctx.now):
+            english = "too many challenges and withdrawals in a short time; wait a little"
+            raise TableError(
+                ErrorCode.TOO_MANY_CHALLENGES, english, refusal=Refusal("wait", english)
+            )
 
     def logged_in(self, session: Session) -> None:
         """A connection logged in: its player's challenges."""

@@ -159,8 +159,19 @@ class ServerConfig:
     # connections the kernel holds for accept(); when full, new ones (anyone's) wait a second
     listen_backlog: int = 1024
     chat_max: int = limit(300, positive_int, "characters in one chat message")
-    chat_rate: float = limit(0.5, positive_float, "chat messages per second per connection")
+    chat_rate: float = limit(
+        0.5,
+        positive_float,
+        "chat messages per second per account, its connections together (a guest: per connection)",
+    )
     chat_burst: int = 5
+    challenge_rate: float = limit(
+        0.1,
+        positive_float,
+        "challenges and withdrawals per second per account, its connections together (each"
+        " sends the other player a note)",
+    )
+    challenge_burst: int = 10
     accounts: bool = option(
         True,
         "keep no player accounts: everyone plays as a guest (no register, login, ratings,"

@@ -25,6 +25,7 @@ from server.accounts import Accounts
 from server.config import ServerConfig
 from server.effects import CloseConnection, Effects
 from server.lobby import Lobby
+from server.ratelimit import KeyedBuckets
 from server.session import Session
 from server.store import AppendLogOp, SetSeatOp, StorageOp, TableStateOp
 from server.table import MemberId, Outbox, Table
@@ -46,6 +47,9 @@ class Context:
         self.computers: dict[MemberId, str] = {}  # computer member -> its table
         self.accounts = Accounts()  # version 3: the registered players
         self.timers = Timers()
+        # chat in the lobby and at the tables: per account, all its connections together (a
+        # guest: per connection; guests have no lobby chat, and an address's connections are few)
+        self.chat_limit = KeyedBuckets(config.chat_rate, config.chat_burst)
         # the event being handled: its time (the core's clock, monotonic) and the wall clock's
         # (unix time, for the timestamps of storage)
         self.now = 0.0

@@ -30,9 +30,9 @@ class LobbyChatRoom:
 
     def restore(self, lines: list[LobbyChatOp]) -> None:
         for line in lines[-KEPT:]:
-            self.lines.append(
-                (name_key(line.sender), LobbyChatEntry(line.sender, line.text, line.at))
-            )
+            account = self.ctx.accounts.get(name_key(line.sender))
+            key = name_key(line.sender) if account is None else account.key
+            self.lines.append((key, LobbyChatEntry(line.sender, line.text, line.at)))
 
     def _account(self, session: Session) -> Account:
         account = None if session.account is None else self.ctx.accounts.get(session.account)
@@ -49,7 +49,7 @@ class LobbyChatRoom:
             raise TableError(ErrorCode.CHAT_EMPTY, "nothing to say")
         if len(cleaned) > cfg.chat_max:
             raise TableError(ErrorCode.CHAT_TOO_LONG, f"at most {cfg.chat_max} characters")
-        if not session.chat_bucket.take(now):
+        if not ctx.chat_limit.take(session.speaker, now):
             raise TableError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a little")
         entry = LobbyChatEntry(account.name, cleaned, ctx.wall)
         self.lines.append((account.key, entry))

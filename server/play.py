@@ -233,7 +233,7 @@ class Play:
             raise TableError(ErrorCode.CHAT_EMPTY, "nothing to say")
         if len(cleaned) > cfg.chat_max:
             raise TableError(ErrorCode.CHAT_TOO_LONG, f"at most {cfg.chat_max} characters")
-        if not session.chat_bucket.take(now):
+        if not ctx.chat_limit.take(session.speaker, now):
             raise TableError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a little")
         outbox = table.chat(session.member, cleaned)
         entry = table.chat_log[-1]

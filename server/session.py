@@ -16,7 +16,6 @@ class Session:
     address: str
     opened: float
     bucket: TokenBucket
-    chat_bucket: TokenBucket
     flood: TokenBucket  # messages dropped for the rate before the connection is closed
     name: str | None = None
     version: int = 0  # the protocol version agreed in hello
@@ -29,3 +28,9 @@ class Session:
     @property
     def greeted(self) -> bool:
         return self.name is not None
+
+    @property
+    def speaker(self) -> str | int:
+        """Whose limits (chat, challenges) this connection spends: its account's, shared by all
+        of the account's connections, or a guest's own."""
+        return self.member if self.account is None else self.account

@@ -59,7 +59,6 @@ class Sessions:
             address,
             now,
             TokenBucket(cfg.rate, cfg.burst, now),
-            TokenBucket(cfg.chat_rate, cfg.chat_burst, now),
             TokenBucket(cfg.rate, cfg.flood_limit, now),
         )
         self.per_address[address] = self.per_address.get(address, 0) + 1

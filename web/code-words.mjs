@@ -47,7 +47,8 @@ export const ACCOUNT_REASONS = {
   "bad_challenge/self": "you cannot challenge yourself",
   "bad_challenge/ignored": "that player does not take your challenges",
   "bad_challenge/bad_terms": "those terms make no game",
-  "bad_challenge/away": "the challenger is not connected: a game without days needs both players"
+  "bad_challenge/away": "the challenger is not connected: a game without days needs both players",
+  "too_many_challenges/wait": "too many challenges and withdrawals in a short time: wait a little"
 };
 
 export const ACCOUNT_ERRORS = {
