@@ -81,6 +81,14 @@ ACCOUNT_REASONS: dict[str, str] = {
     "too_many_challenges/wait": N_(
         "too many challenges and withdrawals in a short time: wait a little"
     ),
+    "bad_challenge/new_account": N_("a new account may challenge a few minutes after it was made"),
+    "chat_rate_limited/new_account": N_(
+        "a new account may speak in the lobby a few minutes after it was made"
+    ),
+    "login_throttled/busy": N_("the server is checking many passwords: try again in a moment"),
+    "login_throttled/registrations": N_(
+        "too many accounts were made from your address lately: try again later"
+    ),
 }
 
 # Version 3's refusals by their code alone (accounts, challenges, the archive); a {field} is

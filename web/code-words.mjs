@@ -48,7 +48,11 @@ export const ACCOUNT_REASONS = {
   "bad_challenge/ignored": "that player does not take your challenges",
   "bad_challenge/bad_terms": "those terms make no game",
   "bad_challenge/away": "the challenger is not connected: a game without days needs both players",
-  "too_many_challenges/wait": "too many challenges and withdrawals in a short time: wait a little"
+  "too_many_challenges/wait": "too many challenges and withdrawals in a short time: wait a little",
+  "bad_challenge/new_account": "a new account may challenge a few minutes after it was made",
+  "chat_rate_limited/new_account": "a new account may speak in the lobby a few minutes after it was made",
+  "login_throttled/busy": "the server is checking many passwords: try again in a moment",
+  "login_throttled/registrations": "too many accounts were made from your address lately: try again later"
 };
 
 export const ACCOUNT_ERRORS = {
