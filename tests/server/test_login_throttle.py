@@ -519,3 +519,46 @@ def test_many_guesses_at_one_name_from_everywhere_are_paced() -> None:
         judged_guesses += len(h.jobs)
         h.finish()
     assert judged_guesses <= NAME.free + 3600 / NAME.cap + 5, judged_guesses
+
+
+# ----- the client's words ---------------------------------------------------------------------
+
+
+def refusals_made(h: Checks) -> dict[str, Error]:
+    """The refusals the core makes for the new reasons, by "code/reason"."""
+    made: dict[str, Error] = {}
+    for _member, message in h.sent:
+        if isinstance(message, Error) and message.reason is not None:
+            made[f"{message.code}/{message.reason}"] = message
+    return made
+
+
+@pytest.mark.parametrize("language", ["en", "de", "it"])
+def test_the_client_words_each_refusal_in_its_language(language: str) -> None:
+    from client import i18n
+    from client.code_words import ACCOUNT_REASONS
+    from client.words import error_words
+
+    h = Checks(registrations_per_hour=1, new_account_quiet=600.0, password_queue=1)
+    newcomer = h.account("Newcomer", "10.1.1.1")
+    h.send(newcomer, LobbyChat("hello"))
+    h.send(newcomer, Challenge("Newcomer", new_table()))
+    h.send(h.guest("x", "10.1.1.1"), Register("Second", SECRET))
+    busy = [h.guest("x", f"10.2.{n}.1") for n in range(SLOTS + 2)]
+    for member in busy:
+        h.login(member, f"name{member}")
+    made = refusals_made(h)
+    wanted = [
+        "chat_rate_limited/new_account", "bad_challenge/new_account",
+        "login_throttled/registrations", "login_throttled/busy",
+    ]  # fmt: skip
+    assert set(wanted) <= set(made)
+    i18n.set_language(language)
+    try:
+        for key in wanted:
+            error = made[key]
+            said = error_words(error.code, error.message, error.reason, error.params)
+            assert said == i18n._(ACCOUNT_REASONS[key]) and said != error.message
+            assert (said == ACCOUNT_REASONS[key]) == (language == "en")
+    finally:
+        i18n.set_language("en")
