@@ -27,6 +27,7 @@ from server.settings import NAME_MAX, option, record_from
 from server.sqlite_store import default_db_path
 from server.storage_open import check_db, is_postgresql, open_storage, safe_name
 from server.store import StandbyStopped, Storage, StorageError
+from server.tls import server_context
 
 if TYPE_CHECKING:
     from server.discovery import Announcer
@@ -264,9 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     ssl_context = None
     if process.tls_cert:
-        ssl_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         try:
-            ssl_context.load_cert_chain(process.tls_cert, process.tls_key)
+            ssl_context = server_context(process.tls_cert, process.tls_key)
         except (OSError, ssl.SSLError) as exc:
             parser.error(f"cannot load the TLS certificate: {exc}")
     if config.records_dir is not None:

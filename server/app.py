@@ -51,13 +51,15 @@ from server.sockets import (
     AcceptErrors,
     FairTurns,
     FrameConnection,
+    QuietLog,
+    RefusalLog,
     SocketGate,
     gated_connection,
 )
 from server.storage_open import open_storage, safe_name
 from server.store import Storage, StorageError, StoredPlayers
 from server.table import MemberId
-from server.web import WebPages
+from server.web import OriginCheck, WebPages
 from server.worker_jobs import in_worker
 from server.writer import Writer
 
@@ -112,6 +114,7 @@ class KahunaServer:
         # the operator's commands (kahuna-server accounts) made while this server runs
         self._actions_seen = 0  # the last one's seq
         self._actions_watch: asyncio.Task[None] | None = None
+        self.refusals = RefusalLog(logger=log)  # one line per address and reason a minute
         self.gate = SocketGate(
             self.config.max_per_address + self.config.extra_sockets_per_address,
             self.config.accept_log_interval,
@@ -159,6 +162,8 @@ class KahunaServer:
         loop = asyncio.get_running_loop()
         self._accept_errors = AcceptErrors(cfg.accept_log_interval, loop.get_exception_handler())
         loop.set_exception_handler(self._accept_errors)
+        origins = OriginCheck(cfg.allowed_origins, WebPages() if cfg.web else None)
+        origins.refused = self.refusals.refused
         self._server = await serve(
             self._handle,
             cfg.host,
@@ -173,7 +178,8 @@ class KahunaServer:
             close_timeout=2,  # a peer that reads nothing must not hold up a stop
             create_connection=gated_connection(self.gate, FairTurns()),
             backlog=cfg.listen_backlog,
-            process_request=WebPages() if cfg.web else None,  # the page: server/web.py
+            process_request=origins,  # and the page: server/web.py
+            logger=QuietLog(),  # its lines about each connection at DEBUG
         )
         if self.storage.remote:  # it also looks at the connection between writes
             self._writer = Writer(self.storage, loop, self._written, self._write_failed)
@@ -215,6 +221,7 @@ class KahunaServer:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
         self._password_pool.shutdown(wait=False, cancel_futures=True)
+        self.refusals.close()
         if self._writer is not None:
             await asyncio.to_thread(self._writer.close)  # it writes what is queued, and closes
         else:
@@ -237,7 +244,7 @@ class KahunaServer:
         address = str(ws.remote_address[0]) if ws.remote_address else "?"
         member = self.core.connect(address, self._now())
         if isinstance(member, ErrorCode):
-            log.info("refused a connection from %s: %s", address, member.value)
+            self.refusals.refused(address, member.value)
             close = CLOSE_TRY_AGAIN if member is ErrorCode.SERVER_FULL else CLOSE_POLICY
             with contextlib.suppress(Exception):
                 await ws.send(encode(Error(member.value, MEANINGS[member])))

@@ -22,6 +22,7 @@ from server.settings import (
     positive_float,
     positive_int,
     service_address,
+    web_origin,
 )
 from shared.randomness import CardSource, SecureSource
 
@@ -54,6 +55,16 @@ class ServerConfig:
     # the web page on the game's port (server/web.py): kahuna-server serves it unless told not to
     web: bool = option(
         False, "do not serve the web page (http://HOST:PORT/, the lobby and every table's link)"
+    )
+    # WebSocket connections from a page of another site (server/web.py's OriginCheck)
+    allowed_origins: tuple[str, ...] = option(
+        (),
+        "a web site whose pages may connect (may be repeated), http(s)://HOST[:PORT]: a"
+        " browser's WebSocket naming another site than this server's own is refused (403);"
+        " clients that name none (the terminal client, bots) are not concerned",
+        web_origin,
+        flag="--allowed-origin",
+        metavar="URL",
     )
     announce_interval: float = 5.0  # seconds between looks at the lobby's numbers to publish
     db: str = option(

@@ -173,6 +173,31 @@ def service_address(text: str) -> str:
     return url
 
 
+def web_origin(text: str) -> str:
+    """A web site's origin as a browser names it in the Origin header: http(s)://HOST[:PORT],
+    lower-cased, without a default port."""
+    try:
+        parts = urllib.parse.urlsplit(text.strip())
+        port = parts.port
+    except ValueError:  # a bad port, a bracket without its pair
+        parts, port = urllib.parse.urlsplit(""), -1
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or port == -1
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or parts.username is not None
+    ):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a web site's origin: http://HOST[:PORT] or https://HOST[:PORT]"
+        )
+    host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
+    default = {"http": 80, "https": 443}[parts.scheme]
+    return f"{parts.scheme}://{host}" + ("" if port in (None, default) else f":{port}")
+
+
 NAME_MAX = 63  # bytes of UTF-8: the name is also the server's DNS-SD instance name on the LAN
 
 

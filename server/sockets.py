@@ -28,6 +28,7 @@ MESSAGES_AT_ONCE = 4  # see FrameConnection
 RECEIVE_BUFFER = 16 * 1024  # bytes of a client's socket's receive buffer (see gated_connection)
 EARLY_MESSAGES = 64  # a connection's messages held before its session begins (the handler's start)
 ACCEPT_FAILED = "socket.accept() out of system resource"  # asyncio's report of EMFILE & co.
+HELD_MOST = 64 * 1024  # bytes a client may send after its request before the answer
 
 
 class SocketGate:
@@ -73,6 +74,66 @@ class SocketGate:
         self.refused.clear()
 
 
+class QuietLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """websockets' logger for the server's connections, with its lines about each connection
+    ("connection open", "connection closed", "HTTP response sent") at DEBUG rather than INFO: a
+    client reconnecting in a loop must not fill the log (refusals are summed up by RefusalLog,
+    and floods by the gate). Its warnings and errors stay as they are."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.getLogger("websockets.server"), {})
+
+    def log(self, level: int, msg: object, *args: Any, **kwargs: Any) -> None:
+        # websockets wraps this in an adapter of its own, which calls log()
+        super().log(logging.DEBUG if level == logging.INFO else level, msg, *args, **kwargs)
+
+
+class RefusalLog:
+    """Connections refused (over an address's limit, a full server, a page of another site),
+    logged as one line per address and reason each interval: the first at once, those after it
+    in the interval counted and logged in one line when it is over."""
+
+    def __init__(self, interval: float = 60.0, logger: logging.Logger = log) -> None:
+        self.interval = interval
+        self.log = logger
+        self.counts: dict[tuple[str, str], int] = {}  # not yet logged, this interval
+        self.quiet_until: dict[tuple[str, str], float] = {}
+        self._flush: asyncio.TimerHandle | None = None
+
+    def refused(self, address: str, reason: str) -> None:
+        key = (address, reason)
+        now = time.monotonic()
+        if now >= self.quiet_until.get(key, 0.0):
+            self.log.info("refused a connection from %s: %s", address, reason)
+            self.quiet_until[key] = now + self.interval
+        else:
+            self.counts[key] = self.counts.get(key, 0) + 1
+        if self._flush is None:
+            with contextlib.suppress(RuntimeError):  # no loop: nothing to wait for
+                loop = asyncio.get_running_loop()
+                self._flush = loop.call_later(self.interval, self.flush)
+
+    def flush(self) -> None:
+        """The counts of the interval, one line each; the keys heard from no more forgotten."""
+        self._flush = None
+        counts, self.counts = self.counts, {}
+        for (address, reason), count in sorted(counts.items()):
+            self.log.warning(
+                "refused %d more connection(s) from %s in %d s: %s",
+                count, address, round(self.interval), reason,
+            )  # fmt: skip
+        now = time.monotonic()
+        for key in [k for k, until in self.quiet_until.items() if until <= now]:
+            del self.quiet_until[key]
+        if self.quiet_until:
+            self._flush = asyncio.get_running_loop().call_later(self.interval, self.flush)
+
+    def close(self) -> None:
+        if self._flush is not None:
+            self._flush.cancel()
+            self._flush = None
+
+
 class FrameConnection(ServerConnection):
     """A server connection that hands each whole message to a function as it arrives, in the
     callback that read it, instead of queueing it for a task to fetch (a task's turn for each
@@ -96,9 +157,41 @@ class FrameConnection(ServerConnection):
     turns: FairTurns  # set by gated_connection: whose backlog goes next
     gate_address: str | None = None
 
+    # The opening handshake reads one HTTP request; what the client sent after it (a second
+    # request pipelined in the same packet, or early frames) waits here until the handshake is
+    # over: websockets would read it as frames while it still answers the request, fail, and
+    # then fail again sending its answer (an AssertionError in the log, and no answer at all).
+    _head_seen = False  # the end of the request's head (CRLF CRLF) has been read
+    _head_tail = b""  # the last bytes read before it, for an end split between two reads
+    _held: bytearray | None = None
+
     def data_received(self, data: bytes) -> None:
         self._budget = MESSAGES_AT_ONCE
+        if self._held is not None:
+            self._held += data
+            if len(self._held) > HELD_MOST:
+                self.transport.abort()  # no honest client sends this much before an answer
+            return
+        if not self._head_seen:
+            window = self._head_tail + data
+            end = window.find(b"\r\n\r\n")
+            if end < 0:
+                self._head_tail = window[-3:]
+            else:
+                self._head_seen = True
+                cut = end + 4 - len(self._head_tail)
+                data, self._held = data[:cut], bytearray(data[cut:])
         super().data_received(data)
+
+    async def handshake(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            await super().handshake(*args, **kwargs)
+        finally:
+            held, self._held = self._held, None
+        if held and self.protocol.state is State.OPEN:
+            self.data_received(bytes(held))
+        # else: an HTTP answer was sent, with Connection: close, and the connection closes; a
+        # client that pipelined more requests sends them again on another (RFC 9112, 9.3.2)
 
     def process_event(self, event: Any) -> None:
         if not isinstance(event, Frame) or event.opcode not in DATA_OPCODES:

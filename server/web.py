@@ -15,6 +15,7 @@ kilobytes) and never changes while the server runs."""
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import hashlib
 import json
@@ -22,14 +23,16 @@ import math
 import mimetypes
 import re
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from http import HTTPStatus
 from pathlib import Path
 
 import attrs
+from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from server.settings import web_origin
 from shared.board import (
     BRIDGES_PER_PLAYER,
     DEGREE,
@@ -193,6 +196,51 @@ def read_mo(data: bytes) -> dict[str, str | list[str]]:
     return out
 
 
+ProcessRequest = Callable[[ServerConnection, Request], Response | None]
+
+
+class OriginCheck:
+    """websockets' process_request before the page's (WebPages, if served): a WebSocket
+    handshake whose Origin header names another site than the server's own (the scheme, host and
+    port of its Host header) is refused with 403, unless the operator allowed that site
+    (--allowed-origin). A page of any site may open a WebSocket to any server, and the
+    browser sends its cookies-free request from the player's own address, which the login
+    throttle trusts; the Origin header is how a server tells. Clients that send no Origin (the
+    terminal client, bots: not browsers) are not concerned."""
+
+    def __init__(self, allowed: Iterable[str], pages: ProcessRequest | None = None) -> None:
+        self.allowed = frozenset(allowed)  # settings.web_origin's form
+        self.pages = pages
+        self.refused: Callable[[str, str], None] = lambda address, reason: None
+
+    def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
+        origin = request.headers.get("Origin")
+        if origin is not None and _upgrade(request) and not self.allows(origin, request):
+            peer = connection.remote_address
+            self.refused(str(peer[0]) if peer else "?", f"origin {origin[:100]!r} not allowed")
+            body = b"pages of another site may not connect to this server\n"
+            return _response(HTTPStatus.FORBIDDEN, body, _TYPES[".txt"])
+        return None if self.pages is None else self.pages(connection, request)
+
+    def allows(self, origin: str, request: Request) -> bool:
+        try:
+            named = web_origin(origin)
+        except argparse.ArgumentTypeError:  # "null" (a sandboxed frame, a file), or no origin
+            return origin in self.allowed
+        if named in self.allowed:
+            return True
+        scheme = named.split(":", 1)[0]
+        try:
+            own = web_origin(f"{scheme}://{request.headers.get('Host', '')}")
+        except argparse.ArgumentTypeError:
+            return False
+        return named == own
+
+
+def _upgrade(request: Request) -> bool:
+    return "upgrade" in request.headers.get("Connection", "").lower()
+
+
 class WebPages:
     """Answers the page's GETs; lets WebSocket handshakes through."""
 
@@ -204,9 +252,9 @@ class WebPages:
             "/board.json": lambda: page(_json(board_data()), _TYPES[".json"]),
         }
 
-    def __call__(self, connection: object, request: Request) -> Response | None:
+    def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
         """websockets' process_request: None lets the WebSocket handshake go on."""
-        if "upgrade" in request.headers.get("Connection", "").lower():
+        if _upgrade(request):
             return None
         path = request.path.split("?", 1)[0]
         found = self.find(path)
@@ -292,6 +340,9 @@ def _response(
     headers["X-Content-Type-Options"] = "nosniff"
     headers["Referrer-Policy"] = "no-referrer"
     headers["Cache-Control"] = "no-cache"  # revalidated (ETag) on every load: see the docstring
+    # one request a connection (websockets answers the handshake's request only): a client that
+    # pipelined more sends them again
+    headers["Connection"] = "close"
     if etag is not None:
         headers["ETag"] = etag
         headers["Vary"] = "Accept-Encoding"

@@ -149,6 +149,8 @@ def a_value(setting: Setting) -> tuple[str, list[str]]:
     text = choices[-1] if choices else {"int": "7", "float": "2.5"}.get(setting.kind, "127.0.0.2")
     if setting.name == "addresses":  # URLs, not IP addresses
         text = "ws://127.0.0.2:8765"
+    if setting.name == "allowed_origins":  # web sites' origins
+        text = "https://club.example"
     toml = {"int": text, "float": text, "list": f'["{text}"]'}.get(setting.kind, f'"{text}"')
     return toml, [setting.flag, text]
 
