@@ -357,13 +357,13 @@ async def test_a_restart_in_between_changes_nothing(
     back) and stays away from the table past the timeout: he keeps the game. Ann never comes
     back: her abandonment clock, started again at the restart, runs out and she forfeits."""
     db = str(tmp_path / "kahuna.sqlite3")
-    timeout = 1.0  # room for the restart itself
+    timeout = 2.0  # room for the restart and the coming back (a slow machine included)
     server = await start(servers, db=db, abandon_timeout=timeout)
     game = await new_game(server.port, kind)
     await game.draws(2)
     await game.draw(Seat.WHITE, "abstain")  # Bob to move: had he been taken for gone, he would lose
     await game.step_away()
-    await asyncio.sleep(2 * timeout)
+    await asyncio.sleep(1.5 * timeout)
     assert server.lobby.tables[game.table_id].status == "playing"
     await server.stop()
     servers.remove(server)
