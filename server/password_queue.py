@@ -5,7 +5,9 @@ Pure: the time is passed in; the core hands a check out as a PasswordJob once it
 Who goes first. Each check has a rank: 0 from an address the account logged in from before (or a
 logged-in connection changing its password), 1 from an address with no failure counted, 2 the
 rest. The best rank goes first; within a rank the networks take turns, and within a network the
-addresses. At most SLOTS checks run at once (the shell's hashing threads), at most one per name.
+addresses. At most SLOTS checks run at once (the shell's hashing threads), at most one per name,
+and rank 2 never takes the last free slot: a login from a known or clean address waits for no
+check of a flood to end.
 
 Pace. A check of a name with many failures, or from a network with many, waits for its turn
 (server/login_throttle.py: `name_pace`, `network_pace`, the time since the last check of that
@@ -127,7 +129,8 @@ class PasswordQueue:
         chosen: list[Check] = []
         busy = {c.key for c in self.running.values()}
         while len(self.running) < self.slots:
-            check = self._next(now, busy)
+            flooding = sum(1 for c in self.running.values() if c.rank == 2)
+            check = self._next(now, busy, 2 if flooding < self.slots - 1 else 1)
             if check is None:
                 break
             self._remove(check)
@@ -145,12 +148,13 @@ class PasswordQueue:
         self._forget_paces(now)
         return chosen
 
-    def _next(self, now: float, busy: set[str]) -> Check | None:
+    def _next(self, now: float, busy: set[str], worst: int) -> Check | None:
+        """The next check to begin, of rank `worst` at most."""
         best: Check | None = None
         for by_address in self._waiting.values():
             for checks in by_address.values():
                 for check in checks:
-                    if check.key in busy or self._ready_at(check, now) > now:
+                    if check.rank > worst or check.key in busy or self._ready_at(check, now) > now:
                         continue
                     if best is None or check.rank < best.rank:
                         best = check
@@ -163,10 +167,12 @@ class PasswordQueue:
         if not self._count or len(self.running) >= self.slots:
             return None
         busy = {c.key for c in self.running.values()}
+        flooding = sum(1 for c in self.running.values() if c.rank == 2)
+        worst = 2 if flooding < self.slots - 1 else 1
         times = []
         for check in self._all():
             times.append(check.arrived + HOLD_MAX)
-            if check.key not in busy:
+            if check.key not in busy and check.rank <= worst:
                 times.append(self._ready_at(check, now))
         return min(times)
 
