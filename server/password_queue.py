@@ -74,15 +74,18 @@ class PasswordQueue:
             (PER_NETWORK, lambda c: c.network == check.network),
             (self.size, lambda c: True),
         )
+        victims: list[Check] = []  # let go only if the check is taken
         for bound, within in bounds:
-            group = [c for c in self._all() if within(c)]
+            group = [c for c in self._all() if within(c) and c not in victims]
             if len(group) < bound:
                 continue
             worst = max(group, key=lambda c: (c.rank, c.arrived, c.job))
             if (worst.rank, worst.arrived) <= (check.rank, check.arrived):
                 return False
-            self._remove(worst)
-            self.refused(worst, 1.0)
+            victims.append(worst)
+        for victim in victims:
+            self._remove(victim)
+            self.refused(victim, 1.0)
         by_address = self._waiting.setdefault(check.network, OrderedDict())
         by_address.setdefault(check.address, []).append(check)
         self._count += 1

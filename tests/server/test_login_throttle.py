@@ -560,3 +560,16 @@ def test_the_client_words_each_refusal_in_its_language(language: str) -> None:
             assert (said == ACCOUNT_REASONS[key]) == (language == "en")
     finally:
         i18n.set_language("en")
+
+
+def test_a_check_refused_by_one_bound_lets_go_of_nothing() -> None:
+    refused: list[Check] = []
+    queue = PasswordQueue(LoginThrottle(), size=64)
+    queue.refused = lambda check, wait: refused.append(check)
+    for n in range(PER_NAME):  # the name full of flood checks
+        assert queue.add(Check(n, n, "ann", f"10.{n}.0.1", 2, 0.0), 0.0)
+    for n in range(10, 10 + 8):  # and a network full of the owner's own
+        assert queue.add(Check(n, n, f"n{n}", f"172.16.0.{n}", 0, 0.0), 0.0)
+    # better than the name's worst, but not than its network's: refused, and nobody let go
+    assert not queue.add(Check(99, 99, "ann", "172.16.0.99", 1, 1.0), 1.0)
+    assert refused == [] and len(queue) == PER_NAME + 8
