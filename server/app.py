@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import random
 import ssl
+import threading
 import time
 from pathlib import Path
 
@@ -107,7 +108,9 @@ class KahunaServer:
         )
         # argon2 work for the accounts: threads (argon2-cffi releases the GIL while it hashes);
         # the core hands out no more checks at once than there are threads (password_queue.py)
-        self._passwords: Passwords | None = None  # made at the first job (its dummy hash costs)
+        # made by the first job, in its thread: its dummy hash costs as much as a check
+        self._passwords: Passwords | None = None
+        self._passwords_made = threading.Lock()
         self._password_pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=PASSWORD_SLOTS, thread_name_prefix="kahuna-passwords"
         )
@@ -465,13 +468,16 @@ class KahunaServer:
             )
         return self._pool
 
-    def _password_job(self, job: PasswordJob) -> None:
-        if self._passwords is None:
-            cost: Cost = "test" if self.config.password_cost == "test" else "server"
-            self._passwords = Passwords(cost)
-        passwords = self._passwords
+    def _hasher(self) -> Passwords:
+        with self._passwords_made:
+            if self._passwords is None:
+                cost: Cost = "test" if self.config.password_cost == "test" else "server"
+                self._passwords = Passwords(cost)
+            return self._passwords
 
+    def _password_job(self, job: PasswordJob) -> None:
         def work() -> str | bool:
+            passwords = self._hasher()
             if job.verify:
                 return passwords.verify(job.stored, job.password)
             return passwords.hash(job.password)
