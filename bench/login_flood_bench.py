@@ -59,10 +59,11 @@ BEA_HOME = "127.0.3.1"
 TARGET = 2.0  # seconds the flood may delay an honest login
 
 
-def start_server(db: str) -> tuple[subprocess.Popen[str], int]:
+def start_server(db: str, extra: list[str]) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--no-announce",
-         "--log-level", "warning", "--db", db, "--ping-interval", "0", "--computer-delay", "0"],
+         "--log-level", "warning", "--db", db, "--ping-interval", "0", "--computer-delay", "0",
+         *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     assert proc.stdout is not None
@@ -300,7 +301,7 @@ async def register(port: int, address: str, name: str) -> None:
 
 async def main_async(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        proc, port = start_server(str(Path(tmp) / "server.sqlite3"))
+        proc, port = start_server(str(Path(tmp) / "server.sqlite3"), args.server_arg)
         try:
             await register(port, HOME, "Ann")
             await register(port, BEA_HOME, "Bea")
@@ -324,6 +325,11 @@ async def main_async(args: argparse.Namespace) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--flood-child", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--server-arg", action="append", default=[], metavar="ARG",
+        help="one more argument for kahuna-server (repeat it), e.g. --server-arg=--password-cost"
+        " --server-arg=test to see the flood without the argon2 work",
+    )  # fmt: skip
     parser.add_argument("--seconds", type=float, default=40.0, help="of flood (default 40)")
     parser.add_argument("--quiet", type=float, default=10.0, help="of quiet first (default 10)")
     parser.add_argument("--every", type=float, default=2.0, help="between honest logins")
