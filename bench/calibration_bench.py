@@ -9,6 +9,13 @@ from samples of what the view hides): the mover's view (the analysis's `before`)
 seat's (the same state is the analysis's `after` of the turn before), by a coin. Compares with who
 won that game (a draw counts half).
 
+With --turns, each position of the seat to move is also judged as the analysis judges the turn
+then played (shared.judging, issue 40): the chance the turn left before the card it turned up
+was seen (the analysis's `expected`, against which a turn's cost is measured), and the chance
+once that card was seen (its `after`, the card put on top of each sample's pile), beside the
+chance from the view after the turn sampled afresh (how `after` was estimated before); each
+read through the calibration of the seat waiting, each with its own table.
+
 For the raw share, for the chance shared.analysis gives (its calibration as committed) and, with
 --fit FILE, for a calibration fitted on the positions saved in FILE: the positions grouped in
 tenths of the estimate, each tenth with its count of positions and of games, the mean estimate,
@@ -52,9 +59,13 @@ from typing import Any, TextIO
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from shared.actions import Action, Draw, Take, Undo  # noqa: E402
 from shared.ai import choose_action  # noqa: E402
 from shared.analysis import CALIBRATION_CLIP, PLAYOUTS, calibrated, raw_chance  # noqa: E402
+from shared.events import CardDrawn, CardTaken, Reshuffled  # noqa: E402
 from shared.game import Game  # noqa: E402
+from shared.judging import judge  # noqa: E402
+from shared.playout import from_action  # noqa: E402
 from shared.randomness import SeededSource  # noqa: E402
 from shared.types import GameOptions, Seat  # noqa: E402
 from shared.views import SeatView, seat_view  # noqa: E402
@@ -65,15 +76,26 @@ PAIRINGS = [("easy", "normal"), ("normal", "easy"), ("normal", "normal"), ("easy
 Position = dict[str, Any]  # one saved position: see `measure`
 
 
+class Played:
+    """One turn as played: its actions, and the card its end turned up (None: none, or the
+    discards were reshuffled)."""
+
+    def __init__(self) -> None:
+        self.actions: list[Action] = []
+        self.card: int | None = None
+        self.reshuffled = False
+
+
 def play_game(
     seed: int, white: str, black: str
-) -> tuple[list[tuple[SeatView, SeatView]], Seat | None]:
-    """A game between the levels: copies of the game at the start of each turn, and the
-    winner."""
+) -> tuple[list[tuple[SeatView, SeatView]], Seat | None, list[Played]]:
+    """A game between the levels: copies of the game at the start of each turn, the winner,
+    and each turn as played."""
     rng = random.Random(seed)
     game = Game.new(SeededSource(seed), Seat.WHITE, GameOptions())
     levels = {Seat.WHITE: white, Seat.BLACK: black}
     starts: list[tuple[SeatView, SeatView]] = []
+    played: list[Played] = []
     mover = None
     for _ in range(2000):
         if game.is_over:
@@ -81,26 +103,72 @@ def play_game(
         if game.to_move is not mover:
             mover = game.to_move
             starts.append((seat_view(game, Seat.WHITE), seat_view(game, Seat.BLACK)))
+            played.append(Played())
         level = levels[game.to_move]
         view = seat_view(game, game.to_move)
-        game.apply(choose_action(view, rng, level=level, iterations=LEVEL_BUDGET[level]))
+        action = choose_action(view, rng, level=level, iterations=LEVEL_BUDGET[level])
+        turn = played[-1]
+        turn.actions.append(action)  # (the levels never undo)
+        for event in game.apply(action):
+            if isinstance(event, CardDrawn) and event.card is not None:
+                turn.card = event.card
+            elif isinstance(event, CardTaken) and event.replacement is not None:
+                turn.card = event.replacement
+            elif isinstance(event, Reshuffled):
+                turn.reshuffled = True
     result = game.result
-    return starts, None if result is None else result.winner
+    return starts, None if result is None else result.winner, played
+
+
+def judge_turn(
+    starts: Sequence[tuple[SeatView, SeatView]],
+    played: Sequence[Played],
+    index: int,
+    seat: Seat,
+    playouts: int,
+    seed: int,
+) -> dict[str, float]:
+    """The turn played from start `index` (its seat to move), as the analysis judges it: the
+    raw shares of `expected`, of `after` with the card revealed, and of the view after the turn
+    sampled afresh (when the game went on)."""
+    turn = played[index]
+    if any(isinstance(a, Undo) for a in turn.actions):
+        return {}
+    ends = turn.actions[-1]
+    card = turn.card if isinstance(ends, Draw | Take) and not turn.reshuffled else None
+    rng = random.Random(seed)
+    codes = [from_action(a) for a in turn.actions]
+    shares = judge(starts[index][int(seat)], codes, None, card, rng, playouts)
+    out = {"expected": shares.played}
+    if shares.revealed is not None:
+        out["revealed"] = shares.revealed
+    elif card is None and not turn.reshuffled:
+        out["revealed"] = shares.played  # nothing turned up: the analysis's after
+    if index + 1 < len(starts):
+        out["after_view"] = raw_chance(starts[index + 1][int(seat)], rng, playouts)
+    return out
 
 
 def measure(
-    seed: int, games: int, per_game: int, playouts: int, save: TextIO | None = None
+    seed: int,
+    games: int,
+    per_game: int,
+    playouts: int,
+    save: TextIO | None = None,
+    turns: bool = False,
 ) -> list[Position]:
     """Play `games` games from seeds seed, seed + 1, ... and estimate `per_game` positions of
     each, spread over it; each game's positions written to `save` as it ends (one JSON a line:
-    a run cut short keeps what it did)."""
+    a run cut short keeps what it did). With `turns`, a position of the seat to move also gets
+    the turn played judged (judge_turn), from a generator of its own: the other estimates are
+    those of a run without it."""
     out: list[Position] = []
     began = time.perf_counter()
     done = 0
     for number in range(games):
         game_seed = seed + number
         white, black = PAIRINGS[number % len(PAIRINGS)]
-        starts, winner = play_game(game_seed, white, black)
+        starts, winner, played = play_game(game_seed, white, black)
         rng = random.Random(game_seed * 7919 + 1)
         spread = len(starts) / per_game
         picked = sorted({int(i * spread + rng.random() * spread) for i in range(per_game)})
@@ -132,6 +200,8 @@ def measure(
                     "won": 0.5 if winner is None else float(winner is seat),
                 }
             )
+            if turns and pub.to_move is seat:
+                out[-1].update(judge_turn(starts, played, index, seat, playouts, game_seed + index))
         if save is not None:
             for p in out[done:]:
                 save.write(json.dumps(p) + "\n")
@@ -330,6 +400,12 @@ def main() -> None:
         "--fit", metavar="FILE", action="append", help="fit the calibration on these positions"
     )
     parser.add_argument(
+        "--turns",
+        action="store_true",
+        help="also judge the turn played from each position of the seat to move, as the"
+        " analysis does: its expected chance, and its chance after the card it turned up",
+    )
+    parser.add_argument(
         "--cross",
         action="store_true",
         help="with two --load files or more: each judged by the calibration fitted on the others",
@@ -359,7 +435,9 @@ def main() -> None:
             save = (
                 stack.enter_context(open(args.save, "w", encoding="utf-8")) if args.save else None
             )
-            positions = measure(args.seed, args.games, args.per_game, args.playouts, save)
+            positions = measure(
+                args.seed, args.games, args.per_game, args.playouts, save, args.turns
+            )
         print(
             f"{len(positions)} positions from {args.games} games (seeds {args.seed} to"
             f" {args.seed + args.games - 1}; easy and normal, both ways), {args.playouts}"
@@ -374,6 +452,19 @@ def main() -> None:
         "calibrated (shared.analysis as it is)",
         args.min_count,
     )
+    for key, label in (
+        ("expected", "the turn played, before its card was seen (the analysis's expected)"),
+        ("revealed", "the turn played, its card seen (the analysis's after)"),
+        ("after_view", "the view after the turn, sampled afresh (the analysis's after until now)"),
+    ):
+        turned = [p for p in positions if key in p]
+        if turned:  # each read as the seat waiting: the turn is over
+            table(
+                turned,
+                [calibrated(p[key], False) for p in turned],
+                f"calibrated: {label}",
+                args.min_count // 2,
+            )
     if args.cross:
         # each file's positions judged by the calibration fitted on the other files
         sets = [load([path]) for path in args.load]

@@ -1,6 +1,8 @@
 """`kahuna-client --analyse FILE`: a game record's analysis (shared/analysis.py) in words, one
-line a turn, with a chart of White's chance drawn in block characters (readable at 80 columns
-and without colour), each player's average cost and marks, and the turning points.
+line a turn (its cost and mark, and apart the luck of the card it turned up where that was
+worth a note), with a chart of White's chance drawn in block characters (readable at 80 columns
+and without colour), each player's average cost and marks, each player's luck in all, and the
+turning points.
 
 The work runs in worker processes (two, one a core), off the terminal, with a progress bar on
 standard error unless `--plain`, which prints the analysis alone and exits (for scripts and
@@ -24,7 +26,10 @@ from client.i18n import _, ngettext
 from client.words import record_problem, seat_name
 from shared.analysis import (
     DEEP_PLAYOUTS,
+    LUCK_NOTE,
+    NOISE,
     PLAYOUTS,
+    Summary,
     Turn,
     TurnAnalysis,
     analyse_turn,
@@ -49,7 +54,7 @@ def turn_line(a: TurnAnalysis) -> str:
     played = ", ".join(in_words(action) for action in a.actions)
     line = f"{a.number:>3} {seat_name(a.seat):<6} {played:<34} "
     line += f"{a.before * 100:>3.0f}% → {a.after * 100:>3.0f}%"
-    if a.cost >= 0.005:
+    if a.cost >= 0.005 and a.cost > NOISE * a.noise:  # a cost within the noise is none
         line += f"  -{a.cost * 100:.0f}"
     if a.mark:
         line += "  " + mark_word(a.mark)
@@ -57,7 +62,58 @@ def turn_line(a: TurnAnalysis) -> str:
             line += "; " + _("better: {play} ({why})").format(
                 play=in_words(str(a.best)), why=explain(a.view, a.best)
             )
+    luck = luck_words(a.luck, a.actions)
+    if luck:
+        line += "; " + luck
     return line
+
+
+def luck_words(luck: float, actions: Sequence[str]) -> str:
+    """What the card a turn turned up gave or cost, in words; nothing under LUCK_NOTE."""
+    if abs(luck) < LUCK_NOTE:
+        return ""
+    n = round(abs(luck) * 100)
+    drew = bool(actions) and actions[-1] == "draw"
+    if drew and luck > 0:
+        text = ngettext(
+            "the draw gave {n} point of chance", "the draw gave {n} points of chance", n
+        )
+    elif drew:
+        text = ngettext(
+            "the draw cost {n} point of chance", "the draw cost {n} points of chance", n
+        )
+    elif luck > 0:
+        text = ngettext(
+            "the cards turned up gave {n} point of chance",
+            "the cards turned up gave {n} points of chance",
+            n,
+        )
+    else:
+        text = ngettext(
+            "the cards turned up cost {n} point of chance",
+            "the cards turned up cost {n} points of chance",
+            n,
+        )
+    return text.format(n=n)
+
+
+def luck_line(summary: Summary) -> str:
+    """A player's luck in all: what the cards their turns turned up gave or cost them."""
+    n = round(abs(summary.luck) * 100)
+    seat = seat_name(summary.seat)
+    if summary.luck >= 0:
+        text = ngettext(
+            "{seat}'s luck: the cards turned up gave {n} point of chance in all",
+            "{seat}'s luck: the cards turned up gave {n} points of chance in all",
+            n,
+        )
+    else:
+        text = ngettext(
+            "{seat}'s luck: the cards turned up cost {n} point of chance in all",
+            "{seat}'s luck: the cards turned up cost {n} points of chance in all",
+            n,
+        )
+    return text.format(seat=seat, n=n)
 
 
 def chart(chances: Sequence[float], width: int, height: int = 8) -> list[str]:
@@ -92,6 +148,13 @@ def chart_with_marker(chances: Sequence[float], width: int, turn: int | None) ->
     room = max(width - 6, 10)
     step = max(1, -(-len(chances) // room))
     return [*rows, "      " + " " * (turn // step) + "▲"]
+
+
+def legend_words() -> str:
+    return _(
+        "A turn's cost is what it lost against the best turn, judged before the card it"
+        " turned up was seen; the luck of that card is counted apart."
+    )
 
 
 def no_turns_words() -> str:
@@ -138,8 +201,10 @@ def mark_count(mark: str, count: int) -> str:
 
 def report(analysis: Sequence[TurnAnalysis], width: int = 80) -> list[str]:
     lines = [_("Analysis: each turn judged from its player's own view")]
+    lines += textwrap.wrap(legend_words(), width)
     lines.append(_("turn  who    played                              chance before → after"))
-    lines += [turn_line(a) for a in analysis]
+    for a in analysis:
+        lines += textwrap.wrap(turn_line(a), width, subsequent_indent=" " * 11)
     lines.append("")
     lines.append(_("White's chance of winning, turn by turn:"))
     lines += chart(white_chances(analysis), width)
@@ -152,6 +217,8 @@ def report(analysis: Sequence[TurnAnalysis], width: int = 80) -> list[str]:
             marks=marks or _("no marks"),
         )
         lines += textwrap.wrap(text, width, subsequent_indent="  ")  # many marks: two lines
+    for summary in summaries(analysis):
+        lines += textwrap.wrap(luck_line(summary), width, subsequent_indent="  ")
     points = turning_points(analysis)
     if points:
         text = _("Turning points: {turns}").format(

@@ -10,8 +10,8 @@ import attrs
 
 from shared.types import GameOptions, Seat
 
-PROTOCOL_VERSION = 3  # the newest version this code speaks
-SUPPORTED_VERSIONS = (1, 2, 3)  # a server answers hello with any of them; see docs/protocol.md
+PROTOCOL_VERSION = 4  # the newest version this code speaks
+SUPPORTED_VERSIONS = (1, 2, 3, 4)  # a server answers hello with any of them; see docs/protocol.md
 DEFAULT_PORT = 8765  # the TCP port a server listens on, and a client looks for, unless told
 SINCE = "since"  # attrs metadata: the protocol version that added a field
 
@@ -28,6 +28,10 @@ def since_v2(default: Any) -> Any:
 
 def since_v3(default: Any) -> Any:
     return since(3, default)
+
+
+def since_v4(default: Any) -> Any:
+    return since(4, default)
 
 
 LevelName = Literal["easy", "normal", "strong"]

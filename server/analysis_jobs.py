@@ -6,7 +6,7 @@ handed over its record (server/finished.py, an AnalysisJob); this part runs the 
 - One job a step, as `kahuna-client --analyse` does: the record's turns are found in a worker,
   then each turn is judged in a worker, one after the other, so that an analysis holds at most
   one worker at a time and the computer's turns are never queued behind more than `limit`
-  turns' work (about 0.4 s each at the default depth). After each turn, everyone waiting for
+  turns' work (about 0.6 s each at the default depth). After each turn, everyone waiting for
   the analysis gets `analysis_progress`; at the end, `analysis`.
 - The same analysis wherever it is made: each turn's seed is shared.analysis.turn_seed(SEED,
   turn), the seed `kahuna-client --analyse` uses, so a record analysed there says the same.
@@ -42,6 +42,7 @@ from server.table import MemberId
 from server.worker_jobs import in_worker
 from shared.analysis import (
     PLAYOUTS,
+    SEARCH_ITERATIONS,
     Turn,
     TurnAnalysis,
     analyse_turn,
@@ -76,9 +77,11 @@ def record_turns(text: str) -> list[Turn]:
     return turns(read_record(text))
 
 
-def judge_turn(turn: Turn, seed: int, playouts: int) -> tuple[TurnAnalysis, Reason | None]:
+def judge_turn(
+    turn: Turn, seed: int, playouts: int, search: int = SEARCH_ITERATIONS
+) -> tuple[TurnAnalysis, Reason | None]:
     """One turn's analysis, and why the play the search prefers is good (a worker's job)."""
-    found = analyse_turn(turn, seed, playouts)
+    found = analyse_turn(turn, seed, playouts, search)
     return found, None if found.best is None else reason(found.view, found.best)
 
 
@@ -91,7 +94,8 @@ def analysis_message(
     reasons: Sequence[Reason | None],
     playouts: int,
 ) -> Analysis:
-    """The analysis on the wire: every turn, each player's sum, the turning points."""
+    """The analysis on the wire: every turn, each player's sum, the turning points (a peer of
+    version 3 or older gets it without version 4's luck and noise: protocol.codec)."""
     out = []
     for a, why, white in zip(analysed, reasons, white_chances(analysed), strict=True):
         mark = None if a.mark is None else MARKS[a.mark]
@@ -110,10 +114,20 @@ def analysis_message(
                 best,
                 code,
                 params,
+                a.expected,
+                a.luck,
+                a.noise,
             )
         )
     players = [
-        PlayerAnalysis(seat_name(s.seat), s.average_cost, *(s.marks[m] for m in MARKS))
+        PlayerAnalysis(
+            seat_name(s.seat),
+            s.average_cost,
+            s.marks["inaccuracy"],
+            s.marks["mistake"],
+            s.marks["blunder"],
+            s.luck,
+        )
         for s in summaries(analysed)
     ]
     points = [a.number for a in turning_points(analysed)]
@@ -142,6 +156,7 @@ class AnalysisJobs:
         connected: Callable[[MemberId], bool],
         *,
         playouts: int = PLAYOUTS,
+        search: int = SEARCH_ITERATIONS,
         limit: int = LIMIT,
         cache_size: int = CACHE_SIZE,
     ) -> None:
@@ -149,6 +164,7 @@ class AnalysisJobs:
         self._send = send
         self._connected = connected
         self.playouts = playouts
+        self.search = search
         self.limit = limit
         self.cache_size = cache_size
         self._done: collections.OrderedDict[str, Analysis] = collections.OrderedDict()
@@ -219,7 +235,9 @@ class AnalysisJobs:
                 if not self._still_waiting(run):
                     return  # nobody waits for it any more
                 seed = turn_seed(SEED, turn)
-                one, why = await in_worker(self._pool, judge_turn, turn, seed, self.playouts)
+                one, why = await in_worker(
+                    self._pool, judge_turn, turn, seed, self.playouts, self.search
+                )
                 analysed.append(one)
                 reasons.append(why)
                 run.done += 1

@@ -104,6 +104,7 @@ class KahunaServer:
             ),
             self.connections.__contains__,
             playouts=self.config.analysis_playouts,
+            search=self.config.analysis_search,
             limit=self.config.analysis_limit,
         )
         # argon2 work for the accounts: threads (argon2-cffi releases the GIL while it hashes);

@@ -220,8 +220,11 @@ class ServerConfig:
         1, positive_int, "processes in which the searching computer levels think (one core each)"
     )
     # version 3's analyse (server/analysis_jobs.py): the playouts that judge each view
-    # (shared.analysis.PLAYOUTS; fewer in tests), and the analyses run at once
+    # (shared.analysis.PLAYOUTS; fewer in tests), the plan evaluations of the search for each
+    # turn's best turn (shared.analysis.SEARCH_ITERATIONS; fewer in tests), and the analyses
+    # run at once
     analysis_playouts: int = 128
+    analysis_search: int = 2000
     analysis_limit: int = 2
     source_factory: Callable[[], CardSource] = SecureSource
     rng: random.Random = attrs.field(factory=random.SystemRandom, eq=False)

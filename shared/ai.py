@@ -12,8 +12,10 @@ searching levels read a clock only when no iteration budget is given.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from shared.actions import Action
 from shared.evaluation import Weights
@@ -29,11 +31,12 @@ from shared.levels import (
     LEVEL_WEIGHTS,
     LEVELS,
 )
-from shared.search import TurnPlans, plan_action
+from shared.playout import from_action, to_action
+from shared.search import TurnPlans, plan_action, searched_plan
 from shared.types import Phase
 from shared.views import SeatView
 
-__all__ = ["LEVELS", "choose_action"]
+__all__ = ["LEVELS", "choose_action", "choose_plan"]
 
 
 def choose_action(
@@ -62,18 +65,58 @@ def choose_action(
     if level not in LEVELS:
         raise ValueError(f"{level!r} is not a level; levels are {', '.join(LEVELS)}")
     if level != "easy" and view.public.phase is not Phase.HANDICAP:
-        seconds = None if iterations is not None else LEVEL_SECONDS[level]
         return plan_action(
-            view,
-            rng,
-            iterations=iterations,
-            seconds=seconds,
-            candidates=LEVEL_CANDIDATES[level],
-            paranoid=LEVEL_PARANOID[level],
-            opponent_hand=LEVEL_OPPONENT_HAND[level],
-            weights=LEVEL_WEIGHTS[level] if weights is None else weights,
-            plans=plans,
-            fast=LEVEL_FAST[level],
-            opponent_turns=opponent_turns if LEVEL_INFER[level] else None,
+            view, rng, plans=plans, **_settings(level, iterations, weights, opponent_turns)
         )
     return greedy_action(view, rng)
+
+
+def choose_plan(
+    view: SeatView,
+    rng: random.Random,
+    *,
+    level: str,
+    iterations: int,
+    played: Sequence[Action] | None = None,
+    samples: int = 0,
+) -> tuple[tuple[Action, ...], float]:
+    """The whole turn a searching level plans for the seat to move (its first action is
+    choose_action's with the same arguments; in the handicap phase its one action). With
+    `played` (a whole turn) among its candidates, also how many standard errors of its own
+    estimate the search finds its plan better than `played`, in `samples` new samples (0 when
+    it is `played`): what the analysis compares a turn with (shared.analysis)."""
+    if level not in LEVELS or level == "easy":
+        raise ValueError(f"{level!r} is not a searching level")
+    if view.public.phase is Phase.HANDICAP:
+        action = choose_action(view, rng, level=level, iterations=iterations)
+        return (action,), math.inf if played is not None and tuple(played) != (action,) else 0.0
+    mine = None if played is None else tuple(from_action(a) for a in played)
+    extra = () if mine is None else (mine,)
+    plan, search = searched_plan(view, rng, extra=extra, **_settings(level, iterations, None, None))
+    margin = 0.0
+    if mine is not None and plan != mine:
+        margin = search.margin(rng, plan, mine, samples) if samples else math.inf
+    return _actions(plan), margin
+
+
+def _actions(plan: Sequence[int]) -> tuple[Action, ...]:
+    return tuple(to_action(code) for code in plan)
+
+
+def _settings(
+    level: str,
+    iterations: int | None,
+    weights: Weights | None,
+    opponent_turns: Sequence[OpponentTurn] | None,
+) -> dict[str, Any]:
+    """The search's arguments for a searching level (shared.levels)."""
+    return {
+        "iterations": iterations,
+        "seconds": None if iterations is not None else LEVEL_SECONDS[level],
+        "candidates": LEVEL_CANDIDATES[level],
+        "paranoid": LEVEL_PARANOID[level],
+        "opponent_hand": LEVEL_OPPONENT_HAND[level],
+        "weights": LEVEL_WEIGHTS[level] if weights is None else weights,
+        "fast": LEVEL_FAST[level],
+        "opponent_turns": opponent_turns if LEVEL_INFER[level] else None,
+    }

@@ -131,7 +131,10 @@ class Sampler:
         """A sample as a playout state; reshuffles come from `source`. In the handicap phase
         the view does not say who moves first after it: `first` (by default the opponent of
         the handicapped player) stands in. `dealt`: as for `sample`."""
-        hidden = self.sample(rng, dealt)
+        return self.sim_of(self.sample(rng, dealt), source, first)
+
+    def sim_of(self, hidden: Hidden, source: CardSource, first: Seat | None = None) -> Sim:
+        """The view with `hidden` filled in, as a playout state (see `sim`)."""
         pub = self.view.public
         sim = Sim(pub.options, source)
         sim.bridges = list(pub.bridges)

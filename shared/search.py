@@ -72,6 +72,7 @@ class PlanSearch:
         weights: Weights = DEFAULT_WEIGHTS,
         fast: bool = False,
         opponent_turns: Sequence[OpponentTurn] | None = None,
+        extra: Sequence[tuple[int, ...]] = (),
     ) -> None:
         ctx = view.turn_context()
         if ctx is None:
@@ -100,6 +101,7 @@ class PlanSearch:
             self.leaf = LeafValue(ctx, self.seat, weights, opponent_hand, self.base_points)
             self.memo = {}
         self.plans = self._candidates()
+        self.plans += [plan for plan in extra if plan not in self.plans]  # (the analysis's)
 
     # ----- candidates -----------------------------------------------------------------------
 
@@ -241,6 +243,29 @@ class PlanSearch:
         best = max(alive, key=lambda i: (totals[i], -i))
         return self.plans[best]
 
+    def margin(
+        self, rng: random.Random, better: tuple[int, ...], worse: tuple[int, ...], samples: int
+    ) -> float:
+        """How many standard errors of its own estimate this search finds `better` better than
+        `worse`: the mean of their difference in `samples` new common samples over its
+        standard error (infinite when every sample finds the same difference, above 0)."""
+        differences = []
+        for _ in range(samples):
+            seed = rng.getrandbits(64)
+            base = self.sampler.sim(rng, RandomSource(rng))
+            values = []
+            for plan in (better, worse):
+                sim = base.copy()
+                sim.source = RandomSource(random.Random(seed))
+                values.append(self._outcome(sim, plan))
+            differences.append(values[0] - values[1])
+        mean = sum(differences) / samples
+        spread = sum((d - mean) ** 2 for d in differences) / max(1, samples - 1)
+        error = math.sqrt(spread / samples)
+        if error == 0.0:
+            return math.inf if mean > 0 else 0.0
+        return mean / error
+
 
 def _turn_key(view: SeatView, state: State) -> tuple[object, ...]:
     """What stays fixed during the turn of the seat to move, with the turn's `state` (its
@@ -328,6 +353,42 @@ def plan_action(
         followed = plans.follow(view)
         if followed is not None:
             return followed
+    plan, _search = searched_plan(
+        view,
+        rng,
+        iterations=iterations,
+        seconds=seconds,
+        candidates=candidates,
+        deep=deep,
+        paranoid=paranoid,
+        opponent_hand=opponent_hand,
+        weights=weights,
+        fast=fast,
+        opponent_turns=opponent_turns,
+    )
+    if plans is not None:
+        plans.record(view, plan)
+    return to_action(plan[0])
+
+
+def searched_plan(
+    view: SeatView,
+    rng: random.Random,
+    *,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    candidates: int | None = None,
+    deep: int = 0,
+    paranoid: bool = False,
+    opponent_hand: bool = False,
+    weights: Weights = DEFAULT_WEIGHTS,
+    fast: bool = False,
+    opponent_turns: Sequence[OpponentTurn] | None = None,
+    extra: Sequence[tuple[int, ...]] = (),
+) -> tuple[tuple[int, ...], PlanSearch]:
+    """The whole-turn plan (action codes) whose first action plan_action plays, with the same
+    arguments (a single legal action is a plan of that action alone), and the search that
+    chose it; with the `extra` plans among its candidates."""
     search = PlanSearch(
         view,
         candidates=candidates,
@@ -337,10 +398,10 @@ def plan_action(
         weights=weights,
         fast=fast,
         opponent_turns=opponent_turns,
+        extra=extra,
     )
     if len(search.legal_root) == 1:
-        return to_action(search.legal_root[0])
-    plan = search.plans[0] if len(search.plans) == 1 else search.run(rng, iterations, seconds)
-    if plans is not None:
-        plans.record(view, plan)
-    return to_action(plan[0])
+        return (search.legal_root[0],), search
+    if len(search.plans) == 1:
+        return search.plans[0], search
+    return search.run(rng, iterations, seconds), search

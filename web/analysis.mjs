@@ -3,9 +3,10 @@
 // mistakes and blunders marked (a shape and a letter each: readable without colour), the
 // turning points as buttons, and the line of the turn chosen (a click on the chart or a
 // turning point, or the arrow keys on the chart): who, the chances before and after, the cost,
-// the mark, and the turn the search prefers in words. A table of every turn is the chart's
-// text alternative. The sentences are the terminal client's (client/analysis_view.py,
-// client/hint.py) wherever it has them.
+// the mark, the turn the search prefers in words, and apart the luck of the card the turn
+// turned up (version 4). Each player's sum, and each player's luck in all. A table of every
+// turn is the chart's text alternative. The sentences are the terminal client's
+// (client/analysis_view.py, client/hint.py) wherever it has them.
 
 import { el, svg } from "./dom.mjs";
 import { playWords } from "./events.mjs";
@@ -74,6 +75,14 @@ function refusalWords(error) {
 
 const percent = (chance) => `${Math.round(chance * 100)}%`;
 
+// shared/analysis.py's NOISE and LUCK_NOTE: a cost within NOISE standard errors is none, and
+// the luck of a turn's card is worth a note from LUCK_NOTE either way.
+const NOISE = 2;
+const LUCK_NOTE = 0.05;
+
+// The cost shown: none when it is within the noise of its estimate.
+const shownCost = (turn) => (turn.cost > NOISE * (turn.noise || 0) ? turn.cost : 0);
+
 function and(names) {
   if (names.length === 1) return names[0];
   return fmt(_("{some} and {last}"), { some: names.slice(0, -1).join(", "), last: names[names.length - 1] });
@@ -121,6 +130,48 @@ export function reasonWords(code, p) {
   }
 }
 
+// What the card a turn turned up gave or cost, in words (client/analysis_view.py's
+// luck_words); "" under LUCK_NOTE, and from a server that sends no luck.
+export function luckWords(turn) {
+  const luck = turn.luck || 0;
+  if (Math.abs(luck) < LUCK_NOTE) return "";
+  const n = Math.round(Math.abs(luck) * 100);
+  const drew = turn.played.length && turn.played[turn.played.length - 1] === "draw";
+  let text;
+  if (drew && luck > 0) text = ngettext("the draw gave {n} point of chance", "the draw gave {n} points of chance", n);
+  else if (drew) text = ngettext("the draw cost {n} point of chance", "the draw cost {n} points of chance", n);
+  else if (luck > 0) {
+    text = ngettext("the cards turned up gave {n} point of chance", "the cards turned up gave {n} points of chance", n);
+  } else {
+    text = ngettext("the cards turned up cost {n} point of chance", "the cards turned up cost {n} points of chance", n);
+  }
+  return fmt(text, { n: String(n) });
+}
+
+// A player's luck in all (client/analysis_view.py's luck_line).
+function luckLine(player) {
+  const luck = player.luck || 0;
+  const n = Math.round(Math.abs(luck) * 100);
+  const text = luck >= 0
+    ? ngettext(
+        "{seat}'s luck: the cards turned up gave {n} point of chance in all",
+        "{seat}'s luck: the cards turned up gave {n} points of chance in all",
+        n,
+      )
+    : ngettext(
+        "{seat}'s luck: the cards turned up cost {n} point of chance in all",
+        "{seat}'s luck: the cards turned up cost {n} points of chance in all",
+        n,
+      );
+  return fmt(text, { seat: seatName(player.seat), n: String(n) });
+}
+
+// The luck of a turn's card in the table: signed points, nothing when none was turned up.
+function luckCell(turn) {
+  const n = Math.round((turn.luck || 0) * 100);
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "";
+}
+
 function markWord(mark) {
   const words = { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") };
   return mark ? words[mark] || mark : "";
@@ -146,7 +197,7 @@ export function turnLine(turn, players) {
     t("chance of winning {before} → {after}, cost {cost}", {
       before: percent(turn.before),
       after: percent(turn.after),
-      cost: String(Math.round(turn.cost * 100)),
+      cost: String(Math.round(shownCost(turn) * 100)),
     }),
   );
   if (turn.best) {
@@ -157,6 +208,8 @@ export function turnLine(turn, players) {
     else if (turn.mark) parts.push(fmt(_("better: {play} ({why})"), { play, why }));
     else parts.push(t("the search's choice: {play} ({why})", { play, why }));
   }
+  const luck = luckWords(turn);
+  if (luck) parts.push(luck);
   return parts;
 }
 
@@ -381,8 +434,9 @@ export function analysisPanel(tableId, players, send, rerender) {
       el("td", { text: String(turn.number) }),
       el("td", { text: seatName(turn.seat) }),
       el("td", { text: `${percent(turn.before)} → ${percent(turn.after)}` }),
-      el("td", { text: String(Math.round(turn.cost * 100)) }),
+      el("td", { text: String(Math.round(shownCost(turn) * 100)) }),
       el("td", { text: turn.mark ? `${SIGNS[turn.mark]} ${markWord(turn.mark)}` : "" }),
+      el("td", { class: "luck", text: luckCell(turn) }),
       el("td", { text: percent(turn.white) }),
     ),
   );
@@ -399,7 +453,7 @@ export function analysisPanel(tableId, players, send, rerender) {
         el(
           "tr",
           {},
-          ...[t("Turn"), t("Player"), t("Chance before → after"), t("Cost"), t("Mark"), t("White's chance")].map((h) =>
+          ...[t("Turn"), t("Player"), t("Chance before → after"), t("Cost"), t("Mark"), t("Luck"), t("White's chance")].map((h) =>
             el("th", { scope: "col", text: h }),
           ),
         ),
@@ -418,7 +472,15 @@ export function analysisPanel(tableId, players, send, rerender) {
       { class: "turn-line", id: "analysis-line", role: "status", "aria-live": "polite" },
       ...(chosen ? turnLine(chosen, players) : []).map((part, i) => el("span", { class: i ? "part" : "part head", text: i ? part : `${part} ` })),
     ),
-    el("ul", { class: "summaries" }, ...result.players.map((p) => el("li", { text: summaryLine(p) }))),
+    el("p", { class: "legend dim", text: _(
+      "A turn's cost is what it lost against the best turn, judged before the card it turned up was seen; the luck of that card is counted apart.",
+    ) }),
+    el(
+      "ul",
+      { class: "summaries" },
+      ...result.players.map((p) => el("li", { text: summaryLine(p) })),
+      ...result.players.map((p) => el("li", { class: "luck", text: luckLine(p) })),
+    ),
     table,
   );
 }

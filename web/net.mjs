@@ -4,7 +4,7 @@
 
 import { decode, encode } from "./vendor/msgpack.mjs";
 
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 export class Connection {
   constructor({ onOpen, onMessage, onStatus }) {

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from client.analysis_view import chart, mark_count, report, start_analysis
+from client.analysis_view import chart, luck_line, mark_count, report, start_analysis
 from client.i18n import set_language
 from shared.ai import choose_action
 from shared.analysis import (
@@ -36,6 +36,16 @@ def easy_game(seed: int) -> str:
     game = Game.new(SeededSource(seed), Seat.WHITE, GameOptions())
     while not game.is_over:
         game.apply(choose_action(seat_view(game, game.to_move), rng, level="easy"))
+    return write_record(game)
+
+
+def resigned_game(seed: int, actions: int) -> str:
+    """An easy game White resigns after `actions` actions: a few turns to analyse."""
+    rng = random.Random(seed)
+    game = Game.new(SeededSource(seed), Seat.WHITE, GameOptions())
+    for _ in range(actions):
+        game.apply(choose_action(seat_view(game, game.to_move), rng, level="easy"))
+    game.end(Termination.RESIGNED, Seat.WHITE)
     return write_record(game)
 
 
@@ -74,11 +84,19 @@ def test_marks_by_cost() -> None:
 
 
 def test_an_analysis_of_a_whole_game(record: str) -> None:
-    analysis = analyse(read_record(record), playouts=8)
+    analysis = analyse(read_record(record), playouts=8, search=50)  # the shape, not the search
+    found = turns(read_record(record))
     assert [a.number for a in analysis] == list(range(1, len(analysis) + 1))
-    for a in analysis:
-        assert 0.0 <= a.before <= 1.0 and 0.0 <= a.after <= 1.0
-        assert a.cost == pytest.approx(max(0.0, a.before - a.after))
+    for a, turn in zip(analysis, found, strict=True):
+        assert 0.0 <= a.before <= 1.0 and 0.0 <= a.after <= 1.0 and 0.0 <= a.expected <= 1.0
+        assert a.cost >= 0.0 and a.noise >= 0.0
+        if a.mark is not None:
+            assert a.cost > 2 * a.noise and a.cost >= 0.05
+        if turn.revealed is None and not turn.reshuffled:  # no card turned up: no luck
+            assert a.luck == 0.0
+            assert turn.after is None or a.after == a.expected
+        else:
+            assert a.luck == pytest.approx(a.after - a.expected)
     last = analysis[-1]
     winner = read_record(record).replay().result
     assert winner is not None
@@ -88,8 +106,11 @@ def test_an_analysis_of_a_whole_game(record: str) -> None:
     assert len(turning_points(analysis)) <= 3
     set_language("en")
     lines = report(analysis, 80)
-    assert all(len(line) <= 80 or " better: " in line for line in lines[-15:])
+    assert all(len(line) <= 80 for line in lines)
     assert any("average cost" in line for line in lines)
+    assert [line for line in lines if "'s luck: " in line] == [
+        luck_line(summary) for summary in summaries(analysis)
+    ]
 
 
 def test_the_chart_fits_its_width_and_reads_without_colour() -> None:
@@ -103,7 +124,7 @@ def test_kahuna_client_analyse_plain(tmp_path: Path, capsys: pytest.CaptureFixtu
     from client.__main__ import main
 
     path = tmp_path / "game.kahuna"
-    path.write_text(easy_game(11), encoding="utf-8")
+    path.write_text(resigned_game(11, 20), encoding="utf-8")  # the command, not the engine
     assert main(["--analyse", str(path), "--plain", "--lang", "en"]) == 0
     out = capsys.readouterr()
     assert "Analysis" in out.out and "White's chance" in out.out

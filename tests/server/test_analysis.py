@@ -1,7 +1,8 @@
 """Version 3's analyse: who may have a finished game's analysis (the core: as get_record), the
 server's answer equal to shared.analysis run directly on the game's record, the refusals
 (unknown, not over, not at the table, busy, and versions 1 and 2 as before), and the bounds of
-the work (server/analysis_jobs.py: the cache, the limits, a run nobody waits for dropped)."""
+the work (server/analysis_jobs.py: the cache, the limits, a run nobody waits for dropped); and
+version 4's luck, which a version-3 peer never sees."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+import msgpack
 import pytest
 
 from protocol.analysis_messages import Analyse, Analysis, AnalysisProgress, PlayerAnalysis
@@ -29,6 +32,7 @@ from tests.server.test_core import codes, the
 from tests.server.test_logins import Accounts
 
 PLAYOUTS = 4  # few: these tests check the plumbing, not the engine's judgement
+SEARCH = 100  # the search's plan evaluations for a turn's best turn: few, likewise
 
 
 # ----- the core: who may have it -------------------------------------------------------------
@@ -111,7 +115,7 @@ async def analysis_of(
 async def test_the_analysis_is_shared_analysis_run_on_the_record(
     make_server: ServerFactory,
 ) -> None:
-    server = await make_server(analysis_playouts=PLAYOUTS)
+    server = await make_server(analysis_playouts=PLAYOUTS, analysis_search=SEARCH)
     player, table_id, text = await finished_game(server)
     await player.send(Analyse(table_id))
     await player.send(Analyse(table_id))  # one analysis under way per connection
@@ -120,7 +124,7 @@ async def test_the_analysis_is_shared_analysis_run_on_the_record(
     assert [(e.code, e.refused, e.table_id, e.reason, e.params) for e in errors] == [
         ("busy", "analyse", table_id, "your_analysis", {})
     ]
-    direct = analyse(read_record(text), seed=SEED, playouts=PLAYOUTS)
+    direct = analyse(read_record(text), seed=SEED, playouts=PLAYOUTS, search=SEARCH)
     assert len(direct) > 4
     assert [(p.done, p.total) for p in progress] == [
         (i, len(direct)) for i in range(len(direct) + 1)
@@ -151,7 +155,7 @@ async def test_the_analysis_is_shared_analysis_run_on_the_record(
 
 
 async def test_refusals_name_the_table_and_the_message(make_server: ServerFactory) -> None:
-    server = await make_server(analysis_playouts=PLAYOUTS)
+    server = await make_server(analysis_playouts=PLAYOUTS, analysis_search=SEARCH)
     player = await Client.connect(server.port, "Ann")
     joined, _state = await create_table(player, vs_computer=True)
     await player.send(Analyse(joined.table_id))
@@ -219,6 +223,7 @@ class Jobs:
             lambda member, message, version: self.sent.append((member, message)),
             lambda member: member not in self.gone,
             playouts=2,
+            search=SEARCH,
             limit=limit,
         )
 
@@ -282,13 +287,13 @@ def test_a_workers_jobs_are_the_analysis_of_the_record() -> None:
     text = short_record()
     found = record_turns(text)
     assert found == turns(read_record(text))
-    one, why = judge_turn(found[0], turn_seed(SEED, found[0]), 2)
-    assert one == analyse(read_record(text), seed=SEED, playouts=2)[0]
+    one, why = judge_turn(found[0], turn_seed(SEED, found[0]), 2, SEARCH)
+    assert one == analyse(read_record(text), seed=SEED, playouts=2, search=SEARCH)[0]
     assert one.best is not None and why == reason(one.view, one.best)
 
 
 async def test_a_version_3_client_may_analyse_a_watched_game(make_server: ServerFactory) -> None:
-    server = await make_server(analysis_playouts=PLAYOUTS)
+    server = await make_server(analysis_playouts=PLAYOUTS, analysis_search=SEARCH)
     player, table_id, _text = await finished_game(server, actions=4)
     watcher = await Client.connect(server.port, "Cy")
     await watcher.send(Analyse(table_id))
@@ -333,3 +338,51 @@ async def test_a_failed_analysis_is_an_internal_error_and_frees_its_place() -> N
     j.jobs.ask(AnalysisJob(1, "t2", short_record(), 3))  # the connection may ask again
     assert j.jobs.running == 1
     j.jobs.stop()
+
+
+# ----- version 4: the luck, apart; version 3 as before ----------------------------------------
+
+V3_TURN = ("number", "seat", "played", "before", "after", "white", "cost", "mark", "best",
+           "reason", "params")  # fmt: skip
+V3_PLAYER = ("seat", "average_cost", "inaccuracies", "mistakes", "blunders")
+
+
+async def test_version_3_gets_the_analysis_without_the_luck_byte_for_byte(
+    make_server: ServerFactory,
+) -> None:
+    server = await make_server(analysis_playouts=PLAYOUTS, analysis_search=SEARCH)
+    player, table_id, text = await finished_game(server, actions=8)
+    old = await Client.connect(server.port, "Cy", version=3)
+    await old.send(Spectate(table_id))
+    await player.send(Analyse(table_id))
+    answer, _progress = await analysis_of(player, table_id)
+    await old.send(Analyse(table_id))  # kept: the same analysis, for a version-3 peer
+    seen, _progress = await analysis_of(old, table_id)
+    assert player.frames[-1] == encode(answer, 4)
+    assert old.frames[-1] == encode(answer, 3)
+    # what a version-3 server sent: the version-3 fields, in their order, and nothing else
+    v3 = {
+        "type": "analysis",
+        "table_id": table_id,
+        "turns": [{k: getattr(t, k) for k in V3_TURN} for t in answer.turns],
+        "players": [{k: getattr(p, k) for k in V3_PLAYER} for p in answer.players],
+        "turning_points": answer.turning_points,
+        "playouts": answer.playouts,
+    }
+    assert old.frames[-1] == msgpack.packb(v3, use_bin_type=True)
+    assert seen == attrs.evolve(
+        answer,
+        turns=[attrs.evolve(t, expected=0.0, luck=0.0, noise=0.0) for t in answer.turns],
+        players=[attrs.evolve(p, luck=0.0) for p in answer.players],
+    )
+    # version 4: the luck of each turn and each player's in all, as shared.analysis gives them
+    direct = analyse(read_record(text), seed=SEED, playouts=PLAYOUTS, search=SEARCH)
+    assert [(t.expected, t.luck, t.noise) for t in answer.turns] == [
+        (a.expected, a.luck, a.noise) for a in direct
+    ]
+    for p in answer.players:
+        mine = [t.luck for t in answer.turns if t.seat == p.seat]
+        assert p.luck == pytest.approx(sum(mine))
+    assert any(t.luck for t in answer.turns)
+    await old.close()
+    await player.close()

@@ -23,11 +23,14 @@ from tests.web.test_accounts import register
 pytestmark = pytest.mark.browser
 
 PLAYOUTS = 4  # the page is tested here, not the engine's judgement
+SEARCH = 100  # (the search's plan evaluations for a turn's best turn)
 
 
 @pytest.fixture
 async def web_server(make_server: ServerFactory) -> KahunaServer:
-    return await make_server(web=True, analysis_playouts=PLAYOUTS, password_cost="test")
+    return await make_server(
+        web=True, analysis_playouts=PLAYOUTS, analysis_search=SEARCH, password_cost="test"
+    )
 
 
 async def resigned_game(client: Client, actions: int = 16) -> tuple[str, str]:
@@ -48,7 +51,7 @@ async def test_analyse_a_finished_game_and_read_its_turns(
 ) -> None:
     player = await Client.connect(web_server.port, "Pythonista")
     table_id, record = await resigned_game(player)
-    direct = analyse(read_record(record), seed=SEED, playouts=PLAYOUTS)
+    direct = analyse(read_record(record), seed=SEED, playouts=PLAYOUTS, search=SEARCH)
     page = await pages.open(f"/table/{table_id}")
     await page.wait_for_selector("#turn:has-text('Game over')")
     await page.click("#analyse")
@@ -109,7 +112,11 @@ async def test_analyse_from_the_list_of_a_players_games_also_once_closed(
     """The game's table has closed: the page finds no table, and the analysis comes from the
     archive."""
     server = await make_server(
-        web=True, analysis_playouts=PLAYOUTS, password_cost="test", over_grace=0.1
+        web=True,
+        analysis_playouts=PLAYOUTS,
+        analysis_search=SEARCH,
+        password_cost="test",
+        over_grace=0.1,
     )
     pages = Pages(browser, server.port)
     page = await pages.open("/")
