@@ -10,11 +10,12 @@ import random
 import pytest
 from playwright.async_api import Browser, Page, expect
 
+from client.analysis_view import luck_line, luck_words
 from protocol.messages import GetRecord, Record, Resign
 from protocol.player_messages import LoggedIn, Login
 from server.analysis_jobs import SEED
 from server.app import KahunaServer
-from shared.analysis import analyse
+from shared.analysis import LUCK_NOTE, analyse, summaries
 from shared.record import read_record
 from tests.conftest import Client, ServerFactory, create_table, play_random
 from tests.web.conftest import Pages
@@ -22,7 +23,7 @@ from tests.web.test_accounts import register
 
 pytestmark = pytest.mark.browser
 
-PLAYOUTS = 4  # the page is tested here, not the engine's judgement
+PLAYOUTS = 32  # the page is tested here, not the engine's judgement (enough to mark a random play)
 SEARCH = 100  # (the search's plan evaluations for a turn's best turn)
 
 
@@ -84,6 +85,18 @@ async def test_analyse_a_finished_game_and_read_its_turns(
     await page.keyboard.press("End")
     assert (await chosen_turn(page)).startswith(f"turn {len(direct)} (")
     assert await chart.get_attribute("aria-valuenow") == str(len(direct))
+    # the luck of a turn's card, apart from its cost, in the terminal's words (version 4)
+    lucky = [a for a in direct if abs(a.luck) >= LUCK_NOTE]
+    assert lucky, "this game (seeded) has a card worth a note"
+    await page.click(f".analysis-chart .hit[data-turn='{lucky[0].number}']")
+    assert luck_words(lucky[0].luck, lucky[0].actions) in await chosen_turn(page)
+    quiet = next(a for a in direct if abs(a.luck) < LUCK_NOTE)
+    await page.click(f".analysis-chart .hit[data-turn='{quiet.number}']")
+    assert "point of chance" not in await chosen_turn(page)
+    assert "points of chance" not in await chosen_turn(page)
+    # each player's luck in all, a line each
+    luck_lines = await page.locator(".summaries li.luck").all_inner_texts()
+    assert luck_lines == [luck_line(s) for s in summaries(direct)]
     # the turning points, as buttons that choose their turn
     points = page.locator(".turning-points button")
     costly = sorted((a for a in direct if a.mark), key=lambda a: -a.cost)[:3]
