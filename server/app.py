@@ -46,6 +46,7 @@ from server.effects import (
     Send,
 )
 from server.lobby import Lobby
+from server.memory import MemoryReturn
 from server.password_queue import SLOTS as PASSWORD_SLOTS
 from server.passwords import Cost, Passwords
 from server.sockets import (
@@ -119,6 +120,7 @@ class KahunaServer:
         self._actions_seen = 0  # the last one's seq
         self._actions_watch: asyncio.Task[None] | None = None
         self.refusals = RefusalLog(logger=log)  # one line per address and reason a minute
+        self.memory = MemoryReturn()  # freed memory back to the system after many closes
         self.gate = SocketGate(
             self.config.max_per_address + self.config.extra_sockets_per_address,
             self.config.accept_log_interval,
@@ -226,6 +228,7 @@ class KahunaServer:
             self._pool = None
         self._password_pool.shutdown(wait=False, cancel_futures=True)
         self.refusals.close()
+        await self.memory.stop()
         if self._writer is not None:
             await asyncio.to_thread(self._writer.close)  # it writes what is queued, and closes
         else:
@@ -268,6 +271,7 @@ class KahunaServer:
         finally:
             self.connections.pop(member, None)
             log.debug("connection %s from %s closed (%s)", member, address, _close_code(ws))
+            self.memory.closed()
             self.carry_out(self.core.disconnect(member, self._now(), time.time()))
             await conn.stop()
 

@@ -151,6 +151,7 @@ class FrameConnection(ServerConnection):
 
     _sink: Callable[[bytes | str], None] | None = None
     _early: list[bytes | str] | None = None
+    _early_paused = False  # reading paused until deliver_to
     _fragments: list[Frame] | None = None
     _budget = 0  # messages this read may still hand on at once
     _backlog: collections.deque[bytes | str] | None = None  # the rest, in order
@@ -221,6 +222,10 @@ class FrameConnection(ServerConnection):
             self._hand_on(message)
         elif self._early is None:
             self._early = [message]
+            # nothing more is read until the session begins: what waits is one read's worth
+            if not self.transport.is_closing():
+                self.transport.pause_reading()
+                self._early_paused = True
         elif len(self._early) < EARLY_MESSAGES:
             self._early.append(message)
         else:
@@ -264,6 +269,10 @@ class FrameConnection(ServerConnection):
         self._sink = sink
         for message in early:
             sink(message)
+        if self._early_paused:
+            self._early_paused = False
+            if self._backlog is None and not self.transport.is_closing():
+                self.transport.resume_reading()
 
 
 class FairTurns:

@@ -19,6 +19,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from protocol.codec import decode_server, encode
 from protocol.fields import PROTOCOL_VERSION
 from protocol.messages import Hello, Welcome
+from server import memory
 from server.__main__ import build_parser, config_from_args
 from server.app import KahunaServer
 from server.sockets import RefusalLog
@@ -196,3 +197,34 @@ async def test_a_tls12_client_offering_only_cbc_is_refused(
             await hello(url, ssl=cbc)
     finally:
         await tls.stop()
+
+
+@pytest.mark.skipif(memory.GIVE_BACK is None, reason="glibc's malloc_trim is not there")
+async def test_memory_is_given_back_once_a_burst_of_closes_is_over() -> None:
+    giver = memory.MemoryReturn(closes=3, delay=0.1)
+    giver.closed()
+    giver.closed()
+    await asyncio.sleep(0.2)
+    assert giver.given_back == 0  # two closes: nothing to give back yet
+    for _ in range(5):  # a burst: the closes go on, the giving back waits for their end
+        giver.closed()
+        await asyncio.sleep(0.05)
+    assert giver.given_back == 0
+    await asyncio.sleep(0.3)
+    assert giver.given_back == 1 and giver.closed_since == 0
+    await giver.stop()
+
+
+async def test_the_server_gives_memory_back_after_many_connections_closed(
+    make_server: ServerFactory,
+) -> None:
+    server = await make_server()
+    server.memory.closes, server.memory.delay = 8, 0.1
+    url = f"ws://127.0.0.1:{server.port}/"
+    for _ in range(8):
+        await hello(url)
+    for _ in range(50):
+        if server.memory.given_back or memory.GIVE_BACK is None:
+            break
+        await asyncio.sleep(0.05)
+    assert server.memory.given_back == (memory.GIVE_BACK is not None)
