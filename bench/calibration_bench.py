@@ -5,9 +5,9 @@
 Plays games between the computer's levels (easy against normal, each side both ways, and each
 level against itself), takes positions spread over each game (the start of a turn), and from each
 estimates one seat's chance from that seat's own view as shared.analysis does (greedy playouts
-from samples of what the view hides): the mover's view (the analysis's `before`) or the other
-seat's (the same state is the analysis's `after` of the turn before), by a coin. Compares with who
-won that game (a draw counts half).
+from samples of what the view hides): the mover's view (a turn's start, the analysis's `before`
+until issue 40) or the other seat's (the same state is the analysis's `after` of the turn
+before, sampled afresh), by a coin. Compares with who won that game (a draw counts half).
 
 With --turns, each position of the seat to move is also judged as the analysis judges the turn
 then played (shared.judging, issue 40): the chance the turn left before the card it turned up

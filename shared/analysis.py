@@ -18,8 +18,10 @@ turn (shared.ai.choose_plan, whose first action the hint gives; the client words
 does), the turn played among the plans it compares: a turn the search cannot tell from its
 choice (by NOISE standard errors of its own estimate) costs nothing, for the search's doubt is
 noise too (a turn played as the hint said is such a turn). The luck of the turn is then the chance
-after its card was seen less that average. The marks, by cost, only where the better turn is
-better by more than NOISE standard errors of the estimate of the cost:
+after its card was seen less that average; the chance as the turn began is the best turn's, so
+that a turn's chance goes from `before` to `after` by its cost and its luck. The marks, by cost,
+only where the better turn is better by more than NOISE standard errors of the estimate of the
+cost:
 
     inaccuracy  >= 0.05      mistake  >= 0.10      blunder  >= 0.20
 
@@ -70,7 +72,7 @@ LUCK_NOTE = 0.05  # the luck of a turn is worth a note on its line from this muc
 # logit of the share, held within CLIP and 1 - CLIP, and on whether the view's seat is to move:
 #     chance = 1 / (1 + exp(-(A * logit(share) + M)))    M for the seat to move, -M for the other
 # The greedy playouts undervalue having the move (the players move better than greedy): from the
-# view of the seat to move (a turn's `before`) the raw share is a little short of the share won,
+# view of the seat to move (as a turn begins) the raw share is a little short of the share won,
 # from the waiting seat's (a turn's `after`) a little over, about 2.6 points each way at 50%; and
 # a raw share of 0 or 1 overstates (128 playouts all alike still lose now and then): read as
 # about 1.5% and 98.5%. Fitted by bench/calibration_bench.py (--fit) on 11,955 positions of
@@ -107,8 +109,8 @@ class TurnAnalysis:
     seat: Seat
     actions: tuple[str, ...]
     step: int
-    before: float  # the mover's chance of winning as the turn began, from their view
-    after: float  # and as it ended, the card it turned up seen
+    before: float  # the mover's chance as the turn began: the best turn's, before its card
+    after: float  # and as it ended, the card it turned up seen: before - cost + luck
     cost: float  # the best turn's expected chance less this turn's (below), never below 0
     mark: str | None  # "inaccuracy", "mistake", "blunder"
     best: Action | None  # the normal level's choice as the turn began
@@ -251,9 +253,9 @@ def analyse_turn(
     card = turn.revealed if isinstance(ends, Draw | Take) and not turn.reshuffled else None
     rng = random.Random(seed)
     shares = judge(turn.before, played, compared, card, rng, playouts)
-    before = calibrated(shares.before, True)
     expected = calibrated(shares.played, False)
     cost = max(0.0, calibrated(shares.best, False) - expected)
+    before = expected + cost  # the chance the best turn leaves: the chance as the turn began
     noise = cost_noise(shares)
     if turn.after is None:  # the game ended with the turn: its result
         after = 0.5 if turn.over_after is None else float(turn.over_after is turn.seat)

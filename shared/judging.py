@@ -3,7 +3,6 @@
 Each sample fills in what the mover could not see as the turn began (shared.sampling), and is
 played out greedily to the game's end (shared.replies) several ways:
 
-- the mover's own turn played greedily: the chance as the turn began (`before`);
 - the turn played, the card its end turns up coming from the sample: the chance the turn left,
   averaged over the cards it could have turned up (`played`);
 - the best turn (the search's plan) the same way (`best`);
@@ -40,7 +39,6 @@ class Shares:
     """What one turn's samples won (a share of the samples, a draw counting half)."""
 
     samples: int
-    before: float  # the mover's greedy turn from the turn's start
     played: float  # the turn played, its card from the sample
     best: float  # the best turn, its card from the sample (the turn played's when the same)
     revealed: float | None  # the turn played with the card it turned up; None: not asked
@@ -126,13 +124,12 @@ def judge(
     in `samples` common samples."""
     sampler = Sampler(view, view.public.known)
     me = int(view.seat)
-    before = mine = better = seen = 0.0
+    mine = better = seen = 0.0
     differences: list[float] = []
     for _ in range(samples):
         hidden = sampler.sample(rng)
         seed = rng.getrandbits(64)
         base = sampler.sim_of(hidden, RandomSource(random.Random(seed)))
-        before += won(fresh(base, seed), me)
         this = won(play_turn(fresh(base, seed), played, me), me)
         mine += this
         if best is not None:
@@ -155,7 +152,6 @@ def judge(
         error = math.sqrt(spread / samples)
     return Shares(
         samples,
-        before / samples,
         mine / samples,
         better / samples,
         None if card is None else seen / samples,

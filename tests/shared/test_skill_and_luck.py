@@ -191,7 +191,7 @@ def hinted() -> list[TurnAnalysis]:
     def hint(game: Game, step: int) -> Action:
         return suggest(seat_view(game, Seat.WHITE), step, SEARCH_ITERATIONS)[0]
 
-    record = played_game(8, hint, 20)
+    record = played_game(5, hint, 20)
     return [
         analyse_turn(turn, turn_seed(1, turn), PLAYOUTS)
         for turn in turns(read_record(record))
