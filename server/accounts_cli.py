@@ -135,6 +135,9 @@ def main(argv: list[str]) -> int:
 
 def _command(args: argparse.Namespace, storage: Storage, running: bool) -> int:
     accounts = {a.key: a for a in storage.load_accounts()}
+    # an account stored under an older skeleton (server/names.py) is found under today's too;
+    # the oldest keeps a name that two now share, as in the server (server/accounts.py)
+    by_name = {name_key(a.name): a for a in sorted(accounts.values(), key=lambda a: -a.created)}
     now = time.time()
     if args.command == "list":
         print(render_list(list(accounts.values())))
@@ -146,7 +149,7 @@ def _command(args: argparse.Namespace, storage: Storage, running: bool) -> int:
     names = [args.name] if args.command == "reset-password" else list(args.names)
     found: list[AccountRow] = []
     for name in names:
-        account = accounts.get(name_key(name))
+        account = accounts.get(name_key(name)) or by_name.get(name_key(name))
         if account is None:
             print(f"kahuna-server accounts: no account is named {name!r}", file=sys.stderr)
             return 1

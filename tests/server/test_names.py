@@ -7,6 +7,7 @@ older skeleton are found under today's."""
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 
 import attrs
 import pytest
@@ -15,7 +16,9 @@ from protocol.messages import Hello, Welcome
 from protocol.player_messages import LoggedIn, Login, Register
 from server.accounts import Accounts
 from server.names import account_name_problem, name_key, skeleton
+from server.sqlite_store import SqliteStorage
 from server.store import AccountOp, AccountRow, LoginTokenOp, StoredPlayers
+from tests.server.test_accounts_cli import run as run_accounts
 from tests.server.test_core import codes, of, the
 from tests.server.test_logins import SECRET
 from tests.server.test_logins import Accounts as Harness
@@ -188,3 +191,17 @@ def test_a_restart_finds_an_account_stored_under_an_older_key() -> None:
     assert codes(again.send(other, Register("Ann", SECRET)), other) == ["name_registered"]
     third = again.guest("x")
     assert the(again.send(third, Login("Ann", None, token)), third, LoggedIn).name == "Ann"
+
+
+def test_the_operator_finds_an_account_stored_under_an_older_key(tmp_path: Path) -> None:
+    db = tmp_path / "server.sqlite3"
+    storage = SqliteStorage(db)
+    old = AccountRow("4nn (an older key)", "Ann", "hash", 1500, 350, 0.06, 1.0, 1.0, False)
+    storage.write([AccountOp(old)])
+    storage.close()
+    disabled = run_accounts("disable", "ANN", "--db", str(db))
+    assert disabled.returncode == 0, disabled.stderr
+    storage = SqliteStorage(db)
+    (ann,) = storage.load_accounts()
+    storage.close()
+    assert (ann.key, ann.disabled) == ("4nn (an older key)", True)
