@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import attrs
 import msgpack
 import pytest
 from hypothesis import given, settings
@@ -410,6 +411,35 @@ def test_version_3_messages_and_fields_do_not_exist_before_version_3() -> None:
     with pytest.raises(ProtocolError) as info:
         decode_client(encode(create, 3), version=2)
     assert info.value.code is ErrorCode.EXTRA_FIELD
+
+
+def test_version_4_fields_do_not_exist_before_version_4() -> None:
+    turn = AnalysedTurn(
+        3, "white", ["draw"], 0.6, 0.55, 0.55, 0.0, None, "draw", "draws", {}, 0.62, -0.07, 0.01
+    )
+    analysis = Analysis("t1", [turn], [PlayerAnalysis("white", 0.0, 0, 0, 0, -0.07)], [], 128)
+    for version in (1, 2):
+        with pytest.raises(ValueError):
+            encode(analysis, version)  # a version-3 message
+    v3 = msgpack.unpackb(encode(analysis, 3))
+    assert set(v3["turns"][0]) == {
+        "number", "seat", "played", "before", "after", "white", "cost", "mark", "best", "reason",
+        "params",
+    }  # fmt: skip
+    assert set(v3["players"][0]) == {
+        "seat", "average_cost", "inaccuracies", "mistakes", "blunders",
+    }  # fmt: skip
+    assert decode_server(encode(analysis, 3), version=3) == attrs.evolve(
+        analysis,
+        turns=[attrs.evolve(turn, expected=0.0, luck=0.0, noise=0.0)],
+        players=[PlayerAnalysis("white", 0.0, 0, 0, 0)],
+    )
+    with pytest.raises(ProtocolError) as info:
+        decode_server(encode(analysis, 4), version=3)
+    assert info.value.code is ErrorCode.EXTRA_FIELD
+    assert decode_server(encode(analysis, 4), version=4) == analysis
+    # from a version-4 peer, a version-4 field may be left out: its default
+    assert decode_server(encode(analysis, 3), version=4).turns[0].luck == 0.0
 
 
 def test_version_1_views_are_cut_back_to_the_released_keys() -> None:
