@@ -32,11 +32,11 @@ from shared.levels import (
     LEVELS,
 )
 from shared.playout import from_action, to_action
-from shared.search import TurnPlans, plan_action, searched_plan
+from shared.search import PlanSearch, TurnPlans, plan_action, searched_plan
 from shared.types import Phase
 from shared.views import SeatView
 
-__all__ = ["LEVELS", "choose_action", "choose_plan"]
+__all__ = ["LEVELS", "choose_action", "choose_plan", "plan_margin"]
 
 
 def choose_action(
@@ -78,25 +78,40 @@ def choose_plan(
     level: str,
     iterations: int,
     played: Sequence[Action] | None = None,
-    samples: int = 0,
-) -> tuple[tuple[Action, ...], float]:
+) -> tuple[Action, ...]:
     """The whole turn a searching level plans for the seat to move (its first action is
-    choose_action's with the same arguments; in the handicap phase its one action). With
-    `played` (a whole turn) among its candidates, also how many standard errors of its own
-    estimate the search finds its plan better than `played`, in `samples` new samples (0 when
-    it is `played`): what the analysis compares a turn with (shared.analysis)."""
+    choose_action's with the same arguments; in the handicap phase its one action), with
+    `played` (a whole turn) among the turns it compares: what the analysis compares a turn with
+    (shared.analysis)."""
     if level not in LEVELS or level == "easy":
         raise ValueError(f"{level!r} is not a searching level")
     if view.public.phase is Phase.HANDICAP:
-        action = choose_action(view, rng, level=level, iterations=iterations)
-        return (action,), math.inf if played is not None and tuple(played) != (action,) else 0.0
-    mine = None if played is None else tuple(from_action(a) for a in played)
-    extra = () if mine is None else (mine,)
-    plan, search = searched_plan(view, rng, extra=extra, **_settings(level, iterations, None, None))
-    margin = 0.0
-    if mine is not None and plan != mine:
-        margin = search.margin(rng, plan, mine, samples) if samples else math.inf
-    return _actions(plan), margin
+        return (choose_action(view, rng, level=level, iterations=iterations),)
+    extra = () if played is None else (tuple(from_action(a) for a in played),)
+    settings = _settings(level, iterations, None, None)
+    plan, _search = searched_plan(view, rng, extra=extra, **settings)
+    return _actions(plan)
+
+
+def plan_margin(
+    view: SeatView,
+    rng: random.Random,
+    *,
+    level: str,
+    better: Sequence[Action],
+    worse: Sequence[Action],
+    samples: int,
+) -> float:
+    """How many standard errors of its own estimate a searching level finds the whole turn
+    `better` better than `worse`, in `samples` samples (shared.search.PlanSearch.margin); in
+    the handicap phase, where it does not search, infinite: the analysis's samples judge."""
+    if view.public.phase is Phase.HANDICAP:
+        return math.inf
+    settings = _settings(level, None, None, None)
+    del settings["iterations"], settings["seconds"]
+    search = PlanSearch(view, **settings)
+    codes = [tuple(from_action(a) for a in plan) for plan in (better, worse)]
+    return search.margin(rng, codes[0], codes[1], samples)
 
 
 def _actions(plan: Sequence[int]) -> tuple[Action, ...]:

@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from shared.actions import PLAYS, TURN_ENDS, Action, Draw, Take, Undo
-from shared.ai import choose_plan
+from shared.ai import choose_plan, plan_margin
 from shared.events import CardDrawn, CardTaken, Reshuffled
 from shared.game import Game
 from shared.history import Chance, Ending, Move
@@ -59,9 +59,10 @@ SEARCH_ITERATIONS = 2000
 MARKS = ((0.20, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
 # A turn is marked only when the better turn is better by more than NOISE standard errors of
 # the estimate of the difference (about 1 in 40 turns as good as the best would pass by chance,
-# before the thresholds above, which most such differences are far below). The search that
-# chose the best turn must find it better than the turn played by as much, in new samples of
-# its own (1 for MARGIN_SHARE of its plan evaluations): its choice between turns it values
+# before the thresholds above, which most such differences are far below). And a cost the
+# samples see is one only if the search that chose the best turn finds it better than the turn
+# played by as much, in new samples of its own (1 for MARGIN_SHARE of its plan evaluations),
+# the turn played being among those it compared: its choice between turns it values
 # alike is a toss (at 2000 plan evaluations, a turn played as a hint of the same level said was
 # judged 14 points worse than the search's choice, which the search itself valued the same
 # within a tenth of its error).
@@ -233,30 +234,38 @@ def analyse_turn(
     luck of its card."""
     whole = bool(turn.kept) and isinstance(turn.kept[-1], TURN_ENDS)  # not cut short
     best_plan: tuple[Action, ...] | None = None
-    margin = math.inf
     if turn.before.turn_context() is not None:
-        best_plan, margin = choose_plan(
+        best_plan = choose_plan(
             turn.before,
             random.Random(seed),
             level="normal",
             iterations=search,
             played=turn.kept if whole else None,
-            samples=max(2, search // MARGIN_SHARE),
         )
-        if not whole:
-            margin = math.inf  # a turn cut short: the samples judge it alone
     played = [from_action(a) for a in turn.kept]
     compared = None if best_plan is None else [from_action(a) for a in best_plan]
-    if compared == played or margin <= NOISE:
-        compared = None  # the best turn, or one the search cannot tell from it: no cost
+    if compared == played:
+        compared = None  # the best turn: nothing to compare, no cost
     ends = turn.kept[-1] if turn.kept else None
     card = turn.revealed if isinstance(ends, Draw | Take) and not turn.reshuffled else None
     rng = random.Random(seed)
     shares = judge(turn.before, played, compared, card, rng, playouts)
     expected = calibrated(shares.played, False)
     cost = max(0.0, calibrated(shares.best, False) - expected)
-    before = expected + cost  # the chance the best turn leaves: the chance as the turn began
     noise = cost_noise(shares)
+    if best_plan is not None and whole and cost > NOISE * noise:
+        # a cost the samples see: does the search that chose the best turn see it too?
+        margin = plan_margin(
+            turn.before,
+            random.Random(seed + 1),
+            level="normal",
+            better=best_plan,
+            worse=turn.kept,
+            samples=max(2, search // MARGIN_SHARE),
+        )
+        if margin <= NOISE:
+            cost = noise = 0.0  # it cannot tell them apart: no cost
+    before = expected + cost  # the chance the best turn leaves: the chance as the turn began
     if turn.after is None:  # the game ended with the turn: its result
         after = 0.5 if turn.over_after is None else float(turn.over_after is turn.seat)
     elif turn.reshuffled:  # new cards face up and a new pile: the view after, sampled afresh

@@ -119,9 +119,7 @@ def two_deals(seed: int) -> tuple[str, str, Action]:
         game = Game.new(RecordedSource([deck]), Seat.WHITE, GameOptions())
         view = seat_view(game, Seat.WHITE)
         seed_of_turn = 1 * 100_003 + 1  # shared.analysis.turn_seed(1, the first turn)
-        plan, _kept = choose_plan(
-            view, random.Random(seed_of_turn), level="normal", iterations=SEARCH
-        )
+        plan = choose_plan(view, random.Random(seed_of_turn), level="normal", iterations=SEARCH)
         for action in plan:
             game.apply(action)
         game.end(Termination.RESIGNED, Seat.BLACK)
