@@ -26,11 +26,14 @@ import contextlib
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+LOGS: dict[int, IO[str]] = {}  # each server's log file, by its process id
 
 import msgpack  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
@@ -41,11 +44,14 @@ AFTER = 10.0  # seconds after the barrage when "after" is measured
 
 
 def start_server() -> tuple[subprocess.Popen[str], int]:
+    # the log to a file, read at the end: a pipe read only then would fill and stop the server
+    log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed when read, in main_async)
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0",
          "--log-level", "info", "--db", ":memory:", "--ping-interval", "0", "--no-announce"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True,
     )  # fmt: skip
+    LOGS[proc.pid] = log
     assert proc.stdout is not None
     line = proc.stdout.readline()
     match = re.search(r":(\d+)\s*$", line)
@@ -185,10 +191,14 @@ async def main_async(args: argparse.Namespace) -> int:
     finally:
         proc.terminate()
         try:
-            _, err = proc.communicate(timeout=10)
+            proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
-            _, err = proc.communicate()
+            proc.wait()
+        log = LOGS.pop(proc.pid)
+        log.seek(0)
+        err = log.read()
+        log.close()
     counts = barrage.counts
     print(
         f"barrage: {args.connections} connections over {args.addresses} addresses for"

@@ -113,25 +113,26 @@ class RefusalLog:
                 loop = asyncio.get_running_loop()
                 self._flush = loop.call_later(self.interval, self.flush)
 
-    def flush(self) -> None:
+    def flush(self, again: bool = True) -> None:
         """The counts of the interval, one line each; the keys heard from no more forgotten."""
         self._flush = None
         counts, self.counts = self.counts, {}
         for (address, reason), count in sorted(counts.items()):
             self.log.warning(
-                "refused %d more connection(s) from %s in %d s: %s",
-                count, address, round(self.interval), reason,
+                "refused %d more connection(s) from %s in the last %g s: %s",
+                count, address, self.interval, reason,
             )  # fmt: skip
         now = time.monotonic()
         for key in [k for k, until in self.quiet_until.items() if until <= now]:
             del self.quiet_until[key]
-        if self.quiet_until:
+        if self.quiet_until and again:
             self._flush = asyncio.get_running_loop().call_later(self.interval, self.flush)
 
     def close(self) -> None:
+        """The counts not yet logged are logged now (the server stops)."""
         if self._flush is not None:
             self._flush.cancel()
-            self._flush = None
+        self.flush(again=False)
 
 
 class FrameConnection(ServerConnection):

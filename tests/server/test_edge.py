@@ -10,6 +10,7 @@ import logging
 import shutil
 import ssl
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -150,7 +151,7 @@ async def test_refusals_are_summed_up_once_an_interval(
     assert [r.getMessage() for r in caplog.records] == [
         "refused a connection from 10.1.2.3: too_many_connections",
         "refused a connection from 10.9.9.9: server_full",
-        "refused 49 more connection(s) from 10.1.2.3 in 0 s: too_many_connections",
+        "refused 49 more connection(s) from 10.1.2.3 in the last 0.2 s: too_many_connections",
     ]
 
 
@@ -199,7 +200,6 @@ async def test_a_tls12_client_offering_only_cbc_is_refused(
         await tls.stop()
 
 
-@pytest.mark.skipif(memory.GIVE_BACK is None, reason="glibc's malloc_trim is not there")
 async def test_memory_is_given_back_once_a_burst_of_closes_is_over() -> None:
     giver = memory.MemoryReturn(closes=3, delay=0.1)
     giver.closed()
@@ -224,7 +224,8 @@ async def test_the_server_gives_memory_back_after_many_connections_closed(
     for _ in range(8):
         await hello(url)
     for _ in range(50):
-        if server.memory.given_back or memory.GIVE_BACK is None:
+        if server.memory.given_back:
             break
         await asyncio.sleep(0.05)
-    assert server.memory.given_back == (memory.GIVE_BACK is not None)
+    assert server.memory.given_back == 1
+    assert memory.GIVE_BACK is not None or sys.platform != "linux"  # glibc's malloc_trim
