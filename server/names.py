@@ -1,6 +1,7 @@
 """When two names are one: a registered name is reserved in every spelling that a reader would
 take for it, by Unicode Technical Standard #39 (Unicode Security Mechanisms) as ICU implements it
-(PyICU's SpoofChecker, with the confusables data of the ICU it is built on).
+(PyICU's SpoofChecker, from the pyicu-wheels builds, with the confusables data of the ICU they
+carry).
 
 `name_key` is the confusable skeleton of UTS #39 (NFD, every character mapped to the prototype
 it is drawn like, NFD: Cyrillic А and Greek Α are A, ɑ is a, 0 is O, I and 1 are l, m is rn),

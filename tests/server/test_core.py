@@ -15,7 +15,7 @@ import pytest
 import server.core as core_module
 from protocol.codec import decode_server, encode
 from protocol.errors import ErrorCode
-from protocol.fields import TableOptions
+from protocol.fields import PROTOCOL_VERSION, TableOptions
 from protocol.messages import (
     Chat,
     ChatMessage,
@@ -296,13 +296,17 @@ def test_hello_with_a_supported_version_is_welcomed_in_that_version(version: int
     assert not effects.closes and not effects.writes
 
 
-@pytest.mark.parametrize("version", [0, 4, 99])
+@pytest.mark.parametrize("version", [0, 5, 99])
 def test_other_versions_are_refused_and_closed(version: int) -> None:
     h = Harness()
     member = h.connect()
     effects = h.send(member, Hello(version, "Ana"))
     error = the(effects, member, Error)
-    assert (error.code, error.version, error.refused) == ("version_mismatch", 3, "hello")
+    assert (error.code, error.version, error.refused) == (
+        "version_mismatch",
+        PROTOCOL_VERSION,
+        "hello",
+    )
     assert [c.code for c in effects.closes] == [CLOSE_POLICY]
     assert effects.closes[0].member == member
     # a connection being closed is heard no more
