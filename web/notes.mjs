@@ -1,0 +1,33 @@
+// A table's notes (draw and rematch offers, a claim open, a rematch begun): what each changes of
+// the table's state until the next view says it again, and what the page tells the player.
+
+import { app } from "./state.mjs";
+import { _, fmt, seatName, t } from "./words.mjs";
+
+const NOTE_CHANGES = {
+  draw_offered: (info, m) => { info.draw_offer = m.seat; },
+  draw_declined: (info) => { info.draw_offer = null; },
+  rematch_offered: (info, m) => { info.rematch_offer = m.seat; },
+  rematch_declined: (info) => { info.rematch_offer = null; },
+  rematch_started: (info, m) => { info.rematch_table = m.detail; },
+  claim_available: (info, m) => { info.claim = m.seat; },
+};
+
+export function onNote(m) {
+  const known = app.tables.get(m.table_id);
+  if (known && known.view && NOTE_CHANGES[m.note]) {
+    const view = known.view;
+    if (!view.table) view.table = {};
+    NOTE_CHANGES[m.note](view.table, m);
+  }
+  const who = m.seat ? seatName(m.seat) : "";
+  const words = {
+    draw_offered: t("{seat} offers a draw.", { seat: who }),
+    draw_declined: t("{seat} declined the draw.", { seat: who }),
+    rematch_offered: t("{seat} offers a rematch.", { seat: who }),
+    rematch_declined: t("The rematch offer fell."),
+    claim_available: t("{seat} may claim the win.", { seat: who }),
+    rematch_started: fmt(_("Rematch at table {table}"), { table: m.detail || "" }),
+  };
+  if (m.table_id === app.current && words[m.note]) app.notice = words[m.note];
+}

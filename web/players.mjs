@@ -1,0 +1,46 @@
+// The players as the page names them (name, rating, away), and the table's two players' boxes:
+// seat, name, points, pieces, open cards and clock.
+
+import { clockLeft, clockText } from "./clock.mjs";
+import { el } from "./dom.mjs";
+import { tableOf } from "./state.mjs";
+import { _, fmt, seatName, t } from "./words.mjs";
+
+export function playerLabel(players, seat) {
+  const p = players ? players[seat] : null;
+  if (!p) return _("(empty seat)");
+  let text = p.name;
+  if (p.rating !== undefined && p.rating !== null) text += ` ${p.rating}`;
+  if (!p.connected && !p.computer) text += ` ${_("(away)")}`;
+  return text;
+}
+
+export function playerBoxes(known, pub, mySeat) {
+  const info = tableOf(known);
+  const scores = [0, 0];
+  for (const [w, b] of pub.round_points) {
+    scores[0] += w;
+    scores[1] += b;
+  }
+  return ["white", "black"].map((seat, i) =>
+    el(
+      "div",
+      { class: `player ${seat}${pub.to_move === seat && known.status === "playing" ? " to-move" : ""}` },
+      el("span", { class: "seat", text: seatName(seat) }),
+      el("span", { class: "pname", text: playerLabel(known.players, seat) + (seat === mySeat ? ` ${_("(you)")}` : "") }),
+      el("span", { class: "score", text: t("{n} pt", { n: scores[i] }) }),
+      el("span", {
+        class: "counts",
+        text: fmt(_("tokens {tokens} bridges {bridges} cards {cards}"), {
+          tokens: pub.tokens[seat].length,
+          bridges: pub.bridges[seat].length,
+          cards: pub.hand_sizes[seat],
+        }),
+      }),
+      pub.open_cards[seat].length
+        ? el("span", { class: "open-cards", text: `${_("open:")} ${pub.open_cards[seat].join(" ")}` })
+        : null,
+      info.clock ? el("span", { class: "clock", text: clockText(clockLeft(known, seat)) }) : null,
+    ),
+  );
+}

@@ -1,0 +1,24 @@
+// Which screen is drawn: the header (the name, the connection's state) and under it the lobby or
+// the table on the screen.
+
+import { byId } from "./dom.mjs";
+import { renderLobby } from "./lobby.mjs";
+import { app } from "./state.mjs";
+import { renderTable } from "./table.mjs";
+import { _ } from "./words.mjs";
+
+export function renderHeader() {
+  const status = byId("connection");
+  const words = { connecting: _("connecting"), connected: _("connected"), reconnecting: _("reconnecting") };
+  status.textContent = words[app.status] || app.status;
+  status.className = `connection ${app.status}`;
+  byId("me").textContent = app.name;
+}
+
+export function renderPage() {
+  renderHeader();
+  const main = byId("main");
+  if (!app.board) return;
+  if (app.current) renderTable(main);
+  else renderLobby(main);
+}
