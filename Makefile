@@ -49,20 +49,27 @@ $(PLAY_STAMP): pyproject.toml
 play: $(PLAY_STAMP)
 	$(BIN)/kahuna-client --local $(ARGS)
 
-# The client's translations, with Babel: `make pot` writes client/locale/kahuna.pot, the messages
-# of the code (those given to _(), N_(), ngettext() and pgettext(): Babel's default keywords);
-# `make locale` compiles each client/locale/LANG/LC_MESSAGES/kahuna.po (what translators edit) to
-# the kahuna.mo beside it. Both are committed; tests/client/test_i18n.py fails when a .mo is not
-# its .po compiled, or when a message of the code has no translation.
+# The translations, with Babel, in the catalogue package: `make pot` writes
+# catalogue/locale/kahuna.pot, the messages of the terminal client, the catalogue's tables and
+# the page (catalogue/babel.cfg: those given to _(), N_(), ngettext() and pgettext(), Babel's
+# default keywords, and the page's t()), then brings each
+# catalogue/locale/LANG/LC_MESSAGES/kahuna.po (what translators edit) up to date with it;
+# `make locale` compiles each .po to the kahuna.mo beside it. All are committed;
+# tests/client/test_i18n.py fails when a .mo is not its .po compiled, or when a message of the
+# code or the page has no translation.
 pot: $(STAMP)
-	$(BIN)/pybabel extract --project=kahuna --output-file=client/locale/kahuna.pot client
-
-# The web page's tables of the server's codes (web/code-words.mjs) from client/code_words.py.
-web-words: $(STAMP)
-	$(BIN)/python -m client.code_words > web/code-words.mjs
+	$(BIN)/pybabel extract --project=kahuna --mapping-file=catalogue/babel.cfg --keyword=t \
+		--width=100 --output-file=catalogue/locale/kahuna.pot client catalogue web
+	$(BIN)/pybabel update --input-file=catalogue/locale/kahuna.pot --domain=kahuna \
+		--output-dir=catalogue/locale --width=100 --no-fuzzy-matching
 
 locale: $(STAMP)
-	$(BIN)/pybabel compile --statistics --directory=client/locale --domain=kahuna
+	$(BIN)/pybabel compile --statistics --directory=catalogue/locale --domain=kahuna
+
+# The page's tables (web/code-words.mjs: the server's codes, the endings, the log's sentences)
+# from the catalogue package; tests/web/test_words.py checks the committed file is a fresh one.
+web-words: $(STAMP)
+	$(BIN)/python -m catalogue.web_tables > web/code-words.mjs
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py

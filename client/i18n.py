@@ -1,8 +1,9 @@
 """The client's words in the player's language: English, German or Italian.
 
 Standard gettext: every sentence the client shows goes through `_()` (or `ngettext()`), the
-catalogs are `client/locale/<lang>/LC_MESSAGES/kahuna.po` (what translators edit) compiled to
-`kahuna.mo` beside them, and the standard library's gettext loads them. English is the source
+catalogs are the catalogue package's, `catalogue/locale/<lang>/LC_MESSAGES/kahuna.po` (what
+translators edit) compiled to `kahuna.mo` beside them, and the standard library's gettext loads
+them. English is the source
 language: with no catalog, the English text is shown.
 
 The language comes from `--lang`, else from the locale variables (LANGUAGE, LC_ALL, LC_MESSAGES,
@@ -14,11 +15,13 @@ from __future__ import annotations
 import gettext
 import os
 from collections.abc import Mapping
-from pathlib import Path
 
-DOMAIN = "kahuna"
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-LANGUAGES = ("en", "de", "it")
+# the catalogue's, said from here too (re-exported)
+from catalogue import DOMAIN as DOMAIN
+from catalogue import LANGUAGES as LANGUAGES
+from catalogue import LOCALE_DIR as LOCALE_DIR
+from catalogue import N_ as N_
+
 DEFAULT = "en"
 
 _catalog: gettext.NullTranslations = gettext.NullTranslations()
@@ -69,11 +72,6 @@ def language() -> str:
 def _(message: str) -> str:
     """The message in the chosen language."""
     return _catalog.gettext(message)
-
-
-def N_(message: str) -> str:
-    """Marks a message for the catalogs where it is defined; `_()` translates it where shown."""
-    return message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

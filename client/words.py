@@ -1,5 +1,6 @@
-"""The game's sentences in the player's language, made here at the edge from codes: the log's
-sentences from the events' types and fields (shared.events.describe stays the engine's English),
+"""The game's sentences in the player's language, made here at the edge from codes with the
+catalogue's English keys (catalogue.codes, .endings, .events): the log's sentences from the
+events' types and fields (shared.events.describe stays the engine's English),
 how a game ended from Result.kind, refusals from the server's error codes, and the reasons the
 rules engine gives (shared.legality, shared.actions: English) read back into the player's
 language. Island and line names stay as they are: they are names.
@@ -11,9 +12,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from client.code_words import ACCOUNT_ERRORS, ACCOUNT_REASONS, CLOSINGS, ERRORS, LEFT, REFUSALS
+from catalogue.codes import ACCOUNT_ERRORS, ACCOUNT_REASONS, CLOSINGS, ERRORS, LEFT, REFUSALS
+from catalogue.endings import ENDINGS, NEITHER_HAS_A_BRIDGE, NEITHER_HAS_A_BRIDGE_ENDING
+from catalogue.endings import REASONS as _REASONS
+from catalogue.events import EVENTS
 from client.command_words import command_word, in_words, local_words, verb_names
-from client.i18n import N_, _
+from client.i18n import _
 from protocol.messages import Error, Left, TableClosed
 from shared.board import ISLANDS, line_name
 from shared.events import (
@@ -75,120 +79,94 @@ def status_word(status: str) -> str:
 # ----- the log --------------------------------------------------------------------------------
 
 
+def _said(key: str, **fields: object) -> str:
+    """The log's sentence `key` (catalogue.events) in the player's language, filled."""
+    return _(EVENTS[key]).format(**fields)
+
+
 def describe(event: Event) -> str:
     """One sentence for one event, in the player's language."""
     match event:
         case BridgePlaced(seat, line, card):
             if card is None:
-                return _("{seat} placed a free bridge on {line}").format(
-                    seat=seat_name(seat), line=line_name(line)
-                )
-            return _("{seat} placed a bridge on {line} with {card}").format(
-                seat=seat_name(seat), line=line_name(line), card=ISLANDS[card]
+                return _said("bridge_placed_free", seat=seat_name(seat), line=line_name(line))
+            return _said(
+                "bridge_placed", seat=seat_name(seat), line=line_name(line), card=ISLANDS[card]
             )
         case BridgeRemoved(seat, line, cards):
             if cards is None:
-                return _("{seat}'s bridge {line} was removed").format(
-                    seat=seat_name(seat), line=line_name(line)
-                )
-            return _("{by} removed {seat}'s bridge {line} with {cards}").format(
+                return _said("bridge_removed_alone", seat=seat_name(seat), line=line_name(line))
+            return _said(
+                "bridge_removed",
                 by=seat_name(seat.other),
                 seat=seat_name(seat),
                 line=line_name(line),
                 cards=f"{ISLANDS[cards[0]]}+{ISLANDS[cards[1]]}",
             )
         case TokenPlaced(seat, island):
-            return _("{seat} won {island}").format(seat=seat_name(seat), island=ISLANDS[island])
+            return _said("token_placed", seat=seat_name(seat), island=ISLANDS[island])
         case TokenRemoved(seat, island):
-            return _("{seat} lost {island}").format(seat=seat_name(seat), island=ISLANDS[island])
+            return _said("token_removed", seat=seat_name(seat), island=ISLANDS[island])
         case CardDiscarded(seat, card, is_open):
             if card is None:
-                return _("{seat} discarded a card face down").format(seat=seat_name(seat))
-            if is_open:
-                return _("{seat} discarded the open card {card}").format(
-                    seat=seat_name(seat), card=ISLANDS[card]
-                )
-            return _("{seat} discarded {card}").format(seat=seat_name(seat), card=ISLANDS[card])
+                return _said("card_discarded_hidden", seat=seat_name(seat))
+            key = "card_discarded_open" if is_open else "card_discarded"
+            return _said(key, seat=seat_name(seat), card=ISLANDS[card])
         case CardTaken(seat, card, replacement):
             if replacement is None:
-                return _("{seat} took {card} from the face-up row").format(
-                    seat=seat_name(seat), card=ISLANDS[card]
-                )
-            return _("{seat} took {card} from the face-up row; {new} turned up").format(
-                seat=seat_name(seat), card=ISLANDS[card], new=ISLANDS[replacement]
+                return _said("card_taken", seat=seat_name(seat), card=ISLANDS[card])
+            return _said(
+                "card_taken_replaced",
+                seat=seat_name(seat),
+                card=ISLANDS[card],
+                new=ISLANDS[replacement],
             )
         case CardDrawn(seat, card):
             if card is None:
-                return _("{seat} drew a card from the pile").format(seat=seat_name(seat))
-            return _("{seat} drew {card} from the pile").format(
-                seat=seat_name(seat), card=ISLANDS[card]
-            )
+                return _said("card_drawn_hidden", seat=seat_name(seat))
+            return _said("card_drawn", seat=seat_name(seat), card=ISLANDS[card])
         case Abstained(seat):
-            return _("{seat} abstained from drawing").format(seat=seat_name(seat))
+            return _said("abstained", seat=seat_name(seat))
         case TurnEnded(seat, next_seat):
             if next_seat is None:
-                return _("{seat}'s turn ended").format(seat=seat_name(seat))
-            return _("{seat} to move").format(seat=seat_name(next_seat))
+                return _said("turn_ended_last", seat=seat_name(seat))
+            return _said("turn_ended", seat=seat_name(next_seat))
         case RoundScored(rnd, tokens, points, final):
-            text = _("Final scoring") if final else _("Scoring of round {round}").format(round=rnd)
-            return _(
-                "{scoring}: tokens White {wt}, Black {bt}; points White +{wp}, Black +{bp}"
-            ).format(scoring=text, wt=tokens[0], bt=tokens[1], wp=points[0], bp=points[1])
+            text = _said("final_scoring") if final else _said("round_scoring", round=rnd)
+            return _said(
+                "round_scored",
+                scoring=text,
+                wt=tokens[0],
+                bt=tokens[1],
+                wp=points[0],
+                bp=points[1],
+            )
         case Reshuffled(face_up, pile_size):
-            return _("The discard pile was shuffled: {count} cards to draw, face up {row}").format(
-                count=pile_size, row=" ".join(ISLANDS[c] for c in face_up)
-            )
+            row = " ".join(ISLANDS[c] for c in face_up)
+            return _said("reshuffled", count=pile_size, row=row)
         case FinalTurnsBegan(first):
-            return _("The cards are out: one last turn each, {seat} first").format(
-                seat=seat_name(first)
-            )
+            return _said("final_turns", seat=seat_name(first))
         case GameOver(winner, kind, scores):
             result = Result(winner, kind)
+            reason = reason_words(result)
             if winner is None:
-                return _("Game over, a draw ({reason}); White {w}, Black {b}").format(
-                    reason=reason_words(result), w=scores[0], b=scores[1]
-                )
-            return _("Game over, {seat} wins ({reason}); White {w}, Black {b}").format(
-                seat=seat_name(winner), reason=reason_words(result), w=scores[0], b=scores[1]
+                return _said("game_drawn", reason=reason, w=scores[0], b=scores[1])
+            return _said(
+                "game_won", seat=seat_name(winner), reason=reason, w=scores[0], b=scores[1]
             )
         case PlayUndone(seat, action, _open):
             if action is None:
-                return _("{seat} took back a card discarded face down").format(seat=seat_name(seat))
+                return _said("undone_hidden", seat=seat_name(seat))
             # the play in the player's words ('setze BARI-DUDA'), as it would be typed
-            return _("{seat} took back {play}").format(
-                seat=seat_name(seat), play=in_words(str(action))
-            )
+            return _said("undone", seat=seat_name(seat), play=in_words(str(action)))
     raise TypeError(event)
 
 
-# How a game ended, short (the log's "Game over, ... (REASON)"): "{seat}" is the loser's colour.
-# The same English as the engine's (shared.results.REASONS) today, but a mapping of its own: the
-# screen's words may change, the records' and version 1's may not.
-REASONS: dict[Termination, str] = {
-    Termination.POINTS: N_("more points"),
-    Termination.FINAL: N_("tied on points, more in the final scoring"),
-    Termination.BRIDGES: N_("tied on points, more bridges on the board"),
-    Termination.TIE: N_("tied on points and bridges: no winner"),
-    Termination.NO_BRIDGES: N_("{seat} has no bridge on the board"),
-    Termination.AGREED: N_("draw agreed"),
-    Termination.RESIGNED: N_("{seat} resigned"),
-    Termination.TIME: N_("{seat} ran out of time"),
-    Termination.FORFEIT: N_("{seat} forfeited"),
-}
-NEITHER_HAS_A_BRIDGE = N_("neither player has a bridge on the board")
-# ... and as a sentence with the players' names (the game-over panel): "{player}" is the loser.
-ENDINGS: dict[Termination, str] = {
-    Termination.POINTS: N_("More points after the final scoring."),
-    Termination.FINAL: N_("Tied on points; more points in the final scoring."),
-    Termination.BRIDGES: N_("Tied on points and in the final scoring; more bridges on the board."),
-    Termination.TIE: N_("Tied on points and on bridges: a tie."),
-    Termination.NO_BRIDGES: N_("{player} has no bridge left on the board."),
-    Termination.AGREED: N_("The players agreed a draw."),
-    Termination.RESIGNED: N_("{player} resigned."),
-    Termination.TIME: N_("{player} ran out of time."),
-    Termination.FORFEIT: N_("{player} left the game and forfeited it."),
-}
-NEITHER_HAS_A_BRIDGE_ENDING = N_("Neither player has a bridge on the board.")
+# How a game ended (catalogue.endings): short for the log's "Game over, ... (REASON)", "{seat}"
+# the loser's colour; and as a sentence with the players' names (the game-over panel), "{player}"
+# the loser.
+REASONS: dict[Termination, str] = {Termination(k): v for k, v in _REASONS.items()}
+ENDING_SENTENCES: dict[Termination, str] = {Termination(k): v for k, v in ENDINGS.items()}
 
 
 def reason_words(result: Result) -> str:
@@ -200,7 +178,7 @@ def reason_words(result: Result) -> str:
 
 def ending_words(result: Result, name: Mapping[Seat, str]) -> str:
     """How the game ended, a sentence with the players' names, for the game-over screen."""
-    sentence = _(ending_sentence(result, ENDINGS, NEITHER_HAS_A_BRIDGE_ENDING))
+    sentence = _(ending_sentence(result, ENDING_SENTENCES, NEITHER_HAS_A_BRIDGE_ENDING))
     loser = result.loser
     if loser is None:
         return sentence

@@ -3,7 +3,7 @@ handshake (websockets' process_request), the upgrade left to go on as before.
 
     /                the lobby page          /table/ID   the same page, showing table ID
     /assets/NAME     the page's files (web/) /board.json the board, made from shared/board.py
-    /words/LANG.json the terminal client's catalogue for LANG (its .mo file), as JSON
+    /words/LANG.json the catalogue's translations for LANG (its .mo file), as JSON
 
 Every answer carries a Content-Security-Policy that allows scripts, styles and connections to
 this origin only (the page has no inline script or style). Assets carry an ETag, the hash of
@@ -32,6 +32,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from catalogue import LOCALE_DIR as CATALOGUE_LOCALE_DIR
 from server.settings import web_origin
 from shared.board import (
     BRIDGES_PER_PLAYER,
@@ -46,8 +47,8 @@ from shared.board import (
 
 # The page's files: web/ beside the packages (in the source tree and in site-packages alike).
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-# The terminal client's catalogues, read as data (the server imports nothing of the client).
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "client" / "locale"
+# The catalogue package's compiled translations, the client's and the page's words alike.
+LOCALE_DIR = CATALOGUE_LOCALE_DIR
 LANGUAGES = ("de", "it")
 Point = tuple[float, float]  # besides English, the source language, which needs no catalogue
 
@@ -305,17 +306,12 @@ class WebPages:
     def _words(self, language: str) -> Page | None:
         if language not in LANGUAGES:
             return None
+        # read from the .mo at the first request (make locale compiles it from the .po, where
+        # Babel puts the page's own words beside the client's)
         catalogue = self.catalogue(language)
         if not catalogue:
             return None
-        words: dict[str, str | list[str]] = {}
-        try:
-            extra = json.loads((self.web_dir / "page-words.json").read_text(encoding="utf-8"))
-            words.update(extra.get(language, {}))
-        except (OSError, ValueError):
-            pass  # the page's own few words stay English
-        words.update(catalogue)  # the catalogue's words first: they are the client's
-        return page(_json(words), _TYPES[".json"])
+        return page(_json(catalogue), _TYPES[".json"])
 
     def catalogue(self, language: str) -> dict[str, str | list[str]]:
         try:

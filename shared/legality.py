@@ -6,11 +6,12 @@ so the client validates a command with exactly the rules the server applies.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 import attrs
 
+from catalogue.codes import RULES_ENGLISH
 from shared.actions import (
     ABSTAIN,
     DRAW,
@@ -83,7 +84,11 @@ class Refusal:
     params: dict[str, str] = attrs.field(factory=dict, eq=False)
 
 
-def _no(code: str, english: str, **params: str) -> Refusal:
+def _no(code: str, shown: Mapping[str, str] | None = None, **params: str) -> Refusal:
+    """The refusal `code` with its parameters, and its English from the catalogue's sentence
+    filled with them (`shown`: where the English says a parameter otherwise, "White" for the
+    code's "white")."""
+    english = RULES_ENGLISH[code].format(**{**params, **(shown or {})})
     return Refusal(code, english, params)
 
 
@@ -190,14 +195,12 @@ def refusal(ctx: TurnContext, action: Action) -> Refusal | None:
     sentence (clients make their own sentence from the code)."""
     phase = ctx.phase
     if phase is Phase.OVER:
-        return _no("game_over", "the game is over")
+        return _no("game_over")
     if isinstance(action, Undo):
         if phase is Phase.HANDICAP:
-            return _no("undo_handicap", "handicap bridges cannot be taken back")
+            return _no("undo_handicap")
         if not ctx.undoable:
-            return _no(
-                "nothing_to_undo", "there is nothing to take back: you have made no play this turn"
-            )
+            return _no("nothing_to_undo")
         return None
     me, opp = ctx.bridges[ctx.seat], ctx.bridges[1 - ctx.seat]
     hand = ctx.hand
@@ -205,111 +208,76 @@ def refusal(ctx: TurnContext, action: Action) -> Refusal | None:
         if not isinstance(action, Handicap):
             return _no(
                 "handicap_first",
-                f"{ctx.seat.label} first places {ctx.handicap_left} more handicap"
-                " bridge(s), like 'handicap ALOA-BARI'",
+                {"seat": ctx.seat.label},
                 seat=ctx.seat.name.lower(),
                 n=str(ctx.handicap_left),
             )
         if (me | opp) >> action.line & 1:
             name = line_name(action.line)
-            return _no("line_taken", f"{name} already has a bridge", line=name)
+            return _no("line_taken", line=name)
         return None
     if isinstance(action, Handicap):
-        return _no("handicap_over", "handicap bridges are placed only before the first turn")
+        return _no("handicap_over")
     if isinstance(action, Place):
         card, line = action.card, action.line
         if card not in LINES[line]:
-            return _no(
-                "card_not_on_line",
-                f"a {ISLANDS[card]} card places a bridge only on a line from {ISLANDS[card]}",
-                card=ISLANDS[card],
-                line=line_name(line),
-            )
+            return _no("card_not_on_line", card=ISLANDS[card], line=line_name(line))
         if not hand[card]:
-            return _no("no_such_card", f"you have no {ISLANDS[card]} card", card=ISLANDS[card])
+            return _no("no_such_card", card=ISLANDS[card])
         if (me | opp) >> line & 1:
             name = line_name(line)
-            return _no("line_taken", f"{name} already has a bridge", line=name)
+            return _no("line_taken", line=name)
         if me.bit_count() >= BRIDGES_PER_PLAYER:
-            return _no("no_bridges_left", "you have no bridges left to place")
+            return _no("no_bridges_left")
         if ctx.options.variant1 and LINE_ENDS_MASK[line] & ctx.tokens[1 - ctx.seat]:
-            return _no(
-                "variant1_controlled",
-                f"Variant 1: no bridge on {line_name(line)}, an island at its end"
-                " is under your opponent's control",
-                line=line_name(line),
-            )
+            return _no("variant1_controlled", line=line_name(line))
         return None
     if isinstance(action, Remove):
         line, (c1, c2) = action.line, action.cards
         ends = LINES[line]
         if c1 not in ends or c2 not in ends:
-            return _no(
-                "remove_cards",
-                f"to remove {line_name(line)} both cards must show one of its two islands",
-                line=line_name(line),
-            )
+            return _no("remove_cards", line=line_name(line))
         if not opp >> line & 1:
-            return _no(
-                "no_opponent_bridge",
-                f"there is no opponent's bridge on {line_name(line)}",
-                line=line_name(line),
-            )
+            return _no("no_opponent_bridge", line=line_name(line))
         if hand[c1] < (2 if c1 == c2 else 1) or not hand[c2]:
             cards = f"{ISLANDS[c1]}+{ISLANDS[c2]}"
-            return _no("cards_not_held", f"you do not hold {cards}", cards=cards)
+            return _no("cards_not_held", cards=cards)
         if action.rebuild:
             if not ctx.options.variant1:
-                return _no(
-                    "rebuild_variant1",
-                    "rebuilding without a card is Variant 1 only; play a third card instead",
-                )
+                return _no("rebuild_variant1")
             if me.bit_count() >= BRIDGES_PER_PLAYER:
-                return _no("no_bridges_left", "you have no bridges left to place")
+                return _no("no_bridges_left")
             if LINE_ENDS_MASK[line] & opponent_keeps_control_without(ctx, line):
-                return _no(
-                    "variant1_stays",
-                    f"Variant 1: no bridge on {line_name(line)}, an island at its end"
-                    " stays under your opponent's control",
-                    line=line_name(line),
-                )
+                return _no("variant1_stays", line=line_name(line))
         return None
     if isinstance(action, Discard):
         if hand[action.card]:
             return None
         name = ISLANDS[action.card]
-        return _no("no_such_card", f"you have no {name} card", card=name)
+        return _no("no_such_card", card=name)
     if isinstance(action, EndTurn):
         if phase is not Phase.FINAL:
-            return _no(
-                "end_not_final",
-                "a turn ends by drawing a card or abstaining ('draw', 'take X', 'abstain')",
-            )
+            return _no("end_not_final")
         return None
     if phase is Phase.FINAL:
-        return _no("final_no_draw", "no drawing in the final turn; play your cards, then 'end'")
+        return _no("final_no_draw")
     if isinstance(action, Abstain):
         if ctx.opponent_abstained:
-            return _no(
-                "abstain_twice",
-                "you may not abstain right after your opponent abstained; draw a card",
-            )
+            return _no("abstain_twice")
         return None
     if isinstance(action, Take | Draw):
         if sum(hand) >= HAND_LIMIT:
             if ctx.opponent_abstained:
-                return _no(
-                    "hand_full_draw", "five cards in hand: play or discard a card first, then draw"
-                )
-            return _no("hand_full", "five cards in hand: play or discard first, or abstain")
+                return _no("hand_full_draw")
+            return _no("hand_full")
         if isinstance(action, Take):
             if action.card not in ctx.face_up:
                 name = ISLANDS[action.card]
-                return _no("not_face_up", f"there is no face-up {name} card", card=name)
+                return _no("not_face_up", card=name)
         elif not ctx.pile_size:
-            return _no("pile_empty", "the draw pile is empty; take a face-up card")
+            return _no("pile_empty")
         return None
-    return _no("not_an_action", f"{action!r} is not an action")
+    return _no("not_an_action", {"action": repr(action)})
 
 
 def why_illegal(ctx: TurnContext, action: Action) -> str | None:

@@ -1,4 +1,4 @@
-"""A game's result as codes, and the one place that words it in English.
+"""A game's result as codes, and the engine's English for it (the catalogue's sentences).
 
 `Result(winner, kind)`: the winner (None: nobody) and how the game ended, a `Termination`.
 Clients and records that want prose call `english_reason(result)`; its sentences for the
@@ -13,24 +13,15 @@ from typing import Any
 
 import attrs
 
+from catalogue.endings import NEITHER_HAS_A_BRIDGE
+from catalogue.endings import REASONS as _REASONS
 from shared.types import Seat, Termination
 
 T = Termination
 
-# How each ending reads in English, "{seat}" standing for the loser's colour: the sentences the
-# engine sent before results had codes (version-1 clients and records' comments read them).
-REASONS: dict[Termination, str] = {
-    T.POINTS: "more points",
-    T.FINAL: "tied on points, more in the final scoring",
-    T.BRIDGES: "tied on points, more bridges on the board",
-    T.TIE: "tied on points and bridges: no winner",
-    T.NO_BRIDGES: "{seat} has no bridge on the board",
-    T.AGREED: "draw agreed",
-    T.RESIGNED: "{seat} resigned",
-    T.TIME: "{seat} ran out of time",
-    T.FORFEIT: "{seat} forfeited",
-}
-NEITHER_HAS_A_BRIDGE = "neither player has a bridge on the board"
+# How each ending reads in English, "{seat}" standing for the loser's colour: the catalogue's
+# sentences (catalogue.endings), which are the ones the engine sent before results had codes.
+REASONS: dict[Termination, str] = {T(code): sentence for code, sentence in _REASONS.items()}
 
 # Today's English for the endings the rules decide, read back for code and data made before
 # results had codes (older stored summaries, the playout engine's English reasons).

@@ -1,5 +1,6 @@
-// Written by `make web-words` from client/code_words.py: the server's codes and their
-// English sentences, the catalogue's keys (web/words.mjs translates them). Do not edit.
+// Written by `make web-words` from the catalogue package (catalogue/): the server's
+// codes, the endings and the log's sentences in English, the catalogue's keys
+// (web/words.mjs translates them). Do not edit.
 
 export const REFUSALS = {
   "game_over": "the game is over",
@@ -101,4 +102,45 @@ export const CLOSINGS = {
   "over": "the game is over",
   "server_failed": "the server failed",
   "made_room": "the server was full and needed the room"
+};
+
+export const REASONS = {
+  "points": "more points",
+  "final": "tied on points, more in the final scoring",
+  "bridges": "tied on points, more bridges on the board",
+  "tie": "tied on points and bridges: no winner",
+  "no_bridges": "{seat} has no bridge on the board",
+  "agreed": "draw agreed",
+  "resigned": "{seat} resigned",
+  "time": "{seat} ran out of time",
+  "forfeit": "{seat} forfeited",
+  "neither": "neither player has a bridge on the board"
+};
+
+export const EVENTS = {
+  "bridge_placed": "{seat} placed a bridge on {line} with {card}",
+  "bridge_placed_free": "{seat} placed a free bridge on {line}",
+  "bridge_removed": "{by} removed {seat}'s bridge {line} with {cards}",
+  "bridge_removed_alone": "{seat}'s bridge {line} was removed",
+  "token_placed": "{seat} won {island}",
+  "token_removed": "{seat} lost {island}",
+  "card_discarded": "{seat} discarded {card}",
+  "card_discarded_open": "{seat} discarded the open card {card}",
+  "card_discarded_hidden": "{seat} discarded a card face down",
+  "card_taken": "{seat} took {card} from the face-up row",
+  "card_taken_replaced": "{seat} took {card} from the face-up row; {new} turned up",
+  "card_drawn": "{seat} drew {card} from the pile",
+  "card_drawn_hidden": "{seat} drew a card from the pile",
+  "abstained": "{seat} abstained from drawing",
+  "turn_ended": "{seat} to move",
+  "turn_ended_last": "{seat}'s turn ended",
+  "round_scored": "{scoring}: tokens White {wt}, Black {bt}; points White +{wp}, Black +{bp}",
+  "round_scoring": "Scoring of round {round}",
+  "final_scoring": "Final scoring",
+  "reshuffled": "The discard pile was shuffled: {count} cards to draw, face up {row}",
+  "final_turns": "The cards are out: one last turn each, {seat} first",
+  "game_won": "Game over, {seat} wins ({reason}); White {w}, Black {b}",
+  "game_drawn": "Game over, a draw ({reason}); White {w}, Black {b}",
+  "undone": "{seat} took back {play}",
+  "undone_hidden": "{seat} took back a card discarded face down"
 };

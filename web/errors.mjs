@@ -1,6 +1,6 @@
 // The server's refusals and closings in the page's language, from their codes, as the terminal
-// client says them (client/words.py): the tables are client/code_words.py's, written out as
-// web/code-words.mjs, and their sentences are the catalogue's keys.
+// client says them (client/words.py): the tables are the catalogue package's (catalogue/codes.py),
+// written out as web/code-words.mjs, and their sentences are the catalogue's keys.
 
 import { ACCOUNT_ERRORS, ACCOUNT_REASONS, CLOSINGS, ERRORS, REFUSALS } from "./code-words.mjs";
 import { _, fmt, seatName } from "./words.mjs";

@@ -1,25 +1,17 @@
-// The game's log in words: the terminal client's sentences (client/words.py's describe), with
-// the same English keys, so the catalogues translate them alike.
+// The game's log in words: the terminal client's sentences (client/words.py's describe), from
+// the catalogue's tables (web/code-words.mjs), so the same English keys are translated alike.
 
+import { EVENTS, REASONS } from "./code-words.mjs";
 import { _, fmt, seatName, t } from "./words.mjs";
-
-const REASONS = {
-  points: "more points",
-  final: "tied on points, more in the final scoring",
-  bridges: "tied on points, more bridges on the board",
-  tie: "tied on points and bridges: no winner",
-  no_bridges: "{seat} has no bridge on the board",
-  agreed: "draw agreed",
-  resigned: "{seat} resigned",
-  time: "{seat} ran out of time",
-  forfeit: "{seat} forfeited",
-};
 
 const other = (seat) => (seat === "white" ? "black" : "white");
 
+// The log's sentence KEY (catalogue/events.py) in the page's language, filled.
+const said = (key, fields = {}) => fmt(_(EVENTS[key]), fields);
+
 export function reasonWords(winner, kind) {
-  const sentence = _(REASONS[kind] || kind);
-  if (kind === "no_bridges" && winner === null) return _("neither player has a bridge on the board");
+  if (kind === "no_bridges" && winner === null) return _(REASONS.neither);
+  const sentence = REASONS[kind] ? _(REASONS[kind]) : kind;
   // the loser is the one named: the winner's opponent
   return winner ? fmt(sentence, { seat: seatName(other(winner)) }) : sentence;
 }
@@ -28,42 +20,37 @@ export function describe(e) {
   const seat = e.seat ? seatName(e.seat) : "";
   switch (e.type) {
     case "BridgePlaced":
-      if (e.card === null) return fmt(_("{seat} placed a free bridge on {line}"), { seat, line: e.line });
-      return fmt(_("{seat} placed a bridge on {line} with {card}"), { seat, line: e.line, card: e.card });
+      if (e.card === null) return said("bridge_placed_free", { seat, line: e.line });
+      return said("bridge_placed", { seat, line: e.line, card: e.card });
     case "BridgeRemoved":
-      if (e.cards === null) return fmt(_("{seat}'s bridge {line} was removed"), { seat, line: e.line });
-      return fmt(_("{by} removed {seat}'s bridge {line} with {cards}"), {
+      if (e.cards === null) return said("bridge_removed_alone", { seat, line: e.line });
+      return said("bridge_removed", {
         by: seatName(other(e.seat)),
         seat,
         line: e.line,
         cards: e.cards.join("+"),
       });
     case "TokenPlaced":
-      return fmt(_("{seat} won {island}"), { seat, island: e.island });
+      return said("token_placed", { seat, island: e.island });
     case "TokenRemoved":
-      return fmt(_("{seat} lost {island}"), { seat, island: e.island });
+      return said("token_removed", { seat, island: e.island });
     case "CardDiscarded":
-      if (e.card === null) return fmt(_("{seat} discarded a card face down"), { seat });
-      if (e.open) return fmt(_("{seat} discarded the open card {card}"), { seat, card: e.card });
-      return fmt(_("{seat} discarded {card}"), { seat, card: e.card });
+      if (e.card === null) return said("card_discarded_hidden", { seat });
+      return said(e.open ? "card_discarded_open" : "card_discarded", { seat, card: e.card });
     case "CardTaken":
-      if (e.replacement === null) return fmt(_("{seat} took {card} from the face-up row"), { seat, card: e.card });
-      return fmt(_("{seat} took {card} from the face-up row; {new} turned up"), {
-        seat,
-        card: e.card,
-        new: e.replacement,
-      });
+      if (e.replacement === null) return said("card_taken", { seat, card: e.card });
+      return said("card_taken_replaced", { seat, card: e.card, new: e.replacement });
     case "CardDrawn":
-      if (e.card === null) return fmt(_("{seat} drew a card from the pile"), { seat });
-      return fmt(_("{seat} drew {card} from the pile"), { seat, card: e.card });
+      if (e.card === null) return said("card_drawn_hidden", { seat });
+      return said("card_drawn", { seat, card: e.card });
     case "Abstained":
-      return fmt(_("{seat} abstained from drawing"), { seat });
+      return said("abstained", { seat });
     case "TurnEnded":
-      if (e.next_seat === null) return fmt(_("{seat}'s turn ended"), { seat });
-      return fmt(_("{seat} to move"), { seat: seatName(e.next_seat) });
+      if (e.next_seat === null) return said("turn_ended_last", { seat });
+      return said("turn_ended", { seat: seatName(e.next_seat) });
     case "RoundScored": {
-      const scoring = e.final ? _("Final scoring") : fmt(_("Scoring of round {round}"), { round: e.round });
-      return fmt(_("{scoring}: tokens White {wt}, Black {bt}; points White +{wp}, Black +{bp}"), {
+      const scoring = e.final ? said("final_scoring") : said("round_scoring", { round: e.round });
+      return said("round_scored", {
         scoring,
         wt: e.tokens[0],
         bt: e.tokens[1],
@@ -72,26 +59,18 @@ export function describe(e) {
       });
     }
     case "Reshuffled":
-      return fmt(_("The discard pile was shuffled: {count} cards to draw, face up {row}"), {
-        count: e.pile_size,
-        row: e.face_up.join(" "),
-      });
+      return said("reshuffled", { count: e.pile_size, row: e.face_up.join(" ") });
     case "FinalTurnsBegan":
-      return fmt(_("The cards are out: one last turn each, {seat} first"), { seat: seatName(e.first) });
+      return said("final_turns", { seat: seatName(e.first) });
     case "GameOver": {
       const reason = reasonWords(e.winner, e.kind);
       const [w, b] = e.scores;
-      if (e.winner === null) return fmt(_("Game over, a draw ({reason}); White {w}, Black {b}"), { reason, w, b });
-      return fmt(_("Game over, {seat} wins ({reason}); White {w}, Black {b}"), {
-        seat: seatName(e.winner),
-        reason,
-        w,
-        b,
-      });
+      if (e.winner === null) return said("game_drawn", { reason, w, b });
+      return said("game_won", { seat: seatName(e.winner), reason, w, b });
     }
     case "PlayUndone":
-      if (e.action === null) return fmt(_("{seat} took back a card discarded face down"), { seat });
-      return fmt(_("{seat} took back {play}"), { seat, play: e.action });
+      if (e.action === null) return said("undone_hidden", { seat });
+      return said("undone", { seat, play: e.action });
     default:
       return null;
   }
@@ -124,7 +103,7 @@ export function playWords(action) {
     case "handicap":
       return t("Free bridge on {line}", { line: words[1] });
     case "take":
-      return `${_("take")} ${words[1]}`;
+      return _("take") + " " + words[1]; // not a template: Babel's extractor sees the key
     case "draw":
       return _("draw from the pile");
     case "abstain":

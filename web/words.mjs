@@ -1,7 +1,8 @@
-// The page's words in English, German or Italian. The catalogues are the terminal client's
-// (client/locale/LANG/LC_MESSAGES/kahuna.mo, served as /words/LANG.json), so the same English
-// sentence is the key and the same translation shows; the few words only the page says are in
-// web/page-words.json, which the server adds under the catalogue's. English needs no catalogue.
+// The page's words in English, German or Italian, looked up gettext's way: the English msgid
+// is the key. The catalogue is the terminal client's (catalogue/locale/LANG/LC_MESSAGES/kahuna.mo,
+// served as /words/LANG.json), so the same sentence shows the same translation; the words only
+// the page says are there too, extracted by Babel from these modules (`make pot`: _(), t(),
+// ngettext(), pgettext() with a literal msgid). English needs no catalogue.
 
 export const LANGUAGES = [
   ["en", "English"],

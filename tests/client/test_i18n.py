@@ -1,4 +1,5 @@
-"""The client's languages: every message of the code has a German and an Italian translation,
+"""The client's languages: every message of the code (the client's, the catalogue package's and
+the page's, as `make pot` extracts them) has a German and an Italian translation,
 the compiled catalogs are those of the .po files, the language is chosen by --lang or the locale,
 command words are understood in each language, and the screens at 80x24 show whole words."""
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import attrs
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
@@ -40,6 +41,7 @@ from shared.results import Result
 from shared.types import Phase, Seat, Termination
 from shared.views import seat_view
 from tests.client.test_render import known_state
+from tests.extracted import Key, messages
 from tests.positions import game
 
 TRANSLATED = ("de", "it")
@@ -54,8 +56,8 @@ def english_afterwards() -> Iterator[None]:
     set_language("en")
 
 
-CLIENT_DIR = LOCALE_DIR.parent
-Key = tuple[str | None, str, str | None]  # (msgctxt, msgid, msgid_plural)
+CLIENT_DIR = Path(i18n.__file__).resolve().parent
+CATALOGUE_DIR = LOCALE_DIR.parent
 
 
 def entries(catalog: Catalog) -> dict[Key, list[str]]:
@@ -77,15 +79,11 @@ def catalog(lang: str) -> dict[Key, list[str]]:
 
 
 def code_messages() -> dict[Key, list[str]]:
-    """Every message of the client's code with where it is ("file.py:line"): what `make pot`
-    finds (Babel's default keywords and mapping)."""
+    """Every message of the code with where it is ("client/words.py:12"): what `make pot`
+    finds in the client, the catalogue package and the page (catalogue/babel.cfg)."""
     found: dict[Key, list[str]] = {}
-    for filename, lineno, message, _comments, context in extract_from_dir(CLIENT_DIR):
-        if isinstance(message, tuple):
-            key: Key = (context, message[0], message[1])
-        else:
-            key = (context, message, None)
-        found.setdefault(key, []).append(f"{filename}:{lineno}")
+    for key, where in messages():
+        found.setdefault(key, []).append(where)
     return found
 
 
@@ -115,7 +113,7 @@ def test_every_message_of_the_code_is_translated(lang: str) -> None:
     translated = catalog(lang)
     missing = []
     for key, where in code_messages().items():
-        if all(w.split(":")[0] in PENDING for w in where):
+        if all(Path(w.split(":")[0]).name in PENDING for w in where):
             continue
         if not all(translated.get(key, [""])):
             missing.append(f"{where[0]}: {key[1]!r}")
@@ -140,7 +138,7 @@ def test_every_message_is_whole_in_the_code() -> None:
     sees whole; and in an f-string's braces a call is hidden from the extraction (Python 3.11
     reads an f-string as one token): both would be shown untranslated."""
     wrong = []
-    for path in sorted(CLIENT_DIR.rglob("*.py")):
+    for path in sorted([*CLIENT_DIR.rglob("*.py"), *CATALOGUE_DIR.rglob("*.py")]):
         tree = ast.parse(path.read_text("utf-8"))
         in_fstrings = {
             id(n) for f in ast.walk(tree) if isinstance(f, ast.JoinedStr) for n in ast.walk(f)

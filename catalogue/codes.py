@@ -1,14 +1,12 @@
 """The server's codes and what they say, in English: the catalogue's keys, one table per kind
-of code. The terminal client translates them where it shows them (client/words.py); the web page
-gets the same tables as web/code-words.mjs, which `make web-words` writes from this module
-(tests/web/test_words.py checks it is current), and translates them with the same catalogue.
+of code (refusals, account refusals, closings, leavings). The terminal client translates them
+where it shows them (client/words.py); the page gets the same tables in web/code-words.mjs
+(catalogue.web_tables) and translates them with the same catalogue.
 """
 
 from __future__ import annotations
 
-import json
-
-from client.i18n import N_
+from catalogue import N_
 
 # Why the rules refuse an action (shared.legality.refusal; version 2's error.reason and
 # error.params), and the refusals of offers and claims.
@@ -53,6 +51,25 @@ REFUSALS: dict[str, str] = {
     "opponent_away": N_("your opponent is not connected"),
     "claim_wait": N_("your opponent may still come back; you may claim in {seconds} s"),
     "claim_not_yet": N_("you may claim when your opponent is gone or idle past the limit"),
+}
+
+# The rules engine's English for its refusals (shared.legality), the error message of every
+# version: the sentences above filled in, but for Variant 1's two in the longer words version-1
+# clients were always sent (and the terminal client reads back, client.words.rules_words), and
+# an action that is none (a bug of the caller: no client is told it in its words).
+RULES_ENGLISH: dict[str, str] = {
+    **{
+        code: sentence
+        for code, sentence in REFUSALS.items()
+        if code not in ("variant1_controlled", "variant1_stays")
+    },
+    "variant1_controlled": (
+        "Variant 1: no bridge on {line}, an island at its end is under your opponent's control"
+    ),
+    "variant1_stays": (
+        "Variant 1: no bridge on {line}, an island at its end stays under your opponent's control"
+    ),
+    "not_an_action": "{action} is not an action",
 }
 
 # Version 3's refusals with a reason (accounts, challenges): "code/reason".
@@ -151,30 +168,3 @@ LEFT: dict[str, str] = {
     "gave_up_seat": N_("you gave up your seat"),
     "stepped_away": N_("you stepped away; your seat waits for you"),
 }
-
-# The tables the web page says (it words a seat taken back elsewhere its own way).
-TABLES = {
-    "refusals": REFUSALS,
-    "account_reasons": ACCOUNT_REASONS,
-    "account_errors": ACCOUNT_ERRORS,
-    "errors": ERRORS,
-    "closings": CLOSINGS,
-}
-
-
-def es_module() -> str:
-    """web/code-words.mjs: the tables as an ES module for the page."""
-    lines = [
-        "// Written by `make web-words` from client/code_words.py: the server's codes and their",
-        "// English sentences, the catalogue's keys (web/words.mjs translates them). Do not edit.",
-        "",
-    ]
-    for name, table in TABLES.items():
-        text = json.dumps(table, ensure_ascii=False, indent=2)
-        lines.append(f"export const {name.upper()} = {text};")
-        lines.append("")
-    return "\n".join(lines)
-
-
-if __name__ == "__main__":
-    print(es_module(), end="")
