@@ -48,7 +48,7 @@ from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from protocol.codec import decode_server, encode  # noqa: E402
 from protocol.fields import TableOptions  # noqa: E402
 from protocol.messages import CreateTable, Hello, Joined, Lobby, LobbySubscribe, Resync, State  # noqa: E402
-from server.config import ServerConfig  # noqa: E402
+from server.core.config import ServerConfig  # noqa: E402
 
 HONEST = "127.0.0.1"
 TARGET = 0.1  # seconds a probe may take

@@ -5,7 +5,7 @@
 
 bench/load_bench.py measures the whole server over real websockets, on a machine it shares
 with its clients, where every other process moves the figures. This measures the part that is
-ours alone, the same way every time: the sans-I/O core (server/core.py) fed the frames of N
+ours alone, the same way every time: the sans-I/O core (server/core/core.py) fed the frames of N
 tables of two players (clients of the protocol version given, as load_bench's speak 1), each
 playing random legal actions; every message it hands out encoded as app.py's deliver does
 (once per message and version); its writes stored in SQLite in a temporary directory as the
@@ -32,12 +32,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from protocol.codec import encode
 from protocol.fields import TableOptions
 from protocol.messages import Command, CreateTable, Hello, Join, Joined
-from server.config import ServerConfig
-from server.core import ServerCore
-from server.effects import Effects
-from server.sqlite_store import SqliteStorage
-from server.store import StorageOp
-from server.table import MemberId
+from server.core.config import ServerConfig
+from server.core.core import ServerCore
+from server.core.effects import Effects
+from server.core.store import StorageOp
+from server.core.table import MemberId
+from server.storage.sqlite_store import SqliteStorage
 from shared.randomness import SeededSource
 from shared.types import Seat
 

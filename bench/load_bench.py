@@ -485,10 +485,10 @@ def bench_token(index: int) -> str:
 
 def write_accounts(db: str, tables: int) -> None:
     """An account and a login token for each table's host, straight into the database."""
-    from server.names import name_key
-    from server.passwords import Passwords
-    from server.storage_open import open_storage
-    from server.store import AccountOp, AccountRow, LoginTokenOp, StorageOp, hash_token
+    from server.core.names import name_key
+    from server.core.passwords import Passwords
+    from server.core.store import AccountOp, AccountRow, LoginTokenOp, StorageOp, hash_token
+    from server.storage.storage_open import open_storage
 
     hashed = Passwords("test").hash("bench password")  # nobody logs in with it
     ops: list[StorageOp] = []
@@ -1134,7 +1134,7 @@ def main() -> None:
     # The driver's own collections show as latency: young ones kept small (about a millisecond
     # each; at 20,000 objects they took 10-25 ms with thousands of tables), full ones rare.
     gc.freeze()
-    gc.set_threshold(500, 1, 6_000)  # as the server's (server/__main__.py tune_gc)
+    gc.set_threshold(500, 1, 6_000)  # as the server's (server/cli/serve.py tune_gc)
     if args.worker:
         asyncio.run(worker_main(args))
         return

@@ -33,9 +33,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import server.__main__ as server_main  # noqa: E402
+import server.cli.serve as server_main  # noqa: E402
 from protocol.messages import Update  # noqa: E402
-from server import app, core, sqlite_store  # noqa: E402
+from server.core import core  # noqa: E402
+from server.net import app  # noqa: E402
+from server.storage import sqlite_store  # noqa: E402
 
 SLOW = 0.005  # seconds of CPU: a callback at least this long is kept with its name
 BOUNDS_MS = (0.1, 0.5, 1, 2, 5, 10, 20, 50, 100)

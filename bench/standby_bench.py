@@ -7,8 +7,8 @@ The standby then serves, a new standby is started beside it, and so on, `--round
     .venv/bin/python bench/standby_bench.py [--rounds N] [--signal kill|term] [--tables T]
 
 The database is on this machine (a Unix socket): PostgreSQL learns of the end at once. Across a
-network, a host that vanishes without a word is noticed by TCP keepalives (server/pg_store.py:
-about 4 s more).
+network, a host that vanishes without a word is noticed by TCP keepalives
+(server/storage/pg_store.py: about 4 s more).
 """
 
 from __future__ import annotations

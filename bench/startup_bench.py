@@ -30,9 +30,9 @@ sys.path.insert(0, str(ROOT))
 from protocol.codec import encode  # noqa: E402
 from protocol.fields import PROTOCOL_VERSION, TableOptions  # noqa: E402
 from protocol.messages import Chat, Command, CreateTable, Hello, Join, Joined  # noqa: E402
-from server.config import ServerConfig  # noqa: E402
-from server.core import ServerCore  # noqa: E402
-from server.sqlite_store import SqliteStorage  # noqa: E402
+from server.core.config import ServerConfig  # noqa: E402
+from server.core.core import ServerCore  # noqa: E402
+from server.storage.sqlite_store import SqliteStorage  # noqa: E402
 from shared.randomness import SeededSource  # noqa: E402
 
 

@@ -24,8 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from server.storage_open import open_storage
-from server.store import (
+from server.core.store import (
     AppendLogOp,
     ChatOp,
     CreateTableOp,
@@ -33,6 +32,7 @@ from server.store import (
     StorageOp,
     hash_token,
 )
+from server.storage.storage_open import open_storage
 
 OPTIONS = {"variant1": False, "variant2": False, "handicap": None}
 # Close to the server's real entries: a card-source line, then moves as notation.

@@ -1,5 +1,5 @@
 """Kahuna servers on the LAN: browsing DNS-SD over multicast DNS (python-zeroconf) for the
-`_kahuna._tcp.local.` instances that kahuna-server announces (server/discovery.py).
+`_kahuna._tcp.local.` instances that kahuna-server announces (server/net/discovery.py).
 
 `LanBrowser` keeps a live list of the servers that answer (for a picker screen: `on_change` is
 called whenever the list changes); `find_servers` collects what answers within a few seconds;
@@ -25,7 +25,7 @@ from client.i18n import _
 
 log = logging.getLogger(__name__)
 
-SERVICE_TYPE = "_kahuna._tcp.local."  # as server/discovery.py announces it
+SERVICE_TYPE = "_kahuna._tcp.local."  # as server/net/discovery.py announces it
 FIND_SECONDS = 3.0  # how long --find listens for answers
 RESOLVE_MS = 3000  # how long one server's details may take to arrive
 

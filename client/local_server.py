@@ -3,8 +3,8 @@ into server/ (everything else it knows of the server is the protocol)."""
 
 from __future__ import annotations
 
-from server.app import KahunaServer
-from server.config import ServerConfig
+from server.core.config import ServerConfig
+from server.net.app import KahunaServer
 
 
 class LocalServer:

@@ -28,10 +28,10 @@ from protocol.messages import (
     Update,
     Welcome,
 )
-from server.app import KahunaServer
-from server.config import ServerConfig
-from server.storage_open import open_storage
-from server.store import Storage
+from server.core.config import ServerConfig
+from server.core.store import Storage
+from server.net.app import KahunaServer
+from server.storage.storage_open import open_storage
 from shared.actions import Undo
 from shared.legality import legal_actions
 from shared.randomness import SeededSource

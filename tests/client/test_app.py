@@ -24,7 +24,7 @@ from client.commands import legal_now
 from client.seats import SeatStore
 from client.state import ClientState
 from protocol.messages import ClientMessage, Error, GetRecord, Record
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from shared.actions import Place
 from shared.board import ISLANDS
 from shared.game import Result

@@ -32,7 +32,7 @@ from client.__main__ import (
 from client.connection import certificate_problem
 from client.state import ClientState
 from client.themes import style_for
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from tests.client.test_app import until
 from tests.client.test_restart import free_port
 from tests.conftest import server_config

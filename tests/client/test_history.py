@@ -13,7 +13,7 @@ from client.seats import SeatStore
 from client.state import ClientState
 from protocol.fields import ChatEntry, PlayerInfo, Players
 from protocol.messages import ChatMessage, History, Joined, State, Update
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from shared.record import replay
 from shared.types import Seat
 from shared.views import seat_view, seat_view_to_dict

@@ -51,7 +51,7 @@ from protocol.player_messages import (
     Register,
     Resume,
 )
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from tests.client.test_app import Player, until
 from tests.conftest import ServerFactory
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from client.connection import BACKOFF, Session
 from client.state import ClientState
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from tests.client.test_app import player, until
 from tests.client.test_history import events, play_a_turn, start_against_the_computer
 from tests.conftest import server_config

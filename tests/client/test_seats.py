@@ -12,7 +12,7 @@ from client.seats import SeatStore
 from client.state import ClientState
 from protocol.fields import PlayerInfo, Players, TableInfo, TableOptions
 from protocol.messages import Lobby
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from shared.types import Seat
 from tests.client.test_app import player, until
 

@@ -29,7 +29,7 @@ from client.login_tokens import LoginTokens
 from client.seats import SeatStore
 from client.service_addresses import ServiceAddresses
 from client.state import ClientState
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from tests.client.test_app import TIMEOUT, Player, until
 from tests.client.test_history import play_a_turn, start_against_the_computer
 from tests.client.test_restart import free_port

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from client.render import render_game
 from client.state import ClientState
 from protocol.fields import TimeControl
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from shared.types import Seat, Termination
 from tests.client.test_app import Player, a_place, player, until
 from tests.conftest import ServerFactory

@@ -45,8 +45,8 @@ from protocol.player_messages import (
     Register,
     Resume,
 )
-from server.app import KahunaServer
-from server.store import CloseOp, FinishOp
+from server.core.store import CloseOp, FinishOp
+from server.net.app import KahunaServer
 from shared.types import Seat
 from tests.conftest import Client, create_table, server_config
 from tests.server.test_core import Harness, the, writes_of

@@ -30,8 +30,8 @@ from protocol.messages import (
     State,
     TableClosed,
 )
-from server import app as server_app
-from server.sockets import ACCEPT_FAILED, AcceptErrors
+from server.net import app as server_app
+from server.net.sockets import ACCEPT_FAILED, AcceptErrors
 from tests.conftest import Client, ServerFactory, create_table
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -150,7 +150,7 @@ async def test_a_slow_reader_is_closed_by_the_bytes_waiting(
     sock = conn.ws.transport.get_extra_info("socket")
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
     resync = encode(Resync(table_id))
-    with caplog.at_level(logging.WARNING, logger="server.connection"):
+    with caplog.at_level(logging.WARNING, logger="server.net.connection"):
         with contextlib.suppress(ConnectionClosed):
             for _ in range(900):  # each answered with a full state the abuser never reads
                 await ws.send(resync)
@@ -244,7 +244,7 @@ async def test_an_address_over_the_core_limit_is_refused_with_its_reason(
 ) -> None:
     server = await make_server(max_per_address=2)
     held = [Client(await abuser_ws(server.port)) for _ in range(2)]
-    with caplog.at_level(logging.INFO, logger="server.app"):
+    with caplog.at_level(logging.INFO, logger="server.net.app"):
         extra = Client(await abuser_ws(server.port))
         await extra.expect_error("too_many_connections")
     assert any(
@@ -270,7 +270,7 @@ def test_accept_failures_become_one_line_per_interval(caplog: pytest.LogCaptureF
             handler(loop, {"message": "something else"})  # to the default handler
     finally:
         loop.close()
-    ours = [r for r in caplog.records if r.name == "server.sockets"]
+    ours = [r for r in caplog.records if r.name == "server.net.sockets"]
     assert len(ours) == 1 and "Too many open files" in ours[0].getMessage()
     assert not ours[0].exc_info
     assert any(r.name == "asyncio" and "something else" in r.getMessage() for r in caplog.records)

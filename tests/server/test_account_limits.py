@@ -1,5 +1,5 @@
 """The limits on chat and challenges count an account's connections together: more connections
-of one account do not buy more lines or more notes to a victim (server/ratelimit.py's
+of one account do not buy more lines or more notes to a victim (server/core/ratelimit.py's
 KeyedBuckets). A guest's table chat is limited per connection. In the core, without sockets;
 tests/server/test_abuse.py floods a real server over loopback."""
 
@@ -15,9 +15,9 @@ from protocol.player_messages import (
     LobbyChatMessage,
     PlayerNote,
 )
-from server.ratelimit import KeyedBuckets
-from server.store import ChallengeOp
-from server.table import MemberId
+from server.core.ratelimit import KeyedBuckets
+from server.core.store import ChallengeOp
+from server.core.table import MemberId
 from tests.server.test_challenges import login
 from tests.server.test_core import codes, of, writes_of
 from tests.server.test_logins import Accounts

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.names import account_name_problem, name_key
-from server.passwords import Passwords, password_problem
+from server.core.names import account_name_problem, name_key
+from server.core.passwords import Passwords, password_problem
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
 """Version 3's analyse: who may have a finished game's analysis (the core: as get_record), the
 server's answer equal to shared.analysis run directly on the game's record, the refusals
 (unknown, not over, not at the table, busy, and versions 1 and 2 as before), and the bounds of
-the work (server/analysis_jobs.py: the cache, the limits, a run nobody waits for dropped); and
+the work (server/jobs/analysis_jobs.py: the cache, the limits, a run nobody waits for dropped); and
 version 4's luck, which a version-3 peer never sees."""
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import pytest
 from protocol.analysis_messages import Analyse, Analysis, AnalysisProgress, PlayerAnalysis
 from protocol.codec import encode
 from protocol.messages import Error, GetRecord, Record, Resign, ServerMessage, Spectate
-from server.analysis_jobs import SEED, AnalysisJobs, analysis_message, judge_turn, record_turns
-from server.app import KahunaServer
-from server.effects import AnalysisJob, RecordRead
-from server.table import Closing, MemberId
+from server.core.effects import AnalysisJob, RecordRead
+from server.core.table import Closing, MemberId
+from server.jobs.analysis_jobs import SEED, AnalysisJobs, analysis_message, judge_turn, record_turns
+from server.net.app import KahunaServer
 from shared.analysis import analyse, turn_seed, turns
 from shared.reasons import reason
 from shared.record import read_record, write_record

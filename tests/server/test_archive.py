@@ -9,10 +9,10 @@ from protocol.codec import encode
 from protocol.fields import TableOptions
 from protocol.messages import CreateTable, GetRecord, Join, Joined, PlayersChanged, Record, Resign
 from protocol.player_messages import Games, GetGames, GetRatings, Ratings
-from server.effects import Effects, RecordRead
-from server.glicko2 import Rating, rate_game
-from server.store import AccountOp, ArchiveOp, StoredPlayers
-from server.table import Closing, MemberId
+from server.core.effects import Effects, RecordRead
+from server.core.glicko2 import Rating, rate_game
+from server.core.store import AccountOp, ArchiveOp, StoredPlayers
+from server.core.table import Closing, MemberId
 from shared.board import ISLANDS
 from shared.record import write_record
 from shared.types import Seat

@@ -22,10 +22,10 @@ from protocol.player_messages import (
     PlayerNote,
     Resume,
 )
-from server.core import ServerCore
-from server.sqlite_store import SqliteStorage
-from server.store import ChallengeGoneOp, ChallengeOp, StoredPlayers
-from server.table import MemberId
+from server.core.core import ServerCore
+from server.core.store import ChallengeGoneOp, ChallengeOp, StoredPlayers
+from server.core.table import MemberId
+from server.storage.sqlite_store import SqliteStorage
 from shared.board import ISLANDS
 from shared.types import Seat
 from tests.server.test_core import WALL, codes, of, the, writes_of

@@ -18,7 +18,7 @@ from websockets.asyncio.client import connect
 from protocol.codec import decode_server, encode
 from protocol.fields import PROTOCOL_VERSION
 from protocol.messages import Hello, Welcome
-from server.__main__ import build_parser, config_from_args
+from server.cli.serve import build_parser, config_from_args
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -128,8 +128,8 @@ def test_a_corrupt_database_is_named_and_left_alone(tmp_path: Path) -> None:
 def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
     import sqlite3
 
-    from server.sqlite_schema import SCHEMA_VERSION
-    from server.sqlite_store import SqliteStorage
+    from server.storage.sqlite_schema import SCHEMA_VERSION
+    from server.storage.sqlite_store import SqliteStorage
 
     path = tmp_path / "server.sqlite3"
     SqliteStorage(path).close()

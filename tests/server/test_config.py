@@ -17,9 +17,9 @@ from websockets.asyncio.client import connect
 from protocol.codec import decode_server, encode
 from protocol.fields import PROTOCOL_VERSION
 from protocol.messages import Hello, Welcome
-from server.__main__ import ProcessSettings, build_parser, config_from_args
-from server.config import ServerConfig
-from server.settings import Setting, record_from
+from server.cli.serve import ProcessSettings, build_parser, config_from_args
+from server.core.config import ServerConfig
+from server.core.settings import Setting, record_from
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

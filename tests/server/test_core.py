@@ -1,5 +1,5 @@
-"""The session rules of the sans-I/O server core (server/core.py), driven directly: encoded frames
-in, Effects out, time passed in as a number. No sockets, no sleeps."""
+"""The session rules of the sans-I/O server core (server/core/core.py), driven directly: encoded
+frames in, Effects out, time passed in as a number. No sockets, no sleeps."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import attrs
 import pytest
 
-import server.core as core_module
+import server.core.core as core_module
 from protocol.codec import decode_server, encode
 from protocol.errors import ErrorCode
 from protocol.fields import PROTOCOL_VERSION, TableOptions
@@ -46,11 +46,10 @@ from protocol.messages import (
     Update,
     Welcome,
 )
-from server.config import ServerConfig
-from server.core import ServerCore
-from server.effects import CLOSE_POLICY, CloseConnection, ComputerTurn, Effects
-from server.sqlite_store import SqliteStorage
-from server.store import (
+from server.core.config import ServerConfig
+from server.core.core import ServerCore
+from server.core.effects import CLOSE_POLICY, CloseConnection, ComputerTurn, Effects
+from server.core.store import (
     AppendLogOp,
     ChatOp,
     ClearSeatOp,
@@ -62,8 +61,9 @@ from server.store import (
     TableStateOp,
     hash_token,
 )
-from server.table import MemberId, Table
-from server.timers import LOBBY_COALESCE
+from server.core.table import MemberId, Table
+from server.core.timers import LOBBY_COALESCE
+from server.storage.sqlite_store import SqliteStorage
 from shared.actions import parse_action
 from shared.history import Move, entry_to_wire
 from shared.randomness import SeededSource
@@ -416,7 +416,7 @@ def test_a_flood_from_many_connections_of_one_address_is_one_log_line(
     seconds, then with the number of the others: a barrage must not flood the log."""
     h = Harness(rate=0.1, burst=1, flood_limit=1)
     members = [h.connect("10.7.7.7") for _ in range(20)]
-    with caplog.at_level(logging.WARNING, logger="server.sessions"):
+    with caplog.at_level(logging.WARNING, logger="server.core.sessions"):
         for member in members:
             h.send(member, LobbySubscribe())  # the one token: hello is not even needed
             h.send(member, LobbySubscribe())  # dropped
@@ -846,7 +846,7 @@ def test_the_strong_computer_is_told_its_opponents_last_turn_as_the_table_saw_it
     assert turns[0].turns == (tuple(zip(before, map(parse_action, [play, "draw"]), strict=True)),)
     # Only the public views: no hand of anyone's travels with them.
     assert all(type(view) is PublicView for turn in turns[0].turns for view, _ in turn)
-    # They travel to the worker process that decides (server/app.py) as its arguments do.
+    # They travel to the worker process that decides (server/net/app.py) as its arguments do.
     assert pickle.loads(pickle.dumps(turns[0].turns)) == turns[0].turns
 
 

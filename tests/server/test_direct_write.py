@@ -1,5 +1,5 @@
 """A frame for an idle connection goes to its socket at once, not through the writer task's
-queue (server/connection.py); a peer that lets its unread bytes reach the bound gets the queue,
+queue (server/net/connection.py); a peer that lets its unread bytes reach the bound gets the queue,
 with its limits (tests/server/test_abuse.py closes such a reader)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 
 from protocol.codec import encode
 from protocol.messages import Error
-from server import connection
+from server.net import connection
 from tests.conftest import Client, ServerFactory
 
 

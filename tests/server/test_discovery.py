@@ -1,4 +1,4 @@
-"""Servers found on the LAN: kahuna-server's DNS-SD announcement (server/discovery.py) and the
+"""Servers found on the LAN: kahuna-server's DNS-SD announcement (server/net/discovery.py) and the
 client's browsing (client/discovery.py, kahuna-client --find).
 
 Every multicast packet of these tests stays on the loopback interface: each Zeroconf instance
@@ -26,10 +26,10 @@ import pytest
 from client.discovery import LanBrowser, LanServer, best_address, find_main
 from protocol.fields import SUPPORTED_VERSIONS
 from protocol.messages import Join, Leave, Left, State
-from server import __main__ as server_main
-from server import discovery
-from server.app import KahunaServer
-from server.discovery import SERVICE_TYPE, Announcer, host_label, instance_name, lobby_counts
+from server.cli import serve as server_main
+from server.net import discovery
+from server.net.app import KahunaServer
+from server.net.discovery import SERVICE_TYPE, Announcer, host_label, instance_name, lobby_counts
 from tests.conftest import Client, ServerFactory, create_table
 from tests.server.test_core import Harness
 
@@ -147,7 +147,7 @@ async def test_a_failure_to_announce_is_one_log_line_and_the_server_serves_on(
     def refuse(*args: object, **kwargs: object) -> None:
         raise OSError(99, "Cannot assign requested address")
 
-    monkeypatch.setattr("server.discovery.AsyncZeroconf", refuse)
+    monkeypatch.setattr("server.net.discovery.AsyncZeroconf", refuse)
     server = await make_server()
     config = attrs.evolve(server.config, announce=True, lan_interfaces=tuple(LOOPBACK))
     with caplog.at_level(logging.WARNING, logger="server"):

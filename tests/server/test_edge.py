@@ -20,11 +20,11 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from protocol.codec import decode_server, encode
 from protocol.fields import PROTOCOL_VERSION
 from protocol.messages import Hello, Welcome
-from server import memory
-from server.__main__ import build_parser, config_from_args
-from server.app import KahunaServer
-from server.sockets import RefusalLog
-from server.tls import server_context
+from server.cli.serve import build_parser, config_from_args
+from server.net import memory
+from server.net.app import KahunaServer
+from server.net.sockets import RefusalLog
+from server.net.tls import server_context
 from tests.conftest import ServerFactory
 
 
@@ -142,7 +142,7 @@ async def test_refusals_are_summed_up_once_an_interval(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     refusals = RefusalLog(interval=0.2)
-    with caplog.at_level(logging.INFO, logger="server.sockets"):
+    with caplog.at_level(logging.INFO, logger="server.net.sockets"):
         for _ in range(50):
             refusals.refused("10.1.2.3", "too_many_connections")
         refusals.refused("10.9.9.9", "server_full")

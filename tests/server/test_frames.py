@@ -1,4 +1,4 @@
-"""Messages reach the core in the callback that read them (server/app.py FrameConnection):
+"""Messages reach the core in the callback that read them (server/net/app.py FrameConnection):
 whole, in order, fragmented or not, and those that arrive with the handshake itself, before the
 connection's session begins, wait for it. Tested on raw bytes written to a loopback socket, so
 that a handshake and its first frames can share one TCP segment."""
@@ -21,7 +21,7 @@ from protocol.messages import (
     ServerMessage,
     Welcome,
 )
-from server.sockets import EARLY_MESSAGES, MESSAGES_AT_ONCE, FairTurns
+from server.net.sockets import EARLY_MESSAGES, MESSAGES_AT_ONCE, FairTurns
 from tests.conftest import TIMEOUT, Client, ServerFactory
 
 

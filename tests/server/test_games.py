@@ -7,7 +7,7 @@ import random
 
 from protocol.fields import TableOptions
 from protocol.messages import Join, Joined, Spectate, Spectating, State, Update
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from shared.types import Seat
 from shared.views import public_from_dict
 from tests.conftest import Client, create_table, play_random

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.glicko2 import MAX_DEVIATION, MIN_DEVIATION, Rating, rate_game, update
+from server.core.glicko2 import MAX_DEVIATION, MIN_DEVIATION, Rating, rate_game, update
 
 
 def test_the_papers_worked_example() -> None:

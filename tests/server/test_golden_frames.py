@@ -1,5 +1,5 @@
 """The golden recording: one scripted session through the server core, every effect as the I/O
-layer would carry it out (each message encoded as server/app.py encodes it, each storage
+layer would carry it out (each message encoded as server/net/app.py encodes it, each storage
 operation as a plain record), compared byte for byte with tests/server/golden/session.msgpack.
 
 The recording was taken from the core as of e869ccf, before the core was split up. It must never
@@ -49,12 +49,12 @@ from protocol.messages import (
     Resync,
     Spectate,
 )
-from server.computer import decide
-from server.config import ServerConfig
-from server.core import ServerCore
-from server.effects import Effects
-from server.sqlite_store import SqliteStorage
-from server.table import MemberId
+from server.core.config import ServerConfig
+from server.core.core import ServerCore
+from server.core.effects import Effects
+from server.core.table import MemberId
+from server.jobs.computer import decide
+from server.storage.sqlite_store import SqliteStorage
 from shared.randomness import SeededSource
 
 GOLDEN = Path(__file__).parent / "golden" / "session.msgpack"

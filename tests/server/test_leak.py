@@ -19,7 +19,7 @@ import msgpack
 
 from protocol.fields import TableOptions
 from protocol.messages import Join, Joined, Reclaim, Spectate, Spectating, State
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from shared.board import ISLANDS
 from shared.events import event_to_dict
 from shared.game import Game

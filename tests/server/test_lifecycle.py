@@ -34,8 +34,8 @@ from protocol.messages import (
     Update,
 )
 from protocol.player_messages import Watchers
-from server.sqlite_store import SqliteStorage
-from server.store import FinishOp, TableStateOp
+from server.core.store import FinishOp, TableStateOp
+from server.storage.sqlite_store import SqliteStorage
 from shared.types import Seat
 from tests.server.test_core import WALL, Duo, Harness, codes, of, the
 

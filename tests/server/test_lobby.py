@@ -20,7 +20,7 @@ from protocol.messages import (
     State,
     TableClosed,
 )
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from tests.conftest import Client, ServerFactory, create_table, play_random
 
 

@@ -21,8 +21,8 @@ from protocol.player_messages import (
     Login,
     Register,
 )
-from server.effects import Effects, PasswordJob
-from server.login_throttle import (
+from server.core.effects import Effects, PasswordJob
+from server.core.login_throttle import (
     ADDRESS,
     NAME,
     NETWORK,
@@ -30,10 +30,9 @@ from server.login_throttle import (
     LoginThrottle,
     network_of,
 )
-from server.password_queue import HOLD_MAX, PER_NAME, SLOTS, Check, PasswordQueue
-from server.passwords import Passwords
-from server.sqlite_store import SqliteStorage
-from server.store import (
+from server.core.password_queue import HOLD_MAX, PER_NAME, SLOTS, Check, PasswordQueue
+from server.core.passwords import Passwords
+from server.core.store import (
     AccountAction,
     AccountOp,
     KnownAddressOp,
@@ -43,7 +42,8 @@ from server.store import (
     StoredPlayers,
     hash_address,
 )
-from server.table import MemberId
+from server.core.table import MemberId
+from server.storage.sqlite_store import SqliteStorage
 from tests.server.test_core import WALL, Harness, codes, of, the, writes_of
 
 PASSWORDS = Passwords("test")

@@ -17,10 +17,10 @@ from protocol.player_messages import (
     PasswordChanged,
     Register,
 )
-from server.effects import Effects
-from server.passwords import Passwords
-from server.store import AccountOp, DropLoginTokensOp, LoginTokenOp, StoredPlayers, hash_token
-from server.table import MemberId
+from server.core.effects import Effects
+from server.core.passwords import Passwords
+from server.core.store import AccountOp, DropLoginTokensOp, LoginTokenOp, StoredPlayers, hash_token
+from server.core.table import MemberId
 from tests.server.test_core import Harness, codes, of, the, writes_of
 
 PASSWORDS = Passwords("test")
@@ -116,7 +116,7 @@ def test_a_guest_cannot_take_a_registered_name_in_any_spelling(spelling: str) ->
         if version == 3:
             assert (welcome.name, welcome.name_note) == (session.name, "name_registered")
     taker = h.guest("Someone")
-    # the spellings that the name rules refuse outright (server/names.py) are refused as such
+    # the spellings that the name rules refuse outright (server/core/names.py) are refused as such
     refused = ["name_registered"] if spelling.isascii() else ["bad_account_name"]
     assert codes(h.send(taker, Register(spelling, SECRET)), taker) == refused
 

@@ -1,4 +1,4 @@
-"""Names by Unicode Technical Standard #39 (server/names.py): every look-alike of a registered
+"""Names by Unicode Technical Standard #39 (server/core/names.py): every look-alike of a registered
 name is reserved, checked against the standard's own confusables data (ICU's, through PyICU);
 format characters, look-alike letters outside its identifier profile and misleading mixes of
 scripts are refused; names people use in one script are welcome; accounts stored under an
@@ -14,10 +14,10 @@ import pytest
 
 from protocol.messages import Hello, Welcome
 from protocol.player_messages import LoggedIn, Login, Register
-from server.accounts import Accounts
-from server.names import account_name_problem, name_key, skeleton
-from server.sqlite_store import SqliteStorage
-from server.store import AccountOp, AccountRow, LoginTokenOp, StoredPlayers
+from server.core.accounts import Accounts
+from server.core.names import account_name_problem, name_key, skeleton
+from server.core.store import AccountOp, AccountRow, LoginTokenOp, StoredPlayers
+from server.storage.sqlite_store import SqliteStorage
 from tests.server.test_accounts_cli import run as run_accounts
 from tests.server.test_core import codes, of, the
 from tests.server.test_logins import SECRET

@@ -17,7 +17,7 @@ from protocol.messages import (
     TableClosed,
     Update,
 )
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from shared.legality import legal_actions
 from shared.types import Seat
 from shared.views import seat_view, seat_view_from_dict, seat_view_to_dict

@@ -53,7 +53,7 @@ async def test_spectators_get_the_record_and_strangers_do_not(
 
 
 async def test_version_1_clients_cannot_ask_for_records(server: object) -> None:
-    from server.app import KahunaServer
+    from server.net.app import KahunaServer
 
     assert isinstance(server, KahunaServer)
     old = await Client.connect(server.port, "Old", version=1)

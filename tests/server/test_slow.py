@@ -10,7 +10,7 @@ from websockets.asyncio.server import ServerConnection
 
 from protocol.codec import encode
 from protocol.messages import Hello, Join, Joined, Spectate, State
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from tests.conftest import Client, ServerFactory, create_table, play_random
 
 

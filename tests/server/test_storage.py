@@ -15,9 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from server.sqlite_schema import SCHEMA_VERSION
-from server.sqlite_store import SqliteStorage, default_db_path
-from server.store import (
+from server.core.store import (
     AppendLogOp,
     ChatOp,
     ClearSeatOp,
@@ -32,6 +30,8 @@ from server.store import (
     TableStateOp,
     hash_token,
 )
+from server.storage.sqlite_schema import SCHEMA_VERSION
+from server.storage.sqlite_store import SqliteStorage, default_db_path
 from tests.conftest import Backend
 
 OPTIONS = {"variant1": True, "variant2": False, "handicap": {"white": 2}}
@@ -379,8 +379,8 @@ def test_an_empty_write_is_a_no_op(backend: Backend) -> None:
 CRASH_WRITER = textwrap.dedent(
     """
     import sys
-    from server.store import AppendLogOp, CreateTableOp
-    from server.storage_open import open_storage
+    from server.core.store import AppendLogOp, CreateTableOp
+    from server.storage.storage_open import open_storage
 
     store = open_storage(sys.argv[1])
     store.write([CreateTableOp("t", {}, "white", False, 0.0)])
@@ -431,9 +431,9 @@ def test_one_database_belongs_to_one_server(backend: Backend) -> None:
 def test_checkpoints_happen_off_the_writing_connection(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import server.sqlite_store
+    import server.storage.sqlite_store
 
-    monkeypatch.setattr(server.sqlite_store, "CHECKPOINT_EVERY", 0.01)
+    monkeypatch.setattr(server.storage.sqlite_store, "CHECKPOINT_EVERY", 0.01)
     path = tmp_path / "server.sqlite3"
     storage = SqliteStorage(path)
     assert storage._conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
@@ -454,7 +454,7 @@ def test_a_version_1_database_is_brought_up_to_date(tmp_path: Path) -> None:
     and gains the columns of schema 2."""
     import sqlite3
 
-    from server.sqlite_schema import APPLICATION_ID
+    from server.storage.sqlite_schema import APPLICATION_ID
 
     path = tmp_path / "server.sqlite3"
     db = sqlite3.connect(path)

@@ -10,9 +10,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from server.sqlite_schema import SCHEMA_VERSION
-from server.sqlite_store import SqliteStorage
-from server.store import (
+from server.core.store import (
     AccountOp,
     AccountRow,
     ArchivedGame,
@@ -31,6 +29,8 @@ from server.store import (
     StoredSeat,
     hash_token,
 )
+from server.storage.sqlite_schema import SCHEMA_VERSION
+from server.storage.sqlite_store import SqliteStorage
 from tests.conftest import Backend
 
 ANN = AccountRow("ann", "Ann", "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$aGFzaA", 1500.0, 350.0, 0.06,

@@ -11,11 +11,11 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from server.__main__ import main
-from server.pg_store import PgStorage
-from server.sqlite_schema import SCHEMA_VERSION
-from server.storage_open import check_db, open_storage, safe_name
-from server.store import AppendLogOp, CreateTableOp, StandbyStopped, StorageError
+from server.cli.serve import main
+from server.core.store import AppendLogOp, CreateTableOp, StandbyStopped, StorageError
+from server.storage.pg_store import PgStorage
+from server.storage.sqlite_schema import SCHEMA_VERSION
+from server.storage.storage_open import check_db, open_storage, safe_name
 from tests.postgres import Cluster
 
 

@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.sqlite_schema import SCHEMA_VERSION
-from server.storage_open import open_storage
-from server.store import (
+from server.core.store import (
     AccountActionDoneOp,
     AccountActionOp,
     AccountOp,
@@ -25,6 +23,8 @@ from server.store import (
     hash_address,
     hash_token,
 )
+from server.storage.sqlite_schema import SCHEMA_VERSION
+from server.storage.storage_open import open_storage
 from tests.conftest import Backend
 from tests.server.test_storage_postgresql import run_sql
 

@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from server.sqlite_store import OLD_JOURNAL_SUFFIX, SqliteStorage
-from server.store import AppendLogOp, CreateTableOp, StorageError
+from server.core.store import AppendLogOp, CreateTableOp, StorageError
+from server.storage.sqlite_store import OLD_JOURNAL_SUFFIX, SqliteStorage
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 STOPPED_WRITER = textwrap.dedent(
     """
     import os, sys
-    from server.store import AppendLogOp, CreateTableOp
-    from server.sqlite_store import SqliteStorage
+    from server.core.store import AppendLogOp, CreateTableOp
+    from server.storage.sqlite_store import SqliteStorage
 
     store = SqliteStorage(sys.argv[1])
     store.write([CreateTableOp("t", {}, "white", False, 0.0)])

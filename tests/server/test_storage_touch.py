@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from server import sql_store as storage
-from server.sqlite_store import SqliteStorage
-from server.store import AppendLogOp, CloseOp, CreateTableOp, StorageError
+from server.core.store import AppendLogOp, CloseOp, CreateTableOp, StorageError
+from server.storage import sql_store as storage
+from server.storage.sqlite_store import SqliteStorage
 
 MOVE = ["m", "white", "draw"]
 

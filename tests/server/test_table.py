@@ -8,7 +8,7 @@ import pytest
 
 from protocol.errors import ErrorCode
 from protocol.messages import Joined, Left, PlayersChanged, Spectating, State, TableClosed, Update
-from server.table import Closing, Table, TableError
+from server.core.table import Closing, Table, TableError
 from shared.game import Game
 from shared.randomness import SeededSource
 from shared.types import Seat, Termination
@@ -91,7 +91,7 @@ def test_reclaim_moves_the_seat_and_lets_the_old_connection_go() -> None:
 
 
 def test_disconnect_keeps_the_seat_and_a_running_game_never_times_out_here() -> None:
-    """An abandoned game ends by forfeit (server/lifecycle.py), never by closing its table."""
+    """An abandoned game ends by forfeit (server/core/lifecycle.py), never by closing its table."""
     table, token_w, _ = seated()
     out = table.disconnect(W, now=100.0)
     players = out[0][1]

@@ -13,7 +13,7 @@ import pytest
 
 from protocol.fields import TableOptions
 from protocol.messages import CreateTable, State, Update
-from server.worker_jobs import in_worker
+from server.jobs.worker_jobs import in_worker
 from tests.conftest import Client
 from tests.server.test_restart import free_port, start_server
 
@@ -103,7 +103,7 @@ async def test_a_killed_worker_is_replaced(tmp_path: Path) -> None:
 
 async def test_a_job_broken_with_its_pool_is_tried_once_more_in_a_new_one() -> None:
     """A job submitted to a pool whose worker died before the pool noticed fails with it
-    (BrokenProcessPool): server/worker_jobs.py tries it once more, in the pool the getter gives
+    (BrokenProcessPool): server/jobs/worker_jobs.py tries it once more, in the pool the getter gives
     next, rather than failing a move or an analysis."""
     spawn = multiprocessing.get_context("spawn")
     broken = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=spawn)

@@ -1,5 +1,5 @@
-"""The writer thread of a database across a network (server/writer.py), on a real storage: the
-batches are committed in order and told back on the loop, several to a transaction when they
+"""The writer thread of a database across a network (server/storage/writer.py), on a real storage:
+the batches are committed in order and told back on the loop, several to a transaction when they
 come together; a read sees the writes queued before it; after a failed write nothing more is
 written, and the loop hears of it once."""
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from server.sqlite_store import SqliteStorage
-from server.store import AppendLogOp, CreateTableOp, StorageError
-from server.writer import Writer
+from server.core.store import AppendLogOp, CreateTableOp, StorageError
+from server.storage.sqlite_store import SqliteStorage
+from server.storage.writer import Writer
 from tests.conftest import Backend
 
 MOVE = ["m", "white", "draw"]

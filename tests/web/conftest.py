@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright
 
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from tests.conftest import ServerFactory
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -9,7 +9,7 @@ import json
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from server.web import WebPages
+from server.net.web import WebPages
 from tests.conftest import ServerFactory
 from tests.web.conftest import Pages
 

@@ -13,8 +13,8 @@ from playwright.async_api import Browser, Page, expect
 from client.analysis_view import luck_line, luck_words
 from protocol.messages import GetRecord, Record, Resign
 from protocol.player_messages import LoggedIn, Login
-from server.analysis_jobs import SEED
-from server.app import KahunaServer
+from server.jobs.analysis_jobs import SEED
+from server.net.app import KahunaServer
 from shared.analysis import LUCK_NOTE, analyse, summaries
 from shared.record import read_record
 from tests.conftest import Client, ServerFactory, create_table, play_random

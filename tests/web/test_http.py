@@ -9,9 +9,9 @@ import json
 import struct
 
 from protocol.messages import Lobby, LobbySubscribe
-from server.__main__ import build_parser, config_from_args
-from server.app import KahunaServer
-from server.web import CSP, WEB_DIR, WebPages, board_data, read_mo
+from server.cli.serve import build_parser, config_from_args
+from server.net.app import KahunaServer
+from server.net.web import CSP, WEB_DIR, WebPages, board_data, read_mo
 from shared.board import DEGREE, ISLANDS, LINES, NEEDED, NUM_LINES, POSITIONS, line_name
 from tests.conftest import Client, ServerFactory
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.async_api import expect
 
 from protocol.messages import Chat, ChatMessage, Leave
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from tests.conftest import Client, create_table
 from tests.web.conftest import PHONE, Pages
 

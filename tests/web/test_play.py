@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from tests.web.conftest import Pages
 from tests.web.play import click_a_turn_step, table_state, wait_version
 

@@ -10,7 +10,7 @@ import pytest
 
 from protocol.codec import decode_server
 from protocol.messages import Command, Resign, Spectate, State, Update
-from server.app import KahunaServer
+from server.net.app import KahunaServer
 from shared.legality import legal_actions
 from shared.views import seat_view_from_dict
 from tests.conftest import Client, create_table

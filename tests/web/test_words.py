@@ -13,7 +13,7 @@ from babel.messages.mofile import read_mo
 
 from catalogue import LOCALE_DIR
 from catalogue.web_tables import TABLES, es_module
-from server.web import WEB_DIR, WebPages
+from server.net.web import WEB_DIR, WebPages
 from tests.extracted import messages
 
 # _("..."), t("...") and fmt(_("...")): the keys the page looks up, as written in its modules

@@ -1,0 +1,472 @@
+"""The server's session logic, free of I/O: ServerCore, fed every event the server sees and
+answering each with the Effects to carry out (server/core/effects.py).
+
+The events: a connection opened (`connect`), a frame received (`frame`), a connection gone
+(`disconnect`), a connection the I/O layer is closing (`slow_reader`), a computer's chosen action
+(`computer_command`), the passing of time (`tick`, when `next_wake` asks for it) and the tables
+of a previous run (`restore`). Each comes with its time: `now` on the I/O layer's monotonic clock
+(what the core's timers count in) and `wall`, unix time (what storage is stamped with). The core
+reads no clock and draws its randomness (table ids, seat tokens, a random first player) from the
+rng it was given, so the same events with the same seed give the same effects.
+
+Here are the events and the dispatch of a client's messages; the rules live in the parts the core
+is made of: server/core/sessions.py (connections, hello, rates), server/core/play.py (a game around
+its moves), server/core/lifecycle.py (tables created, rematched, closed, restored),
+server/core/timers.py (what comes due when), all sharing server/core/context.py (the state and the
+effects being gathered).
+
+One rule makes locks unnecessary: the core (and every Table it holds) is only ever called from
+one thread, the event loop's, and each call runs to its end without awaiting anything.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+from protocol.analysis_messages import Analyse
+from protocol.codec import decode_client, peek_type
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.fields import PROTOCOL_VERSION
+from protocol.messages import (
+    Chat,
+    Claim,
+    ClientMessage,
+    Command,
+    CreateTable,
+    DeclineDraw,
+    GetRecord,
+    Hello,
+    Join,
+    Leave,
+    LobbySubscribe,
+    LobbyUnsubscribe,
+    OfferDraw,
+    Reclaim,
+    Rematch,
+    Resign,
+    Resync,
+    Spectate,
+)
+from protocol.player_messages import (
+    AnswerChallenge,
+    Challenge,
+    ChangePassword,
+    GetGames,
+    GetRatings,
+    Ignore,
+    LobbyChat,
+    Login,
+    Logout,
+    Register,
+    Resume,
+)
+from server.core.archive import Archive
+from server.core.challenges import ChallengeBoard
+from server.core.config import ServerConfig
+from server.core.context import Context
+from server.core.effects import Effects
+from server.core.finished import FinishedGames
+from server.core.lifecycle import Lifecycle
+from server.core.lobby import Lobby
+from server.core.lobby_chat import LobbyChatRoom
+from server.core.logins import Logins
+from server.core.play import Play
+from server.core.session import Session
+from server.core.sessions import Sessions
+from server.core.store import AccountAction, ClearSeatOp, StoredPlayers, StoredTable
+from server.core.table import Closing, MemberId, Table, TableError
+from shared.types import Seat, Termination
+
+log = logging.getLogger(__name__)
+
+# Connections and tables one tick of the sweep looks at: 5,000 tables took about 29 ms in one
+# piece, a stall every second for the commands that came meanwhile.
+SWEEP_CHUNK = 256
+
+
+class ServerCore:
+    def __init__(
+        self,
+        config: ServerConfig,
+        *,
+        rng: random.Random | None = None,
+    ) -> None:
+        # the server's is config.rng, random.SystemRandom (os.urandom): tokens nobody can guess
+        self._ctx = Context(config, rng or config.rng)
+        self._sessions = Sessions(self._ctx)
+        self._archive = Archive(self._ctx)
+        self._finished = FinishedGames(self._ctx, self._archive)
+        self._play = Play(self._ctx, self._archive)
+        self._tables = Lifecycle(self._ctx, self._sessions, self._play)
+        self._logins = Logins(self._ctx)
+        self._lobby_chat = LobbyChatRoom(self._ctx)
+        self._challenges = ChallengeBoard(self._ctx, self._tables)
+        self._logins.on_login = self._challenges.logged_in
+        # what the sweep under way has yet to look at, the last first
+        self._sweep_sessions: list[Session] = []
+        self._sweep_tables: list[Table] = []
+
+    @property
+    def lobby(self) -> Lobby:
+        """The open tables and the lobby's watchers (for tests and the host's counts)."""
+        return self._ctx.lobby
+
+    @property
+    def sessions(self) -> dict[MemberId, Session]:
+        """The connections, by member (for tests)."""
+        return self._ctx.sessions
+
+    # ----- the events ---------------------------------------------------------------------------
+
+    def restore(
+        self, stored: list[StoredTable], used_ids: set[str], now: float, wall: float
+    ) -> Effects:
+        """The tables of a previous run, from storage (see Lifecycle.restore)."""
+        self._ctx.begin(now, wall)
+        self._tables.restore(stored, used_ids, now)
+        return self._ctx.take()
+
+    def restore_players(self, stored: StoredPlayers, now: float, wall: float) -> Effects:
+        """Version 3's players as a previous run stored them: the accounts and their login
+        tokens, the standing challenges, the archive, the lobby's chat."""
+        self._ctx.begin(now, wall)
+        self._ctx.accounts.load(stored.accounts, stored.login_tokens, stored.known_addresses)
+        self._logins.restore(stored.registrations)
+        self._logins.apply_actions(stored.account_actions)
+        self._archive.restore(stored.archive)
+        self._lobby_chat.restore(stored.lobby_chat)
+        self._challenges.restore(stored.challenges)
+        return self._ctx.take()
+
+    def record_read(
+        self,
+        member: MemberId,
+        table_id: str,
+        text: str | None,
+        now: float,
+        wall: float,
+        analyse: bool = False,
+    ) -> Effects:
+        """A RecordRead's answer from storage: the record, or None if it has none."""
+        self._ctx.begin(now, wall)
+        if member in self._ctx.sessions:
+            self._finished.read(member, table_id, text, analyse)
+        return self._ctx.take()
+
+    def password_done(
+        self, job: int, result: str | bool | None, now: float, wall: float
+    ) -> Effects:
+        """The result of a PasswordJob: the hash, or whether the password matched (None: the
+        work failed)."""
+        self._ctx.begin(now, wall)
+        self._logins.done(job, result, now)
+        return self._ctx.take()
+
+    def connect(self, address: str, now: float) -> MemberId | ErrorCode:
+        """A new connection: its member id, or the reason to refuse it."""
+        return self._sessions.open(address, now)
+
+    def frame(self, member: MemberId, data: Any, now: float, wall: float) -> Effects:
+        """One frame from a connection, as received."""
+        ctx = self._ctx
+        ctx.begin(now, wall)
+        session = ctx.sessions.get(member)
+        if session is None or session.closing:
+            return ctx.take()
+        if not self._sessions.within_rate(session, now):
+            return ctx.take()
+        try:
+            # before hello (version 0) the newest rules: whatever it is, it gets hello_required
+            version = session.version or PROTOCOL_VERSION
+            message = decode_client(data, ctx.config.max_frame, version)
+        except ProtocolError as exc:
+            small = isinstance(data, bytes) and exc.code is not ErrorCode.FRAME_TOO_LARGE
+            ctx.error(member, exc.code, exc.message, refused=peek_type(data) if small else None)
+            return ctx.take()
+        try:
+            self._message(session, message, now)
+        except TableError as exc:
+            ctx.error(
+                member,
+                exc.code,
+                exc.message,
+                table_id=getattr(message, "table_id", None),
+                version=exc.version,
+                refused=message.TYPE,
+                refusal=exc.refusal,
+            )
+        except Exception:
+            log.exception("failed on %s from connection %s", message.TYPE, member)
+            self._reconcile(getattr(message, "table_id", None), now)
+            ctx.error(
+                member, ErrorCode.INTERNAL_ERROR, "the server failed on this message",
+                refused=message.TYPE,
+            )  # fmt: skip
+        return ctx.take()
+
+    def disconnect(self, member: MemberId, now: float, wall: float) -> Effects:
+        """The connection is gone: its seats wait for their tokens."""
+        ctx = self._ctx
+        ctx.begin(now, wall)
+        session = self._sessions.close(member)
+        if session is None:
+            return ctx.take()
+        self._logins.forget(member)
+        for table_id in sorted(session.tables):  # an order that no hash seed changes
+            table = ctx.lobby.tables.get(table_id)
+            if table is not None and not table.closed:
+                seat = table.seat_of(member)
+                ctx.send_all(table.disconnect(member, now))
+                ctx.tell_watchers(table)
+                ctx.lobby_changed(now)
+                if seat is not None:
+                    self._play.seat_gone(table, seat, now)
+        return ctx.take()
+
+    def computer_command(
+        self,
+        member: MemberId,
+        table_id: str,
+        version: int,
+        action: str | None,
+        now: float,
+        wall: float,
+    ) -> Effects:
+        """The action a computer player chose for the turn it was given (None: its code
+        failed)."""
+        ctx = self._ctx
+        ctx.begin(now, wall)
+        if ctx.computers.get(member) != table_id:
+            return ctx.take()  # its table closed while it thought
+        if action is None:
+            table = ctx.lobby.tables.get(table_id)
+            if table is not None and table.version == version:  # else a newer turn is coming
+                self._play.fallback_move(member, table_id, now)
+            return ctx.take()
+        try:
+            self._play.command(member, Command(table_id, version, action), now)
+        except TableError as exc:
+            if exc.code is ErrorCode.STALE_VERSION:
+                return ctx.take()  # a newer turn is already on its way to it
+            if exc.code is ErrorCode.GAME_OVER:
+                return ctx.take()  # the game ended (a resignation, say) while it thought
+            log.error("the computer's %r at table %s was refused: %s", action, table_id, exc)
+            self._play.fallback_move(member, table_id, now)
+        except Exception:
+            log.exception("failed on the computer's %r at table %s", action, table_id)
+            self._reconcile(table_id, now)
+        return ctx.take()
+
+    def tick(self, now: float, wall: float) -> Effects:
+        """Time passed: flush the lobby, drop silent connections, close abandoned tables, flag
+        clocks that ran out, tell players they may claim."""
+        ctx = self._ctx
+        ctx.begin(now, wall)
+        timers = ctx.timers
+        for table_id, what in timers.due(now):
+            table = ctx.lobby.tables.get(table_id)
+            if table is not None and not table.closed:
+                self._play.timer_due(table, what, now)
+        if timers.lobby_flush_due(now):
+            ctx.flush_lobby()
+        if timers.sweep_due(now):
+            self._sweep(now)
+        self._logins.tick(now)
+        return ctx.take()
+
+    def _sweep(self, now: float) -> None:
+        """The next SWEEP_CHUNK connections and tables of the sweep under way (a new sweep
+        begins with every one): a sweep over thousands of tables is spread over turns of the
+        event loop, so that the commands arriving meanwhile do not wait for all of it."""
+        ctx = self._ctx
+        if not self._sweep_sessions and not self._sweep_tables:
+            self._sweep_sessions = list(reversed(ctx.sessions.values()))
+            self._sweep_tables = list(reversed(ctx.lobby.tables.values()))
+        left = self._sessions.sweep(self._sweep_sessions, now, SWEEP_CHUNK)
+        self._tables.sweep(self._sweep_tables, now, left)
+        if self._sweep_sessions or self._sweep_tables:
+            ctx.timers.sweep_again(now)
+        elif ctx.sessions or ctx.lobby.tables:
+            ctx.wake_for_sweep(now)
+
+    def next_wake(self) -> float | None:
+        """When tick() next has something to do."""
+        wake = self._ctx.timers.next_wake()
+        checks = self._logins.next_wake(self._ctx.now)
+        return wake if checks is None else checks if wake is None else min(wake, checks)
+
+    def account_actions(self, actions: list[AccountAction], now: float, wall: float) -> Effects:
+        """The operator's commands found in storage (kahuna-server accounts, made while this
+        server runs)."""
+        self._ctx.begin(now, wall)
+        self._logins.apply_actions(actions)
+        return self._ctx.take()
+
+    def slow_reader(self, member: MemberId, now: float, wall: float) -> Effects:
+        """The I/O layer is closing a connection (one that did not read its messages, or one
+        the core asked it to close): nothing it sends is read any more."""
+        ctx = self._ctx
+        ctx.begin(now, wall)
+        session = ctx.sessions.get(member)
+        if session is not None:
+            session.closing = True
+        return ctx.take()
+
+    # ----- a client's message -------------------------------------------------------------------
+
+    def _message(self, session: Session, message: ClientMessage, now: float) -> None:
+        if isinstance(message, Hello):
+            self._sessions.hello(session, message)
+            return
+        if not session.greeted:
+            raise TableError(ErrorCode.HELLO_REQUIRED, "say hello first")
+        ctx, play = self._ctx, self._play
+        member = session.member
+        match message:  # the message types are disjoint: the commonest is tried first
+            case Command():
+                if session.version < 2 and message.action.strip().lower().startswith("undo"):
+                    raise TableError(ErrorCode.BAD_NOTATION, "unknown action 'undo'")
+                play.command(member, message, now)
+            case LobbySubscribe():
+                if member not in ctx.lobby.watchers:  # a repeat is not answered again
+                    ctx.lobby.watchers.add(member)
+                    ctx.send(member, ctx.lobby.listing())
+                    self._lobby_chat.history(session)
+            case LobbyUnsubscribe():
+                ctx.lobby.watchers.discard(member)
+            case CreateTable():
+                self._tables.create(session, message, now)
+            case Join(table_id, seat):
+                self._join(session, table_id, seat, now)
+            case Spectate(table_id):
+                table = ctx.lobby.get(table_id)
+                if table_id not in session.tables:
+                    self._sessions.room_for_one_more(session)
+                assert session.name is not None
+                ctx.send_all(table.spectate(member, session.name))
+                ctx.tell_watchers(table, member)
+                session.tables.add(table_id)
+                ctx.lobby_changed(now)
+            case Reclaim(table_id, token):
+                self._reclaim(session, table_id, token, now)
+            case Resume(table_id):
+                self._reclaim(session, table_id, None, now)
+            case Leave(table_id):
+                self._leave(session, table_id, now)
+            case Resync(table_id):
+                table = ctx.lobby.get(table_id)
+                ctx.send_all(table.resync(member))
+            case Chat(table_id, text):
+                play.chat(session, table_id, text, now)
+            case Resign(table_id):
+                table, mine = play.my_seat(member, table_id)
+                play.end(table, Termination.RESIGNED, mine, now)
+            case OfferDraw(table_id):
+                play.offer_draw(member, table_id, now)
+            case DeclineDraw(table_id):
+                play.decline_draw(member, table_id, now)
+            case Claim(table_id):
+                play.claim(member, table_id, now)
+            case Rematch(table_id):
+                self._tables.rematch(member, table_id, now)
+            case Register():
+                self._logins.register(session, message, now)
+            case Login():
+                self._logins.login(session, message, now)
+            case Logout():
+                self._logins.logout(session)
+            case ChangePassword():
+                self._logins.change_password(session, message, now)
+            case Challenge(name, terms):
+                self._challenges.challenge(session, name, terms)
+            case AnswerChallenge(challenge_id, answer):
+                self._challenges.answer(session, challenge_id, answer, now)
+            case LobbyChat(text):
+                self._lobby_chat.say(session, text, now)
+            case Ignore(name, ignore):
+                self._lobby_chat.ignore(session, name, ignore)
+            case GetRatings():
+                self._archive.ratings(session)
+            case GetGames(name):
+                self._archive.games(session, name)
+            case GetRecord(table_id):
+                self._finished.record(session, table_id)
+            case Analyse(table_id):
+                self._finished.analyse(session, table_id)
+
+    def _join(self, session: Session, table_id: str, seat: str | None, now: float) -> None:
+        ctx, member = self._ctx, session.member
+        table = ctx.lobby.get(table_id)
+        if table_id not in session.tables:
+            self._sessions.room_for_one_more(session)
+        assert session.name is not None
+        parsed = None if seat is None else Seat.parse(seat)
+        outbox = table.join(
+            member, session.name, parsed, now=now, account=session.account,
+            rating=ctx.rating_of(session.account),
+        )  # fmt: skip
+        # the players message tells the others the game (and the mover's clock) began
+        self._play.game_may_start(table, now)
+        ctx.send_all(outbox)
+        ctx.tell_watchers(table, member)
+        ctx.seat_written(table, member)
+        session.tables.add(table_id)
+        ctx.lobby_changed(now)
+        self._play.computers_to_move(table)
+
+    def _reclaim(self, session: Session, table_id: str, token: str | None, now: float) -> None:
+        """Take back a seat with its token, or (None) the seat the session's account holds."""
+        ctx, member = self._ctx, session.member
+        table = ctx.lobby.get(table_id)
+        if table_id not in session.tables:
+            self._sessions.room_for_one_more(session)
+        holders = {s: h.member for s, h in table.seats.items() if h is not None}
+        if token is not None:
+            outbox = table.reclaim(member, token, now)
+        elif session.account is None:
+            raise TableError(ErrorCode.LOGIN_REQUIRED, "log in to resume your games")
+        else:
+            outbox = table.resume(member, session.account, now)
+            ctx.seat_written(table, member)
+        held = table.seat_of(member)
+        previous = holders.get(held) if held is not None else None
+        if previous is not None and previous != member and previous in ctx.sessions:
+            ctx.sessions[previous].tables.discard(table_id)  # it was let go
+        ctx.send_all(outbox)
+        ctx.tell_watchers(table, member)
+        session.tables.add(table_id)
+        ctx.lobby_changed(now)
+
+    def _leave(self, session: Session, table_id: str, now: float) -> None:
+        ctx, member = self._ctx, session.member
+        table = ctx.lobby.get(table_id)
+        held = table.seat_of(member)
+        ctx.send_all(table.leave(member, now))
+        ctx.tell_watchers(table)
+        if held is not None and table.seats[held] is not None:
+            self._play.seat_gone(table, held, now)  # stepped away: like a dropped line
+        if held is not None and table.seats[held] is None:
+            ctx.write(ClearSeatOp(table_id, held.name.lower()))
+        if table.role_of(member) is None:
+            session.tables.discard(table_id)
+        if table.empty:
+            self._tables.close_table(table, Closing("nobody_seated", "nobody is seated"), now)
+        ctx.lobby_changed(now)
+
+    def _reconcile(self, table_id: str | None, now: float) -> None:
+        """After an unexpected failure part-way through a change: whatever the table became in
+        memory goes to disk and to its members, so that the three agree again."""
+        ctx = self._ctx
+        table = None if table_id is None else ctx.lobby.tables.get(table_id)
+        if table is None or table.closed:
+            return
+        try:
+            ctx.append_log(table)
+            if table.game.is_over and not table.finish_stored:
+                self._play.finished(table)
+            ctx.send_all([(m, table.state_for(m)) for m in table.members()])
+        except Exception:
+            log.exception("table %s could not be made consistent; closing it", table.table_id)
+            self._tables.close_table(table, Closing("server_failed", "the server failed"), now)

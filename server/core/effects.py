@@ -1,0 +1,104 @@
+"""What the core asks the I/O layer to do, in the order it must be done: storage writes, then
+messages, then closes, then the computers' turns and the host's records. The I/O layer
+(server/net/app.py) finishes the writes before it sends a single message, so that no client is ever
+told of an action that is not on disk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from protocol.messages import ServerMessage
+from server.core.store import StorageOp
+from server.core.table import MemberId
+from shared.seen import Seen
+
+CLOSE_POLICY = 1008  # flood, version mismatch, too many connections, no hello
+CLOSE_TRY_AGAIN = 1013  # the server is full
+
+
+# A message for a connection, with the protocol version to encode it in: the one agreed in
+# hello (1 before it). One message object may go to many connections: it is encoded once per
+# version.
+Send = tuple[MemberId, ServerMessage, int]
+
+
+@attrs.frozen
+class CloseConnection:
+    member: MemberId
+    code: int
+    reason: str
+
+
+@attrs.frozen
+class ComputerTurn:
+    """The computer at this seat is to move: decide from this view, after `delay` seconds, and
+    hand the action to ServerCore.computer_command. A newer turn for the same member replaces
+    any older one not yet decided."""
+
+    member: MemberId
+    table_id: str
+    version: int
+    view: dict[str, Any]
+    delay: float
+    level: str = "easy"
+    # The opponent's last turns as the table saw them, for a level that reads them
+    # (shared.levels.LEVEL_INFER; shared.seen.seen_turns), else empty.
+    turns: tuple[tuple[Seen, ...], ...] = ()
+
+
+@attrs.frozen
+class KeepRecord:
+    """A finished game's record for the host's --records directory."""
+
+    table_id: str
+    text: str
+
+
+@attrs.frozen
+class PasswordJob:
+    """Version 3's accounts: argon2 work, too slow for the event loop, done by the I/O layer in
+    a worker thread. `verify` false: hash `password`; true: check it against `stored` (None: an
+    unknown name, checked against a dummy hash of the same cost, so that the answer takes as
+    long either way). The result goes back to ServerCore.password_done(job, result): the hash,
+    or whether the password matched."""
+
+    job: int
+    password: str = attrs.field(repr=False)
+    verify: bool
+    stored: str | None = attrs.field(default=None, repr=False)
+
+
+@attrs.frozen
+class RecordRead:
+    """Version 3's archive: read the record of a finished game from storage (the core keeps
+    only the records of the games it holds) and hand it to ServerCore.record_read."""
+
+    member: MemberId
+    table_id: str
+    analyse: bool = False  # for an analysis (version 3's analyse), not for a get_record
+
+
+@attrs.frozen
+class AnalysisJob:
+    """Version 3's analyse: the record of a finished game that the member may see, to analyse
+    off the event loop (server/jobs/analysis_jobs.py) and answer with `analysis_progress` and
+    `analysis` in the member's protocol version (or `busy`)."""
+
+    member: MemberId
+    table_id: str
+    text: str = attrs.field(repr=False)
+    version: int
+
+
+@attrs.define
+class Effects:
+    writes: list[StorageOp] = attrs.Factory(list)
+    sends: list[Send] = attrs.Factory(list)
+    closes: list[CloseConnection] = attrs.Factory(list)
+    computer_turns: list[ComputerTurn] = attrs.Factory(list)
+    records: list[KeepRecord] = attrs.Factory(list)
+    password_jobs: list[PasswordJob] = attrs.Factory(list)
+    record_reads: list[RecordRead] = attrs.Factory(list)
+    analysis_jobs: list[AnalysisJob] = attrs.Factory(list)

@@ -1,0 +1,84 @@
+"""A finished game's record, for whoever may have it: the answer to version 2's get_record,
+and the game version 3's analyse hands to the I/O layer to analyse (server/jobs/analysis_jobs.py).
+Both are given on the same terms, since an analysis tells nothing the record does not:
+
+- a game at an open table, to a connection that plays or watches there, once it is over;
+- version 3: a game of the archive (an account at a seat) to anyone once it is over, its table
+  open or not; a closed table's record is read from storage (a RecordRead, answered by read()).
+
+The checks, in order: no_such_table (no_such_game for an archive's game no longer open),
+not_at_table, game_not_over.
+"""
+
+from __future__ import annotations
+
+from protocol.errors import ErrorCode
+from protocol.messages import Record
+from server.core.archive import Archive
+from server.core.context import Context
+from server.core.effects import AnalysisJob, RecordRead
+from server.core.session import Session
+from server.core.table import MemberId, TableError
+from shared.record import write_record
+
+
+class FinishedGames:
+    def __init__(self, ctx: Context, archive: Archive) -> None:
+        self.ctx = ctx
+        self.archive = archive
+
+    def record(self, session: Session, table_id: str) -> None:
+        """get_record: the record, now or once storage has read it."""
+        text = self._text(session, table_id, analyse=False)
+        if text is not None:
+            self.ctx.send(session.member, Record(table_id, text))
+
+    def analyse(self, session: Session, table_id: str) -> None:
+        """analyse: the record goes to the I/O layer, which analyses it (or has already)."""
+        text = self._text(session, table_id, analyse=True)
+        if text is not None:
+            self._job(session.member, table_id, text)
+
+    def read(self, member: MemberId, table_id: str, text: str | None, analyse: bool) -> None:
+        """A RecordRead's answer from storage: the record, or None if it has none."""
+        if text is None:
+            self.ctx.error(
+                member, ErrorCode.NO_SUCH_GAME, "no finished game has this id",
+                table_id=table_id, refused="analyse" if analyse else "get_record",
+            )  # fmt: skip
+        elif analyse:
+            self._job(member, table_id, text)
+        else:
+            self.ctx.send(member, Record(table_id, text))
+
+    def _job(self, member: MemberId, table_id: str, text: str) -> None:
+        session = self.ctx.sessions.get(member)
+        if session is not None:
+            self.ctx.effects.analysis_jobs.append(
+                AnalysisJob(member, table_id, text, session.version)
+            )
+
+    def _text(self, session: Session, table_id: str, analyse: bool) -> str | None:
+        """The record if the session may have it now; None when it is to be read from storage;
+        a TableError when the session may not have it."""
+        ctx = self.ctx
+        open_table = ctx.lobby.tables.get(table_id)
+        if session.version >= 3 and open_table is None:
+            if table_id not in self.archive.entries:
+                raise TableError(ErrorCode.NO_SUCH_GAME, "no finished game has this id")
+            ctx.effects.record_reads.append(RecordRead(session.member, table_id, analyse))
+            return None
+        if (
+            session.version >= 3
+            and open_table is not None
+            and open_table.game.is_over
+            and table_id in self.archive.entries
+        ):
+            # an archived game is everyone's to see once over, its table open or not
+            return write_record(open_table.game)
+        table = ctx.lobby.get(table_id)
+        if table.role_of(session.member) is None:
+            raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
+        if not table.game.is_over:
+            raise TableError(ErrorCode.GAME_NOT_OVER, "the record is given when the game is over")
+        return write_record(table.game)

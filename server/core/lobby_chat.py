@@ -1,0 +1,94 @@
+"""Version 3's chat of the whole lobby, apart from the tables' chats, and the players one ignores.
+
+Only players with an account speak in it (a name that anyone may type would let anyone speak as
+anyone); version-3 lobby watchers read it. A line from a player someone ignores never reaches
+that someone, nor do that player's challenges (server/core/challenges.py). The latest KEPT lines are
+stored, and given to each new watcher.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from protocol.errors import ErrorCode
+from protocol.player_messages import Ignoring, LobbyChatEntry, LobbyChatMessage
+from server.core.accounts import Account, keep_quiet
+from server.core.context import Context
+from server.core.names import name_key
+from server.core.session import Session
+from server.core.sessions import clean_text
+from server.core.store import LobbyChatOp
+from server.core.table import TableError
+
+KEPT = 50
+
+
+class LobbyChatRoom:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.lines: deque[tuple[str, LobbyChatEntry]] = deque(maxlen=KEPT)  # (sender key, line)
+
+    def restore(self, lines: list[LobbyChatOp]) -> None:
+        for line in lines[-KEPT:]:
+            account = self.ctx.accounts.get(name_key(line.sender))
+            key = name_key(line.sender) if account is None else account.key
+            self.lines.append((key, LobbyChatEntry(line.sender, line.text, line.at)))
+
+    def _account(self, session: Session) -> Account:
+        account = None if session.account is None else self.ctx.accounts.get(session.account)
+        if account is None:
+            raise TableError(ErrorCode.LOGIN_REQUIRED, "log in to speak in the lobby")
+        return account
+
+    def say(self, session: Session, text: str, now: float) -> None:
+        ctx, cfg = self.ctx, self.ctx.config
+        account = self._account(session)
+        keep_quiet(account, cfg.new_account_quiet, ctx.wall, ErrorCode.CHAT_RATE_LIMITED, "speak")
+        cleaned = clean_text(text)
+        if not cleaned:
+            raise TableError(ErrorCode.CHAT_EMPTY, "nothing to say")
+        if len(cleaned) > cfg.chat_max:
+            raise TableError(ErrorCode.CHAT_TOO_LONG, f"at most {cfg.chat_max} characters")
+        if not ctx.chat_limit.take(session.speaker, now):
+            raise TableError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a little")
+        entry = LobbyChatEntry(account.name, cleaned, ctx.wall)
+        self.lines.append((account.key, entry))
+        ctx.write(LobbyChatOp(entry.sender, entry.text, entry.at))
+        message = LobbyChatMessage([entry], False)
+        ctx.send_all(
+            [
+                (member, message)
+                for member in sorted(ctx.lobby.watchers)
+                if self._hears(ctx.sessions.get(member), account.key)
+            ]
+        )
+
+    def _hears(self, session: Session | None, sender: str) -> bool:
+        if session is None or session.version < 3:
+            return False
+        if session.account is None:
+            return True
+        listener = self.ctx.accounts.get(session.account)
+        return listener is None or sender not in listener.ignoring
+
+    def history(self, session: Session) -> None:
+        """The latest lines, for a version-3 connection that began to watch the lobby."""
+        if session.version < 3:
+            return
+        entries = [entry for key, entry in self.lines if self._hears(session, key)]
+        self.ctx.send(session.member, LobbyChatMessage(entries, True))
+
+    def ignore(self, session: Session, name: str, ignore: bool) -> None:
+        account = self._account(session)
+        other = self.ctx.accounts.get(name_key(clean_text(name)))
+        if other is None:
+            raise TableError(ErrorCode.NO_SUCH_PLAYER, "no player has this name")
+        if other.key == account.key:
+            raise TableError(ErrorCode.BAD_NAME, "you cannot ignore yourself")
+        if ignore:
+            account.ignoring.add(other.key)
+        else:
+            account.ignoring.discard(other.key)
+        self.ctx.write(account.op())
+        names = sorted(self.ctx.accounts.name_of(key) for key in account.ignoring)
+        self.ctx.send(session.member, Ignoring(names))

@@ -1,0 +1,277 @@
+"""The life of a game around its moves: commands, the turn and its clock, the game's end (played
+out, resigned, agreed, on time, forfeited), draw offers, claims, chat, and the computer's turns."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from protocol.errors import ErrorCode
+from protocol.messages import Command
+from protocol.player_messages import PlayerNote, PlayerNoteName
+from server.core.archive import Archive
+from server.core.context import Context
+from server.core.effects import ComputerTurn, KeepRecord
+from server.core.session import Session
+from server.core.sessions import clean_text
+from server.core.store import ChatOp, FinishOp
+from server.core.table import MemberId, Table, TableError
+from server.core.timers import claim_refusal, claimant
+from shared.legality import Refusal
+from shared.levels import LEVEL_INFER
+from shared.record import write_record
+from shared.seen import Seen, seen_turns
+from shared.types import Seat, Termination
+from shared.views import seat_view, seat_view_to_dict
+
+log = logging.getLogger(__name__)
+
+
+TIME_LOW = 12 * 3600.0  # a move of days: "time_low" when this is left (or a tenth, if less)
+
+
+def no_offer(code: str, english: str) -> TableError:
+    return TableError(ErrorCode.NO_OFFER, english, refusal=Refusal(code, english))
+
+
+class Play:
+    def __init__(self, ctx: Context, archive: Archive) -> None:
+        self.ctx = ctx
+        self.archive = archive
+
+    def command(self, member: MemberId, command: Command, now: float) -> None:
+        ctx = self.ctx
+        table = ctx.lobby.get(command.table_id)
+        mover = table.seat_of(member)
+        if mover is not None and self.flag_fell(table, now):
+            raise TableError(ErrorCode.GAME_OVER, "the time ran out")
+        before_status = table.status
+        outbox = table.command(member, command.version, command.action)
+        ctx.append_log(table)
+        assert mover is not None  # the table refuses a command from anyone but a seat
+        if table.draw_offer is mover.other:  # playing on declines the offer
+            table.draw_offer = None
+            ctx.note(table, "draw_declined", mover)
+        if table.game.is_over:
+            self.game_ended(table, now)
+        elif table.game.to_move is not mover:
+            self._turn_passed(table, mover, now)
+        if table.clock is not None or table.game.is_over:
+            ctx.store_state(table, now)
+        ctx.send_all(outbox)
+        if table.status != before_status:
+            ctx.lobby_changed(now)
+        self.computers_to_move(table)
+
+    def my_seat(self, member: MemberId, table_id: str) -> tuple[Table, Seat]:
+        table = self.ctx.lobby.get(table_id)
+        seat = table.seat_of(member)
+        if seat is None:
+            if member in table.spectators:
+                raise TableError(ErrorCode.SPECTATOR_CANNOT_ACT, "spectators cannot act")
+            raise TableError(ErrorCode.NOT_AT_TABLE, "you have no seat at this table")
+        return table, seat
+
+    # ----- the turn and its clock ---------------------------------------------------------------
+
+    def game_may_start(self, table: Table, now: float) -> bool:
+        """Called when a seat is taken: once both are, the first turn (and its clock) begins.
+        Whether it began now."""
+        if table.status != "playing" or table.turn_started:
+            return False
+        table.turn_started = True
+        table.turn_since = now
+        if table.clock is not None:
+            table.clock.start(table.game.to_move, now)
+            self.ctx.store_state(table, now)
+        self.timers_for_turn(table, now)
+        return True
+
+    def _turn_passed(self, table: Table, mover: Seat, now: float) -> None:
+        table.turn_since = now
+        table.claim_noted = None
+        if table.clock is not None:
+            table.clock.turn_passed(mover, now)
+        self.timers_for_turn(table, now)
+        if table.correspondence:
+            self.note_player(table, mover.other, "your_move")
+
+    def timers_for_turn(self, table: Table, now: float) -> None:
+        timers = self.ctx.timers
+        if table.clock is not None:
+            flag = table.clock.flag_at()
+            if flag is not None:
+                timers.schedule(flag, table.table_id, "flag")
+                if table.correspondence:
+                    low = min(TIME_LOW, table.clock.per_move / 10)
+                    timers.schedule(flag - low, table.table_id, f"low {table.version}")
+        else:
+            timers.schedule(now + self.ctx.config.move_timeout, table.table_id, "claim")
+
+    def note_player(self, table: Table, seat: Seat, note: PlayerNoteName) -> None:
+        """Version 3: tell the seat's player, on every connection of their account that is not
+        at this table, that the game wants them."""
+        holder, other = table.seats[seat], table.seats[seat.other]
+        if holder is None or holder.account is None:
+            return
+        message = PlayerNote(note, table.table_id, None if other is None else other.name)
+        members = set(table.members())
+        self.ctx.send_all(
+            [
+                (member, message)
+                for member, session in self.ctx.sessions.items()
+                if session.account == holder.account and member not in members
+            ]
+        )
+
+    def timer_due(self, table: Table, what: str, now: float) -> None:
+        if what == "flag":
+            self.flag_fell(table, now)
+        elif what == f"low {table.version}" and table.status == "playing":
+            self.note_player(table, table.game.to_move, "time_low")
+        elif what == "claim":
+            found = claimant(table, now, self.ctx.config)
+            if found is not None and table.claim_noted is not found:
+                table.claim_noted = found  # once, however many timers come due
+                self.ctx.note(table, "claim_available", found)
+
+    def flag_fell(self, table: Table, now: float) -> bool:
+        """End the game if the running clock is at zero (the computer's included)."""
+        clock = table.clock
+        if clock is None or clock.running is None or table.status != "playing":
+            return False
+        if clock.left_at(clock.running, now) > 0:
+            return False
+        self.end(table, Termination.TIME, clock.running, now)
+        return True
+
+    # ----- the end of the game ------------------------------------------------------------------
+
+    def end(self, table: Table, kind: Termination, seat: Seat | None, now: float) -> None:
+        """End the game otherwise than by playing it out."""
+        ctx = self.ctx
+        outbox = table.end(kind, seat)
+        ctx.append_log(table)
+        self.game_ended(table, now)
+        ctx.store_state(table, now)
+        ctx.send_all(outbox)
+        ctx.lobby_changed(now)
+        log.info("table %s: game over (%s, %s)", table.table_id, kind.value, seat)
+
+    def game_ended(self, table: Table, now: float) -> None:
+        if table.clock is not None:
+            table.clock.stop(now)
+        table.draw_offer = None
+        self.finished(table)
+
+    def finished(self, table: Table) -> None:
+        """Write the result and the record."""
+        ctx = self.ctx
+        result = table.game.result
+        assert result is not None
+        text = write_record(table.game)
+        summary: dict[str, Any] = {**result.to_dict(), "points": list(table.game.scores)}
+        ctx.write(FinishOp(table.table_id, summary, text, ctx.wall))
+        table.finish_stored = True
+        self.archive.game_over(table)
+        if ctx.config.records_dir is not None:
+            ctx.effects.records.append(KeepRecord(table.table_id, text))
+
+    def offer_draw(self, member: MemberId, table_id: str, now: float) -> None:
+        table, seat = self.my_seat(member, table_id)
+        if table.status != "playing":
+            raise TableError(
+                ErrorCode.GAME_OVER if table.game.is_over else ErrorCode.GAME_NOT_STARTED,
+                "a draw is offered while the game runs",
+            )
+        if table.draw_offer is seat.other:
+            self.end(table, Termination.AGREED, None, now)
+            return
+        if table.draw_offer is seat:
+            raise no_offer("offer_stands", "your offer stands; the opponent decides")
+        other = table.seats[seat.other]
+        if other is not None and other.computer:  # the computer plays every game out
+            self.ctx.note(table, "draw_declined", seat.other)
+            return
+        table.draw_offer = seat
+        self.ctx.note(table, "draw_offered", seat)
+        self.ctx.store_state(table, now)
+
+    def decline_draw(self, member: MemberId, table_id: str, now: float) -> None:
+        table, mine = self.my_seat(member, table_id)
+        if table.draw_offer is not mine.other:
+            raise no_offer("no_draw_offer", "there is no draw offer to decline")
+        table.draw_offer = None
+        self.ctx.note(table, "draw_declined", mine)
+        self.ctx.store_state(table, now)
+
+    def claim(self, member: MemberId, table_id: str, now: float) -> None:
+        table, mine = self.my_seat(member, table_id)
+        if claimant(table, now, self.ctx.config) is not mine:
+            raise claim_refusal(table, mine, now, self.ctx.config)
+        self.end(table, Termination.FORFEIT, mine.other, now)
+
+    def seat_gone(self, table: Table, seat: Seat, now: float) -> None:
+        """A player's connection went: the other may claim later, and its rematch offer
+        falls."""
+        if table.status == "playing":
+            self.ctx.timers.schedule(now + self.ctx.config.claim_after, table.table_id, "claim")
+        if table.rematch_offer is seat:
+            table.rematch_offer = None
+            self.ctx.note(table, "rematch_declined", seat)
+            self.ctx.store_state(table, now)
+
+    # ----- chat ---------------------------------------------------------------------------------
+
+    def chat(self, session: Session, table_id: str, text: str, now: float) -> None:
+        ctx, cfg = self.ctx, self.ctx.config
+        table = ctx.lobby.get(table_id)
+        if table.role_of(session.member) is None:
+            raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
+        cleaned = clean_text(text)
+        if not cleaned:
+            raise TableError(ErrorCode.CHAT_EMPTY, "nothing to say")
+        if len(cleaned) > cfg.chat_max:
+            raise TableError(ErrorCode.CHAT_TOO_LONG, f"at most {cfg.chat_max} characters")
+        if not ctx.chat_limit.take(session.speaker, now):
+            raise TableError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a little")
+        outbox = table.chat(session.member, cleaned)
+        entry = table.chat_log[-1]
+        ctx.write(ChatOp(table_id, entry.sender, entry.text, ctx.wall, entry.role))
+        ctx.send_all(outbox)
+
+    # ----- the computer -------------------------------------------------------------------------
+
+    def computers_to_move(self, table: Table) -> None:
+        """Hand the turn to the computer if one is to move at this table."""
+        if not table.vs_computer or table.status != "playing" or table.closed:
+            return
+        holder = table.seats[table.game.to_move]
+        if holder is None or not holder.computer or holder.member is None:
+            return
+        seat = table.game.to_move
+        view = seat_view_to_dict(seat_view(table.game, seat))
+        turns: tuple[tuple[Seen, ...], ...] = ()
+        if LEVEL_INFER.get(table.level, False):  # a level that reads them
+            turns = tuple(tuple(turn) for turn in seen_turns(table.game, seat.other))
+        self.ctx.effects.computer_turns.append(
+            ComputerTurn(
+                holder.member,
+                table.table_id,
+                table.version,
+                view,
+                self.ctx.config.computer_delay,
+                table.level,
+                turns,
+            )
+        )
+
+    def fallback_move(self, member: MemberId, table_id: str, now: float) -> None:
+        """The computer must never stall its table: when its choice is refused, it plays the
+        first legal action instead."""
+        table = self.ctx.lobby.tables.get(table_id)
+        seat = None if table is None else table.seat_of(member)
+        if table is None or seat is None or table.game.is_over or table.game.to_move is not seat:
+            return
+        action = table.game.legal_actions()[0]
+        self.command(member, Command(table_id, table.version, str(action)), now)

@@ -1,0 +1,362 @@
+"""What the server core asks to be kept, and the interface that keeps it: the storage operations
+the core builds, the tables as they come back, and the `Storage` protocol that a database
+implements (server/storage/sqlite_store.py, server/storage/pg_store.py). Nothing here does I/O, so
+the core may import it."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import attrs
+
+
+class StorageError(Exception):
+    """The database cannot be opened, read or written; the message names the path and why."""
+
+
+class DatabaseInUse(StorageError):
+    """Another server holds the database (its lock): a command that may run beside it opens it
+    `shared` instead (server/cli/accounts_cli.py)."""
+
+
+class StandbyStopped(StorageError):
+    """A server waiting as a standby for a database another one serves was told to stop."""
+
+
+def hash_token(token: str) -> bytes:
+    return hashlib.sha256(token.encode("utf-8")).digest()
+
+
+def hash_address(key: str, address: str) -> bytes:
+    """An address an account logged in from, as kept: salted with the account's key, so that the
+    same address is not one value across accounts. It hides the address from a reader of the
+    database, not from one who tries every IPv4 address."""
+    return hashlib.sha256(f"kahuna login address\0{key}\0{address}".encode()).digest()
+
+
+@attrs.frozen
+class CreateTableOp:
+    table_id: str
+    options: dict[str, Any]  # GameOptions.to_dict() form
+    first: str  # "white" or "black"
+    vs_computer: bool
+    created: float  # unix time
+
+
+@attrs.frozen
+class SetSeatOp:
+    table_id: str
+    seat: str
+    name: str
+    token_hash: bytes
+    computer: bool
+    account: str | None = None  # the key of the account that holds the seat, if any
+
+
+@attrs.frozen
+class ClearSeatOp:
+    table_id: str
+    seat: str
+
+
+@attrs.frozen
+class AppendLogOp:
+    table_id: str
+    index: int  # position of entries[0] in the table's log, 0-based
+    entries: tuple[Any, ...]  # opaque msgpack-able values
+    at: float
+
+
+@attrs.frozen
+class ChatOp:
+    table_id: str
+    sender: str
+    text: str
+    at: float
+    role: str | None = None  # "white", "black" or "spectator"
+
+
+@attrs.frozen
+class TableStateOp:
+    """What a table holds besides its log, seats and chat (clocks, offers, its settings), as a
+    JSON-able map that replaces the one stored before."""
+
+    table_id: str
+    state: dict[str, Any]
+    at: float
+
+
+@attrs.frozen
+class FinishOp:
+    table_id: str
+    result: dict[str, Any]  # JSON-able
+    record: str  # the full game record text
+    at: float
+
+
+@attrs.frozen
+class CloseOp:
+    """The table is gone from the server and is not loaded again; a finished game's result and
+    record stay in the database."""
+
+    table_id: str
+    reason: str
+    at: float
+
+
+# ----- players (protocol version 3) -------------------------------------------------------
+
+
+@attrs.frozen
+class AccountRow:
+    """An account as stored. `key` (server/core/names.py's name_key of the name) is what makes two
+    spellings one name; `data` is a JSON-able map of what grows with the account (its statistics,
+    the players it ignores)."""
+
+    key: str
+    name: str
+    password_hash: str  # argon2id, in its own encoded form
+    rating: float
+    deviation: float
+    volatility: float
+    created: float  # unix time
+    last_seen: float
+    disabled: bool
+    data: dict[str, Any] = attrs.Factory(dict)
+
+
+@attrs.frozen
+class AccountOp:
+    """The account as it now is, inserted or replacing the stored one whole."""
+
+    account: AccountRow
+
+
+@attrs.frozen
+class LoginTokenOp:
+    """A login token was given to a client of the account (only its hash is kept)."""
+
+    token_hash: bytes
+    key: str
+    at: float
+
+
+@attrs.frozen
+class DropLoginTokensOp:
+    """Forget one login token of the account (logout), or all of them (None: a new password)."""
+
+    key: str
+    token_hash: bytes | None
+
+
+@attrs.frozen
+class KnownAddressOp:
+    """The account logged in from an address (its hash_address); `dropped`: the hashes of
+    older ones no longer kept."""
+
+    key: str
+    address_hash: bytes
+    at: float
+    dropped: tuple[bytes, ...] = ()
+
+
+@attrs.frozen
+class RegistrationOp:
+    """Where and when an account was registered: the limit per address (server/core/logins.py) and
+    the operator's `kahuna-server accounts recent`."""
+
+    key: str
+    address: str
+    at: float
+
+
+@attrs.frozen
+class AccountActionOp:
+    """The operator's command on an account, made while a server may run
+    (server/cli/accounts_cli.py): written to the account's row at once, and kept for the running
+    server, which applies it at its next look (`load_account_actions`) and marks it done.
+    `action` "disable", or "password" with the new hash (which also enables the account)."""
+
+    key: str
+    action: str
+    password_hash: str | None
+    at: float
+
+
+@attrs.frozen
+class AccountActionDoneOp:
+    seq: int
+    at: float
+
+
+@attrs.frozen
+class AccountAction:
+    """An operator's command not yet applied by a server."""
+
+    seq: int
+    key: str
+    action: str
+    password_hash: str | None = attrs.field(repr=False)
+
+
+@attrs.frozen
+class Registration:
+    key: str
+    address: str
+    at: float
+
+
+@attrs.frozen
+class ChallengeRow:
+    challenge_id: str
+    sender: str  # account keys
+    recipient: str
+    terms: dict[str, Any]  # JSON-able: protocol.messages.ChallengeTerms as a map
+    created: float
+
+
+@attrs.frozen
+class ChallengeOp:
+    """A challenge was made."""
+
+    challenge: ChallengeRow
+
+
+@attrs.frozen
+class ChallengeGoneOp:
+    """A challenge was accepted, declined or withdrawn (`answer`), or lapsed."""
+
+    challenge_id: str
+    answer: str
+    at: float
+
+
+@attrs.frozen
+class ArchivedGame:
+    """A finished game in the archive of its players: one row for every game that had an
+    account at either seat. The record itself is the table's `FinishOp` record."""
+
+    table_id: str
+    white: str  # the names at the seats
+    black: str
+    white_account: str | None  # account keys
+    black_account: str | None
+    winner: str | None  # "white", "black", or None for a draw
+    ending: str  # the result's reason code
+    rated: bool
+    white_change: int | None  # the rating changes of a rated game
+    black_change: int | None
+    vs_computer: bool
+    level: str | None  # the computer's, against it
+    started: float  # unix times
+    finished: float
+
+
+@attrs.frozen
+class ArchiveOp:
+    game: ArchivedGame
+
+
+@attrs.frozen
+class LobbyChatOp:
+    sender: str
+    text: str
+    at: float
+
+
+StorageOp = (
+    CreateTableOp | SetSeatOp | ClearSeatOp | AppendLogOp | ChatOp | TableStateOp | FinishOp
+    | CloseOp | AccountOp | LoginTokenOp | DropLoginTokensOp | ChallengeOp | ChallengeGoneOp
+    | ArchiveOp | LobbyChatOp | KnownAddressOp | RegistrationOp | AccountActionOp
+    | AccountActionDoneOp
+)  # fmt: skip
+
+
+@attrs.frozen
+class StoredSeat:
+    name: str
+    token_hash: bytes
+    computer: bool
+    account: str | None = None
+
+
+@attrs.frozen
+class StoredTable:
+    table_id: str
+    options: dict[str, Any]
+    first: str
+    vs_computer: bool
+    created: float
+    updated: float  # the latest time carried by an op on this table (seat ops carry none)
+    seats: dict[str, StoredSeat]  # "white"/"black"; absent when free
+    log: list[Any]  # entries in index order
+    chat: list[tuple[str, str, str | None]]  # (sender, text, role), the last chat_limit
+    finished: bool
+    state: dict[str, Any] = attrs.Factory(dict)  # the last TableStateOp's map
+
+
+@attrs.frozen
+class StoredPlayers:
+    """What the core is given back of the players at a start (ServerCore.restore_players)."""
+
+    accounts: list[AccountRow] = attrs.Factory(list)
+    login_tokens: list[tuple[bytes, str]] = attrs.Factory(list)
+    challenges: list[ChallengeRow] = attrs.Factory(list)
+    archive: list[ArchivedGame] = attrs.Factory(list)
+    lobby_chat: list[LobbyChatOp] = attrs.Factory(list)
+    # (account key, hash_address), oldest first
+    known_addresses: list[tuple[str, bytes]] = attrs.Factory(list)
+    registrations: list[Registration] = attrs.Factory(list)  # the recent ones
+    account_actions: list[AccountAction] = attrs.Factory(list)
+
+
+class Storage(Protocol):
+    # Whether a write waits on a network and a disk (PostgreSQL): the server then writes from a
+    # thread of its own (server/storage/writer.py) rather than on its event loop.
+    remote: bool
+
+    def write(self, ops: Sequence[StorageOp]) -> None:
+        """Apply all ops in one transaction; once this returns they survive a kill -9."""
+
+    def load_open_tables(self, chat_limit: int) -> list[StoredTable]:
+        """Every table not closed (waiting, playing, or finished but not closed), oldest first."""
+
+    def finished_record(self, table_id: str) -> str | None:
+        """The record of a finished game, closed or not; None if the game never finished."""
+
+    def table_ids(self) -> set[str]:
+        """Every table id ever stored, closed ones included."""
+
+    def load_accounts(self) -> list[AccountRow]:
+        """Every account, oldest first."""
+
+    def load_login_tokens(self) -> list[tuple[bytes, str]]:
+        """Every login token's hash, with its account's key."""
+
+    def load_challenges(self) -> list[ChallengeRow]:
+        """The challenges standing (neither answered nor lapsed), oldest first."""
+
+    def load_archive(self) -> list[ArchivedGame]:
+        """Every archived game, oldest first."""
+
+    def load_lobby_chat(self, limit: int) -> list[LobbyChatOp]:
+        """The latest `limit` lines of the lobby's chat, oldest first."""
+
+    def load_known_addresses(self) -> list[tuple[str, bytes]]:
+        """Every account's login addresses (their hashes), the least recent first."""
+
+    def load_registrations(self, since: float) -> list[Registration]:
+        """The registrations at `since` or later, oldest first."""
+
+    def load_account_actions(self) -> list[AccountAction]:
+        """The operator's commands no server has applied yet, in order."""
+
+    def alive(self) -> None:
+        """Raise a StorageError when the database can no longer be written (a lost connection),
+        so that the server stops before anyone is told what it could not store. Asked between
+        writes of a `remote` storage only (server/storage/writer.py): a file is not lost that
+        way."""
+
+    def close(self) -> None: ...

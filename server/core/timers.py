@@ -1,0 +1,102 @@
+"""When the core must next be woken, and for what: the lobby's coalesced listing, the sweep of
+silent connections and idle tables, and each table's clock flags and claims coming due. Also who
+may claim a win at a table at a given moment, which those timers announce."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Iterator
+
+from protocol.errors import ErrorCode
+from server.core.config import ServerConfig
+from server.core.table import Table, TableError
+from shared.legality import Refusal
+from shared.types import Seat
+
+LOBBY_COALESCE = 0.1  # seconds: lobby changes within this window go out as one listing
+
+
+class Timers:
+    def __init__(self) -> None:
+        self.lobby_flush_at: float | None = None
+        self.sweep_at: float | None = None
+        # (when, order, table id, what): clock flags and claims coming due; stale ones are
+        # checked again when they come and dropped
+        self._due: list[tuple[float, int, str, str]] = []
+        self._order = itertools.count()
+
+    def schedule(self, at: float, table_id: str, what: str) -> None:
+        """`what` ("flag" or "claim") is to be looked at for the table at `at`."""
+        heapq.heappush(self._due, (at, next(self._order), table_id, what))
+
+    def due(self, now: float) -> Iterator[tuple[str, str]]:
+        """The (table id, what) come due by now, in order, each taken off as it is handed out."""
+        while self._due and self._due[0][0] <= now:
+            _, _, table_id, what = heapq.heappop(self._due)
+            yield table_id, what
+
+    def lobby_changed(self, now: float) -> None:
+        """The watchers get the listing a little later, with whatever else changes meanwhile."""
+        if self.lobby_flush_at is None:
+            self.lobby_flush_at = now + LOBBY_COALESCE
+
+    def lobby_flush_due(self, now: float) -> bool:
+        """Whether the listing is to go out now (then it is no longer pending)."""
+        if self.lobby_flush_at is None or now < self.lobby_flush_at:
+            return False
+        self.lobby_flush_at = None
+        return True
+
+    def wake_for_sweep(self, now: float, interval: float) -> None:
+        if self.sweep_at is None:
+            self.sweep_at = now + interval
+
+    def sweep_again(self, now: float) -> None:
+        """The sweep under way is not done: the rest at once, after what else is waiting."""
+        self.sweep_at = now
+
+    def sweep_due(self, now: float) -> bool:
+        """Whether the sweep is to run now (then the next must be asked for again)."""
+        if self.sweep_at is None or now < self.sweep_at:
+            return False
+        self.sweep_at = None
+        return True
+
+    def next_wake(self) -> float | None:
+        times = [t for t in (self.lobby_flush_at, self.sweep_at) if t is not None]
+        if self._due:
+            times.append(self._due[0][0])
+        return min(times) if times else None
+
+
+def claimant(table: Table, now: float, config: ServerConfig) -> Seat | None:
+    """The seat that may claim the win now: its opponent has been gone for claim_after seconds,
+    or (without a clock) has not acted for move_timeout seconds on its turn."""
+    if table.status != "playing" or table.correspondence:
+        return None  # a game of days waits for its players: only its clock decides
+    for seat in Seat:
+        mine, theirs = table.seats[seat], table.seats[seat.other]
+        if mine is None or theirs is None or mine.computer or mine.member is None:
+            continue
+        if theirs.computer:
+            continue
+        if theirs.member is None and now - theirs.since >= config.claim_after:
+            return seat
+        idle = table.game.to_move is seat.other and table.clock is None
+        if idle and now - table.turn_since >= config.move_timeout:
+            return seat
+    return None
+
+
+def claim_refusal(table: Table, seat: Seat, now: float, config: ServerConfig) -> TableError:
+    """Why the seat may not claim yet."""
+    theirs = table.seats[seat.other]
+    if theirs is not None and not theirs.computer and theirs.member is None:
+        wait = str(max(1, round(config.claim_after - (now - theirs.since))))
+        english = f"your opponent may still come back; you may claim in {wait} s"
+        found = Refusal("claim_wait", english, {"seconds": wait})
+    else:
+        english = "you may claim when your opponent is gone or idle past the limit"
+        found = Refusal("claim_not_yet", english)
+    return TableError(ErrorCode.CANNOT_CLAIM, english, refusal=found)

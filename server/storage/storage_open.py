@@ -1,0 +1,65 @@
+"""Which Storage a `--db` value names: a PostgreSQL URL (server/storage/pg_store.py), else a SQLite
+file path (server/storage/sqlite_store.py). A value that looks like a URL of anything else is
+refused, so that a mistyped URL does not become a directory named after its scheme."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable
+from urllib.parse import urlsplit, urlunsplit
+
+from server.core.store import Storage, StorageError
+from server.storage.sqlite_store import SqliteStorage
+
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgresql(db: str) -> bool:
+    return db.startswith(POSTGRESQL_SCHEMES)
+
+
+def safe_name(db: str) -> str:
+    """The --db value as messages show it: a URL without its password."""
+    parts = urlsplit(db)
+    if not is_postgresql(db) or parts.password is None:
+        return db
+    user = f"{parts.username}@" if parts.username else ""
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(parts._replace(netloc=f"{user}{parts.hostname or ''}{port}"))
+
+
+def check_db(db: str) -> str | None:
+    """Why a --db value can never work, or None."""
+    if _URL.match(db) and not is_postgresql(db):
+        scheme = db.split(":", 1)[0]
+        return (
+            f"--db {db!r}: a {scheme}:// URL is not a database this server uses; give a SQLite"
+            " file's path, or postgresql://USER@HOST/DB"
+        )
+    return None
+
+
+def open_storage(
+    db: str,
+    standby: threading.Event | None = None,
+    on_standby: Callable[[], None] | None = None,
+    shared: bool = False,
+) -> Storage:
+    """The storage of `db`. For PostgreSQL, `standby` waits while another server serves the
+    database (until the event is set); None refuses it at once, as SQLite always does.
+    `shared`: beside a server that holds it, for the operator's commands (no lock, no
+    migration; see server/cli/accounts_cli.py)."""
+    problem = check_db(db)
+    if problem is not None:
+        raise StorageError(problem)
+    if is_postgresql(db):
+        try:
+            from server.storage.pg_store import PgStorage
+        except ImportError as e:  # psycopg is an extra of the package
+            raise StorageError(
+                f"PostgreSQL needs psycopg ({e}): pip install 'kahuna[postgresql]'"
+            ) from e
+        return PgStorage(db, safe_name(db), standby, on_standby, shared=shared)
+    return SqliteStorage(db, shared=shared)
