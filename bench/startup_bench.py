@@ -47,6 +47,7 @@ def fill(path: Path, tables: int, actions: int) -> None:
         chat_burst=10**9,
         max_per_address=10**6,
         source_factory=lambda: SeededSource(next(seeds)),
+        rng=random.Random(0),
     )
     core = ServerCore(config)
     storage = SqliteStorage(path)
@@ -83,7 +84,7 @@ def time_in_process(path: Path) -> tuple[float, float, int]:
     stored = storage.load_open_tables(config.chat_history)
     used = storage.table_ids()
     loaded = time.perf_counter()
-    core = ServerCore(config)
+    core = ServerCore(config, rng=random.SystemRandom())  # as the server's shell gives it
     core.restore(stored, used, 0.0, time.time())
     rebuilt = time.perf_counter()
     gc.enable()

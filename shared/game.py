@@ -45,7 +45,7 @@ from shared.history import Chance, ChanceFeed, ChanceRefused, Ending, LogEntry, 
 from shared.legality import IllegalAction, TurnContext, legal_actions, refusal, why_illegal
 from shared.position import Position as Position  # re-exported: shared.game.Position as before
 from shared.position import PositionError as PositionError
-from shared.randomness import CardSource, SecureSource
+from shared.randomness import CardSource
 from shared.results import Result as Result  # re-exported: shared.game.Result as before
 from shared.scoring import final_outcome, final_points, interim_points, token_counts
 from shared.types import GameOptions, Phase, Seat, Termination
@@ -159,18 +159,17 @@ class Game:
         *,
         position: Position | None = None,
         events: list[list[Event]] | None = None,
-        source: CardSource | None = None,
+        source: CardSource,
     ) -> Game:
         """The game the log describes, rebuilt by replaying it and checking every entry.
 
         Without a position the log starts with the deal; with one it holds only what followed
         (and `first` and `options` must be the position's). The chance outcomes come from the
-        log; `source` (by default the system's secure one) is only asked for shuffles after its
-        end. If `events` is given, the events of each move (and of an Ending) are appended to
-        it, one list an entry. Raises LogError naming the entry on a log that does not replay,
-        PositionError on a bad position.
+        log; `source` is only asked for shuffles after its end (RecordedSource([]) where there
+        are none to ask for). If `events` is given, the events of each move (and of an Ending)
+        are appended to it, one list an entry. Raises LogError naming the entry on a log that
+        does not replay, PositionError on a bad position.
         """
-        source = SecureSource() if source is None else source
         if position is not None:
             if position.options != options:
                 raise PositionError("the position's options are not the game's options")

@@ -1,4 +1,5 @@
-"""Where shuffles come from: seeded for tests, secure for play, recorded for replays."""
+"""Where shuffles come from: seeded for tests, drawn from a given rng in play (the server core's,
+which the server seeds from the operating system's CSPRNG), recorded for replays."""
 
 from __future__ import annotations
 
@@ -26,11 +27,14 @@ class SeededSource:
         return out
 
 
-class SecureSource:
-    """Shuffles from the operating system's CSPRNG, so no client can predict the deck."""
+class DrawnSource:
+    """Shuffles drawn from the rng it is handed, shared with whoever else draws from it: the
+    server core's, so that a game's cards follow from the core's seed like everything else it
+    decides. The cards are as unpredictable as that rng: the server's is random.SystemRandom
+    (the operating system's CSPRNG), so no client can predict the deck."""
 
-    def __init__(self) -> None:
-        self._rng = random.SystemRandom()
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
 
     def shuffled(self, cards: Sequence[int]) -> list[int]:
         out = list(cards)

@@ -20,7 +20,7 @@ from shared.board import ISLANDS, iter_bits, line_name, parse_island, parse_line
 from shared.game import FULL_DECK, Game
 from shared.history import Chance, Ending, LogEntry, LogError, Move
 from shared.position import Position, PositionError
-from shared.randomness import CardSource
+from shared.randomness import CardSource, RecordedSource
 from shared.results import Result, english_reason
 from shared.types import GameOptions, OptionsError, Phase, Seat, Termination
 
@@ -190,14 +190,20 @@ class ParsedRecord:
     lines: tuple[int, ...]
 
     def start(self, source: CardSource | None = None) -> Game:
-        """The game before its first move (the deal or the position)."""
+        """The game before its first move (the deal or the position); its shuffles after that are
+        `source`'s, by default the record's own."""
+        if source is None:
+            after = self.log if self.position is not None else self.log[1:]
+            source = RecordedSource([e.order for e in after if isinstance(e, Chance)])
         return Game.from_log(
             self.options, self.first, self.log[:0] if self.position is not None else self.log[:1],
             position=self.position, source=source,
         )  # fmt: skip
 
     def replay(self, source: CardSource | None = None) -> Game:
-        """The game after every move; RecordError names the line of a move that cannot be."""
+        """The game after every move; RecordError names the line of a move that cannot be. Its
+        shuffles after the record's end are `source`'s; by default there are none to have."""
+        source = RecordedSource([]) if source is None else source
         try:
             return Game.from_log(
                 self.options, self.first, self.log, position=self.position, source=source

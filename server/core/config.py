@@ -24,7 +24,7 @@ from server.core.settings import (
     service_address,
     web_origin,
 )
-from shared.randomness import CardSource, SecureSource
+from shared.randomness import CardSource
 
 
 @attrs.frozen
@@ -227,5 +227,11 @@ class ServerConfig:
     analysis_playouts: int = 128
     analysis_search: int = 2000
     analysis_limit: int = 2
-    source_factory: Callable[[], CardSource] = SecureSource
-    rng: random.Random = attrs.field(factory=random.SystemRandom, eq=False)
+    # Each game's cards are drawn from the core's rng (shared.randomness.DrawnSource), so that
+    # the same seed gives the same deals; a factory here gives each game its own source instead
+    # (the tests' fixed deals, the golden recording's).
+    source_factory: Callable[[], CardSource] | None = None
+    # The core's rng, when the core is not handed one: tests seed it. None in the server, whose
+    # shell (server/net/app.py) gives the core random.SystemRandom, the operating system's CSPRNG:
+    # no token, table id or card can be predicted.
+    rng: random.Random | None = attrs.field(default=None, eq=False)

@@ -32,6 +32,7 @@ from server.core.table import MemberId, Outbox, Table
 from server.core.timers import Timers, claimant
 from shared.history import entry_to_wire
 from shared.legality import Refusal
+from shared.randomness import CardSource, DrawnSource
 from shared.types import Seat
 
 
@@ -41,7 +42,7 @@ class Context:
 
     def __init__(self, config: ServerConfig, rng: random.Random) -> None:
         self.config = config
-        self.rng = rng  # table ids, seat tokens, who moves first when asked for at random
+        self.rng = rng  # table ids, seat tokens, who moves first when asked for at random, cards
         self.lobby = Lobby(config.max_tables)
         self.sessions: dict[MemberId, Session] = {}
         self.computers: dict[MemberId, str] = {}  # computer member -> its table
@@ -65,6 +66,11 @@ class Context:
         """The effects gathered so far; the next ones start afresh."""
         effects, self.effects = self.effects, Effects()
         return effects
+
+    def card_source(self) -> CardSource:
+        """A new game's source of shuffles: the core's rng, unless the config names another."""
+        factory = self.config.source_factory
+        return DrawnSource(self.rng) if factory is None else factory()
 
     def new_member(self) -> MemberId:
         member = self._next_member

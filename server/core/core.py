@@ -93,8 +93,13 @@ class ServerCore:
         *,
         rng: random.Random | None = None,
     ) -> None:
-        # the server's is config.rng, random.SystemRandom (os.urandom): tokens nobody can guess
-        self._ctx = Context(config, rng or config.rng)
+        # Every random choice of the core (table ids, tokens, first players, cards) is this rng's:
+        # the shell's random.SystemRandom in the server, so that nothing can be predicted; a
+        # seeded one in tests, so that the same events give the same effects.
+        given = rng if rng is not None else config.rng
+        if given is None:
+            raise ValueError("the core needs an rng: ServerCore(config, rng=...) or config.rng")
+        self._ctx = Context(config, given)
         self._sessions = Sessions(self._ctx)
         self._archive = Archive(self._ctx)
         self._finished = FinishedGames(self._ctx, self._archive)

@@ -79,7 +79,7 @@ class Lifecycle:
                 clock = Clock.new(create.clock)
             except ClockError as exc:
                 raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
-        game = Game.new(cfg.source_factory(), first, options)
+        game = Game.new(ctx.card_source(), first, options)
         table = Table(
             table_id, game, rng=ctx.rng, vs_computer=create.vs_computer,
             chat_history=cfg.chat_history, now=now,
@@ -120,7 +120,7 @@ class Lifecycle:
         else:
             first = Seat.parse(terms.first)
         theirs = Seat.WHITE if terms.seat is None else Seat.parse(terms.seat)
-        game = Game.new(cfg.source_factory(), first, options)
+        game = Game.new(ctx.card_source(), first, options)
         table = Table(table_id, game, rng=ctx.rng, chat_history=cfg.chat_history, now=now)
         table.hints, table.clock = terms.hints, clock
         table.rated_requested, table.created_wall = terms.rated, ctx.wall
@@ -248,7 +248,7 @@ class Lifecycle:
         """Same options and players, colours swapped, new tokens; the spectators come along."""
         ctx, cfg = self.ctx, self.ctx.config
         table_id = self._new_table_id(now)
-        game = Game.new(cfg.source_factory(), table.game.first_player, table.game.options)
+        game = Game.new(ctx.card_source(), table.game.first_player, table.game.options)
         new = Table(
             table_id, game, rng=ctx.rng, vs_computer=table.vs_computer,
             chat_history=cfg.chat_history, now=now,
@@ -411,7 +411,7 @@ class Lifecycle:
         ctx = self.ctx
         options = GameOptions.from_dict(row.options)
         first = Seat.parse(row.first)
-        source = ctx.config.source_factory()
+        source = ctx.card_source()
 
         def rebuild() -> tuple[Game, list[list[Event]]]:
             entries = [entry_from_wire(e) for e in row.log]

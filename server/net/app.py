@@ -80,10 +80,13 @@ class KahunaServer:
         self.config = config or ServerConfig()
         # raises StorageError for a database it must not use (newer, corrupt, unreadable)
         self.storage: Storage = storage if storage is not None else open_storage(self.config.db)
-        self.core = ServerCore(self.config)
+        # The core's randomness (tokens, table ids, the cards): the operating system's CSPRNG,
+        # unless the config brings a seeded rng (tests).
+        rng = self.config.rng if self.config.rng is not None else random.SystemRandom()
+        self.core = ServerCore(self.config, rng=rng)
         self.connections: dict[MemberId, Connection] = {}
         self.failed = asyncio.Event()  # storage failed: the server must stop (see _carry_out)
-        self._rng = random.Random(self.config.rng.random())
+        self._rng = random.Random(rng.random())  # the computer's thinking delays and seeds
         self._server: Server | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None

@@ -27,6 +27,7 @@ from client.replay import (
 from shared.board import ISLANDS
 from shared.game import Game
 from shared.history import Chance, LogEntry
+from shared.randomness import SeededSource
 from shared.record import ParsedRecord, game_to_json, read_record, write_record
 from shared.types import GameOptions, Seat
 from tests.shared.test_record import random_game
@@ -47,7 +48,13 @@ def prefix_states(parsed: ParsedRecord) -> list[dict[str, Any]]:
     ]
     return [
         game_to_json(
-            Game.from_log(parsed.options, parsed.first, log[:end], position=parsed.position)
+            Game.from_log(
+                parsed.options,
+                parsed.first,
+                log[:end],
+                position=parsed.position,
+                source=SeededSource(0),
+            )
         )
         for end in ends
     ]

@@ -1137,6 +1137,7 @@ def test_a_new_table_never_takes_an_old_id(monkeypatch: pytest.MonkeyPatch) -> N
     assert r.closed_table not in r.new.core.lobby.tables
     offered = iter([r.duo.table_id, r.closed_table, r.computer_table, "0badc0de"])
     rng = r.new.config.rng  # the core's: table ids are its 4 random bytes in hex
+    assert rng is not None
     tokens = rng.randbytes
     monkeypatch.setattr(
         rng, "randbytes", lambda n: bytes.fromhex(next(offered)) if n == 4 else tokens(n)

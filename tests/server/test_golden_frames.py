@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -110,10 +111,13 @@ class Shell:
     """Plays the I/O layer's part: feeds events to a core at fixed times, keeps every write in
     a database, answers the computer's turns at once, and records everything."""
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng  # the core's: table ids, tokens, who moves first
+    def __init__(
+        self, rng: random.Random, config: Callable[[], ServerConfig] = golden_config
+    ) -> None:
+        self.rng = rng  # the core's: table ids, tokens, who moves first (and the cards, unless
+        self.config = config  # the config deals from its own sources, as the golden one does)
         self.now = 0.0
-        self.core = ServerCore(golden_config(), rng=rng)
+        self.core = ServerCore(config(), rng=rng)
         self.storage = SqliteStorage(":memory:")
         self.recording: list[Any] = []
         self.effects: list[Effects] = []  # as the core returned them
@@ -126,9 +130,9 @@ class Shell:
 
     def restart(self) -> None:
         """A new core on the same storage, as after a restart of the server."""
-        self.core = ServerCore(golden_config(), rng=self.rng)
+        self.core = ServerCore(self.config(), rng=self.rng)
         self.connected = set()
-        stored = self.storage.load_open_tables(golden_config().chat_history)
+        stored = self.storage.load_open_tables(self.config().chat_history)
         used = self.storage.table_ids()
         self.carry_out("restore", self.core.restore(stored, used, self.now, self.wall))
 

@@ -145,7 +145,7 @@ def test_an_ending_rebuilds_from_the_log_and_the_record(
     ):
         assert back == game.log
     events: list[list[Event]] = []
-    rebuilt = Game.from_log(game.options, W, game.log, events=events)
+    rebuilt = Game.from_log(game.options, W, game.log, events=events, source=SeededSource(0))
     assert state_key(rebuilt) == state_key(game)
     assert events[-1] == [GameOver(ending.winner, ending.kind, game.scores)]
     text = write_record(game)
@@ -161,14 +161,14 @@ def test_record_words_are_read_in_any_case_and_an_entry_after_an_ending_is_refus
     text = write_record(game).replace("black resigns", "Black RESIGNS")
     assert read_record(text).log[-1] == Ending(T.RESIGNED, B)
     with pytest.raises(LogError) as info:
-        Game.from_log(game.options, W, [*game.log, Ending(T.AGREED, None)])
+        Game.from_log(game.options, W, [*game.log, Ending(T.AGREED, None)], source=SeededSource(0))
     assert info.value.kind == "over" and info.value.index == len(game.log)
     done = finished()
     with pytest.raises(LogError) as info:
-        Game.from_log(done.options, W, [*done.log, Ending(T.RESIGNED, W)])
+        Game.from_log(done.options, W, [*done.log, Ending(T.RESIGNED, W)], source=SeededSource(0))
     assert info.value.kind == "over"
     with pytest.raises(LogError) as info:
-        Game.from_log(game.options, W, [*game.log, game.log[1]])
+        Game.from_log(game.options, W, [*game.log, game.log[1]], source=SeededSource(0))
     assert info.value.kind == "over"
 
 

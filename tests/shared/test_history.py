@@ -87,7 +87,9 @@ def test_every_option_set_rebuilds_from_its_log(options: GameOptions) -> None:
         game, events = random_game(seed, options, first)
         assert game.is_over and isinstance(game.log[0], Chance)
         rebuilt_events: list[list[Event]] = []
-        rebuilt = Game.from_log(options, first, game.log, events=rebuilt_events)
+        rebuilt = Game.from_log(
+            options, first, game.log, events=rebuilt_events, source=SeededSource(0)
+        )
         assert state_key(rebuilt) == state_key(game)
         assert rebuilt_events == events
 
@@ -106,11 +108,13 @@ def test_every_prefix_of_the_log_rebuilds_the_game_at_that_point(
     states = {len(game.log): state_key(game)}
     for _ in play(game, random.Random(seed)):
         states[len(game.log)] = state_key(game)
-    assert state_key(Game.from_log(options, first, game.log)) == state_key(game)
+    assert state_key(Game.from_log(options, first, game.log, source=SeededSource(0))) == state_key(
+        game
+    )
     lengths = sorted(states)
     for cut in cuts:
         length = lengths[cut % len(lengths)]
-        rebuilt = Game.from_log(options, first, game.log[:length])
+        rebuilt = Game.from_log(options, first, game.log[:length], source=SeededSource(0))
         assert state_key(rebuilt) == states[length]
 
 
@@ -163,7 +167,12 @@ def test_a_game_from_a_position_rebuilds_from_its_log(
     assert game.log[:1] != [Chance(tuple(position.pile))]  # no deal entry
     rebuilt_events: list[list[Event]] = []
     rebuilt = Game.from_log(
-        options, position.to_move, game.log, position=position, events=rebuilt_events
+        options,
+        position.to_move,
+        game.log,
+        position=position,
+        events=rebuilt_events,
+        source=SeededSource(0),
     )
     assert state_key(rebuilt) == state_key(game)
     assert rebuilt_events == events
@@ -178,10 +187,12 @@ def test_a_game_from_a_position_rebuilds_from_its_log(
 def test_a_position_must_match_the_options_and_first_player() -> None:
     position = attrs.evolve(position_of(Game.new(SeededSource(4), B)), to_move=B)
     with pytest.raises(PositionError, match="options"):
-        Game.from_log(GameOptions(variant1=True), B, [], position=position)
+        Game.from_log(GameOptions(variant1=True), B, [], position=position, source=SeededSource(0))
     with pytest.raises(PositionError, match="Black to move, not White"):
-        Game.from_log(GameOptions(), W, [], position=position)
-    assert Game.from_log(GameOptions(), B, [], position=position).to_move is B
+        Game.from_log(GameOptions(), W, [], position=position, source=SeededSource(0))
+    assert (
+        Game.from_log(GameOptions(), B, [], position=position, source=SeededSource(0)).to_move is B
+    )
 
 
 def test_the_source_is_asked_only_after_the_log() -> None:
@@ -255,7 +266,7 @@ def test_a_stored_log_rebuilds_the_game(seed: int, options: GameOptions, first: 
     stored = msgpack.packb([entry_to_wire(e) for e in game.log])
     log = [entry_from_wire(e) for e in msgpack.unpackb(stored)]
     assert log == game.log
-    assert state_key(Game.from_log(options, first, log)) == state_key(game)
+    assert state_key(Game.from_log(options, first, log, source=SeededSource(0))) == state_key(game)
     assert record_from_log(options, first, log, result=game.result, scores=game.scores) == (
         write_record(game)
     )
@@ -319,7 +330,7 @@ def test_anything_else_is_a_log_format_error(data: Any) -> None:
 
 def refused(game: Game, log: list[LogEntry]) -> LogError:
     with pytest.raises(LogError) as info:
-        Game.from_log(game.options, game.first_player, log)
+        Game.from_log(game.options, game.first_player, log, source=SeededSource(0))
     assert info.value.kind in LOG_ERROR_KINDS and info.value.reason
     assert str(info.value).startswith(f"log entry {info.value.index}: ")
     return info.value
@@ -403,7 +414,7 @@ def test_a_tampered_log_is_refused_or_replays_the_same_way_twice(
     for _ in range(10):
         log = tamper(game.log, rng)
         try:
-            rebuilt = Game.from_log(options, first, log)
+            rebuilt = Game.from_log(options, first, log, source=SeededSource(0))
         except LogError as exc:
             assert exc.kind in LOG_ERROR_KINDS and 0 <= exc.index <= len(log)
             continue

@@ -311,7 +311,9 @@ def test_random_games_with_undos_rebuild_from_the_log(
     g, events = play_with_undos(seed, options, share)
     assert any(isinstance(m.action, Undo) for m in g.log if isinstance(m, Move))
     rebuilt_events: list[list[Event]] = []
-    rebuilt = Game.from_log(g.options, g.first_player, g.log, events=rebuilt_events)
+    rebuilt = Game.from_log(
+        g.options, g.first_player, g.log, events=rebuilt_events, source=SeededSource(0)
+    )
     assert state_key(rebuilt) == state_key(g)
     assert rebuilt_events == events
     assert state_key(replay(write_record(g))) == state_key(g)

@@ -9,7 +9,7 @@ from shared.board import ISLAND_INDEX
 from shared.events import CardDiscarded, CardDrawn, CardTaken
 from shared.game import Game
 from shared.legality import legal_actions, why_illegal
-from shared.randomness import SecureSource, SeededSource
+from shared.randomness import DrawnSource, SeededSource
 from shared.types import GameOptions, Seat
 from shared.views import (
     public_from_dict,
@@ -79,8 +79,8 @@ def test_legality_from_the_view_alone_matches_the_game() -> None:
             g.apply(probe)
 
 
-def test_secure_source_deals_a_full_deck() -> None:
-    g = Game.new(SecureSource())
+def test_a_source_drawn_from_the_systems_csprng_deals_a_full_deck() -> None:
+    g = Game.new(DrawnSource(random.SystemRandom()))
     assert sorted(g.deal) == sorted(c for c in range(12) for _ in range(2))
 
 
