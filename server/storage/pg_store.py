@@ -29,8 +29,8 @@ import psycopg
 
 from server.core.store import DatabaseInUse, StandbyStopped, StorageError
 from server.storage.pg_schema import check, migration, statements
+from server.storage.schema import APPLICATION_ID, SCHEMA_VERSION
 from server.storage.sql_store import SqlStorage
-from server.storage.sqlite_schema import APPLICATION_ID, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 

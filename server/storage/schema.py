@@ -1,0 +1,364 @@
+"""The server database's tables, declared once for SQLite and PostgreSQL: their columns, keys and
+indexes, the schema version and the version that brought each table and column. Each database's
+statements, those that make a new database and those that bring an older one up to date, are
+made from this declaration by a `Dialect`, the few words in which the two differ, so the two
+schemas cannot drift apart (server/storage/sqlite_schema.py and pg_schema.py use them)."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+
+import attrs
+
+from server.core.store import StorageError
+
+SCHEMA_VERSION = 4
+
+# "KaHu" in ASCII: SQLite's application id (its header says whose database a file is) and the
+# PostgreSQL advisory lock of the serving server.
+APPLICATION_ID = 0x4B614875
+
+
+class Type(enum.Enum):
+    TEXT = enum.auto()
+    INTEGER = enum.auto()
+    REAL = enum.auto()
+    BLOB = enum.auto()  # bytes as data (msgpack)
+    # bytes looked up by equality: SQLite must hold them as a BLOB, never as TEXT, to find them
+    HASH = enum.auto()
+    # the key numbering the rows in creation order (in SQLite the rowid, which VACUUM keeps)
+    SEQ = enum.auto()
+    # the same, and a number never given twice, even after the newest row is deleted
+    SERIAL = enum.auto()
+
+
+@attrs.frozen
+class Column:
+    name: str
+    type: Type
+    rest: str = ""  # what every dialect writes alike: NOT NULL, UNIQUE, CHECK, REFERENCES...
+    note: str = ""  # the comment in the statement (no ';' in it)
+    since: int = 1  # the schema version that added it
+
+
+@attrs.frozen
+class Table:
+    name: str
+    columns: tuple[Column, ...]
+    key: tuple[str, ...] = ()  # a primary key of several columns
+    indexes: tuple[tuple[str, str], ...] = ()  # (name, its columns)
+    clustered: bool = False  # stored in its key's order, without a rowid (SQLite)
+    since: int = 1
+
+
+@attrs.frozen
+class Dialect:
+    """The words of one database: the columns' types, the checks it needs on a type, the
+    clause of a clustered table, and the oldest schema version a database of it can have."""
+
+    types: Mapping[Type, str]
+    checks: Mapping[Type, str]  # `{name}` is the column's name
+    clustered: str
+    first_version: int
+    name: str
+
+
+SQLITE = Dialect(
+    types={
+        Type.TEXT: "TEXT",
+        Type.INTEGER: "INTEGER",
+        Type.REAL: "REAL",
+        Type.BLOB: "BLOB",
+        Type.HASH: "BLOB",
+        Type.SEQ: "INTEGER PRIMARY KEY",
+        Type.SERIAL: "INTEGER PRIMARY KEY AUTOINCREMENT",
+    },
+    checks={Type.HASH: "CHECK (typeof({name}) = 'blob')"},
+    clustered=" WITHOUT ROWID",
+    first_version=1,
+    name="SQLite",
+)
+
+POSTGRESQL = Dialect(
+    types={
+        Type.TEXT: "TEXT",
+        Type.INTEGER: "INTEGER",
+        Type.REAL: "DOUBLE PRECISION",
+        Type.BLOB: "BYTEA",
+        Type.HASH: "BYTEA",
+        Type.SEQ: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+        Type.SERIAL: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+    },
+    checks={},
+    clustered="",
+    first_version=3,  # PostgreSQL came with schema version 3
+    name="PostgreSQL",
+)
+
+_SEAT = "NOT NULL CHECK ({} IN ('white', 'black'))"
+_FLAG = "NOT NULL CHECK ({} IN (0, 1))"
+_TABLE_ID = "NOT NULL REFERENCES tables (id)"
+_ACCOUNT = "REFERENCES accounts (name_key)"
+
+# In the order they are made: a table comes after those its columns refer to.
+TABLES: tuple[Table, ...] = (
+    # Version 1: the tables, their seats, logs and chat, the finished games' results.
+    Table(
+        "tables",
+        (
+            Column("seq", Type.SEQ, note="creation order"),
+            Column("id", Type.TEXT, "NOT NULL UNIQUE"),
+            Column("options", Type.TEXT, "NOT NULL", note="JSON"),
+            Column("first", Type.TEXT, _SEAT.format("first")),
+            Column("vs_computer", Type.INTEGER, _FLAG.format("vs_computer")),
+            Column(
+                "status", Type.TEXT, "NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed'))"
+            ),
+            Column("created", Type.REAL, "NOT NULL"),
+            Column("updated", Type.REAL, "NOT NULL"),
+            Column("close_reason", Type.TEXT),
+            Column(
+                "state",
+                Type.TEXT,
+                "NOT NULL DEFAULT '{}'",
+                note="JSON: clocks, offers, settings (TableStateOp)",
+                since=2,
+            ),
+        ),
+        indexes=(("tables_status", "status, seq"),),
+    ),
+    Table(
+        "seats",
+        (
+            Column("table_id", Type.TEXT, _TABLE_ID),
+            Column("seat", Type.TEXT, _SEAT.format("seat")),
+            Column("name", Type.TEXT, "NOT NULL"),
+            Column("token_hash", Type.HASH, "NOT NULL"),
+            Column("computer", Type.INTEGER, _FLAG.format("computer")),
+            Column(
+                "account", Type.TEXT, note="the key of the account that holds the seat", since=3
+            ),
+        ),
+        key=("table_id", "seat"),
+        clustered=True,
+    ),
+    Table(
+        "log",
+        (
+            Column("table_id", Type.TEXT, _TABLE_ID),
+            Column("idx", Type.INTEGER, "NOT NULL CHECK (idx >= 0)"),
+            Column("entry", Type.BLOB, "NOT NULL", note="msgpack"),
+        ),
+        key=("table_id", "idx"),
+        clustered=True,
+    ),
+    Table(
+        "chat",
+        (
+            Column("id", Type.SERIAL),
+            Column("table_id", Type.TEXT, _TABLE_ID),
+            Column("sender", Type.TEXT, "NOT NULL"),
+            Column("text", Type.TEXT, "NOT NULL"),
+            Column("at", Type.REAL, "NOT NULL"),
+            Column("role", Type.TEXT, since=2),
+        ),
+        indexes=(("chat_table", "table_id, id"),),
+    ),
+    Table(
+        "finished",
+        (
+            Column("table_id", Type.TEXT, "PRIMARY KEY REFERENCES tables (id)"),
+            Column("result", Type.TEXT, "NOT NULL", note="JSON"),
+            Column("record", Type.TEXT, "NOT NULL"),
+            Column("at", Type.REAL, "NOT NULL"),
+        ),
+    ),
+    # Version 3: the players (protocol version 3): accounts, their login tokens, challenges, the
+    # archive of finished games with an account at a seat, the lobby's chat.
+    Table(
+        "accounts",
+        (
+            Column(
+                "name_key",
+                Type.TEXT,
+                "PRIMARY KEY",
+                note="server/core/names.py: one name in any spelling",
+            ),
+            Column("name", Type.TEXT, "NOT NULL"),
+            Column(
+                "password_hash", Type.TEXT, "NOT NULL", note="argon2id, never the password itself"
+            ),
+            Column("rating", Type.REAL, "NOT NULL"),
+            Column("deviation", Type.REAL, "NOT NULL"),
+            Column("volatility", Type.REAL, "NOT NULL"),
+            Column("created", Type.REAL, "NOT NULL"),
+            Column("last_seen", Type.REAL, "NOT NULL"),
+            Column("disabled", Type.INTEGER, _FLAG.format("disabled")),
+            Column(
+                "data",
+                Type.TEXT,
+                "NOT NULL DEFAULT '{}'",
+                note="JSON: statistics, the players ignored",
+            ),
+        ),
+        clustered=True,
+        since=3,
+    ),
+    Table(
+        "login_tokens",
+        (
+            Column("token_hash", Type.HASH, "PRIMARY KEY"),
+            Column("account", Type.TEXT, f"NOT NULL {_ACCOUNT}"),
+            Column("created", Type.REAL, "NOT NULL"),
+        ),
+        indexes=(("login_tokens_account", "account"),),
+        clustered=True,
+        since=3,
+    ),
+    Table(
+        "challenges",
+        (
+            Column("seq", Type.SEQ),
+            Column("id", Type.TEXT, "NOT NULL UNIQUE"),
+            Column("sender", Type.TEXT, f"NOT NULL {_ACCOUNT}"),
+            Column("recipient", Type.TEXT, f"NOT NULL {_ACCOUNT}"),
+            Column("terms", Type.TEXT, "NOT NULL", note="JSON: protocol.messages.ChallengeTerms"),
+            Column("created", Type.REAL, "NOT NULL"),
+            Column(
+                "answer",
+                Type.TEXT,
+                note="accept, decline, withdraw or lapse (NULL while it stands)",
+            ),
+            Column("answered", Type.REAL),
+        ),
+        indexes=(("challenges_standing", "answer, seq"),),
+        since=3,
+    ),
+    Table(
+        "archive",
+        (
+            Column("seq", Type.SEQ),
+            Column("table_id", Type.TEXT, "NOT NULL UNIQUE REFERENCES tables (id)"),
+            Column("white", Type.TEXT, "NOT NULL"),
+            Column("black", Type.TEXT, "NOT NULL"),
+            Column("white_account", Type.TEXT),
+            Column("black_account", Type.TEXT),
+            Column("winner", Type.TEXT, "CHECK (winner IN ('white', 'black'))"),
+            Column("ending", Type.TEXT, "NOT NULL"),
+            Column("rated", Type.INTEGER, _FLAG.format("rated")),
+            Column("white_change", Type.INTEGER),
+            Column("black_change", Type.INTEGER),
+            Column("vs_computer", Type.INTEGER, _FLAG.format("vs_computer")),
+            Column("level", Type.TEXT),
+            Column("started", Type.REAL, "NOT NULL"),
+            Column("finished", Type.REAL, "NOT NULL"),
+        ),
+        since=3,
+    ),
+    Table(
+        "lobby_chat",
+        (
+            Column("id", Type.SERIAL),
+            Column("sender", Type.TEXT, "NOT NULL"),
+            Column("text", Type.TEXT, "NOT NULL"),
+            Column("at", Type.REAL, "NOT NULL"),
+        ),
+        since=3,
+    ),
+    # Version 4: what keeps the accounts safe: the addresses each account logged in from
+    # (hashed: server/core/store.py's hash_address), where and when each was registered, and
+    # the operator's commands for a running server (server/cli/accounts_cli.py).
+    Table(
+        "login_addresses",
+        (
+            Column("account", Type.TEXT, f"NOT NULL {_ACCOUNT}"),
+            Column("address_hash", Type.HASH, "NOT NULL"),
+            Column("last", Type.REAL, "NOT NULL"),
+        ),
+        key=("account", "address_hash"),
+        clustered=True,
+        since=4,
+    ),
+    Table(
+        "registrations",
+        (
+            Column("account", Type.TEXT, f"PRIMARY KEY {_ACCOUNT}"),
+            Column("address", Type.TEXT, "NOT NULL"),
+            Column("at", Type.REAL, "NOT NULL"),
+        ),
+        indexes=(("registrations_at", "at"),),
+        clustered=True,
+        since=4,
+    ),
+    Table(
+        "account_actions",
+        (
+            Column("seq", Type.SEQ),
+            Column("account", Type.TEXT, f"NOT NULL {_ACCOUNT}"),
+            Column("action", Type.TEXT, "NOT NULL CHECK (action IN ('disable', 'password'))"),
+            Column("password_hash", Type.TEXT),
+            Column("at", Type.REAL, "NOT NULL"),
+            Column("done", Type.REAL, note="when a server applied it (NULL: not yet)"),
+        ),
+        indexes=(("account_actions_waiting", "done, seq"),),
+        since=4,
+    ),
+)
+
+
+def table_names(version: int = SCHEMA_VERSION) -> frozenset[str]:
+    """The tables a database of `version` has."""
+    return frozenset(t.name for t in TABLES if t.since <= version)
+
+
+def _column(column: Column, dialect: Dialect) -> str:
+    words = [column.name, dialect.types[column.type], column.rest]
+    if column.type in dialect.checks:
+        words.append(dialect.checks[column.type].format(name=column.name))
+    return " ".join(w for w in words if w)
+
+
+def _create(table: Table, dialect: Dialect, version: int) -> tuple[str, ...]:
+    """The statements that make `table` as a database of `version` has it, its indexes too."""
+    parts = [(_column(c, dialect), c.note) for c in table.columns if c.since <= version]
+    if table.key:
+        parts.append((f"PRIMARY KEY ({', '.join(table.key)})", ""))
+    lines = []
+    for i, (text, note) in enumerate(parts):
+        comma = "," if i < len(parts) - 1 else ""
+        lines.append(f"    {text}{comma}" + (f"  -- {note}" if note else ""))
+    body = "\n".join(lines)
+    suffix = dialect.clustered if table.clustered else ""
+    create = f"CREATE TABLE {table.name} (\n{body}\n){suffix}"
+    indexes = (f"CREATE INDEX {name} ON {table.name} ({on})" for name, on in table.indexes)
+    return (create, *indexes)
+
+
+def statements(dialect: Dialect) -> tuple[str, ...]:
+    """The statements that make the tables of a new database, in order."""
+    return tuple(s for t in TABLES for s in _create(t, dialect, SCHEMA_VERSION))
+
+
+def _step(dialect: Dialect, version: int) -> tuple[str, ...]:
+    """What `version` added to the one before: its columns, then its tables."""
+    steps: list[str] = []
+    for table in TABLES:
+        if table.since == version:
+            steps.extend(_create(table, dialect, version))
+        elif table.since < version:
+            steps.extend(
+                f"ALTER TABLE {table.name} ADD COLUMN {_column(c, dialect)}"
+                for c in table.columns
+                if c.since == version
+            )
+    return tuple(steps)
+
+
+def migration(dialect: Dialect, version: int) -> tuple[str, ...]:
+    """The statements that bring a database of `version` up to SCHEMA_VERSION, in order."""
+    if version < dialect.first_version:
+        raise StorageError(
+            f"no way from schema version {version} to {SCHEMA_VERSION} in {dialect.name}"
+        )
+    return tuple(s for step in range(version + 1, SCHEMA_VERSION + 1) for s in _step(dialect, step))
