@@ -2,9 +2,10 @@
 (catalogue.codes: refusals, closings, endings, the log's events) and the gettext catalogues that
 translate them (catalogue/locale/LANG/LC_MESSAGES/kahuna.po, compiled to kahuna.mo beside it).
 
-Data only, importing nothing of the game: the terminal client (client.i18n, client.words), the
-server's web pages (the page's /words/LANG.json) and the rules engine's English (shared.results)
-read it, and the page's tables are written from it (`make web-words`, web/code-words.mjs).
+Data only, importing nothing of the game: the terminal client (client.language.i18n,
+client.language.words), the server's web pages (the page's /words/LANG.json) and the rules engine's
+English (shared.results) read it, and the page's tables are written from it (`make web-words`,
+web/code-words.mjs).
 """
 
 from __future__ import annotations

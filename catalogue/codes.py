@@ -1,6 +1,6 @@
 """The server's codes and what they say, in English: the catalogue's keys, one table per kind
 of code (refusals, account refusals, closings, leavings). The terminal client translates them
-where it shows them (client/words.py); the page gets the same tables in web/code-words.mjs
+where it shows them (client/language/words.py); the page gets the same tables in web/code-words.mjs
 (catalogue.web_tables) and translates them with the same catalogue.
 """
 
@@ -55,8 +55,8 @@ REFUSALS: dict[str, str] = {
 
 # The rules engine's English for its refusals (shared.legality), the error message of every
 # version: the sentences above filled in, but for Variant 1's two in the longer words version-1
-# clients were always sent (and the terminal client reads back, client.words.rules_words), and
-# an action that is none (a bug of the caller: no client is told it in its words).
+# clients were always sent (and the terminal client reads back, client.language.words.rules_words),
+# and an action that is none (a bug of the caller: no client is told it in its words).
 RULES_ENGLISH: dict[str, str] = {
     **{
         code: sentence

@@ -1,7 +1,7 @@
 """The game log's sentences, in English, keyed by what happened: one per event type and case
 (a bridge placed with a card or free, a card drawn seen or unseen, ...). The terminal client
-(client.words.describe) and the page (web/events.mjs, from web/code-words.mjs) fill the same
-fields from an event, so both say a move alike in every language.
+(client.language.words.describe) and the page (web/events.mjs, from web/code-words.mjs) fill the
+same fields from an event, so both say a move alike in every language.
 """
 
 from __future__ import annotations

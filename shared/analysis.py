@@ -295,7 +295,7 @@ def analyse(
     progress: Callable[[int, int], None] | None = None,
     search: int = SEARCH_ITERATIONS,
 ) -> list[TurnAnalysis]:
-    """Every turn of the record, in order, in this process (see client/analysis_view.py for
+    """Every turn of the record, in order, in this process (see client/screens/analysis_view.py for
     the turns shared among worker processes). `progress(done, total)` after each turn."""
     found = turns(parsed)
     out = []

@@ -4,8 +4,8 @@ what the play does for certain: the islands it wins or takes, the opponent's isl
 how close it brings an island.
 
 Codes, not sentences, so that every client words them in its language: the terminal client in
-client/hint.py, the web page in web/analysis.mjs (the server sends them in protocol version 3's
-`analysis`). Each parameter's value is a string, as in the protocol's refusal codes: islands
+client/model/hint.py, the web page in web/analysis.mjs (the server sends them in protocol version
+3's `analysis`). Each parameter's value is a string, as in the protocol's refusal codes: islands
 joined by "+" (in the board's order), a seat as "white" or "black", a count in digits.
 
 | code          | params                                         | the play                        |

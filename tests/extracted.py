@@ -21,7 +21,7 @@ Key = tuple[str | None, str, str | None]
 
 
 def messages() -> Iterator[tuple[Key, str]]:
-    """Each message with where it is ("client/words.py:12"), in the order of the files."""
+    """Each message with where it is ("client/language/words.py:12"), in the order of the files."""
     with MAPPING.open(encoding="utf-8") as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)  # type: ignore[no-untyped-call]
     for source in SOURCES:

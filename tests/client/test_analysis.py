@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from client.analysis_view import chart, luck_line, mark_count, report, start_analysis
-from client.i18n import set_language
+from client.language.i18n import set_language
+from client.screens.analysis_view import chart, luck_line, mark_count, report, start_analysis
 from shared.ai import choose_action
 from shared.analysis import (
     analyse,
@@ -121,7 +121,7 @@ def test_the_chart_fits_its_width_and_reads_without_colour() -> None:
 
 
 def test_kahuna_client_analyse_plain(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from client.__main__ import main
+    from client.cli.play import main
 
     path = tmp_path / "game.kahuna"
     path.write_text(resigned_game(11, 20), encoding="utf-8")  # the command, not the engine
@@ -159,7 +159,7 @@ def test_a_game_over_before_its_first_turn_says_there_is_nothing_to_analyse(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Resigned at once (as a server's --records writes it): no empty report, no silent viewer."""
-    from client.__main__ import main
+    from client.cli.play import main
 
     path = tmp_path / "game.kahuna"
     record = resigned_at_once()

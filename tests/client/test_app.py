@@ -17,12 +17,12 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from client.__main__ import build_parser, run_client
-from client.app import KahunaApp
-from client.client import Client
-from client.commands import legal_now
-from client.seats import SeatStore
-from client.state import ClientState
+from client.cli.play import build_parser, run_client
+from client.cli.run import Client
+from client.files.seats import SeatStore
+from client.model.commands import legal_now
+from client.model.state import ClientState
+from client.screens.app import KahunaApp
 from protocol.messages import ClientMessage, Error, GetRecord, Record
 from server.net.app import KahunaServer
 from shared.actions import Place

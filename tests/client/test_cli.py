@@ -21,7 +21,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from client.__main__ import (
+from client.cli.play import (
     AddressError,
     build_parser,
     main,
@@ -29,9 +29,9 @@ from client.__main__ import (
     server_url,
     theme_from_env,
 )
-from client.connection import certificate_problem
-from client.state import ClientState
-from client.themes import style_for
+from client.model.state import ClientState
+from client.net.connection import certificate_problem
+from client.screens.themes import style_for
 from server.net.app import KahunaServer
 from tests.client.test_app import until
 from tests.client.test_restart import free_port

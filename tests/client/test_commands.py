@@ -6,11 +6,11 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from client.__main__ import build_parser, local_table, main, server_url
-from client.command_line import highlighted_lines
-from client.commands import CLIENT_WORDS, Candidate, complete, interpret
-from client.eventlog import describe_events
-from client.state import ClientState
+from client.cli.play import build_parser, local_table, main, server_url
+from client.language.eventlog import describe_events
+from client.model.commands import CLIENT_WORDS, Candidate, complete, interpret
+from client.model.state import ClientState
+from client.screens.command_line import highlighted_lines
 from protocol.fields import ChatEntry, PlayerInfo, Players
 from protocol.messages import ChatMessage, Error, Joined, PlayersChanged, State, Update
 from shared.board import ISLAND_LINES, parse_island, parse_line

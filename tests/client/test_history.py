@@ -8,9 +8,9 @@ import random
 from pathlib import Path
 from typing import Any
 
-from client.commands import legal_now
-from client.seats import SeatStore
-from client.state import ClientState
+from client.files.seats import SeatStore
+from client.model.commands import legal_now
+from client.model.state import ClientState
 from protocol.fields import ChatEntry, PlayerInfo, Players
 from protocol.messages import ChatMessage, History, Joined, State, Update
 from server.net.app import KahunaServer

@@ -19,19 +19,19 @@ from babel.messages.extract import DEFAULT_KEYWORDS
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
-from client import i18n
-from client.__main__ import build_parser
-from client.board_map import island_count, map_legend
-from client.canvas import fit_keys
-from client.command_words import local_words
-from client.commands import complete, interpret
-from client.eventlog import describe_events
-from client.help_screen import HELP_CLIENT, HELP_KEYS, RULES_PAGES, help_pages, render_help
-from client.i18n import LANGUAGES, LOCALE_DIR, _, choose_language, set_language
-from client.lobby_screen import ACCOUNT_KEYS, LOBBY_KEYS, render_lobby
-from client.render import KEY_HINTS, map_size, render_game
-from client.state import ClientState
-from client.words import level_word, rules_words, status_word
+from client.cli.play import build_parser
+from client.language import i18n
+from client.language.command_words import local_words
+from client.language.eventlog import describe_events
+from client.language.i18n import LANGUAGES, LOCALE_DIR, _, choose_language, set_language
+from client.language.words import level_word, rules_words, status_word
+from client.model.commands import complete, interpret
+from client.model.state import ClientState
+from client.screens.board_map import island_count, map_legend
+from client.screens.canvas import fit_keys
+from client.screens.help_screen import HELP_CLIENT, HELP_KEYS, RULES_PAGES, help_pages, render_help
+from client.screens.lobby_screen import ACCOUNT_KEYS, LOBBY_KEYS, render_lobby
+from client.screens.render import KEY_HINTS, map_size, render_game
 from protocol.fields import LevelName, PlayerInfo, Players, StatusName, TableInfo, TableOptions
 from shared.actions import parse_action
 from shared.board import ISLANDS
@@ -56,7 +56,7 @@ def english_afterwards() -> Iterator[None]:
     set_language("en")
 
 
-CLIENT_DIR = Path(i18n.__file__).resolve().parent
+CLIENT_DIR = Path(i18n.__file__).resolve().parent.parent  # client/, its subpackages too
 CATALOGUE_DIR = LOCALE_DIR.parent
 
 
@@ -79,7 +79,7 @@ def catalog(lang: str) -> dict[Key, list[str]]:
 
 
 def code_messages() -> dict[Key, list[str]]:
-    """Every message of the code with where it is ("client/words.py:12"): what `make pot`
+    """Every message of the code with where it is ("client/language/words.py:12"): what `make pot`
     finds in the client, the catalogue package and the page (catalogue/babel.cfg)."""
     found: dict[Key, list[str]] = {}
     for key, where in messages():
@@ -426,9 +426,9 @@ def test_the_screens_fit_80x24_without_cut_words(lang: str) -> None:
 def test_the_tutorial_speaks_the_language_and_its_messages_fit(lang: str) -> None:
     """Every lesson played through: each message at the bottom fits its 3 lines at 80 columns
     (never cut with '...'), the keys line fits, the words of the language are understood."""
-    from client.replay import _message_lines
-    from client.tutorial import Tutorial
-    from client.tutorial import keys_line as tutorial_keys
+    from client.screens.replay import _message_lines
+    from client.screens.tutorial import Tutorial
+    from client.screens.tutorial import keys_line as tutorial_keys
 
     set_language(lang)
     tutorial = Tutorial()
@@ -464,7 +464,7 @@ def test_the_command_line_speaks_the_language(
     lang: str, words: tuple[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Its errors (argparse's own words too) and its --help, in the language of --lang."""
-    from client.__main__ import main
+    from client.cli.play import main
 
     try:
         with pytest.raises(SystemExit) as exit_:
@@ -487,7 +487,7 @@ def test_every_reason_of_a_broken_record_has_its_words() -> None:
     language (not left in the engine's English)."""
     import ast
 
-    from client.words import record_problem
+    from client.language.words import record_problem
     from shared.record import RecordError
 
     source = (Path(__file__).parent.parent.parent / "shared" / "record.py").read_text()
@@ -511,7 +511,7 @@ def test_every_reason_of_a_broken_record_has_its_words() -> None:
 
 
 def test_a_broken_record_is_said_in_the_language(capsys: pytest.CaptureFixture[str]) -> None:
-    from client.__main__ import main
+    from client.cli.play import main
 
     path = Path(__file__).parent.parent.parent / "README.md"  # not a record
     try:

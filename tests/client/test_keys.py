@@ -12,10 +12,10 @@ import attrs
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from client.app import KahunaApp
-from client.lobby_screen import render_lobby
-from client.render import render_game
-from client.state import ClientState
+from client.model.state import ClientState
+from client.screens.app import KahunaApp
+from client.screens.lobby_screen import render_lobby
+from client.screens.render import render_game
 from protocol.messages import ClientMessage, Command, Leave, LobbySubscribe, PlayersChanged
 from tests.client.test_app import until
 from tests.client.test_render import known_state

@@ -8,9 +8,9 @@ import itertools
 
 import pytest
 
-from client.map_layout import LABEL_H, LABEL_W, line_cells
-from client.map_layout import island_cells as labels
-from client.render import map_size, render_game
+from client.screens.map_layout import LABEL_H, LABEL_W, line_cells
+from client.screens.map_layout import island_cells as labels
+from client.screens.render import map_size, render_game
 from shared.board import ISLANDS, LINES
 from tests.client.test_render import known_state
 

@@ -1,6 +1,6 @@
-"""The server picker (client/picker.py): started with no address and nothing answering on this
-machine, the client lists the LAN's Kahuna servers, live, to pick one with the arrows and Enter,
-or to type an address.
+"""The server picker (client/screens/picker.py): started with no address and nothing answering on
+this machine, the client lists the LAN's Kahuna servers, live, to pick one with the arrows and
+Enter, or to type an address.
 
 As in tests/server/test_discovery.py, all multicast stays on the loopback interface (every
 browser and announcer with interfaces ["127.0.0.1"], --lan-interface 127.0.0.1), the servers
@@ -21,11 +21,11 @@ import pytest
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from client import picker
-from client.__main__ import build_parser, run_client, server_url
-from client.discovery import LanServer
-from client.picker import ServerPicker, answers, choose_server, render_picker
-from client.state import ClientState
+from client.cli.play import build_parser, run_client, server_url
+from client.model.state import ClientState
+from client.net.discovery import LanServer
+from client.screens import picker
+from client.screens.picker import ServerPicker, answers, choose_server, render_picker
 from tests.client.test_app import until
 from tests.client.test_restart import free_port
 from tests.conftest import ServerFactory
@@ -142,7 +142,7 @@ async def test_with_no_address_and_nothing_here_the_client_picks_from_the_lan_an
     name = unique("Picked")
     server = await make_server(server_name=name)
     port = free_port()
-    monkeypatch.setattr("client.__main__.DEFAULT_PORT", port)  # nothing there
+    monkeypatch.setattr("client.cli.play.DEFAULT_PORT", port)  # nothing there
     shown: list[ServerPicker] = []
 
     class Recorded(ServerPicker):

@@ -17,13 +17,13 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from client.client import Client
-from client.i18n import set_language
-from client.lobby_commands import read_lobby_line
-from client.lobby_screen import render_lobby
-from client.login_tokens import LoginTokens
-from client.players import PlayersState
-from client.state import ClientState
+from client.cli.run import Client
+from client.files.login_tokens import LoginTokens
+from client.language.i18n import set_language
+from client.model.lobby_commands import read_lobby_line
+from client.model.players import PlayersState
+from client.model.state import ClientState
+from client.screens.lobby_screen import render_lobby
 from protocol.fields import TimeControl
 from protocol.messages import Welcome
 from protocol.player_messages import (

@@ -1,4 +1,4 @@
-"""kahuna-record (client/record_tool.py): replays a record and prints the final state as JSON;
+"""kahuna-record (client/cli/record_tool.py): replays a record and prints the final state as JSON;
 a broken record is named by FILE:LINE with exit status 1."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ ROOT = Path(__file__).parent.parent.parent
 def test_the_replay_command_prints_json_and_names_bad_lines(tmp_path: Path) -> None:
     good = tmp_path / "game.kahuna"
     good.write_text(write_record(random_game(9, GameOptions(), Seat.BLACK)))
-    run = [sys.executable, "-m", "client.record_tool", "replay"]
+    run = [sys.executable, "-m", "client.cli.record_tool", "replay"]
     done = subprocess.run([*run, str(good)], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     state = json.loads(done.stdout)

@@ -8,12 +8,12 @@ import re
 import attrs
 import pytest
 
-from client.board_map import BRIDGE_CHAR, FREE_CHAR, TOKEN_CHAR, render_map
-from client.canvas import Canvas
-from client.lobby_screen import render_lobby
-from client.map_layout import LABEL_H, LABEL_W, island_cells, line_cells
-from client.render import map_size, render_game
-from client.state import ClientState, LogLine
+from client.model.state import ClientState, LogLine
+from client.screens.board_map import BRIDGE_CHAR, FREE_CHAR, TOKEN_CHAR, render_map
+from client.screens.canvas import Canvas
+from client.screens.lobby_screen import render_lobby
+from client.screens.map_layout import LABEL_H, LABEL_W, island_cells, line_cells
+from client.screens.render import map_size, render_game
 from protocol.fields import PlayerInfo, Players, TableInfo, TableOptions
 from shared.board import DEGREE, ISLANDS, NEEDED, NUM_LINES, parse_island, parse_line
 from shared.game import Game, Result
@@ -247,8 +247,8 @@ def test_the_lobby_names_the_server_and_says_when_it_is_not_connected() -> None:
 
 
 def test_the_computer_tag_is_in_the_players_language() -> None:
-    from client.i18n import set_language
-    from client.lobby_screen import _seat_text
+    from client.language.i18n import set_language
+    from client.screens.lobby_screen import _seat_text
     from protocol.fields import PlayerInfo
 
     computer = PlayerInfo("Computer", True, True)
@@ -262,7 +262,7 @@ def test_the_computer_tag_is_in_the_players_language() -> None:
 
 def test_the_help_says_a_removal_takes_two_cards_of_either_end() -> None:
     """As docs/rules.md and the engine: HUNA+HUNA removes HUNA-ELAI as HUNA+ELAI does."""
-    from client.help_screen import help_pages
+    from client.screens.help_screen import help_pages
 
     text = " ".join(
         fragment[1] for page in help_pages(40, 200) for line in page for fragment in line
@@ -285,8 +285,8 @@ def test_the_lobby_cursor_passes_over_finished_tables() -> None:
 
 
 def test_the_help_keys_and_arguments_are_in_the_players_language() -> None:
-    from client.help_screen import help_pages
-    from client.i18n import set_language
+    from client.language.i18n import set_language
+    from client.screens.help_screen import help_pages
 
     set_language("de")
     try:

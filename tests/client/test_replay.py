@@ -14,8 +14,8 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from client.__main__ import main
-from client.replay import (
+from client.cli.play import main
+from client.screens.replay import (
     ReplayViewer,
     Timeline,
     load,

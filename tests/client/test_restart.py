@@ -9,8 +9,8 @@ import asyncio
 import socket
 from pathlib import Path
 
-from client.connection import BACKOFF, Session
-from client.state import ClientState
+from client.model.state import ClientState
+from client.net.connection import BACKOFF, Session
 from server.net.app import KahunaServer
 from tests.client.test_app import player, until
 from tests.client.test_history import events, play_a_turn, start_against_the_computer

@@ -8,8 +8,8 @@ import os
 import stat
 from pathlib import Path
 
-from client.seats import SeatStore
-from client.state import ClientState
+from client.files.seats import SeatStore
+from client.model.state import ClientState
 from protocol.fields import PlayerInfo, Players, TableInfo, TableOptions
 from protocol.messages import Lobby
 from server.net.app import KahunaServer

@@ -15,7 +15,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from client.__main__ import (
+from client.cli.play import (
     AddressError,
     build_parser,
     main,
@@ -23,12 +23,12 @@ from client.__main__ import (
     server_urls,
     tls_contexts,
 )
-from client.client import Client
-from client.connection import Session
-from client.login_tokens import LoginTokens
-from client.seats import SeatStore
-from client.service_addresses import ServiceAddresses
-from client.state import ClientState
+from client.cli.run import Client
+from client.files.login_tokens import LoginTokens
+from client.files.seats import SeatStore
+from client.files.service_addresses import ServiceAddresses
+from client.model.state import ClientState
+from client.net.connection import Session
 from server.net.app import KahunaServer
 from tests.client.test_app import TIMEOUT, Player, until
 from tests.client.test_history import play_a_turn, start_against_the_computer

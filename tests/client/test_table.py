@@ -7,8 +7,8 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
-from client.render import render_game
-from client.state import ClientState
+from client.model.state import ClientState
+from client.screens.render import render_game
 from protocol.fields import TimeControl
 from server.net.app import KahunaServer
 from shared.types import Seat, Termination

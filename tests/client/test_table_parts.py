@@ -8,14 +8,14 @@ from pathlib import Path
 import attrs
 import pytest
 
-from client.commands import HINTS_OFF, interpret
-from client.hint import explain
-from client.lobby_screen import render_lobby, table_row
-from client.render import render_game
-from client.side_panel import clock_line
-from client.state import ClientState
-from client.table import ClockView, TableView, format_clock, parse_control, table_from_view
-from client.words import ending_words
+from client.language.words import ending_words
+from client.model.commands import HINTS_OFF, interpret
+from client.model.hint import explain
+from client.model.state import ClientState
+from client.model.table import ClockView, TableView, format_clock, parse_control, table_from_view
+from client.screens.lobby_screen import render_lobby, table_row
+from client.screens.render import render_game
+from client.screens.side_panel import clock_line
 from protocol.fields import PlayerInfo, Players, TableInfo, TableOptions, TimeControl
 from shared.actions import Draw, Place, Remove
 from shared.board import ISLANDS, LINES, parse_line
@@ -191,8 +191,8 @@ def test_clock_runs_from_the_start_of_the_game() -> None:
 
 
 def test_the_form_is_kept_between_runs(tmp_path: Path) -> None:
-    from client.form_store import keep_form, load_form
-    from client.table_form import CreateForm
+    from client.files.form_store import keep_form, load_form
+    from client.model.table_form import CreateForm
     from protocol.fields import TimeControl
 
     path = tmp_path / "kahuna" / "form.json"

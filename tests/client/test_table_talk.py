@@ -1,4 +1,4 @@
-"""What the client says at a table (client/table_talk.py), from what it knows: the sentence of
+"""What the client says at a table (client/model/table_talk.py), from what it knows: the sentence of
 each case, and whether it is said to this player."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from typing import Any
 import attrs
 import pytest
 
-from client.i18n import set_language
-from client.table_talk import absence_words, duration_words, note_words, turn_words
+from client.language.i18n import set_language
+from client.model.table_talk import absence_words, duration_words, note_words, turn_words
 from protocol.fields import PlayerInfo
 from protocol.messages import TableNote
 from shared.game import Game

@@ -4,9 +4,9 @@ spectators' chat while the game runs."""
 
 from __future__ import annotations
 
-from client.i18n import set_language
-from client.render import render_game
-from client.state import ClientState
+from client.language.i18n import set_language
+from client.model.state import ClientState
+from client.screens.render import render_game
 from protocol.messages import Spectating
 from protocol.player_messages import Watchers
 from tests.client.test_render import known_state

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from client.i18n import _, set_language
-from client.words import error_sentence, refusal_words
+from client.language.i18n import _, set_language
+from client.language.words import error_sentence, refusal_words
 from protocol.messages import Error
 from shared.legality import TurnContext, refusal
 from shared.types import GameOptions, Phase, Seat
@@ -52,7 +52,7 @@ def test_every_refusal_of_the_rules_has_a_sentence_in_every_language() -> None:
 
 
 def test_closings_and_leavings_are_worded_from_their_codes(german: None) -> None:
-    from client.words import closing_words, left_words
+    from client.language.words import closing_words, left_words
     from protocol.messages import Left, TableClosed
 
     closed = TableClosed("t1", "English the client never reads", "abandoned", {"player": "Bo"})
@@ -65,8 +65,8 @@ def test_closings_and_leavings_are_worded_from_their_codes(german: None) -> None
 
 
 def test_the_unknown_command_lists_the_clients_commands_too() -> None:
-    from client.commands import interpret
-    from client.i18n import set_language
+    from client.language.i18n import set_language
+    from client.model.commands import interpret
 
     set_language("en")
     outcome = interpret("frobnicate", None, None)
@@ -76,8 +76,8 @@ def test_the_unknown_command_lists_the_clients_commands_too() -> None:
 
 
 def test_a_play_taken_back_is_told_in_the_players_words() -> None:
-    from client.i18n import set_language
-    from client.words import describe
+    from client.language.i18n import set_language
+    from client.language.words import describe
     from shared.actions import parse_action
     from shared.events import PlayUndone
     from shared.types import Seat

@@ -1,5 +1,5 @@
 """Servers found on the LAN: kahuna-server's DNS-SD announcement (server/net/discovery.py) and the
-client's browsing (client/discovery.py, kahuna-client --find).
+client's browsing (client/net/discovery.py, kahuna-client --find).
 
 Every multicast packet of these tests stays on the loopback interface: each Zeroconf instance
 (the announcer's, the browser's, the server processes' and `--find`'s) is made with
@@ -23,7 +23,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from client.discovery import LanBrowser, LanServer, best_address, find_main
+from client.net.discovery import LanBrowser, LanServer, best_address, find_main
 from protocol.fields import SUPPORTED_VERSIONS
 from protocol.messages import Join, Leave, Left, State
 from server.cli import serve as server_main
@@ -168,7 +168,7 @@ def test_find_says_so_when_no_server_answers(monkeypatch: pytest.MonkeyPatch) ->
     async def nothing(timeout: float, interfaces: object) -> list[LanServer]:
         return []
 
-    monkeypatch.setattr("client.discovery.find_servers", nothing)
+    monkeypatch.setattr("client.net.discovery.find_servers", nothing)
     out, err = io.StringIO(), io.StringIO()
     assert find_main(LOOPBACK, 0.5, out, err) == 1
     assert out.getvalue() == ""
@@ -186,7 +186,7 @@ def test_find_lists_each_server_on_a_line(monkeypatch: pytest.MonkeyPatch) -> No
     async def two(timeout: float, interfaces: object) -> list[LanServer]:
         return servers
 
-    monkeypatch.setattr("client.discovery.find_servers", two)
+    monkeypatch.setattr("client.net.discovery.find_servers", two)
     out = io.StringIO()
     assert find_main(None, 0.5, out, io.StringIO()) == 0
     assert out.getvalue().splitlines() == [

@@ -534,8 +534,8 @@ def refusals_made(h: Checks) -> dict[str, Error]:
 @pytest.mark.parametrize("language", ["en", "de", "it"])
 def test_the_client_words_each_refusal_in_its_language(language: str) -> None:
     from catalogue.codes import ACCOUNT_REASONS
-    from client import i18n
-    from client.words import error_words
+    from client.language import i18n
+    from client.language.words import error_words
 
     h = Checks(registrations_per_hour=1, new_account_quiet=600.0, password_queue=1)
     newcomer = h.account("Newcomer", "10.1.1.1")

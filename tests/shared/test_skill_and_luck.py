@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from client.hint import suggest
+from client.model.hint import suggest
 from shared.actions import Abstain, Action, Draw, Place
 from shared.ai import choose_action, choose_plan
 from shared.analysis import (
@@ -182,7 +182,7 @@ def test_a_turn_that_loses_an_island_it_could_win_is_marked() -> None:
 
 @pytest.fixture(scope="module")
 def hinted() -> list[TurnAnalysis]:
-    """White plays every action as the hint says (client.hint.suggest: the normal level, at
+    """White plays every action as the hint says (client.model.hint.suggest: the normal level, at
     the analysis's budget; seeded by the table's version, as the client does); the analysis of
     its turns."""
 

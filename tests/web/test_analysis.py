@@ -10,7 +10,7 @@ import random
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from client.analysis_view import luck_line, luck_words
+from client.screens.analysis_view import luck_line, luck_words
 from protocol.messages import GetRecord, Record, Resign
 from protocol.player_messages import LoggedIn, Login
 from server.jobs.analysis_jobs import SEED

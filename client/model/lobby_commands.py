@@ -1,0 +1,157 @@
+"""The lobby's command line (protocol version 3: `:` opens it): the account, the lists, the
+challenges and the lobby's chat, each a word in the player's language or in English.
+
+    register NAME    login NAME    logout    password
+    ratings          games [NAME]  resume TABLE
+    challenge NAME [Nd] [unrated] [white|black]
+    accept ID        decline ID    withdraw ID
+    ignore NAME      unignore NAME
+    'TEXT or say TEXT  (the lobby's chat)
+
+A line is read into a `LobbyRequest`: messages to send, a password to ask first, or a refusal to
+show. Pure: the application sends and asks (client/screens/app.py).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Literal
+
+import attrs
+
+from client.language.i18n import _, pgettext
+from protocol.fields import SeatName, TimeControl
+from protocol.messages import ClientMessage
+from protocol.player_messages import (
+    AnswerChallenge,
+    Challenge,
+    ChallengeTerms,
+    GetGames,
+    GetRatings,
+    Ignore,
+    LobbyChat,
+    Logout,
+    Resume,
+)
+
+PASSWORD_ENV = "KAHUNA_PASSWORD"
+Asking = Literal["register", "login", "old_password", "new_password"]
+WORDS = (
+    "register", "login", "logout", "password", "ratings", "games", "resume", "challenge",
+    "accept", "decline", "withdraw", "ignore", "unignore", "say", "unrated", "white", "black",
+)  # fmt: skip
+
+
+def local_words() -> dict[str, str]:
+    """Each lobby command word -> its word in the chosen language."""
+    words = {
+        "register": pgettext("command", "register"),
+        "login": pgettext("command", "login"),
+        "logout": pgettext("command", "logout"),
+        "password": pgettext("command", "password"),
+        "ratings": pgettext("command", "ratings"),
+        "games": pgettext("command", "games"),
+        "resume": pgettext("command", "resume"),
+        "challenge": pgettext("command", "challenge"),
+        "accept": pgettext("command", "accept"),
+        "decline": pgettext("command", "decline"),
+        "withdraw": pgettext("command", "withdraw"),
+        "ignore": pgettext("command", "ignore"),
+        "unignore": pgettext("command", "unignore"),
+        "say": pgettext("command", "say"),
+        "unrated": pgettext("command", "unrated"),
+        "white": pgettext("command", "white"),
+        "black": pgettext("command", "black"),
+    }
+    return {k: v.lower() for k, v in words.items()}
+
+
+def _english(word: str) -> str:
+    back = {v: k for k, v in local_words().items()}
+    lowered = word.lower()
+    return back.get(lowered, lowered)
+
+
+@attrs.frozen
+class LobbyRequest:
+    messages: tuple[ClientMessage, ...] = ()
+    ask: Asking | None = None  # a password to ask (without echo) before sending
+    name: str = ""  # the account name it is for
+    panel: str | None = None  # the panel to show: ratings, games, challenges
+    refused: str | None = None  # why nothing is sent
+
+
+def read_lobby_line(text: str) -> LobbyRequest:
+    line = text.strip()
+    if not line:
+        return LobbyRequest()
+    if line.startswith(("'", '"')):
+        said = line[1:].strip()
+        return LobbyRequest((LobbyChat(said),)) if said else LobbyRequest()
+    word, _sep, rest = line.partition(" ")
+    command, rest = _english(word), rest.strip()
+    args = rest.split()
+    if command == "say":
+        return LobbyRequest((LobbyChat(rest),)) if rest else LobbyRequest()
+    if command in ("register", "login"):
+        if len(args) != 1:
+            return LobbyRequest(refused=_("{command} NAME: one name").format(command=word))
+        return LobbyRequest(ask=command, name=args[0])  # type: ignore[arg-type]
+    if command == "logout":
+        return LobbyRequest((Logout(),))
+    if command == "password":
+        return LobbyRequest(ask="old_password")
+    if command == "ratings":
+        return LobbyRequest((GetRatings(),), panel="ratings")
+    if command == "games":
+        return LobbyRequest((GetGames(rest or None),), panel="games")
+    if command in ("resume", "accept", "decline", "withdraw") and len(args) != 1:
+        return LobbyRequest(refused=_("{command} ID: one id").format(command=word))
+    if command == "resume":
+        return LobbyRequest((Resume(args[0]),))
+    if command in ("accept", "decline", "withdraw"):
+        answer = {"accept": "accept", "decline": "decline", "withdraw": "withdraw"}[command]
+        return LobbyRequest((AnswerChallenge(args[0], answer),), panel="challenges")  # type: ignore[arg-type]
+    if command in ("ignore", "unignore"):
+        if len(args) != 1:
+            return LobbyRequest(refused=_("{command} NAME: one name").format(command=word))
+        return LobbyRequest((Ignore(args[0], command == "ignore"),))
+    if command == "challenge":
+        return _challenge(word, args)
+    return LobbyRequest(
+        refused=_(
+            "Unknown command {word}: register, login, logout, password, ratings, games,"
+            " resume, challenge, accept, decline, withdraw, ignore, unignore, 'TEXT"
+        ).format(word=word)
+    )
+
+
+def _challenge(word: str, args: list[str]) -> LobbyRequest:
+    if not args:
+        return LobbyRequest(
+            refused=_("{command} NAME [3d] [unrated] [white|black]").format(command=word)
+        )
+    name, days, rated, seat = args[0], 0, True, None
+    for arg in args[1:]:
+        option = _english(arg)
+        if option.endswith("d") and option[:-1].isdigit():
+            days = int(option[:-1])
+        elif option == "unrated":
+            rated = False
+        elif option in ("white", "black"):
+            seat = option
+        else:
+            return LobbyRequest(
+                refused=_("{option}: not a challenge option (3d, unrated, white, black)").format(
+                    option=arg
+                )
+            )
+    clock = TimeControl(days=days) if days else None
+    chosen: SeatName | None = "white" if seat == "white" else "black" if seat == "black" else None
+    terms = ChallengeTerms(seat=chosen, first="white", clock=clock, rated=rated)
+    return LobbyRequest((Challenge(name, terms),), panel="challenges")
+
+
+def password_from_environment() -> str | None:
+    """For scripts: the password the environment gives (then nothing is asked)."""
+    return os.environ.get(PASSWORD_ENV)

@@ -1,0 +1,222 @@
+"""The lobby's side of version 3 in the running application: its command line (with the
+password asked without echo), the panels' actions (a game of the list resumed, or replayed from
+its record), and the call for the player's attention (the bell, the window title)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from prompt_toolkit.buffer import Buffer
+
+from client.language.i18n import _
+from client.language.words import record_problem
+from client.model.lobby_commands import (
+    Asking,
+    LobbyRequest,
+    password_from_environment,
+    read_lobby_line,
+)
+from client.model.sending import Send
+from client.model.state import ClientState
+from client.screens.analysis_view import start_analysis
+from client.screens.replay import ReplayViewer, timeline
+from protocol.messages import Error, GetRecord, LobbyUnsubscribe, Record, ServerMessage
+from protocol.player_messages import (
+    AnswerChallenge,
+    ChangePassword,
+    GetGames,
+    GetRatings,
+    Login,
+    Register,
+    Resume,
+)
+from shared.record import RecordError, read_record
+
+
+class LobbyLine:
+    def __init__(
+        self,
+        state: ClientState,
+        send: Send,
+        save_dir: Path,
+        ring: Callable[[str], None],
+        password_source: Callable[[], str | None] = password_from_environment,
+    ) -> None:
+        self.state = state
+        self.send = send
+        self.save_dir = save_dir
+        self.ring = ring  # the bell and the window title, unless --quiet
+        self.password_source = password_source
+        self.typing = False
+        self.asking: tuple[Asking, str] | None = None
+        self._old_password: str | None = None
+        self.buffer = Buffer(multiline=False, accept_handler=self._accept)
+        self.replay: ReplayViewer | None = None
+        self.replay_text = ""
+        self._wanted_record: str | None = None
+        self._analyse_it = False
+        self.invalidate: Callable[[], None] = lambda: None  # the application's, for the analysis
+
+    # ----- the command line ---------------------------------------------------------------
+
+    def open(self, text: str = "") -> None:
+        self.typing = True
+        self.buffer.text = text
+        self.buffer.cursor_position = len(text)
+
+    def cancel(self) -> None:
+        self.typing, self.asking, self._old_password = False, None, None
+        self.buffer.reset()
+
+    def prompt(self) -> str:
+        if self.asking is None:
+            return ": "
+        what, name = self.asking
+        if what == "old_password":
+            return _("old password (not shown): ")
+        if what == "new_password":
+            return _("new password (not shown): ")
+        return _("password for {name} (not shown): ").format(name=name)
+
+    def _accept(self, buffer: Buffer) -> bool:
+        text = buffer.text
+        if self.asking is not None:
+            self._password_given(text)
+            return False
+        self.typing = False
+        self.run(read_lobby_line(text))
+        return False
+
+    def run(self, request: LobbyRequest) -> None:
+        state = self.state
+        if request.refused is not None:
+            state.say(request.refused, "error")
+            return
+        if request.ask is not None:
+            given = self.password_source()
+            if given is not None and request.ask in ("register", "login"):
+                self.asking = (request.ask, request.name)
+                self._password_given(given)
+                return
+            self.asking = (request.ask, request.name)
+            self.open()
+            return
+        for message in request.messages:
+            if not self.send(message):
+                state.say(_("Not connected."), "error")
+                return
+            if isinstance(message, Resume):
+                self.send(LobbyUnsubscribe())
+        if request.panel is not None:
+            state.accounts.open(request.panel)  # type: ignore[arg-type]
+
+    def _password_given(self, password: str) -> None:
+        assert self.asking is not None
+        what, name = self.asking
+        self.asking = None
+        if what == "old_password":
+            self._old_password = password
+            self.asking = ("new_password", name)
+            self.open()
+            return
+        self.typing = False
+        if what == "new_password":
+            old, self._old_password = self._old_password or "", None
+            message: ChangePassword | Register | Login = ChangePassword(old, password)
+        elif what == "register":
+            message = Register(name, password)
+        else:
+            message = Login(name, password, None)
+        if not self.send(message):
+            self.state.say(_("Not connected."), "error")
+        else:
+            self.state.say(_("Asking the server..."))
+
+    # ----- the panels -----------------------------------------------------------------------
+
+    def show(self, panel: str) -> None:
+        people = self.state.accounts
+        if panel == "games":
+            self.send(GetGames(None if people.account is not None else self.state.name))
+        elif panel == "ratings":
+            self.send(GetRatings())
+        people.open(panel)  # type: ignore[arg-type]
+
+    def open_selected(self) -> None:
+        """Enter on a panel's row: a running game is resumed, a finished one replayed; a
+        challenge received is accepted."""
+        people = self.state.accounts
+        game = people.selected_game()
+        if game is not None:
+            if game.status == "playing":
+                if self.send(Resume(game.table_id)):
+                    self.send(LobbyUnsubscribe())
+                    self.state.say(_("Going to table {table}...").format(table=game.table_id))
+            else:
+                self.open_record(game.table_id)
+            return
+        challenge = people.selected_challenge()
+        if challenge is not None and challenge.recipient == people.account:
+            self.send(AnswerChallenge(challenge.challenge_id, "accept"))
+
+    def open_record(self, table_id: str, analyse: bool = False) -> None:
+        """Ask for a finished game's record, to replay it (and analyse it) when it comes."""
+        if self.send(GetRecord(table_id)):
+            self._wanted_record, self._analyse_it = table_id, analyse
+            self.state.say(_("Asking the server for the game record..."))
+
+    def refuse_selected(self) -> None:
+        """x on a challenge: declined when received, withdrawn when sent."""
+        people = self.state.accounts
+        challenge = people.selected_challenge()
+        if challenge is None:
+            return
+        answer = "withdraw" if challenge.sender == people.account else "decline"
+        self.send(AnswerChallenge(challenge.challenge_id, answer))  # type: ignore[arg-type]
+
+    # ----- what the server says --------------------------------------------------------------
+
+    def received(self, msg: ServerMessage) -> bool:
+        """After the state took the message: a record asked for is replayed; the player is
+        called when something wants them. True when the screen changed."""
+        changed = False
+        if isinstance(msg, Record) and msg.table_id == self._wanted_record:
+            self._wanted_record = None
+            try:
+                steps = timeline(read_record(msg.text), msg.text)
+            except RecordError as exc:
+                said = _("The record cannot be read: line {line}: {reason}").format(
+                    line=exc.line, reason=record_problem(exc)
+                )
+                self.state.say(said, "error")
+            else:
+                self.replay = ReplayViewer(steps, msg.table_id, msg.text)
+                self.replay_text = msg.text
+                if self._analyse_it:
+                    start_analysis(self.replay, self.invalidate)
+            changed = True
+        elif isinstance(msg, Error) and msg.refused == "get_record" and self._wanted_record:
+            self._wanted_record = None
+        attention = self.state.accounts.attention
+        if attention is not None:
+            self.state.accounts.attention = None
+            self.ring(attention)
+            changed = True
+        return changed
+
+    def close_replay(self) -> None:
+        self.replay = None
+
+    def save_replay(self) -> None:
+        if self.replay is None:
+            return
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = self.save_dir / f"kahuna-{self.replay.name}-{stamp}.kahuna"
+        try:
+            path.write_text(self.replay_text, encoding="utf-8")
+        except OSError as exc:
+            self.state.say(_("Could not save: {reason}").format(reason=exc), "error")
+            return
+        self.state.say(_("Saved the game record to {path}").format(path=path))

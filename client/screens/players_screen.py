@@ -1,0 +1,144 @@
+"""The lobby's panels of version 3: the server's ratings, a player's games, the challenges; and
+the lines of the lobby's chat under the tables."""
+
+from __future__ import annotations
+
+import time
+
+from client.language.i18n import _
+from client.language.words import reason_words, seat_name
+from client.model.players import left_until, when
+from client.model.state import ClientState
+from client.screens.canvas import Canvas
+from protocol.player_messages import ChallengeInfo, ChallengeTerms, GameEntry
+from shared.results import Result
+from shared.types import Seat
+
+CHAT_ROWS = 4  # lines of the lobby's chat under the tables
+
+
+def chat_rows(state: ClientState, width: int) -> list[tuple[str, str]]:
+    """The latest lines of the lobby's chat (none where the server keeps no accounts)."""
+    people = state.accounts
+    if not people.accounts:
+        return []
+    lines = people.chat[-CHAT_ROWS:]
+    rows = [(_("Lobby chat ('TEXT says something)"), "class:label")]
+    rows += [(f"{e.sender}: {e.text}"[: max(width - 2, 1)], "") for e in lines]
+    return rows
+
+
+def render_panel(canvas: Canvas, state: ClientState, width: int, height: int) -> None:
+    people = state.accounts
+    titles = {
+        "ratings": _("Ratings on this server"),
+        "games": _("Games of {name}").format(
+            name="" if people.games is None else people.games.name
+        ),
+        "challenges": _("Your challenges"),
+    }
+    canvas.put(1, 2, titles.get(people.panel, ""), "class:title")
+    if people.panel == "ratings":
+        # translated outside the f-strings, where the extraction of the messages sees them
+        player, rating, played, record = _("player"), _("rating"), _("games"), _("won/lost/drawn")
+        head = f"{'#':>3} {player:<20.20} {rating:>6} {played:>6}  {record}"
+        rows = [
+            f"{i:>3} {e.name:<20.20} {e.rating:>6} {e.games:>6}  {e.wins}/{e.losses}/{e.draws}"
+            + ("  " + _("online") if e.online else "")
+            for i, e in enumerate(people.ratings, start=1)
+        ]
+        empty = _("No rated games yet.")
+    elif people.panel == "games":
+        table, opponent, result, date = _("table"), _("opponent"), _("result"), _("date")
+        head = f"{table:<8} {opponent:<20.20} {result:<32.32} {date:<10} ±"
+        games = [] if people.games is None else people.games.games
+        owner = "" if people.games is None else people.games.name
+        rows = [game_row(g, owner) for g in games]
+        empty = _("No games yet.")
+        if people.games is not None:
+            stats = people.games.stats
+            won, lost, drawn = stats.rated
+            line = _("Rated: {won} won, {lost} lost, {drawn} drawn").format(
+                won=won, lost=lost, drawn=drawn
+            )
+            for level, (w, lo, d) in sorted(stats.computer.items()):
+                line += "   " + _("vs computer ({level}): {w}/{l}/{d}").format(
+                    level=level, w=w, l=lo, d=d
+                )
+            canvas.put(3, 3, line[: max(width - 4, 1)], "class:dim")
+    else:
+        ident, sender, recipient, terms = _("id"), _("from"), _("to"), _("terms")
+        head = f"{ident:<8} {sender:<16.16} {recipient:<16.16} {terms}"
+        rows = [challenge_row(c) for c in people.challenges]
+        empty = _("No challenges: challenge NAME [3d] [unrated] [black] makes one.")
+    y = 4
+    canvas.put(3, y, head[: max(width - 4, 1)], "class:label")
+    y += 1
+    if not rows:
+        canvas.put(3, y, empty, "class:dim")
+    room = max(height - y - 2, 1)
+    first = max(0, people.cursor - room + 1)
+    for i, row in enumerate(rows[first : first + room], start=first):
+        selected = i == people.cursor
+        style = "class:selected" if selected else ""
+        canvas.put(1, y, (("> " if selected else "  ") + row)[: max(width - 2, 1)], style)
+        y += 1
+
+
+def game_row(game: GameEntry, owner: str) -> str:
+    mine = Seat.WHITE if game.white == owner else Seat.BLACK
+    opponent = game.black if mine is Seat.WHITE else game.white
+    change = game.white_change if mine is Seat.WHITE else game.black_change
+    if game.status == "playing":
+        to_move = seat_name(Seat.parse(game.to_move)) if game.to_move else ""
+        result = _("running: {seat} to move").format(seat=to_move)
+        if game.to_move == mine.name.lower():
+            result = _("running: your move")
+        if game.deadline is not None:
+            result += " (" + left_until(game.deadline, time.time()) + ")"
+        date = when(game.started)
+    else:
+        if game.winner is None:
+            outcome = _("draw")
+        elif game.winner == mine.name.lower():
+            outcome = _("won")
+        else:
+            outcome = _("lost")
+        how = _ending(game)
+        result = f"{outcome}: {how}" if how else outcome
+        date = when(game.finished)
+    changed = "" if change is None else f"{change:+d}"
+    return f"{game.table_id:<8} {opponent:<20.20} {result:<32.32} {date:<10} {changed}"
+
+
+def _ending(game: GameEntry) -> str:
+    if game.ending is None:
+        return ""
+    try:
+        result = Result.from_dict({"winner": game.winner, "kind": game.ending})
+    except (ValueError, KeyError, TypeError):
+        return game.ending
+    return reason_words(result)
+
+
+def challenge_row(challenge: ChallengeInfo) -> str:
+    return (
+        f"{challenge.challenge_id:<8} {challenge.sender:<16.16} {challenge.recipient:<16.16}"
+        f" {describe_terms(challenge.terms)}"
+    )
+
+
+def describe_terms(terms: ChallengeTerms) -> str:
+    parts = []
+    if terms.clock is not None and terms.clock.days:
+        parts.append(_("{days}d a move").format(days=terms.clock.days))
+    elif terms.clock is not None:
+        parts.append(_("clock"))
+    parts.append(_("rated") if terms.rated else _("unrated"))
+    if terms.seat is not None:
+        parts.append(_("challenger plays {seat}").format(seat=seat_name(Seat.parse(terms.seat))))
+    if terms.options.variant1:
+        parts.append("V1")
+    if terms.options.variant2:
+        parts.append("V2")
+    return ", ".join(parts)
