@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import inspect
 import re
+import tomllib
 from collections import Counter
 from pathlib import Path
 
@@ -140,3 +141,15 @@ def test_the_clock_sentences_name_every_module_that_reads_the_clock() -> None:
     ):
         named = set(re.findall(r"shared\.[a-z_]+", sentence))
         assert named == readers, f"{where} names {sorted(named)}, the clock's readers {readers}"
+
+
+def test_every_import_contract_is_described() -> None:
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"][
+        "contracts"
+    ]
+    described = section(ARCHITECTURE.read_text(), "The rule is a checked contract", "## Module map")
+    bullets = [line for line in described.splitlines() if line.startswith("- **")]
+    assert len(bullets) == len(contracts), (
+        f"docs/architecture.md describes {len(bullets)} import contracts, pyproject.toml holds "
+        f"{len(contracts)}: {[contract['name'] for contract in contracts]}"
+    )
