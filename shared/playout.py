@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from shared.actions import (
     ABSTAIN as ABSTAIN_ACTION,
@@ -198,6 +199,37 @@ def _kept(bridges: int, tokens: int) -> int:
     return tokens
 
 
+class PublicState(Protocol):
+    """What a Game and a PublicView both tell of a game, read to make a `Sim`."""
+
+    @property
+    def options(self) -> GameOptions: ...
+    @property
+    def bridges(self) -> Sequence[int]: ...
+    @property
+    def tokens(self) -> Sequence[int]: ...
+    @property
+    def face_up(self) -> Sequence[int]: ...
+    @property
+    def played(self) -> Sequence[int]: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def round_points(self) -> Sequence[tuple[int, int]]: ...
+    @property
+    def to_move(self) -> Seat: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def opponent_abstained(self) -> bool: ...
+    @property
+    def final_turns_left(self) -> int: ...
+    @property
+    def handicap_left(self) -> int: ...
+    @property
+    def result(self) -> Result | None: ...
+
+
 class Sim:
     """The whole state of a game for simulation. Seats and phases are small integers."""
 
@@ -257,28 +289,48 @@ class Sim:
     @classmethod
     def from_game(cls, game: Game, source: CardSource) -> Sim:
         """A simulation of the game as it stands; reshuffles come from `source`."""
-        sim = cls(game.options, source)
-        sim.bridges = list(game.bridges)
-        sim.tokens = list(game.tokens)
-        sim.hand = [list(game.hand[0]), list(game.hand[1])]
-        sim.open = [list(game.open[0]), list(game.open[1])]
-        sim.size = [sum(game.hand[0]), sum(game.hand[1])]
-        sim.held = [held_mask(game.hand[0]), held_mask(game.hand[1])]
-        sim.face_up = list(game.face_up)
-        sim.pile = game.pile[::-1]
-        sim.played = list(game.played)
-        sim.face_down = list(game.face_down)
-        sim.round = game.round
-        sim.points = list(game.round_points)
-        sim.to_move = int(game.to_move)
-        sim.phase = PHASE_CODE[game.phase]
-        sim.abstained = game.opponent_abstained
-        sim.final_left = game.final_turns_left
-        sim.handicap_left = game.handicap_left
-        sim.first = int(game.first_player)
-        if game.result is not None:
-            sim.winner = None if game.result.winner is None else int(game.result.winner)
-            sim.reason = game.result.reason
+        hand = game.hand
+        size = (sum(hand[0]), sum(hand[1]))
+        first = int(game.first_player)
+        return cls.load(game, source, hand, game.open, size, game.pile, game.face_down, first)
+
+    @classmethod
+    def load(
+        cls,
+        public: PublicState,
+        source: CardSource,
+        hand: Sequence[Sequence[int]],
+        opened: Sequence[Sequence[int]],
+        size: Sequence[int],
+        pile: Sequence[int],
+        face_down: Sequence[int],
+        first: int,
+    ) -> Sim:
+        """A simulation of a game whose public part is `public`, with its hidden cards: the
+        hands and open cards as counts by island, the hands' sizes, the pile top first, the
+        cards face down; `first` moves first after the handicap phase."""
+        sim = cls(public.options, source)
+        sim.bridges = list(public.bridges)
+        sim.tokens = list(public.tokens)
+        sim.hand = [list(hand[0]), list(hand[1])]
+        sim.open = [list(opened[0]), list(opened[1])]
+        sim.size = list(size)
+        sim.held = [held_mask(hand[0]), held_mask(hand[1])]
+        sim.face_up = list(public.face_up)
+        sim.pile = list(reversed(pile))
+        sim.played = list(public.played)
+        sim.face_down = list(face_down)
+        sim.round = public.round
+        sim.points = list(public.round_points)
+        sim.to_move = int(public.to_move)
+        sim.phase = PHASE_CODE[public.phase]
+        sim.abstained = public.opponent_abstained
+        sim.final_left = public.final_turns_left
+        sim.handicap_left = public.handicap_left
+        sim.first = first
+        if public.result is not None:
+            sim.winner = None if public.result.winner is None else int(public.result.winner)
+            sim.reason = public.result.reason
         return sim
 
     def copy(self) -> Sim:

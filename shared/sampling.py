@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from shared.board import NUM_ISLANDS
 from shared.game import FULL_DECK
-from shared.playout import PHASE_CODE, Sim, held_mask
+from shared.playout import Sim
 from shared.position import Position
 from shared.randomness import CardSource
 from shared.types import Phase, Seat
@@ -136,37 +136,18 @@ class Sampler:
     def sim_of(self, hidden: Hidden, source: CardSource, first: Seat | None = None) -> Sim:
         """The view with `hidden` filled in, as a playout state (see `sim`)."""
         pub = self.view.public
-        sim = Sim(pub.options, source)
-        sim.bridges = list(pub.bridges)
-        sim.tokens = list(pub.tokens)
+        hand = [[0] * NUM_ISLANDS, [0] * NUM_ISLANDS]
+        opened = [[0] * NUM_ISLANDS, [0] * NUM_ISLANDS]
         for s in (0, 1):
-            hand = [0] * NUM_ISLANDS
-            opened = [0] * NUM_ISLANDS
             for card in hidden.hands[s]:
-                hand[card] += 1
+                hand[s][card] += 1
             for card in pub.open_cards[s]:
-                hand[card] += 1
-                opened[card] += 1
-            sim.hand[s] = hand
-            sim.open[s] = opened
-            sim.size[s] = pub.hand_sizes[s]
-            sim.held[s] = held_mask(hand)
-        sim.face_up = list(pub.face_up)
-        sim.pile = list(reversed(hidden.pile))
-        sim.played = list(pub.played)
-        sim.face_down = list(hidden.face_down)
-        sim.round = pub.round
-        sim.points = list(pub.round_points)
-        sim.to_move = int(pub.to_move)
-        sim.phase = PHASE_CODE[pub.phase]
-        sim.abstained = pub.opponent_abstained
-        sim.final_left = pub.final_turns_left
-        sim.handicap_left = pub.handicap_left
+                hand[s][card] += 1
+                opened[s][card] += 1
         if pub.phase is Phase.HANDICAP:
-            sim.first = int(first) if first is not None else 1 - int(pub.to_move)
+            after = int(first) if first is not None else 1 - int(pub.to_move)
         else:
-            sim.first = int(pub.to_move)
-        if pub.result is not None:
-            sim.winner = None if pub.result.winner is None else int(pub.result.winner)
-            sim.reason = pub.result.reason
-        return sim
+            after = int(pub.to_move)
+        return Sim.load(
+            pub, source, hand, opened, pub.hand_sizes, hidden.pile, hidden.face_down, after
+        )
