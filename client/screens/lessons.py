@@ -6,15 +6,15 @@ wants that move and no other (`why`, shown when another move is typed) and what 
 (`done`). tests/client/test_tutorial.py replays every lesson's record with the engine, so a
 lesson whose moves the rules refuse cannot ship.
 
-The texts are built by `lessons()` at the moment they are shown, so that `_()` gives them in
-the language chosen when the client started (client/language/i18n.py).
+The lessons are data, `LESSONS`, in English; `lessons()` gives them in the language chosen when
+the client started (client/language/i18n.py), at the moment they are shown.
 """
 
 from __future__ import annotations
 
 import attrs
 
-from client.language.i18n import _
+from client.language.i18n import N_, _
 
 HEADER = "kahuna-record 1\nvariant1 no\nvariant2 no\nhandicap none\n"
 
@@ -26,6 +26,9 @@ class LessonStep:
     why: str
     done: str
     then: tuple[str, ...] = ()  # record lines that follow the move: a reshuffle's order
+
+    def in_language(self) -> LessonStep:
+        return attrs.evolve(self, ask=_(self.ask), why=_(self.why), done=_(self.done))
 
     @property
     def seat(self) -> str:
@@ -44,6 +47,16 @@ class Lesson:
     position: str  # the record's 'position' ... 'end' block
     steps: tuple[LessonStep, ...]
     outro: str
+
+    def in_language(self) -> Lesson:
+        """The lesson with its texts in the chosen language (they are kept in English)."""
+        return attrs.evolve(
+            self,
+            title=_(self.title),
+            intro=_(self.intro),
+            steps=tuple(step.in_language() for step in self.steps),
+            outro=_(self.outro),
+        )
 
     def record(self) -> str:
         """The lesson as a whole record: the position, then every expected move."""
@@ -169,275 +182,271 @@ position
 end"""
 
 
+# Every lesson, in order, in English: N_ marks each text for the catalogues, and `lessons()`
+# gives them in the language chosen when they are shown.
+LESSONS: tuple[Lesson, ...] = (
+    Lesson(
+        "placing",
+        N_("Placing a bridge"),
+        N_(
+            "Kahuna is played with island cards. On your turn you play cards, then draw. "
+            "One card builds a bridge on a free line that touches its island. "
+            "You are White: your hand is BARI COCO GOLA."
+        ),
+        PLACING,
+        (
+            LessonStep(
+                "white place BARI-COCO",
+                N_("Build a bridge from BARI to COCO with your BARI card: place BARI-COCO"),
+                N_("The lesson wants the BARI card played on the line BARI-COCO."),
+                N_("Your bridge (=) lies on BARI-COCO; the BARI card went to the discards."),
+            ),
+            LessonStep(
+                "white place GOLA-COCO",
+                N_(
+                    "The first island named is the card played. Build COCO-GOLA with your "
+                    "GOLA card, keeping the COCO: place GOLA-COCO"
+                ),
+                N_(
+                    "place COCO-GOLA would play your COCO card; this lesson keeps it and "
+                    "plays GOLA: place GOLA-COCO."
+                ),
+                N_("Two bridges, one card left. Now the turn ends with a draw."),
+            ),
+            LessonStep(
+                "white take FAAA",
+                N_("Take the face-up FAAA card (F3 in a game): take FAAA"),
+                N_(
+                    "This lesson ends the turn by taking the face-up FAAA: take FAAA. "
+                    "(draw would take the pile's top card instead.)"
+                ),
+                N_("FAAA is in your hand; the pile's top card, JOJO, turned up in its place."),
+            ),
+        ),
+        N_("Tab completes the commands while you type them in a game."),
+    ),
+    Lesson(
+        "drawing",
+        N_("Drawing, taking and abstaining"),
+        N_(
+            "Every turn ends with one draw: take a face-up card, draw the pile's top card, "
+            "or abstain and draw nothing. You may not abstain when your opponent abstained "
+            "on the turn just before; with five cards in hand you cannot draw."
+        ),
+        DRAWING,
+        (
+            LessonStep(
+                "white take HUNA",
+                N_("Black abstained on the last turn, so you must draw. Take the face-up HUNA."),
+                N_(
+                    "Black abstained just before, so abstaining is not allowed now; the "
+                    "lesson takes the face-up HUNA: take HUNA."
+                ),
+                N_("HUNA is in your hand; LALE turned up from the pile."),
+            ),
+            LessonStep(
+                "black abstain",
+                N_("Now play Black: Black keeps the cards and draws nothing: abstain"),
+                N_("Black ends this turn without drawing: abstain."),
+                N_("Black abstained: on the next turn White has to draw."),
+            ),
+            LessonStep(
+                "white draw",
+                N_("White again: draw the top card of the pile (F2 in a game): draw"),
+                N_(
+                    "After Black's abstaining White must draw; the lesson wants the pile's "
+                    "top card: draw."
+                ),
+                N_("You drew JOJO. In a game only you see a card drawn from the pile."),
+            ),
+        ),
+        N_("A card taken from the face-up row is seen by both; a drawn card stays secret."),
+    ),
+    Lesson(
+        "control",
+        N_("Control and the sweep"),
+        N_(
+            "Under each island, 3of5 says how many of its lines win it: more than half. "
+            "Whoever gets them puts a token (○ ●) on it, and every opponent bridge on that "
+            "island is swept away. Black holds HUNA with 3 of its 5 lines."
+        ),
+        CONTROL,
+        (
+            LessonStep(
+                "white place BARI-ALOA",
+                N_(
+                    "ALOA needs 2 of its 3 lines and you have ALOA-DUDA. Win ALOA with "
+                    "your BARI card."
+                ),
+                N_(
+                    "The bridge that wins ALOA is BARI-ALOA, built with the BARI card you "
+                    "hold: place BARI-ALOA."
+                ),
+                N_(
+                    "You won ALOA. Black's ALOA-HUNA was swept away, so Black has only 2 "
+                    "of HUNA's 5 lines left and lost HUNA too."
+                ),
+            ),
+            LessonStep(
+                "white draw",
+                N_("End the turn: draw"),
+                N_("The lesson ends the turn with: draw"),
+                N_("One bridge won an island and cost Black another."),
+            ),
+        ),
+        N_("Watch for such chains: a sweep can take islands next to the one won."),
+    ),
+    Lesson(
+        "removing",
+        N_("Removing a bridge with two cards"),
+        N_(
+            "Two cards played together remove an opponent's bridge: each must show one of "
+            "its islands (A+A, A+B or B+B). A third card may then build your own bridge "
+            "there. Black holds IFFI with 3 of its 5 lines."
+        ),
+        REMOVING,
+        (
+            LessonStep(
+                "white remove ELAI-IFFI ELAI+IFFI",
+                N_(
+                    "Remove Black's ELAI-IFFI with your ELAI and one IFFI card: "
+                    "remove ELAI-IFFI ELAI+IFFI"
+                ),
+                N_(
+                    "The lesson removes ELAI-IFFI with ELAI+IFFI and keeps the other IFFI "
+                    "card for the next bridge."
+                ),
+                N_(
+                    "The bridge is gone and Black lost IFFI. Removing never wins an island "
+                    "by itself: you still have 2 of its 5 lines."
+                ),
+            ),
+            LessonStep(
+                "white place IFFI-ELAI",
+                N_("Build your own bridge on the free line with your last card: place IFFI-ELAI"),
+                N_("Your IFFI card builds IFFI-ELAI: the third of IFFI's lines for you."),
+                N_("3 of 5: IFFI is yours, and Black's IFFI-JOJO and IFFI-KAHU were swept away."),
+            ),
+            LessonStep(
+                "white abstain",
+                N_("Your hand is empty. End the turn without drawing: abstain"),
+                N_("The lesson ends this turn with: abstain"),
+                N_("Black may not abstain on the next turn."),
+            ),
+        ),
+        N_("Three cards turned Black's island into yours."),
+    ),
+    Lesson(
+        "rulebook",
+        N_("The rulebook's example"),
+        N_(
+            "The detailed example of the rulebook. White holds DUDA (3 of its 4 lines); "
+            "Black holds ALOA (2 of 3) and HUNA (3 of 5). White holds BARI ALOA KAHU."
+        ),
+        RULEBOOK,
+        (
+            LessonStep(
+                "white place BARI-DUDA",
+                N_("White: win BARI (3 of its 5 lines) with the BARI card, on BARI-DUDA."),
+                N_("The example begins with the BARI card on BARI-DUDA: place BARI-DUDA"),
+                N_("White won BARI; Black's ALOA-BARI went, and with it Black's ALOA."),
+            ),
+            LessonStep(
+                "white place ALOA-BARI",
+                N_("White: now win ALOA with the ALOA card, on the free line ALOA-BARI."),
+                N_("Next the ALOA card on ALOA-BARI: place ALOA-BARI"),
+                N_("White won ALOA; Black's ALOA-HUNA went, and with it Black's HUNA."),
+            ),
+            LessonStep(
+                "white draw",
+                N_("White ends the turn: draw"),
+                N_("White ends the turn by drawing from the pile: draw"),
+                N_("White drew FAAA. Black's turn."),
+            ),
+            LessonStep(
+                "black remove ELAI-HUNA HUNA+HUNA",
+                N_("Black: remove White's ELAI-HUNA with both HUNA cards."),
+                N_("Black plays the two HUNA cards: remove ELAI-HUNA HUNA+HUNA"),
+                N_("The line ELAI-HUNA is free again."),
+            ),
+            LessonStep(
+                "black place ELAI-HUNA",
+                N_("Black: put a bridge there with the ELAI card."),
+                N_("The ELAI card builds Black's bridge on ELAI-HUNA: place ELAI-HUNA"),
+                N_(
+                    "Black won HUNA and ELAI at once; White's HUNA-DUDA, DUDA-ELAI and "
+                    "ELAI-BARI went, and White lost DUDA."
+                ),
+            ),
+        ),
+        N_("Islands change hands fast: count the lines before you build."),
+    ),
+    Lesson(
+        "round",
+        N_("The end of a round"),
+        N_(
+            "A round ends when the pile is empty and the last face-up card is taken. Then "
+            "whoever has more tokens on the board scores: 1 point after round 1, 2 after "
+            "round 2. The discards are shuffled into a new pile."
+        ),
+        ROUND_END,
+        (
+            LessonStep(
+                "white take KAHU",
+                N_("The pile is empty. Take the last face-up card: take KAHU"),
+                N_("The lesson ends the round by taking the last face-up card: take KAHU"),
+                N_(
+                    "Round 1 is scored: White has 1 token, Black none, so White gets 1 "
+                    "point. The discards were shuffled: a new row and pile."
+                ),
+                then=(
+                    "shuffle HUNA IFFI ELAI COCO JOJO FAAA BARI LALE GOLA DUDA COCO ELAI "
+                    "FAAA HUNA JOJO IFFI ALOA KAHU BARI ALOA DUDA",
+                ),
+            ),
+        ),
+        N_("Hands, bridges and tokens stay; round 2 begins with Black."),
+    ),
+    Lesson(
+        "final",
+        N_("The final scoring"),
+        N_(
+            "After the third round each player has one last turn without drawing, which "
+            "ends with 'end'. Then whoever has more tokens scores the difference. Black "
+            "leads 2 to 1."
+        ),
+        FINAL,
+        (
+            LessonStep(
+                "white take LALE",
+                N_("Take the last face-up card: take LALE"),
+                N_("The lesson ends round 3 by taking the last face-up card: take LALE"),
+                N_("The cards are out: Black has one last turn, then you."),
+            ),
+            LessonStep(
+                "black end",
+                N_("Play Black: Black has nothing to build. End the last turn: end"),
+                N_("Black ends the last turn at once: end"),
+                N_("Your last turn."),
+            ),
+            LessonStep(
+                "white place KAHU-LALE",
+                N_("Win KAHU (3 of its 5 lines) with your KAHU card on KAHU-LALE."),
+                N_("The KAHU card on KAHU-LALE wins KAHU: place KAHU-LALE"),
+                N_("KAHU is yours, and Black's JOJO-KAHU is swept away."),
+            ),
+            LessonStep(
+                "white end",
+                N_("End your last turn: end"),
+                N_("Ending your turn ends the game: end"),
+                N_("The final scoring: you have 4 tokens, Black 2, so you score 2 and win 3 to 2."),
+            ),
+        ),
+        N_("On a tie, the final scoring decides, then the bridges on the board."),
+    ),
+)
+
+
 def lessons() -> tuple[Lesson, ...]:
     """Every lesson, in order, its words in the chosen language."""
-    return (
-        Lesson(
-            "placing",
-            _("Placing a bridge"),
-            _(
-                "Kahuna is played with island cards. On your turn you play cards, then draw. "
-                "One card builds a bridge on a free line that touches its island. "
-                "You are White: your hand is BARI COCO GOLA."
-            ),
-            PLACING,
-            (
-                LessonStep(
-                    "white place BARI-COCO",
-                    _("Build a bridge from BARI to COCO with your BARI card: place BARI-COCO"),
-                    _("The lesson wants the BARI card played on the line BARI-COCO."),
-                    _("Your bridge (=) lies on BARI-COCO; the BARI card went to the discards."),
-                ),
-                LessonStep(
-                    "white place GOLA-COCO",
-                    _(
-                        "The first island named is the card played. Build COCO-GOLA with your "
-                        "GOLA card, keeping the COCO: place GOLA-COCO"
-                    ),
-                    _(
-                        "place COCO-GOLA would play your COCO card; this lesson keeps it and "
-                        "plays GOLA: place GOLA-COCO."
-                    ),
-                    _("Two bridges, one card left. Now the turn ends with a draw."),
-                ),
-                LessonStep(
-                    "white take FAAA",
-                    _("Take the face-up FAAA card (F3 in a game): take FAAA"),
-                    _(
-                        "This lesson ends the turn by taking the face-up FAAA: take FAAA. "
-                        "(draw would take the pile's top card instead.)"
-                    ),
-                    _("FAAA is in your hand; the pile's top card, JOJO, turned up in its place."),
-                ),
-            ),
-            _("Tab completes the commands while you type them in a game."),
-        ),
-        Lesson(
-            "drawing",
-            _("Drawing, taking and abstaining"),
-            _(
-                "Every turn ends with one draw: take a face-up card, draw the pile's top card, "
-                "or abstain and draw nothing. You may not abstain when your opponent abstained "
-                "on the turn just before; with five cards in hand you cannot draw."
-            ),
-            DRAWING,
-            (
-                LessonStep(
-                    "white take HUNA",
-                    _("Black abstained on the last turn, so you must draw. Take the face-up HUNA."),
-                    _(
-                        "Black abstained just before, so abstaining is not allowed now; the "
-                        "lesson takes the face-up HUNA: take HUNA."
-                    ),
-                    _("HUNA is in your hand; LALE turned up from the pile."),
-                ),
-                LessonStep(
-                    "black abstain",
-                    _("Now play Black: Black keeps the cards and draws nothing: abstain"),
-                    _("Black ends this turn without drawing: abstain."),
-                    _("Black abstained: on the next turn White has to draw."),
-                ),
-                LessonStep(
-                    "white draw",
-                    _("White again: draw the top card of the pile (F2 in a game): draw"),
-                    _(
-                        "After Black's abstaining White must draw; the lesson wants the pile's "
-                        "top card: draw."
-                    ),
-                    _("You drew JOJO. In a game only you see a card drawn from the pile."),
-                ),
-            ),
-            _("A card taken from the face-up row is seen by both; a drawn card stays secret."),
-        ),
-        Lesson(
-            "control",
-            _("Control and the sweep"),
-            _(
-                "Under each island, 3of5 says how many of its lines win it: more than half. "
-                "Whoever gets them puts a token (○ ●) on it, and every opponent bridge on that "
-                "island is swept away. Black holds HUNA with 3 of its 5 lines."
-            ),
-            CONTROL,
-            (
-                LessonStep(
-                    "white place BARI-ALOA",
-                    _(
-                        "ALOA needs 2 of its 3 lines and you have ALOA-DUDA. Win ALOA with "
-                        "your BARI card."
-                    ),
-                    _(
-                        "The bridge that wins ALOA is BARI-ALOA, built with the BARI card you "
-                        "hold: place BARI-ALOA."
-                    ),
-                    _(
-                        "You won ALOA. Black's ALOA-HUNA was swept away, so Black has only 2 "
-                        "of HUNA's 5 lines left and lost HUNA too."
-                    ),
-                ),
-                LessonStep(
-                    "white draw",
-                    _("End the turn: draw"),
-                    _("The lesson ends the turn with: draw"),
-                    _("One bridge won an island and cost Black another."),
-                ),
-            ),
-            _("Watch for such chains: a sweep can take islands next to the one won."),
-        ),
-        Lesson(
-            "removing",
-            _("Removing a bridge with two cards"),
-            _(
-                "Two cards played together remove an opponent's bridge: each must show one of "
-                "its islands (A+A, A+B or B+B). A third card may then build your own bridge "
-                "there. Black holds IFFI with 3 of its 5 lines."
-            ),
-            REMOVING,
-            (
-                LessonStep(
-                    "white remove ELAI-IFFI ELAI+IFFI",
-                    _(
-                        "Remove Black's ELAI-IFFI with your ELAI and one IFFI card: "
-                        "remove ELAI-IFFI ELAI+IFFI"
-                    ),
-                    _(
-                        "The lesson removes ELAI-IFFI with ELAI+IFFI and keeps the other IFFI "
-                        "card for the next bridge."
-                    ),
-                    _(
-                        "The bridge is gone and Black lost IFFI. Removing never wins an island "
-                        "by itself: you still have 2 of its 5 lines."
-                    ),
-                ),
-                LessonStep(
-                    "white place IFFI-ELAI",
-                    _(
-                        "Build your own bridge on the free line with your last card: "
-                        "place IFFI-ELAI"
-                    ),
-                    _("Your IFFI card builds IFFI-ELAI: the third of IFFI's lines for you."),
-                    _(
-                        "3 of 5: IFFI is yours, and Black's IFFI-JOJO and IFFI-KAHU were swept "
-                        "away."
-                    ),
-                ),
-                LessonStep(
-                    "white abstain",
-                    _("Your hand is empty. End the turn without drawing: abstain"),
-                    _("The lesson ends this turn with: abstain"),
-                    _("Black may not abstain on the next turn."),
-                ),
-            ),
-            _("Three cards turned Black's island into yours."),
-        ),
-        Lesson(
-            "rulebook",
-            _("The rulebook's example"),
-            _(
-                "The detailed example of the rulebook. White holds DUDA (3 of its 4 lines); "
-                "Black holds ALOA (2 of 3) and HUNA (3 of 5). White holds BARI ALOA KAHU."
-            ),
-            RULEBOOK,
-            (
-                LessonStep(
-                    "white place BARI-DUDA",
-                    _("White: win BARI (3 of its 5 lines) with the BARI card, on BARI-DUDA."),
-                    _("The example begins with the BARI card on BARI-DUDA: place BARI-DUDA"),
-                    _("White won BARI; Black's ALOA-BARI went, and with it Black's ALOA."),
-                ),
-                LessonStep(
-                    "white place ALOA-BARI",
-                    _("White: now win ALOA with the ALOA card, on the free line ALOA-BARI."),
-                    _("Next the ALOA card on ALOA-BARI: place ALOA-BARI"),
-                    _("White won ALOA; Black's ALOA-HUNA went, and with it Black's HUNA."),
-                ),
-                LessonStep(
-                    "white draw",
-                    _("White ends the turn: draw"),
-                    _("White ends the turn by drawing from the pile: draw"),
-                    _("White drew FAAA. Black's turn."),
-                ),
-                LessonStep(
-                    "black remove ELAI-HUNA HUNA+HUNA",
-                    _("Black: remove White's ELAI-HUNA with both HUNA cards."),
-                    _("Black plays the two HUNA cards: remove ELAI-HUNA HUNA+HUNA"),
-                    _("The line ELAI-HUNA is free again."),
-                ),
-                LessonStep(
-                    "black place ELAI-HUNA",
-                    _("Black: put a bridge there with the ELAI card."),
-                    _("The ELAI card builds Black's bridge on ELAI-HUNA: place ELAI-HUNA"),
-                    _(
-                        "Black won HUNA and ELAI at once; White's HUNA-DUDA, DUDA-ELAI and "
-                        "ELAI-BARI went, and White lost DUDA."
-                    ),
-                ),
-            ),
-            _("Islands change hands fast: count the lines before you build."),
-        ),
-        Lesson(
-            "round",
-            _("The end of a round"),
-            _(
-                "A round ends when the pile is empty and the last face-up card is taken. Then "
-                "whoever has more tokens on the board scores: 1 point after round 1, 2 after "
-                "round 2. The discards are shuffled into a new pile."
-            ),
-            ROUND_END,
-            (
-                LessonStep(
-                    "white take KAHU",
-                    _("The pile is empty. Take the last face-up card: take KAHU"),
-                    _("The lesson ends the round by taking the last face-up card: take KAHU"),
-                    _(
-                        "Round 1 is scored: White has 1 token, Black none, so White gets 1 "
-                        "point. The discards were shuffled: a new row and pile."
-                    ),
-                    then=(
-                        "shuffle HUNA IFFI ELAI COCO JOJO FAAA BARI LALE GOLA DUDA COCO ELAI "
-                        "FAAA HUNA JOJO IFFI ALOA KAHU BARI ALOA DUDA",
-                    ),
-                ),
-            ),
-            _("Hands, bridges and tokens stay; round 2 begins with Black."),
-        ),
-        Lesson(
-            "final",
-            _("The final scoring"),
-            _(
-                "After the third round each player has one last turn without drawing, which "
-                "ends with 'end'. Then whoever has more tokens scores the difference. Black "
-                "leads 2 to 1."
-            ),
-            FINAL,
-            (
-                LessonStep(
-                    "white take LALE",
-                    _("Take the last face-up card: take LALE"),
-                    _("The lesson ends round 3 by taking the last face-up card: take LALE"),
-                    _("The cards are out: Black has one last turn, then you."),
-                ),
-                LessonStep(
-                    "black end",
-                    _("Play Black: Black has nothing to build. End the last turn: end"),
-                    _("Black ends the last turn at once: end"),
-                    _("Your last turn."),
-                ),
-                LessonStep(
-                    "white place KAHU-LALE",
-                    _("Win KAHU (3 of its 5 lines) with your KAHU card on KAHU-LALE."),
-                    _("The KAHU card on KAHU-LALE wins KAHU: place KAHU-LALE"),
-                    _("KAHU is yours, and Black's JOJO-KAHU is swept away."),
-                ),
-                LessonStep(
-                    "white end",
-                    _("End your last turn: end"),
-                    _("Ending your turn ends the game: end"),
-                    _(
-                        "The final scoring: you have 4 tokens, Black 2, so you score 2 and win "
-                        "3 to 2."
-                    ),
-                ),
-            ),
-            _("On a tie, the final scoring decides, then the bridges on the board."),
-        ),
-    )
+    return tuple(lesson.in_language() for lesson in LESSONS)
