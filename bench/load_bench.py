@@ -486,8 +486,8 @@ def bench_token(index: int) -> str:
 def write_accounts(db: str, tables: int) -> None:
     """An account and a login token for each table's host, straight into the database."""
     from server.core.names import name_key
-    from server.core.passwords import Passwords
     from server.core.store import AccountOp, AccountRow, LoginTokenOp, StorageOp, hash_token
+    from server.jobs.password_hashing import Passwords
     from server.storage.storage_open import open_storage
 
     hashed = Passwords("test").hash("bench password")  # nobody logs in with it

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 
 from server.core.names import name_key
-from server.core.passwords import Passwords, password_problem
+from server.core.passwords import password_problem
 from server.core.store import (
     AccountActionOp,
     AccountRow,
@@ -40,6 +40,7 @@ from server.core.store import (
     Storage,
     StorageError,
 )
+from server.jobs.password_hashing import Passwords
 from server.storage.sqlite_store import default_db_path
 from server.storage.storage_open import open_storage
 

@@ -8,9 +8,11 @@ import argparse
 import textwrap
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
-from server.core.settings import Kind, Setting, settings_of
+from server.core.settings import Kind, Setting, SettingError, settings_of
+
+T = TypeVar("T")
 
 
 class AppendReplacing(argparse.Action):
@@ -95,7 +97,7 @@ def _add_option(
         parser.add_argument(setting.flag, action="store_false", default=True, **given)
         return
     if how.parse is not None:
-        given["type"] = how.parse
+        given["type"] = _shown(how.parse)
     parser.add_argument(
         setting.flag,
         choices=how.choices,
@@ -182,7 +184,7 @@ def _convert(setting: Setting, value: object) -> object:
         if how.parse is not None:
             try:
                 item = how.parse(str(item))
-            except (argparse.ArgumentTypeError, ValueError) as exc:
+            except ValueError as exc:  # a SettingError among them
                 raise ValueError(str(exc)) from None
         converted.append(item)
     return converted if setting.kind == "list" else converted[0]
@@ -214,3 +216,23 @@ def read_config(path: str, settings: dict[str, Setting]) -> dict[str, object]:
             joint = " " if str(exc).startswith("must ") else ": "
             raise ValueError(f"--config {path}: {key!r}{joint}{exc}") from None
     return values
+
+
+def _shown(parse: Callable[[str], object]) -> Callable[[str], object]:
+    """The parse of a setting as argparse's `type`: its SettingError's message is shown (a
+    plain ValueError would be said as "invalid value")."""
+
+    def parsed(text: str) -> object:
+        try:
+            return parse(text)
+        except SettingError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    parsed.__name__ = getattr(parse, "__name__", "value")
+    return parsed
+
+
+def record_from(record: type[T], args: argparse.Namespace) -> T:
+    """The record with the values of its settings in args (the others keep their defaults)."""
+    values = {s.name: s.value(getattr(args, s.name)) for s in settings_of(record)}
+    return record(**values)

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 import attrs
 
 from protocol.fields import SUPPORTED_VERSIONS
-from server.cli.command_line import SettingsParser
+from server.cli.command_line import SettingsParser, record_from
 from server.core.config import ServerConfig
-from server.core.settings import NAME_MAX, option, record_from
+from server.core.settings import NAME_MAX, option
 from server.core.store import StandbyStopped, Storage, StorageError
 from server.net.app import KahunaServer
 from server.net.tls import server_context

@@ -1,15 +1,15 @@
 """A setting is declared once: as a field of an attrs record whose metadata holds its Option
 (made with `option` or `limit`). The field gives the name, the type and the default; the Option
 gives the flag, the help and how a value's text reads. server/cli/command_line.py makes the command
-line, --help and the --config file's keys from these declarations."""
+line, --help and the --config file's keys from these declarations; nothing here parses a command
+line, so that the core, which reads the config, has no argparse (nor urllib) in its imports."""
 
 from __future__ import annotations
 
-import argparse
 import ipaddress
+import re
 import types
 import typing
-import urllib.parse
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeVar
 
@@ -29,7 +29,7 @@ class Option:
     """How a field is set from outside the program."""
 
     help: str
-    parse: Callable[[str], Any] | None = None  # a value from its text; ArgumentTypeError if not
+    parse: Callable[[str], Any] | None = None  # a value from its text; SettingError if not
     flag: str | None = None  # default: --NAME, dashes for underscores (a bool field: --no-NAME)
     metavar: str | None = None  # default: the flag's name in capitals
     choices: tuple[str, ...] | None = None
@@ -111,23 +111,22 @@ def _kind(hint: Any) -> tuple[Kind, bool]:
     return kinds.get(base, "str"), optional
 
 
-def record_from(record: type[T], args: argparse.Namespace) -> T:
-    """The record with the values of its settings in args (the others keep their defaults)."""
-    values = {s.name: s.value(getattr(args, s.name)) for s in settings_of(record)}
-    return record(**values)
+class SettingError(ValueError):
+    """A value's text that is no value of its setting; the message says what one is. The
+    command line (server/cli/command_line.py) and a --config file's reader show it."""
 
 
-# How options' values read. Each takes the text given and raises ArgumentTypeError, which
-# argparse (or a --config file's reader) shows, when it is no such value.
+# How options' values read. Each takes the text given and raises SettingError when it is no
+# such value.
 
 
 def port_number(text: str) -> int:
     try:
         port = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+        raise SettingError(f"{text!r} is not a port number") from None
     if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError("a port is a number from 0 to 65535")
+        raise SettingError("a port is a number from 0 to 65535")
     return port
 
 
@@ -137,9 +136,9 @@ def _number(kind: type[float] | type[int], least: float, what: str) -> Callable[
             value = kind(text)
         except ValueError:
             noun = "a whole number" if kind is int else "a number"
-            raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
+            raise SettingError(f"{text!r} is not {noun}") from None
         if value != value or value in (float("inf"), float("-inf")) or value < least:
-            raise argparse.ArgumentTypeError(f"{text!r}: {what}")
+            raise SettingError(f"{text!r}: {what}")
         return value
 
     return parse
@@ -155,19 +154,68 @@ def ip_address(text: str) -> str:
     try:
         return str(ipaddress.ip_address(text.strip()))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an IP address") from None
+        raise SettingError(f"{text!r} is not an IP address") from None
+
+
+@attrs.frozen
+class UrlParts:
+    """What urllib.parse.urlsplit makes of SCHEME://[USER@]HOST[:PORT][PATH][?QUERY][#FRAGMENT],
+    for the two settings that are URLs."""
+
+    scheme: str  # lower-case
+    username: str | None
+    hostname: str | None  # lower-case; an IPv6 address without its brackets
+    port: int | None
+    path: str
+    query: str
+    fragment: str
+
+
+_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)([^?#]*)(?:\?([^#]*))?(?:#(.*))?\Z", re.S)
+
+
+def url_parts(text: str) -> UrlParts:
+    """The parts of a URL with an authority, as urlsplit gives them (written out here, since
+    urllib is not among the core's imports). ValueError for a text that is no such URL, a bad
+    port, an unpaired bracket or a bracketed host that is no IPv6 address."""
+    found = _URL.match(text)
+    if found is None:
+        raise ValueError(f"{text!r} is not a URL")
+    scheme, netloc, path, query, fragment = found.groups()
+    user, at, hostport = netloc.rpartition("@")
+    if hostport.startswith("["):
+        host, bracket, rest = hostport[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            raise ValueError(f"{text!r}: a bracket without its pair")
+        ipaddress.IPv6Address(host)  # ValueError
+        port_text = rest[1:]
+    else:
+        if "[" in hostport or "]" in hostport:
+            raise ValueError(f"{text!r}: a bracket without its pair")
+        host, _, port_text = hostport.partition(":")
+    if not host.isprintable() or " " in host:
+        raise ValueError(f"{text!r}: the host is no host's name")
+    port = None
+    if port_text:
+        if not (port_text.isascii() and port_text.isdigit()) or int(port_text) > 65535:
+            raise ValueError(f"{text!r}: no port")
+        port = int(port_text)
+    return UrlParts(
+        scheme.lower(), user if at else None, host.lower() or None, port, path, query or "",
+        fragment or "",
+    )  # fmt: skip
 
 
 def service_address(text: str) -> str:
     """An address clients reach the service at: ws://HOST:PORT or wss://HOST:PORT."""
     url = text.strip()
-    parts = urllib.parse.urlsplit(url)
     try:
+        parts = url_parts(url)
         port = parts.port
     except ValueError:
-        port = None
-    if parts.scheme not in ("ws", "wss") or not parts.hostname or port is None:
-        raise argparse.ArgumentTypeError(
+        parts, port = None, None
+    if parts is None or parts.scheme not in ("ws", "wss") or not parts.hostname or port is None:
+        raise SettingError(
             f"{text!r} is not an address clients can reach: ws://HOST:PORT or wss://HOST:PORT"
         )
     return url
@@ -177,24 +225,24 @@ def web_origin(text: str) -> str:
     """A web site's origin as a browser names it in the Origin header: http(s)://HOST[:PORT],
     lower-cased, without a default port."""
     try:
-        parts = urllib.parse.urlsplit(text.strip())
-        port = parts.port
-    except ValueError:  # a bad port, a bracket without its pair
-        parts, port = urllib.parse.urlsplit(""), -1
+        parts: UrlParts | None = url_parts(text.strip())
+    except ValueError:  # not a URL, a bad port, a bracket without its pair
+        parts = None
     if (
-        parts.scheme not in ("http", "https")
+        parts is None
+        or parts.scheme not in ("http", "https")
         or not parts.hostname
-        or port == -1
         or parts.path not in ("", "/")
         or parts.query
         or parts.fragment
         or parts.username is not None
     ):
-        raise argparse.ArgumentTypeError(
+        raise SettingError(
             f"{text!r} is not a web site's origin: http://HOST[:PORT] or https://HOST[:PORT]"
         )
     host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
     default = {"http": 80, "https": 443}[parts.scheme]
+    port = parts.port
     return f"{parts.scheme}://{host}" + ("" if port in (None, default) else f":{port}")
 
 
@@ -205,5 +253,5 @@ def instance_name(text: str) -> str:
     """A server's name."""
     name = text.strip()
     if not name or not name.isprintable() or len(name.encode()) > NAME_MAX:
-        raise argparse.ArgumentTypeError(f"{text!r}: a name is 1 to {NAME_MAX} printable bytes")
+        raise SettingError(f"{text!r}: a name is 1 to {NAME_MAX} printable bytes")
     return name

@@ -44,11 +44,11 @@ from server.core.effects import (
 )
 from server.core.lobby import Lobby
 from server.core.password_queue import SLOTS as PASSWORD_SLOTS
-from server.core.passwords import Cost, Passwords
 from server.core.store import Storage, StorageError, StoredPlayers
 from server.core.table import MemberId
 from server.jobs.analysis_jobs import AnalysisJobs
 from server.jobs.computer import decide, end_with_server
+from server.jobs.password_hashing import Cost, Passwords
 from server.jobs.worker_jobs import in_worker
 from server.net.connection import CLOSE_GOING_AWAY, Connection
 from server.net.memory import MemoryReturn

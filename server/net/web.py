@@ -15,7 +15,6 @@ kilobytes) and never changes while the server runs."""
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import hashlib
 import json
@@ -33,7 +32,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from catalogue import LOCALE_DIR as CATALOGUE_LOCALE_DIR
-from server.core.settings import web_origin
+from server.core.settings import SettingError, web_origin
 from shared.board import (
     BRIDGES_PER_PLAYER,
     DEGREE,
@@ -226,14 +225,14 @@ class OriginCheck:
     def allows(self, origin: str, request: Request) -> bool:
         try:
             named = web_origin(origin)
-        except argparse.ArgumentTypeError:  # "null" (a sandboxed frame, a file), or no origin
+        except SettingError:  # "null" (a sandboxed frame, a file), or no origin
             return origin in self.allowed
         if named in self.allowed:
             return True
         scheme = named.split(":", 1)[0]
         try:
             own = web_origin(f"{scheme}://{request.headers.get('Host', '')}")
-        except argparse.ArgumentTypeError:
+        except SettingError:
             return False
         return named == own
 

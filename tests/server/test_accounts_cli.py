@@ -14,8 +14,8 @@ from websockets.asyncio.client import connect
 from protocol.fields import PROTOCOL_VERSION
 from protocol.messages import Hello, Welcome
 from protocol.player_messages import LoggedIn, LoggedOut, Login, Logout, Register
-from server.core.passwords import Passwords
 from server.core.store import AccountOp, AccountRow, LoginTokenOp, hash_token
+from server.jobs.password_hashing import Passwords
 from server.storage.sqlite_store import SqliteStorage
 from tests.conftest import Backend, Client, ServerFactory
 

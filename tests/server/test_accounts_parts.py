@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from server.core.names import account_name_problem, name_key
-from server.core.passwords import Passwords, password_problem
+from server.core.passwords import password_problem
+from server.jobs.password_hashing import Passwords
 
 
 @pytest.mark.parametrize(

@@ -17,9 +17,10 @@ from websockets.asyncio.client import connect
 from protocol.codec import decode_server, encode
 from protocol.fields import PROTOCOL_VERSION
 from protocol.messages import Hello, Welcome
+from server.cli.command_line import record_from
 from server.cli.serve import ProcessSettings, build_parser, config_from_args
 from server.core.config import ServerConfig
-from server.core.settings import Setting, record_from
+from server.core.settings import Setting
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

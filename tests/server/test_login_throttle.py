@@ -31,7 +31,6 @@ from server.core.login_throttle import (
     network_of,
 )
 from server.core.password_queue import HOLD_MAX, PER_NAME, SLOTS, Check, PasswordQueue
-from server.core.passwords import Passwords
 from server.core.store import (
     AccountAction,
     AccountOp,
@@ -43,6 +42,7 @@ from server.core.store import (
     hash_address,
 )
 from server.core.table import MemberId
+from server.jobs.password_hashing import Passwords
 from server.storage.sqlite_store import SqliteStorage
 from tests.server.test_core import WALL, Harness, codes, of, the, writes_of
 

@@ -18,9 +18,9 @@ from protocol.player_messages import (
     Register,
 )
 from server.core.effects import Effects
-from server.core.passwords import Passwords
 from server.core.store import AccountOp, DropLoginTokensOp, LoginTokenOp, StoredPlayers, hash_token
 from server.core.table import MemberId
+from server.jobs.password_hashing import Passwords
 from tests.server.test_core import Harness, codes, of, the, writes_of
 
 PASSWORDS = Passwords("test")
