@@ -200,10 +200,9 @@ def url_parts(text: str) -> UrlParts:
         if not (port_text.isascii() and port_text.isdigit()) or int(port_text) > 65535:
             raise ValueError(f"{text!r}: no port")
         port = int(port_text)
-    return UrlParts(
-        scheme.lower(), user if at else None, host.lower() or None, port, path, query or "",
-        fragment or "",
-    )  # fmt: skip
+    username = user.partition(":")[0] if at else None
+    hostname = host.lower() or None
+    return UrlParts(scheme.lower(), username, hostname, port, path, query or "", fragment or "")
 
 
 def service_address(text: str) -> str:

@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import sys
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from protocol.messages import Hello, Welcome
 from server.cli.command_line import record_from
 from server.cli.serve import ProcessSettings, build_parser, config_from_args
 from server.core.config import ServerConfig
-from server.core.settings import Setting
+from server.core.settings import Setting, SettingError, url_parts, web_origin
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -200,3 +201,54 @@ async def test_a_server_runs_from_its_file_and_says_its_name_in_welcome(tmp_path
         if proc.returncode is None:
             proc.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(proc.wait(), 10) == 0
+
+
+URLS = [
+    "http://example.com",
+    "https://Example.COM:443",
+    "http://example.com:80/",
+    "ws://h:8765/x",
+    "http://[::1]:8765",
+    "http://[::1",
+    "http://::1]",
+    "http://host:abc",
+    "http://host:99999",
+    "http://u@host",
+    "http://u:p@Host:1",
+    "http://host/x?q#f",
+    "http://",
+    "https://host:",
+    "http://host:0",
+    "http://[fe80::1]:1",
+    "HTTP://host:8080",
+    "http://a.b/?",
+    "http://@host",
+    "wss://[2001:db8::1]",
+    "http://[not-v6]:80",
+]
+
+
+@pytest.mark.parametrize("text", URLS)
+def test_a_urls_parts_are_read_as_urllib_reads_them(text: str) -> None:
+    """The core reads a setting's URL without urllib (its contract forbids it), the same way."""
+    try:
+        expected = urllib.parse.urlsplit(text)
+        port = expected.port
+    except ValueError:
+        with pytest.raises(ValueError):
+            url_parts(text)
+        return
+    parts = url_parts(text)
+    assert (parts.scheme, parts.username, parts.hostname, parts.port) == (
+        expected.scheme, expected.username, expected.hostname, port,
+    )  # fmt: skip
+    assert (parts.path, parts.query, parts.fragment) == (
+        expected.path, expected.query, expected.fragment,
+    )  # fmt: skip
+
+
+def test_an_origin_with_a_space_or_a_tab_in_its_host_is_refused() -> None:
+    # (urllib drops a tab and keeps a space; no browser sends either)
+    for text in ("http://exa mple.com", "http://h\tost", "null", ""):
+        with pytest.raises(SettingError):
+            web_origin(text)
