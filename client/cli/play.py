@@ -13,21 +13,19 @@ import signal
 import ssl
 import sys
 from collections.abc import Mapping, Sequence
-from importlib import metadata
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from client.cli.options import build_parser
 from client.cli.run import Client
 from client.files.form_store import keep_form, load_form
 from client.files.login_tokens import LoginTokens
 from client.files.seats import SeatStore
 from client.files.service_addresses import ServiceAddresses
 from client.language.i18n import (
-    LANGUAGES,
-    N_,
     _,
     choose_language,
     language_asked,
@@ -36,29 +34,11 @@ from client.language.i18n import (
 )
 from client.model.lobby_commands import PASSWORD_ENV
 from client.model.state import ClientState
-from client.model.table import LEVEL_CHOICES, parse_control
+from client.model.table import parse_control
 from client.model.table_form import CreateForm
 from client.screens.screen import color_depth_for, not_a_terminal
-from protocol.fields import DEFAULT_PORT, PROTOCOL_VERSION
+from protocol.fields import DEFAULT_PORT
 from protocol.messages import CreateTable, ServerMessage, Welcome
-
-DESCRIPTION = N_("""\
-Kahuna, Günter Cornett's two-player game of islands and bridges, in a terminal.
-
-  kahuna-client --local            play against the computer, nothing else needed
-  kahuna-client                    connect to a kahuna-server on this machine (port {port});
-                                   when none answers, choose one of the LAN's from a list
-  kahuna-client HOST[:PORT]        connect to a server elsewhere (or a ws:// or wss:// URL)
-  kahuna-client ws://a ws://b      a server with a standby: whichever of them serves
-  kahuna-client HOST --spectate T  watch table T
-
-In the lobby: arrows select a table, Enter joins it, s watches it, n creates a table (against
-the computer and its level, or a person; the variants, a handicap, a clock, hints). In a game,
-type commands in the game's notation (Tab completes them; F1 lists them all), e.g. 'place
-BARI-DUDA', 'take COCO', 'draw', 'undo'; and resign, offer draw, accept, decline, claim,
-rematch, hint. F2 draws from the pile, F3-F5 take a face-up card, F6 abstains, F7 ends a final
-turn, F8 undoes a play. A dropped connection is retried by itself, and the seat is taken back.
-""")
 
 
 class AddressError(ValueError):
@@ -148,205 +128,6 @@ def theme_from_env(environ: Mapping[str, str]) -> str:
     return "light" if bg.isdigit() and int(bg) in (7, 9, 10, 11, 12, 13, 14, 15) else "dark"
 
 
-def client_version() -> str:
-    try:
-        return metadata.version("kahuna")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
-def default_name() -> str:
-    try:
-        name = getpass.getuser()
-    except Exception:
-        name = ""
-    return (name or "player")[:32]
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="kahuna-client",
-        description=_(DESCRIPTION).format(port=DEFAULT_PORT),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument(
-        "urls",
-        nargs="*",
-        metavar="SERVER",
-        help=_(
-            "HOST, HOST:PORT, ws://HOST:PORT or wss://HOST:PORT (default: this machine,"
-            " port {port}; when nothing answers there, a list of the LAN's servers to"
-            " choose from). Several may be given: the other addresses of the same server, a standby"
-            " that takes over when the first dies; the client goes to whichever serves, and the"
-            " first address names the server for the seats and login kept"
-        ).format(port=DEFAULT_PORT),
-    )
-    p.add_argument(
-        "--version",
-        action="version",
-        version=f"kahuna-client {client_version()} (protocol version {PROTOCOL_VERSION})",
-        help=_("show the version and exit"),
-    )
-    p.add_argument(
-        "--name", default=default_name(), help=_("your name at the table (default: %(default)s)")
-    )
-    p.add_argument("--spectate", metavar="TABLE", help=_("watch this table instead of the lobby"))
-    p.add_argument(
-        "--local",
-        action="store_true",
-        help=_("start a server inside this program on a free loopback port and play the computer"),
-    )
-    g = p.add_argument_group(
-        _("the game --local starts (in the lobby, press n for the same choices)")
-    )
-    g.add_argument("--seat", choices=["white", "black"], default="white", help=_("your colour"))
-    g.add_argument(
-        "--first", choices=["white", "black", "random"], default="white", help=_("who moves first")
-    )
-    g.add_argument(
-        "--variant1",
-        action="store_true",
-        help=_("Variant 1: no bridges at the opponent's islands, free rebuild"),
-    )
-    g.add_argument(
-        "--variant2",
-        action="store_true",
-        help=_("Variant 2: cards drawn from the face-up row lie open"),
-    )
-    g.add_argument(
-        "--handicap",
-        metavar="SEAT:N",
-        help=_(
-            "handicap play: SEAT (white or black) places N (1-3) free bridges first, e.g. white:2"
-        ),
-    )
-    g.add_argument(
-        "--level",
-        choices=LEVEL_CHOICES,
-        default="normal",
-        help=_(
-            "the computer's strength (default: %(default)s; strong thinks about a second a move)"
-        ),
-    )
-    g.add_argument(
-        "--clock",
-        metavar="CONTROL",
-        default="none",
-        help=_(
-            "a time control: MINUTES+SECONDS, e.g. 5+3 (5 minutes each, 3 seconds more after"
-            " each turn), 10+5, 30+0; or SECONDS/turn, e.g. 60/turn; default: none"
-        ),
-    )
-    g.add_argument(
-        "--no-hints",
-        action="store_true",
-        help=_("play without the 'hint' command (a courtesy: the client refuses it)"),
-    )
-    g.add_argument(
-        "--computer-delay",
-        type=float,
-        default=0.8,
-        help=_("seconds the computer waits before each action"),
-    )
-    p.add_argument(
-        "--ca-file",
-        metavar="PEM",
-        help=_(
-            "trust the certificate(s) in PEM for a wss:// server, e.g. the self-signed"
-            " certificate of a server on a LAN"
-        ),
-    )
-    p.add_argument(
-        "--no-color", action="store_true", help=_("no colours (also when NO_COLOR is set)")
-    )
-    p.add_argument(
-        "--theme",
-        choices=["light", "dark"],
-        help=_(
-            "colours for a light or a dark terminal background (default: from COLORFGBG, else dark)"
-        ),
-    )
-    p.add_argument(
-        "--find",
-        action="store_true",
-        help=_("list the Kahuna servers on the LAN that answer within a few seconds, and exit"),
-    )
-    p.add_argument(
-        "--lan-interface",
-        metavar="ADDR",
-        action="append",
-        help=_(
-            "with --find and the list of the LAN's servers: look on the interface with this"
-            " address only (e.g. 192.168.1.5)"
-        ),
-    )
-    p.add_argument(
-        "--replay",
-        metavar="FILE",
-        help=_(
-            "step through a game record (saved by 'save' or a server's --records, or a"
-            " position) on the board, every card shown: arrows, Home, End, 1 2 3; q quits"
-        ),
-    )
-    p.add_argument(
-        "--analyse",
-        metavar="FILE",
-        help=_(
-            "analyse a game record: each turn's chance of winning from its player's own view,"
-            " what it cost, the better turn, a chart; printed, then the program ends"
-        ),
-    )
-    p.add_argument(
-        "--plain",
-        action="store_true",
-        help=_("with --analyse: the analysis alone, no progress bar (for scripts, screen readers)"),
-    )
-    p.add_argument(
-        "--deep",
-        action="store_true",
-        help=_("with --analyse: four times the samples a position (slower, steadier)"),
-    )
-    p.add_argument(
-        "--tutorial",
-        action="store_true",
-        help=_("learn the game on the board: short lessons where you type the moves"),
-    )
-    p.add_argument(
-        "--lang",
-        choices=LANGUAGES,
-        help=_(
-            "the client's language: en (English), de (Deutsch), it (Italiano); default: from"
-            " the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English. The game's notation"
-            " (place BARI-DUDA) works in every language"
-        ),
-    )
-    a = p.add_argument_group(
-        _(
-            "accounts (on a server that keeps them; the password is asked without echo, or taken"
-            " from KAHUNA_PASSWORD)"
-        )
-    )
-    who = a.add_mutually_exclusive_group()
-    who.add_argument(
-        "--register", metavar="NAME", help=_("make an account of this name and log in")
-    )
-    who.add_argument(
-        "--login",
-        metavar="NAME",
-        help=_("log in to your account (once per machine: the client keeps a login token)"),
-    )
-    a.add_argument(
-        "--quiet",
-        action="store_true",
-        help=_(
-            "no terminal bell and no window title when a game wants you (your move in a game"
-            " of days, a challenge, time running out)"
-        ),
-    )
-    p.add_argument("--log", metavar="FILE", help=_("write a debug log to FILE"))
-    return p
-
-
 def parse_handicap(text: str | None) -> tuple[str | None, int]:
     if not text:
         return None, 0
@@ -374,6 +155,27 @@ def local_table(args: argparse.Namespace) -> CreateTable:
     return form.message()
 
 
+def log_in(args: argparse.Namespace, state: ClientState, key: str) -> None:
+    """The account to log in to: --register's or --login's, else the one whose token this
+    machine keeps for the server (key: its first address); and where a new token is kept."""
+    people = state.accounts
+    tokens = LoginTokens()
+    kept = tokens.get(key)
+    account = getattr(args, "register", None) or getattr(args, "login", None)
+    if account:
+        people.login_name, people.register = account, bool(getattr(args, "register", None))
+        people.login_password = getattr(args, "password", None)
+        state.name = account
+    elif kept is not None:
+        people.login_name, people.login_token = kept
+        state.name = kept[0]
+
+    def keep_token(name: str, token: str | None) -> None:
+        tokens.keep(key, name, token)
+
+    people.keep_token = keep_token
+
+
 async def run_client(
     args: argparse.Namespace,
     *,
@@ -385,7 +187,6 @@ async def run_client(
     state.name = args.name
     server = None
     urls = server_urls(args.urls)
-    people = state.accounts
     color = color_depth_for(args.no_color)
     if not args.urls and not args.local:
         # no address: the server on this machine, else one picked from the LAN's
@@ -419,21 +220,7 @@ async def run_client(
     if not args.local:
         state.form = load_form()
         state.keep_form = keep_form
-        tokens = LoginTokens()
-        kept = tokens.get(key)
-        account = getattr(args, "register", None) or getattr(args, "login", None)
-        if account:
-            people.login_name, people.register = account, bool(getattr(args, "register", None))
-            people.login_password = getattr(args, "password", None)
-            state.name = account
-        elif kept is not None:
-            people.login_name, people.login_token = kept
-            state.name = kept[0]
-
-        def keep_token(name: str, token: str | None) -> None:
-            tokens.keep(key, name, token)
-
-        people.keep_token = keep_token
+        log_in(args, state, key)
     auto_create = local_table(args) if args.local else None
 
     def on_message(msg: ServerMessage) -> None:

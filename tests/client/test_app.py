@@ -17,7 +17,8 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from client.cli.play import build_parser, run_client
+from client.cli.options import build_parser
+from client.cli.play import run_client
 from client.cli.run import Client
 from client.files.seats import SeatStore
 from client.model.commands import legal_now

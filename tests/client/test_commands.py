@@ -6,7 +6,8 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from client.cli.play import build_parser, local_table, main, server_url
+from client.cli.options import build_parser
+from client.cli.play import local_table, main, server_url
 from client.language.eventlog import describe_events
 from client.model.commands import CLIENT_WORDS, Candidate, complete, interpret
 from client.model.state import ClientState

@@ -19,7 +19,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
-from client.cli.play import build_parser
+from client.cli.options import build_parser
 from client.language import i18n
 from client.language.command_words import local_words
 from client.language.eventlog import describe_events

@@ -21,7 +21,8 @@ import pytest
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from client.cli.play import build_parser, run_client, server_url
+from client.cli.options import build_parser
+from client.cli.play import run_client, server_url
 from client.model.state import ClientState
 from client.net.discovery import LanServer
 from client.screens import picker

@@ -15,9 +15,9 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from client.cli.options import build_parser
 from client.cli.play import (
     AddressError,
-    build_parser,
     main,
     run_client,
     server_urls,
