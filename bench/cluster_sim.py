@@ -7,7 +7,7 @@ the figures the design rests on.
    move when a server leaves or joins (only its own share should).
 2. The lobby through LISTEN/NOTIFY. Each server would publish its tables' changes on one
    channel, every server listening. Measured on a real PostgreSQL (started by the bench,
-   tests/postgres.py): `--publishers` connections NOTIFY at `--rate` changes a second in all,
+   testbed/postgres.py): `--publishers` connections NOTIFY at `--rate` changes a second in all,
    with a payload of a lobby entry's size, `--listeners` connections LISTEN; the delivery delay
    as the listeners see it.
 
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg
 
-from tests.postgres import Cluster
+from testbed.postgres import Cluster
 
 
 def owner(table_id: str, servers: list[str]) -> str:

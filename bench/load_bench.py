@@ -972,7 +972,7 @@ async def main_async(args: argparse.Namespace) -> None:
     scratch = tempfile.TemporaryDirectory(prefix="kahuna-load-")
     cluster = None
     if args.postgresql:
-        from tests.postgres import Cluster
+        from testbed.postgres import Cluster
 
         cluster = Cluster(fsync=True)  # as PostgreSQL runs by default: each commit on disk
         db = cluster.database()
@@ -1073,7 +1073,7 @@ def main() -> None:
         "--postgresql",
         action="store_true",
         help="the server's database in a PostgreSQL that the bench starts in a temporary"
-        " directory (tests/postgres.py; fsync and synchronous_commit on, as by default)",
+        " directory (testbed/postgres.py; fsync and synchronous_commit on, as by default)",
     )
     parser.add_argument(
         "--clients",

@@ -1,5 +1,5 @@
 """How long a standby takes to serve after the serving server ends: two kahuna-server processes
-on one PostgreSQL database (started by the bench in a temporary directory: tests/postgres.py,
+on one PostgreSQL database (started by the bench in a temporary directory: testbed/postgres.py,
 fsync on), a game in play at the serving one, then kill -9 (or SIGTERM) of it; the time from the
 end to the first `welcome` from the standby, as a client that tries again every 50 ms sees it.
 The standby then serves, a new standby is started beside it, and so on, `--rounds` times.
@@ -27,13 +27,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from websockets.asyncio.client import connect  # noqa: E402
+from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from protocol.codec import decode_server, encode  # noqa: E402
 from protocol.fields import PROTOCOL_VERSION  # noqa: E402
-from protocol.messages import Hello, Welcome  # noqa: E402
-from tests.conftest import Client, create_table  # noqa: E402
-from tests.postgres import Cluster  # noqa: E402
+from protocol.messages import CreateTable, Hello, Joined, ServerMessage, State, Welcome  # noqa: E402
+from testbed.postgres import Cluster  # noqa: E402
 
 
 def free_port() -> int:
@@ -56,6 +55,27 @@ async def start(db: str, port: int, logs: Path) -> tuple[asyncio.subprocess.Proc
     assert proc.stdout is not None
     line = (await asyncio.wait_for(proc.stdout.readline(), 30)).decode()
     return proc, line
+
+
+async def expect(ws: ClientConnection, kind: type[ServerMessage]) -> None:
+    """Read up to the next message of `kind`, within a few seconds."""
+    for _ in range(100):
+        data = await asyncio.wait_for(ws.recv(), 10)
+        assert isinstance(data, bytes), "the server sends binary frames only"
+        if isinstance(decode_server(data), kind):
+            return
+    raise AssertionError(f"no {kind.__name__} in 100 messages")
+
+
+async def host(port: int, name: str) -> ClientConnection:
+    """A player at a table of its own, waiting for an opponent, its connection left open."""
+    ws = await connect(f"ws://127.0.0.1:{port}", open_timeout=5, compression=None)
+    await ws.send(encode(Hello(PROTOCOL_VERSION, name)))
+    await expect(ws, Welcome)
+    await ws.send(encode(CreateTable(seat="white", level="easy")))
+    await expect(ws, Joined)
+    await expect(ws, State)
+    return ws
 
 
 async def welcomed(port: int) -> bool:
@@ -84,9 +104,7 @@ async def bench(rounds: int, how: str, tables: int) -> list[float]:
             assert "standby" in line, line
             clients = []
             for i in range(tables):  # games in play, so that there is something to take over
-                host = await Client.connect(serving_port, f"Host{i}")
-                await create_table(host, seat="white")
-                clients.append(host)
+                clients.append(await host(serving_port, f"Host{i}"))
             began = time.monotonic()
             if how == "kill":
                 serving.kill()

@@ -5,7 +5,7 @@
 
 By default on a SQLite file in a fresh temporary directory (WAL, synchronous=NORMAL), so the
 figures include each append or commit but no fsync. With --postgresql, on a PostgreSQL that the
-bench starts in a temporary directory (tests/postgres.py: Debian's initdb and pg_ctl, a Unix
+bench starts in a temporary directory (testbed/postgres.py: Debian's initdb and pg_ctl, a Unix
 socket), with fsync on and synchronous_commit on, as PostgreSQL runs by default: each commit
 waits for its WAL to reach the disk. The load figure is what a restarted server waits for
 before it accepts connections; the open (SQLite: PRAGMA quick_check over the whole file;
@@ -127,7 +127,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         cluster = None
         if args.postgresql:
-            from tests.postgres import Cluster
+            from testbed.postgres import Cluster
 
             cluster = Cluster(fsync=True)
 
