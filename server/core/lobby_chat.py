@@ -16,7 +16,7 @@ from server.core.accounts import Account, keep_quiet
 from server.core.context import Context
 from server.core.names import name_key
 from server.core.session import Session
-from server.core.sessions import clean_text
+from server.core.sessions import chat_text, clean_text
 from server.core.store import LobbyChatOp
 from server.core.table import TableError
 
@@ -44,13 +44,7 @@ class LobbyChatRoom:
         ctx, cfg = self.ctx, self.ctx.config
         account = self._account(session)
         keep_quiet(account, cfg.new_account_quiet, ctx.wall, ErrorCode.CHAT_RATE_LIMITED, "speak")
-        cleaned = clean_text(text)
-        if not cleaned:
-            raise TableError(ErrorCode.CHAT_EMPTY, "nothing to say")
-        if len(cleaned) > cfg.chat_max:
-            raise TableError(ErrorCode.CHAT_TOO_LONG, f"at most {cfg.chat_max} characters")
-        if not ctx.chat_limit.take(session.speaker, now):
-            raise TableError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a little")
+        cleaned = chat_text(ctx, session, text, now)
         entry = LobbyChatEntry(account.name, cleaned, ctx.wall)
         self.lines.append((account.key, entry))
         ctx.write(LobbyChatOp(entry.sender, entry.text, entry.at))

@@ -13,7 +13,7 @@ from server.core.archive import Archive
 from server.core.context import Context
 from server.core.effects import ComputerTurn, KeepRecord
 from server.core.session import Session
-from server.core.sessions import clean_text
+from server.core.sessions import chat_text
 from server.core.store import ChatOp, FinishOp
 from server.core.table import MemberId, Table, TableError
 from server.core.timers import claim_refusal, claimant
@@ -224,17 +224,11 @@ class Play:
     # ----- chat ---------------------------------------------------------------------------------
 
     def chat(self, session: Session, table_id: str, text: str, now: float) -> None:
-        ctx, cfg = self.ctx, self.ctx.config
+        ctx = self.ctx
         table = ctx.lobby.get(table_id)
         if table.role_of(session.member) is None:
             raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
-        cleaned = clean_text(text)
-        if not cleaned:
-            raise TableError(ErrorCode.CHAT_EMPTY, "nothing to say")
-        if len(cleaned) > cfg.chat_max:
-            raise TableError(ErrorCode.CHAT_TOO_LONG, f"at most {cfg.chat_max} characters")
-        if not ctx.chat_limit.take(session.speaker, now):
-            raise TableError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a little")
+        cleaned = chat_text(ctx, session, text, now)
         outbox = table.chat(session.member, cleaned)
         entry = table.chat_log[-1]
         ctx.write(ChatOp(table_id, entry.sender, entry.text, ctx.wall, entry.role))

@@ -25,6 +25,19 @@ def clean_text(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
 
 
+def chat_text(ctx: Context, session: Session, text: str, now: float) -> str:
+    """A line of chat, at a table or in the lobby, cleaned and checked: something said, not too
+    long, and within the speaker's chat rate, which it takes from."""
+    cleaned = clean_text(text)
+    if not cleaned:
+        raise TableError(ErrorCode.CHAT_EMPTY, "nothing to say")
+    if len(cleaned) > ctx.config.chat_max:
+        raise TableError(ErrorCode.CHAT_TOO_LONG, f"at most {ctx.config.chat_max} characters")
+    if not ctx.chat_limit.take(session.speaker, now):
+        raise TableError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a little")
+    return cleaned
+
+
 GUEST_MARK = " (guest)"
 
 
