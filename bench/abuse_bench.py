@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import contextlib
 import os
-import re
 import resource
 import socket
 import subprocess
@@ -43,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import msgpack  # noqa: E402
+from server_process import start_process  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from protocol.codec import decode_server, encode  # noqa: E402
@@ -65,18 +65,11 @@ def start_server(db: str, fd_limit: int | None) -> tuple[subprocess.Popen[str], 
         if fd_limit is not None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (fd_limit, fd_limit))
 
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0",
-         "--log-level", "warning", "--db", db, "--ping-interval", "0"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=limit,
+    return start_process(
+        ["-m", "server", "--host", "127.0.0.1", "--port", "0", "--log-level", "warning",
+         "--db", db, "--ping-interval", "0"],
+        preexec_fn=limit, stderr=subprocess.PIPE,
     )  # fmt: skip
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    match = re.search(r":(\d+)\s*$", line)
-    if not match:
-        proc.kill()
-        raise SystemExit(f"the server did not report its port: {line!r}")
-    return proc, int(match.group(1))
 
 
 def rss_mib(pid: int) -> float:

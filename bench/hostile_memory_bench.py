@@ -24,18 +24,15 @@ import argparse
 import asyncio
 import contextlib
 import re
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
-from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-LOGS: dict[int, IO[str]] = {}  # each server's log file, by its process id
 
 import msgpack  # noqa: E402
+from server_process import start_logged, stop  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.frames import Frame, Opcode  # noqa: E402
 
@@ -43,22 +40,10 @@ TARGET_MIB = 50.0
 AFTER = 10.0  # seconds after the barrage when "after" is measured
 
 
-def start_server() -> tuple[subprocess.Popen[str], int]:
-    # the log to a file, read at the end: a pipe read only then would fill and stop the server
-    log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed when read, in main_async)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0",
-         "--log-level", "info", "--db", ":memory:", "--ping-interval", "0", "--no-announce"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True,
-    )  # fmt: skip
-    LOGS[proc.pid] = log
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    match = re.search(r":(\d+)\s*$", line)
-    if not match:
-        proc.kill()
-        raise SystemExit(f"the server did not report its port: {line!r}")
-    return proc, int(match.group(1))
+SERVER = [
+    "-m", "server", "--host", "127.0.0.1", "--port", "0", "--log-level", "info",
+    "--db", ":memory:", "--ping-interval", "0", "--no-announce",
+]  # fmt: skip
 
 
 def memory_mib(pid: int) -> tuple[float, float]:
@@ -166,7 +151,7 @@ async def honest_hello(port: int) -> None:
 
 
 async def main_async(args: argparse.Namespace) -> int:
-    proc, port = start_server()
+    proc, port, log = start_logged(SERVER)
     peak = 0.0
     try:
         await honest_hello(port)
@@ -189,16 +174,7 @@ async def main_async(args: argparse.Namespace) -> int:
         await honest_hello(port)  # still serving
         after = memory_mib(proc.pid)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log = LOGS.pop(proc.pid)
-        log.seek(0)
-        err = log.read()
-        log.close()
+        err = stop(proc, log)
     counts = barrage.counts
     print(
         f"barrage: {args.connections} connections over {args.addresses} addresses for"

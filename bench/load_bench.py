@@ -57,6 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import msgpack  # noqa: E402
+from server_process import start_process, stop  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.frames import Frame, Opcode  # noqa: E402
 
@@ -109,26 +110,6 @@ class Pinned:
 
 
 PINNED = Pinned()
-
-
-def start_process(
-    args: list[str], preexec_fn: Callable[[], None] | None = None, cwd: Path = ROOT
-) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen(
-        [sys.executable, *args],
-        cwd=cwd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        preexec_fn=preexec_fn,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    match = re.search(r":(\d+)\s*$", line)
-    if not match:
-        proc.kill()
-        raise SystemExit(f"the process did not report its port: {line!r}")
-    return proc, int(match.group(1))
 
 
 def start_server(
@@ -1031,11 +1012,7 @@ async def main_async(args: argparse.Namespace) -> None:
         print("\n".join(rows))
     finally:
         for proc in (server_proc, echo_proc):
-            proc.terminate()
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop(proc, wait=30)
         if cluster is not None:
             cluster.stop()
         scratch.cleanup()

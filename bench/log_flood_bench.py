@@ -16,40 +16,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import re
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
-from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-LOGS: dict[int, IO[str]] = {}  # each server's log file, by its process id
 
 import msgpack  # noqa: E402
+from server_process import start_logged, stop  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 TARGET_LINES = 100
 
 
-def start_server() -> tuple[subprocess.Popen[str], int]:
-    # the log to a file, read at the end: a pipe read only then would fill and stop the server
-    log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed when read, in main_async)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0",
-         "--log-level", "info", "--db", ":memory:", "--ping-interval", "0", "--no-announce"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True,
-    )  # fmt: skip
-    LOGS[proc.pid] = log
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    match = re.search(r":(\d+)\s*$", line)
-    if not match:
-        proc.kill()
-        raise SystemExit(f"the server did not report its port: {line!r}")
-    return proc, int(match.group(1))
+SERVER = [
+    "-m", "server", "--host", "127.0.0.1", "--port", "0", "--log-level", "info",
+    "--db", ":memory:", "--ping-interval", "0", "--no-announce",
+]  # fmt: skip
 
 
 async def loop(port: int, until: float, counts: dict[str, int]) -> None:
@@ -82,7 +66,7 @@ async def pipelined(port: int) -> bytes:
 
 
 async def main_async(args: argparse.Namespace) -> int:
-    proc, port = start_server()
+    proc, port, log = start_logged(SERVER)
     counts = {"served": 0, "refused": 0}
     try:
         until = time.monotonic() + args.seconds
@@ -90,16 +74,7 @@ async def main_async(args: argparse.Namespace) -> int:
         answer = await pipelined(port)
         await asyncio.sleep(1.0)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log = LOGS.pop(proc.pid)
-        log.seek(0)
-        err = log.read()
-        log.close()
+        err = stop(proc, log)
     lines = err.splitlines()
     print(
         f"one address, {args.loops} loops for {args.seconds:.0f} s: {counts['served']}"

@@ -32,7 +32,6 @@ import asyncio
 import contextlib
 import os
 import random
-import re
 import subprocess
 import sys
 import tempfile
@@ -43,6 +42,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from server_process import start_process  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from protocol.codec import decode_server, encode  # noqa: E402
@@ -60,19 +60,11 @@ TARGET = 2.0  # seconds the flood may delay an honest login
 
 
 def start_server(db: str, extra: list[str]) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--no-announce",
+    return start_process(
+        ["-m", "server", "--host", "127.0.0.1", "--port", "0", "--no-announce",
          "--log-level", "warning", "--db", db, "--ping-interval", "0", "--computer-delay", "0",
          *extra],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    match = re.search(r":(\d+)\s*$", line)
-    if not match:
-        proc.kill()
-        raise SystemExit(f"the server did not report its port: {line!r}")
-    return proc, int(match.group(1))
 
 
 def cpu_seconds(pid: int) -> float:
