@@ -12,12 +12,12 @@ import re
 import signal
 import ssl
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from prompt_toolkit.input import Input
-from prompt_toolkit.output import Output
+from prompt_toolkit.output import ColorDepth, Output
 
 from client.cli.options import build_parser
 from client.cli.run import Client
@@ -176,6 +176,55 @@ def log_in(args: argparse.Namespace, state: ClientState, key: str) -> None:
     people.keep_token = keep_token
 
 
+async def server_addresses(
+    args: argparse.Namespace,
+    input: Input | None,
+    output: Output | None,
+    color: ColorDepth | None,
+) -> list[str] | int:
+    """The addresses given; with none (and no --local), this machine's server, else one the
+    player picks from the LAN's (an exit status: the player quit the picker)."""
+    urls = server_urls(args.urls)
+    if args.urls or args.local:
+        return urls
+    from client.screens import picker
+
+    picked = await picker.choose_server(
+        urls[0],
+        args.lan_interface,
+        server_url,
+        input=input,
+        output=output,
+        color_depth=color,
+        theme=args.theme or theme_from_env(os.environ),
+    )
+    return picked if isinstance(picked, int) else [picked]
+
+
+@contextlib.contextmanager
+def quit_on_signals(quit: Callable[[], None]) -> Iterator[list[int]]:
+    """SIGTERM and SIGHUP (the terminal closed) end the program the way Ctrl-Q does (quit): the
+    application leaves the alternate screen and shows the cursor again on its way out. Gives
+    the list of the signals received."""
+    loop = asyncio.get_running_loop()
+    signalled: list[int] = []
+
+    def on_signal(signum: int) -> None:
+        signalled.append(signum)
+        quit()
+
+    handled = []
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(signum, on_signal, signum)
+            handled.append(signum)
+    try:
+        yield signalled
+    finally:
+        for signum in handled:
+            loop.remove_signal_handler(signum)
+
+
 async def run_client(
     args: argparse.Namespace,
     *,
@@ -186,24 +235,10 @@ async def run_client(
     state = state or ClientState()
     state.name = args.name
     server = None
-    urls = server_urls(args.urls)
     color = color_depth_for(args.no_color)
-    if not args.urls and not args.local:
-        # no address: the server on this machine, else one picked from the LAN's
-        from client.screens import picker
-
-        picked = await picker.choose_server(
-            urls[0],
-            args.lan_interface,
-            server_url,
-            input=input,
-            output=output,
-            color_depth=color,
-            theme=args.theme or theme_from_env(os.environ),
-        )
-        if isinstance(picked, int):
-            return picked  # the player quit
-        urls = [picked]
+    urls = await server_addresses(args, input, output, color)
+    if isinstance(urls, int):
+        return urls  # the player quit the picker
     ssl_context = tls_contexts(args, urls)
     if args.local:
         from client.net.local_server import LocalServer  # the server's code only when it is run
@@ -245,25 +280,10 @@ async def run_client(
         ssl_context=ssl_context,
         quiet=getattr(args, "quiet", False),
     )
-    # SIGTERM and SIGHUP (the terminal closed) end the program the way Ctrl-Q does: the
-    # application leaves the alternate screen and shows the cursor again on its way out
-    loop = asyncio.get_running_loop()
-    signalled: list[int] = []
-
-    def on_signal(signum: int) -> None:
-        signalled.append(signum)
-        client.ui.quit()
-
-    handled = []
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.add_signal_handler(signum, on_signal, signum)
-            handled.append(signum)
     try:
-        await client.run()
+        with quit_on_signals(lambda: client.ui.quit()) as signalled:
+            await client.run()
     finally:
-        for signum in handled:
-            loop.remove_signal_handler(signum)
         if server is not None:
             await server.stop()
     session = client.session
