@@ -9,7 +9,9 @@ the wire; "or nil" fields must be present and may be nil.
 Versions: a field added in a version (messages.since) is left out when encoding for an older
 peer and refused from one as an extra field; from a peer of that version or newer it may be
 absent (its default). A message type added in a version (messages.MESSAGE_SINCE) is unknown to
-older ones.
+older ones. A value a later version added to a field (fields.VALUES_SINCE) is refused from an
+older peer, and encoding it for one is a ValueError, as a newer message type is: the sender
+leaves such a message out for that peer.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import msgpack
 
 from protocol.compat import for_version
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.fields import PROTOCOL_VERSION, SINCE
+from protocol.fields import PROTOCOL_VERSION, SINCE, VALUES_SINCE
 from protocol.messages import (
     ALL_TYPES,
     CLIENT_TYPES,
@@ -145,7 +147,7 @@ def _spec(cls: type[Any]) -> tuple[tuple[str, Checker, int, Any], ...]:
         spec = tuple(
             (
                 f.name,
-                _checker(hints[f.name]),
+                _versioned_values(_checker(hints[f.name]), hints[f.name], f.metadata),
                 f.metadata.get(SINCE, 1),
                 _NOT_GIVEN if f.default is attrs.NOTHING else f.default,
             )
@@ -153,6 +155,23 @@ def _spec(cls: type[Any]) -> tuple[tuple[str, Checker, int, Any], ...]:
         )
         _SPECS[cls] = spec
     return spec
+
+
+def _versioned_values(check: Checker, tp: Any, metadata: Any) -> Checker:
+    """The check, refusing from an older peer a value its version does not have."""
+    newer: dict[str, int] | None = metadata.get(VALUES_SINCE)
+    if not newer:
+        return check
+
+    def check_version(value: Any, path: str, version: int) -> Any:
+        value = check(value, path, version)
+        if newer.get(value, 1) > version:
+            known = [a for a in typing.get_args(tp) if newer.get(a, 1) <= version]
+            choices = ", ".join(repr(a) for a in known)
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"{path} must be one of {choices}")
+        return value
+
+    return check_version
 
 
 def _build(
@@ -216,10 +235,29 @@ def _holds_records(tp: Any) -> bool:
     return any(_holds_records(arg) for arg in typing.get_args(tp))
 
 
+_VALUE_MARKS: dict[type[Any], tuple[tuple[str, dict[str, int]], ...]] = {}
+
+
+def _value_marks(cls: type[Any]) -> tuple[tuple[str, dict[str, int]], ...]:
+    """The fields of a message with values newer than the field, and their versions."""
+    marks = _VALUE_MARKS.get(cls)
+    if marks is None:
+        marks = _VALUE_MARKS[cls] = tuple(
+            (f.name, f.metadata[VALUES_SINCE])
+            for f in attrs.fields(cls)
+            if f.metadata.get(VALUES_SINCE)
+        )
+    return marks
+
+
 def to_wire(message: Message, version: int = PROTOCOL_VERSION) -> dict[str, Any]:
     """The plain map a message is sent as to a peer of this protocol version."""
     if MESSAGE_SINCE.get(message.TYPE, 1) > version:
         raise ValueError(f"{message.TYPE} does not exist in protocol version {version}")
+    for name, newer in _value_marks(type(message)):
+        value = getattr(message, name)
+        if newer.get(value, 1) > version:
+            raise ValueError(f"{message.TYPE} {name} {value!r} is not in version {version}")
     message = for_version(message, version)
     out: dict[str, Any] = {"type": message.TYPE}
     for name, walk, since in _fields(type(message)):

@@ -14,6 +14,9 @@ PROTOCOL_VERSION = 4  # the newest version this code speaks
 SUPPORTED_VERSIONS = (1, 2, 3, 4)  # a server answers hello with any of them; see docs/protocol.md
 DEFAULT_PORT = 8765  # the TCP port a server listens on, and a client looks for, unless told
 SINCE = "since"  # attrs metadata: the protocol version that added a field
+# attrs metadata: {value: the version that added it} for a field's values (a Literal's) newer
+# than the field; such a value is refused from an older peer and never encoded for one
+VALUES_SINCE = "values_since"
 
 
 def since(version: int, default: Any) -> Any:

@@ -8,11 +8,13 @@ from typing import ClassVar, Literal
 import attrs
 
 from protocol.fields import (
+    VALUES_SINCE,
     FirstName,
     LevelName,
     SeatName,
     TableOptions,
     TimeControl,
+    since_v4,
 )
 
 # ----- client to server -------------------------------------------------------------------
@@ -236,21 +238,28 @@ class Challenges:
     challenges: list[ChallengeInfo]
 
 
-PlayerNoteName = Literal[
+PlayerNoteNameV3 = Literal[
     "challenge_accepted", "challenge_declined", "challenge_withdrawn", "challenge_received",
     "your_move", "time_low",
 ]  # fmt: skip
+# version 4 adds "game_over": version 3's peers neither get nor accept it (NOTE_SINCE)
+PlayerNoteName = Literal[PlayerNoteNameV3, "game_over"]
+NOTE_SINCE: dict[str, int] = {"game_over": 4}  # the notes newer than player_note itself
+OutcomeName = Literal["won", "lost", "drawn"]
 
 
 @attrs.frozen
 class PlayerNote:
     """Version 3: something for the player that is not at a table they are watching: a
-    challenge answered (`table_id`: the new game's), a move awaited, a clock running low."""
+    challenge answered (`table_id`: the new game's), a move awaited, a clock running low;
+    version 4: a game of theirs over (`outcome` for them, `ending`: the result's kind)."""
 
     TYPE: ClassVar[str] = "player_note"
-    note: PlayerNoteName
+    note: PlayerNoteName = attrs.field(metadata={VALUES_SINCE: NOTE_SINCE})
     table_id: str | None
     name: str | None  # the other player
+    outcome: OutcomeName | None = since_v4(None)  # game_over: won, lost or drawn, for them
+    ending: str | None = since_v4(None)  # game_over: how the game ended (a result's kind)
 
 
 @attrs.frozen

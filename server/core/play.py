@@ -4,18 +4,19 @@ out, resigned, agreed, on time, forfeited), draw offers, claims, chat, and the c
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from protocol.errors import ErrorCode
 from protocol.messages import Command
-from protocol.player_messages import PlayerNote, PlayerNoteName
+from protocol.player_messages import NOTE_SINCE, OutcomeName, PlayerNote, PlayerNoteName
 from server.core.archive import Archive
 from server.core.context import Context
 from server.core.effects import ComputerTurn, KeepRecord
 from server.core.session import Session
 from server.core.sessions import chat_text
 from server.core.store import ChatOp, FinishOp
-from server.core.table import MemberId, Table, TableError
+from server.core.table import MemberId, Outbox, Table, TableError
 from server.core.timers import claim_refusal, claimant
 from shared.legality import Refusal
 from shared.levels import LEVEL_INFER
@@ -47,45 +48,73 @@ class Play:
             raise TableError(ErrorCode.GAME_OVER, "the time ran out")
         before_status = table.status
         outbox = table.command(member, command.version, command.action)
-        ctx.append_log(table)
-        assert mover is not None  # the table refuses a command from anyone but a seat
+        assert mover is not None  # the table lets only a seat act
         if table.draw_offer is mover.other:  # playing on declines the offer
             table.draw_offer = None
             ctx.note(table, "draw_declined", mover)
-        if table.game.is_over:
-            self.game_ended(table, now)
-        elif table.game.to_move is not mover:
+        if not table.game.is_over and table.game.to_move is not mover:
             self._turn_passed(table, mover, now)
-        if table.clock is not None or table.game.is_over:
-            ctx.store_state(table, now)
-        ctx.send_all(outbox)
-        if table.status != before_status:
-            ctx.lobby_changed(now)
-        self.computers_to_move(table)
+        self.table_changed(
+            table, now, outbox, state=table.clock is not None,
+            lobby=table.status != before_status, computers=True,
+        )  # fmt: skip
 
     def my_seat(self, member: MemberId, table_id: str) -> tuple[Table, Seat]:
         table = self.ctx.lobby.get(table_id)
-        seat = table.seat_of(member)
-        if seat is None:
-            if member in table.spectators:
-                raise TableError(ErrorCode.SPECTATOR_CANNOT_ACT, "spectators cannot act")
-            raise TableError(ErrorCode.NOT_AT_TABLE, "you have no seat at this table")
-        return table, seat
+        return table, table.acting_seat(member)
+
+    # ----- the one epilogue of a change ---------------------------------------------------------
+
+    def table_changed(
+        self,
+        table: Table,
+        now: float,
+        outbox: Outbox | None = None,
+        *,
+        state: bool = False,
+        seats: Iterable[Seat] = (),
+        newcomer: MemberId | None = None,
+        lobby: bool = False,
+        computers: bool = False,
+    ) -> None:
+        """How every change of a table ends, in this order (docs/architecture.md, One command):
+        the log (the entries the disk has not; a game that has just ended stops its clocks,
+        drops a draw offer and writes its result and record), the state (`state`: clocks,
+        offers, settings; always after the game ended), the seats (`seats`, as held now), the
+        sends (`outbox`), the watchers (when who watches changed; `newcomer` hears it anyway),
+        the lobby (`lobby`: what it lists changed), the computer (`computers`: the turn may be
+        its). A closed table only sends and tells the lobby."""
+        ctx = self.ctx
+        if not table.closed and table.loaded:  # a stored game not rebuilt has nothing new
+            ctx.append_log(table)
+            if table.game.is_over and not table.finish_stored:
+                self.game_ended(table, now)
+                state = True
+        if state:
+            ctx.store_state(table, now)
+        for seat in seats:
+            ctx.seat_written(table, seat)
+        if outbox:
+            ctx.send_all(outbox)
+        ctx.tell_watchers(table, newcomer)
+        if lobby:
+            ctx.lobby_changed(now)
+        if computers:
+            self.computers_to_move(table)
 
     # ----- the turn and its clock ---------------------------------------------------------------
 
     def game_may_start(self, table: Table, now: float) -> bool:
         """Called when a seat is taken: once both are, the first turn (and its clock) begins.
-        Whether it began now."""
+        Whether the state to store changed (a clock started)."""
         if table.status != "playing" or table.turn_started:
             return False
         table.turn_started = True
         table.turn_since = now
         if table.clock is not None:
             table.clock.start(table.game.to_move, now)
-            self.ctx.store_state(table, now)
         self.timers_for_turn(table, now)
-        return True
+        return table.clock is not None
 
     def _turn_passed(self, table: Table, mover: Seat, now: float) -> None:
         table.turn_since = now
@@ -124,6 +153,41 @@ class Play:
             ]
         )
 
+    def note_game_over(self, table: Table) -> None:
+        """Version 4: tell each seat's player that the game is over, on their connections that
+        are not at the table: their account's, and the one that stepped away from the seat
+        (docs/rules.md, R19). Older connections do not know the note: they see the lobby."""
+        result = table.game.result
+        assert result is not None
+        sessions, members = self.ctx.sessions, set(table.members())
+        since = NOTE_SINCE["game_over"]
+        outbox: Outbox = []
+        for seat in Seat:
+            holder, other = table.seats[seat], table.seats[seat.other]
+            if holder is None or holder.computer:
+                continue
+            reached: set[MemberId] = set()
+            if holder.away is not None and holder.away in sessions:
+                reached.add(holder.away)
+            if holder.account is not None:
+                reached |= {m for m, s in sessions.items() if s.account == holder.account}
+            outcome: OutcomeName = (
+                "drawn" if result.winner is None else "won" if result.winner is seat else "lost"
+            )
+            message = PlayerNote(
+                "game_over",
+                table.table_id,
+                None if other is None else other.name,
+                outcome,
+                result.kind.value,
+            )
+            outbox += [
+                (member, message)
+                for member in sorted(reached)
+                if member not in members and sessions[member].version >= since
+            ]
+        self.ctx.send_all(outbox)
+
     def timer_due(self, table: Table, what: str, now: float) -> None:
         if what == "flag":
             self.flag_fell(table, now)
@@ -149,13 +213,8 @@ class Play:
 
     def end(self, table: Table, kind: Termination, seat: Seat | None, now: float) -> None:
         """End the game otherwise than by playing it out."""
-        ctx = self.ctx
         outbox = table.end(kind, seat)
-        ctx.append_log(table)
-        self.game_ended(table, now)
-        ctx.store_state(table, now)
-        ctx.send_all(outbox)
-        ctx.lobby_changed(now)
+        self.table_changed(table, now, outbox, state=True, lobby=True)
         log.info("table %s: game over (%s, %s)", table.table_id, kind.value, seat)
 
     def game_ended(self, table: Table, now: float) -> None:
@@ -163,6 +222,7 @@ class Play:
             table.clock.stop(now)
         table.draw_offer = None
         self.finished(table)
+        self.note_game_over(table)
 
     def finished(self, table: Table) -> None:
         """Write the result and the record."""
@@ -195,7 +255,7 @@ class Play:
             return
         table.draw_offer = seat
         self.ctx.note(table, "draw_offered", seat)
-        self.ctx.store_state(table, now)
+        self.table_changed(table, now, state=True)
 
     def decline_draw(self, member: MemberId, table_id: str, now: float) -> None:
         table, mine = self.my_seat(member, table_id)
@@ -203,7 +263,7 @@ class Play:
             raise no_offer("no_draw_offer", "there is no draw offer to decline")
         table.draw_offer = None
         self.ctx.note(table, "draw_declined", mine)
-        self.ctx.store_state(table, now)
+        self.table_changed(table, now, state=True)
 
     def claim(self, member: MemberId, table_id: str, now: float) -> None:
         table, mine = self.my_seat(member, table_id)
@@ -219,7 +279,7 @@ class Play:
         if table.rematch_offer is seat:
             table.rematch_offer = None
             self.ctx.note(table, "rematch_declined", seat)
-            self.ctx.store_state(table, now)
+            self.table_changed(table, now, state=True)
 
     # ----- chat ---------------------------------------------------------------------------------
 
@@ -232,7 +292,7 @@ class Play:
         outbox = table.chat(session.member, cleaned)
         entry = table.chat_log[-1]
         ctx.write(ChatOp(table_id, entry.sender, entry.text, ctx.wall, entry.role))
-        ctx.send_all(outbox)
+        self.table_changed(table, now, outbox)
 
     # ----- the computer -------------------------------------------------------------------------
 
