@@ -54,6 +54,7 @@ from shared.board import (
     TOKENS_PER_PLAYER,
     subsets,
 )
+from shared.control import tokens_kept
 from shared.game import Game, Result
 from shared.randomness import CardSource
 from shared.types import GameOptions, Phase, Seat
@@ -185,18 +186,6 @@ class RandomSource:
 def held_mask(counts: Sequence[int]) -> int:
     """The bit mask of the islands with a nonzero count."""
     return sum(1 << i for i, n in enumerate(counts) if n)
-
-
-def _kept(bridges: int, tokens: int) -> int:
-    """The tokens that stay on a strict majority after bridges were lost."""
-    rest = tokens
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        island = low.bit_length() - 1
-        if (bridges & _IM[island]).bit_count() < _NEEDED[island]:
-            tokens &= ~low
-    return tokens
 
 
 class PublicState(Protocol):
@@ -444,7 +433,7 @@ class Sim:
             if theirs & doomed:
                 theirs &= ~doomed
                 bridges[o] = theirs
-                tokens[o] = _kept(theirs, tokens[o])
+                tokens[o] = tokens_kept(theirs, tokens[o])
 
     def apply(self, a: int) -> None:
         """Apply a legal action code (from legal()); nothing is checked."""
@@ -466,7 +455,7 @@ class Sim:
             o = 1 - s
             theirs = self.bridges[o] & ~(1 << line)
             self.bridges[o] = theirs
-            self.tokens[o] = _kept(theirs, self.tokens[o])
+            self.tokens[o] = tokens_kept(theirs, self.tokens[o])
             if rebuild:
                 self._place(s, line)
         elif a < TAKE_BASE:
@@ -915,7 +904,7 @@ def play_random(
                                 # Only the islands near the lost lines can lose their token.
                                 theirs = tokens[o]
                                 if theirs & near:
-                                    tokens[o] = theirs & ~near | _kept(opp, theirs & near)
+                                    tokens[o] = theirs & ~near | tokens_kept(opp, theirs & near)
                                 if sim.round >= 2 and not opp:
                                     sim._premature_end()
                                     phase = OVER
