@@ -335,9 +335,10 @@ def _create(table: Table, dialect: Dialect, version: int) -> tuple[str, ...]:
     return (create, *indexes)
 
 
-def statements(dialect: Dialect) -> tuple[str, ...]:
-    """The statements that make the tables of a new database, in order."""
-    return tuple(s for t in TABLES for s in _create(t, dialect, SCHEMA_VERSION))
+def statements(dialect: Dialect, version: int = SCHEMA_VERSION) -> tuple[str, ...]:
+    """The statements that make the tables of a new database (of an older `version`: as a
+    server of that version made them), in order."""
+    return tuple(s for t in TABLES if t.since <= version for s in _create(t, dialect, version))
 
 
 def _step(dialect: Dialect, version: int) -> tuple[str, ...]:
