@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import resource
 import socket
 import subprocess
@@ -42,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import msgpack  # noqa: E402
-from server_process import start_process  # noqa: E402
+from server_process import cpu_seconds, rss_kib, start_process  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from protocol.codec import decode_server, encode  # noqa: E402
@@ -70,25 +69,6 @@ def start_server(db: str, fd_limit: int | None) -> tuple[subprocess.Popen[str], 
          "--db", db, "--ping-interval", "0"],
         preexec_fn=limit, stderr=subprocess.PIPE,
     )  # fmt: skip
-
-
-def rss_mib(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system time the process has used (Linux)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
 
 
 # ----- the honest client ------------------------------------------------------------------
@@ -386,12 +366,12 @@ async def main_async(args: argparse.Namespace) -> int:
     ok = True
     try:
         print(f"server pid {proc.pid} on 127.0.0.1:{port}, fd limit {args.fd_limit or 'inherited'}")
-        peak = start = rss_mib(proc.pid)
+        peak = start = rss_kib(proc.pid)[0] / 1024
 
         async def sample() -> None:
             nonlocal peak
             while True:
-                peak = max(peak, rss_mib(proc.pid))
+                peak = max(peak, rss_kib(proc.pid)[0] / 1024)
                 await asyncio.sleep(0.2)
 
         sampler = asyncio.create_task(sample())
@@ -399,7 +379,7 @@ async def main_async(args: argparse.Namespace) -> int:
         quiet = await honest(port, args.quiet, args.every)
         cpu = (cpu_seconds(proc.pid) - cpu) / (time.perf_counter() - began)
         ok &= report(f"without the abuser ({args.quiet:.0f} s)", quiet, start, peak, cpu)
-        start = peak = rss_mib(proc.pid)
+        start = peak = rss_kib(proc.pid)[0] / 1024
         # its own process, so that its work does not slow the honest client's measurements
         abuser = await asyncio.create_subprocess_exec(
             sys.executable, str(Path(__file__).resolve()), "--run-abuser", str(port),

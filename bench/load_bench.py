@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import msgpack  # noqa: E402
-from server_process import start_process, stop  # noqa: E402
+from server_process import cpu_seconds, rss_kib, start_process, stop  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.frames import Frame, Opcode  # noqa: E402
 
@@ -178,15 +178,6 @@ def open_files_limit(pid: int) -> int:
     return 1 << 30
 
 
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time the process has used (Linux)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -201,19 +192,6 @@ def py_spy_record(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes
          "--rate", "200", "--nonblocking", "--format", "speedscope", "-o", str(out)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-
-
-def rss_kib(pid: int) -> tuple[int, int]:
-    """Resident memory now and at its peak, in KiB (Linux)."""
-    values = {"VmRSS": 0, "VmHWM": 0}
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            key = line.split(":")[0]
-            if key in values:
-                values[key] = int(line.split()[1])
-    except OSError:
-        pass
-    return values["VmRSS"], values["VmHWM"]
 
 
 async def echo_server_main() -> None:

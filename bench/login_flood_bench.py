@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import random
 import subprocess
 import sys
@@ -42,7 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from server_process import start_process  # noqa: E402
+from server_process import cpu_seconds, start_process  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from protocol.codec import decode_server, encode  # noqa: E402
@@ -65,14 +64,6 @@ def start_server(db: str, extra: list[str]) -> tuple[subprocess.Popen[str], int]
          "--log-level", "warning", "--db", db, "--ping-interval", "0", "--computer-delay", "0",
          *extra],
     )  # fmt: skip
-
-
-def cpu_seconds(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
 
 
 async def open_from(port: int, address: str, name: str, version: int = 3) -> ClientConnection:

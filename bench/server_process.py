@@ -1,9 +1,11 @@
 """A server for a benchmark, in a process of its own: started from this checkout (or another), its
 port read from the line it prints first, its log kept in a file where the bench reads it at the
-end, and stopped. Imported by the bench scripts beside it; not a script itself."""
+end, its CPU time and memory read from /proc (Linux), and stopped. Imported by the bench scripts
+beside it; not a script itself."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -63,3 +65,25 @@ def stop(proc: subprocess.Popen[str], log: IO[str] | None = None, wait: float = 
     text = log.read()
     log.close()
     return text
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time the process has used (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def rss_kib(pid: int) -> tuple[int, int]:
+    """Resident memory now and at its peak, in KiB (0 once it is gone)."""
+    values = {"VmRSS": 0, "VmHWM": 0}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            key = line.split(":")[0]
+            if key in values:
+                values[key] = int(line.split()[1])
+    except OSError:
+        pass
+    return values["VmRSS"], values["VmHWM"]
