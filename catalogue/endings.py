@@ -37,3 +37,21 @@ ENDINGS: dict[str, str] = {
     "forfeit": N_("{player} left the game and forfeited it."),
 }
 NEITHER_HAS_A_BRIDGE_ENDING = N_("Neither player has a bridge on the board.")
+
+# A game of the player's ended while they were away from its table (protocol version 4's
+# player_note game_over), in the lobby's status line: "line" holds "how", the ending for the
+# player told, keyed "outcome/kind" for the endings a player made and by the outcome otherwise;
+# "{name}" is the other player.
+GAME_OVER_NOTES: dict[str, str] = {
+    "line": N_("Your game against {name} at table {table} is over: {how}."),
+    "won/forfeit": N_("{name} forfeited, you won"),
+    "lost/forfeit": N_("you forfeited, {name} won"),
+    "won/time": N_("{name} ran out of time, you won"),
+    "lost/time": N_("you ran out of time, {name} won"),
+    "won/resigned": N_("{name} resigned, you won"),
+    "lost/resigned": N_("you resigned, {name} won"),
+    "won": N_("you won"),
+    "lost": N_("{name} won"),
+    "drawn": N_("a draw"),
+    "unknown": N_("its table shows the result"),  # an outcome this client does not know
+}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from catalogue.codes import ACCOUNT_ERRORS, ACCOUNT_REASONS, CLOSINGS, ERRORS, REFUSALS
-from catalogue.endings import NEITHER_HAS_A_BRIDGE, REASONS
+from catalogue.endings import GAME_OVER_NOTES, NEITHER_HAS_A_BRIDGE, REASONS
 from catalogue.events import EVENTS
 
 # The tables the page says (it words a seat taken back elsewhere its own way, so not LEFT);
@@ -22,6 +22,7 @@ TABLES: dict[str, dict[str, str]] = {
     "closings": CLOSINGS,
     "reasons": {**REASONS, "neither": NEITHER_HAS_A_BRIDGE},
     "events": EVENTS,
+    "game_over_notes": GAME_OVER_NOTES,
 }
 
 

@@ -2,6 +2,7 @@
 // server keeps accounts (welcome.accounts). The login token is kept like the seat tokens: in
 // this tab's session storage, never in a URL, a log or the local storage.
 
+import { GAME_OVER_NOTES } from "./code-words.mjs";
 import { el } from "./dom.mjs";
 import { accountWords } from "./errors.mjs";
 import { _, fmt, seatName, t } from "./words.mjs";
@@ -92,6 +93,8 @@ export function accountMessage(m, app) {
         app.notice = t("{name} withdrew their challenge.", { name: m.name || "" });
       } else if (m.note === "your_move" && m.table_id) {
         app.notice = t("Your move at table {table}.", { table: m.table_id });
+      } else if (m.note === "game_over" && m.table_id) {
+        app.notice = gameOverWords(m);
       }
       return true;
     case "error": {
@@ -104,6 +107,14 @@ export function accountMessage(m, app) {
     default:
       return false;
   }
+}
+
+// A game of the player's that ended while they were away from its table (version 4), in the
+// words of the terminal's status line (client/language/words.py, game_over_words).
+export function gameOverWords(m) {
+  const name = m.name || "?";
+  const how = GAME_OVER_NOTES[`${m.outcome}/${m.ending}`] || GAME_OVER_NOTES[m.outcome] || GAME_OVER_NOTES.unknown;
+  return t(GAME_OVER_NOTES.line, { name, table: m.table_id || "?", how: t(how, { name }) });
 }
 
 // A challenge's terms, in the words of the terminal's list of challenges.

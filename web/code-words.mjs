@@ -144,3 +144,17 @@ export const EVENTS = {
   "undone": "{seat} took back {play}",
   "undone_hidden": "{seat} took back a card discarded face down"
 };
+
+export const GAME_OVER_NOTES = {
+  "line": "Your game against {name} at table {table} is over: {how}.",
+  "won/forfeit": "{name} forfeited, you won",
+  "lost/forfeit": "you forfeited, {name} won",
+  "won/time": "{name} ran out of time, you won",
+  "lost/time": "you ran out of time, {name} won",
+  "won/resigned": "{name} resigned, you won",
+  "lost/resigned": "you resigned, {name} won",
+  "won": "you won",
+  "lost": "{name} won",
+  "drawn": "a draw",
+  "unknown": "its table shows the result"
+};

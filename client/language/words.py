@@ -13,12 +13,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from catalogue.codes import ACCOUNT_ERRORS, ACCOUNT_REASONS, CLOSINGS, ERRORS, LEFT, REFUSALS
-from catalogue.endings import ENDINGS, NEITHER_HAS_A_BRIDGE, NEITHER_HAS_A_BRIDGE_ENDING
+from catalogue.endings import (
+    ENDINGS,
+    GAME_OVER_NOTES,
+    NEITHER_HAS_A_BRIDGE,
+    NEITHER_HAS_A_BRIDGE_ENDING,
+)
 from catalogue.endings import REASONS as _REASONS
 from catalogue.events import EVENTS
 from client.language.command_words import command_word, in_words, local_words, verb_names
 from client.language.i18n import _
 from protocol.messages import Error, Left, TableClosed
+from protocol.player_messages import PlayerNote
 from shared.board import ISLANDS, line_name
 from shared.events import (
     Abstained,
@@ -253,6 +259,17 @@ def left_words(left: Left) -> str:
     """Why this client is no longer at a table, in the player's language (version 2)."""
     sentence = LEFT.get(left.code or "")
     return left.reason if sentence is None else _(sentence)
+
+
+def game_over_words(note: PlayerNote) -> str:
+    """A game of the player's that ended while they were away from its table (version 4's
+    player_note game_over): against whom, where, and how it ended for them."""
+    name = note.name or "?"
+    how = GAME_OVER_NOTES.get(f"{note.outcome}/{note.ending}")
+    if how is None:
+        how = GAME_OVER_NOTES.get(note.outcome or "unknown", GAME_OVER_NOTES["unknown"])
+    line = _(GAME_OVER_NOTES["line"])
+    return line.format(name=name, table=note.table_id or "?", how=_(how).format(name=name))
 
 
 def error_sentence(error: Error) -> str:

@@ -15,6 +15,7 @@ from typing import Literal
 import attrs
 
 from client.language.i18n import _
+from client.language.words import game_over_words
 from protocol.messages import ServerMessage, Welcome
 from protocol.player_messages import (
     ChallengeInfo,
@@ -222,6 +223,11 @@ class PlayersState:
         if msg.note == "time_low":
             self.attention = _("Time is running out")
             return _("Your time at table {table} is running out.").format(table=table)
+        if msg.note == "game_over":
+            if table in self.waiting_moves:
+                self.waiting_moves.remove(table)
+            self.attention = _("Game over")
+            return game_over_words(msg)
         return None
 
 
