@@ -12,7 +12,7 @@ import pytest
 from protocol.codec import decode_server, encode
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.fields import TimeControl
-from protocol.messages import Leave, Left, Update
+from protocol.messages import Joined, Leave, Left, Update
 from protocol.player_messages import (
     AnswerChallenge,
     Challenge,
@@ -116,3 +116,19 @@ def test_version_3_neither_gets_nor_accepts_the_game_over_note() -> None:
         "name": "Bob",
     }
     assert decode_server(encode(move, 3), version=3) == move
+
+
+def test_a_game_of_days_lost_at_its_deadline_is_told_to_both() -> None:
+    h = Accounts(abandon_timeout=TIMEOUT)
+    ann = account(h, "Ann", 4)
+    bob = account(h, "Bob", 4)
+    days = ChallengeTerms(seat="white", first="white", clock=TimeControl(days=1))
+    (challenge,) = the(h.send(ann, Challenge("Bob", days)), bob, Challenges).challenges
+    accepted = h.send(bob, AnswerChallenge(challenge.challenge_id, "accept"))
+    table_id = the(accepted, bob, Joined).table_id
+    h.send(bob, Leave(table_id))  # both in the lobby now; Ann, to move, never moves
+    ended = h.advance(h.now + 86_400.0 + 1.0)
+    told = of(ended, ann, PlayerNote)
+    assert [n.note for n in told] == ["time_low", "game_over"]  # 12 hours before, then the end
+    assert told[-1] == PlayerNote("game_over", table_id, "Bob", "lost", "time")
+    assert the(ended, bob, PlayerNote) == PlayerNote("game_over", table_id, "Ann", "won", "time")
