@@ -27,7 +27,7 @@ from server.core.effects import CloseConnection, Effects
 from server.core.lobby import Lobby
 from server.core.ratelimit import KeyedBuckets
 from server.core.session import Session
-from server.core.store import AppendLogOp, SetSeatOp, StorageOp, TableStateOp
+from server.core.store import AppendLogOp, ClearSeatOp, SetSeatOp, StorageOp, TableStateOp
 from server.core.table import MemberId, Outbox, Table
 from server.core.timers import Timers, claimant
 from shared.history import entry_to_wire
@@ -233,12 +233,12 @@ class Context:
             state["rated"] = False
         self.write(TableStateOp(table.table_id, state, self.wall))
 
-    def seat_written(self, table: Table, member: MemberId) -> None:
-        """Write the seat the member holds."""
-        seat = table.seat_of(member)
-        assert seat is not None
+    def seat_written(self, table: Table, seat: Seat) -> None:
+        """Write who holds the seat now, or that nobody does."""
         holder = table.seats[seat]
-        assert holder is not None
+        if holder is None:
+            self.write(ClearSeatOp(table.table_id, seat.name.lower()))
+            return
         self.write(
             SetSeatOp(
                 table.table_id,

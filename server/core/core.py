@@ -11,9 +11,10 @@ rng it was given, so the same events with the same seed give the same effects.
 
 Here are the events and the dispatch of a client's messages; the rules live in the parts the core
 is made of: server/core/sessions.py (connections, hello, rates), server/core/play.py (a game around
-its moves), server/core/lifecycle.py (tables created, rematched, closed, restored),
-server/core/timers.py (what comes due when), all sharing server/core/context.py (the state and the
-effects being gathered).
+its moves, and Play.table_changed, the one epilogue of every change of a table),
+server/core/lifecycle.py (tables created, rematched, closed, restored), server/core/seating.py (who
+is at a table: seats taken, taken back, left, games watched), server/core/timers.py (what comes
+due when), all sharing server/core/context.py (the state and the effects being gathered).
 
 One rule makes locks unnecessary: the core (and every Table it holds) is only ever called from
 one thread, the event loop's, and each call runs to its end without awaiting anything.
@@ -73,11 +74,12 @@ from server.core.lobby import Lobby
 from server.core.lobby_chat import LobbyChatRoom
 from server.core.logins import Logins
 from server.core.play import Play
+from server.core.seating import Seating
 from server.core.session import Session
 from server.core.sessions import Sessions
-from server.core.store import AccountAction, ClearSeatOp, StoredPlayers, StoredTable
+from server.core.store import AccountAction, StoredPlayers, StoredTable
 from server.core.table import Closing, MemberId, Table, TableError
-from shared.types import Seat, Termination
+from shared.types import Termination
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +107,7 @@ class ServerCore:
         self._finished = FinishedGames(self._ctx, self._archive)
         self._play = Play(self._ctx, self._archive)
         self._tables = Lifecycle(self._ctx, self._sessions, self._play)
+        self._seating = Seating(self._ctx, self._sessions, self._play, self._tables)
         self._logins = Logins(self._ctx)
         self._lobby_chat = LobbyChatRoom(self._ctx)
         self._challenges = ChallengeBoard(self._ctx, self._tables)
@@ -219,15 +222,7 @@ class ServerCore:
         if session is None:
             return ctx.take()
         self._logins.forget(member)
-        for table_id in sorted(session.tables):  # an order that no hash seed changes
-            table = ctx.lobby.tables.get(table_id)
-            if table is not None and not table.closed:
-                seat = table.seat_of(member)
-                ctx.send_all(table.disconnect(member, now))
-                ctx.tell_watchers(table)
-                ctx.lobby_changed(now)
-                if seat is not None:
-                    self._play.seat_gone(table, seat, now)
+        self._seating.disconnect(session, now)
         return ctx.take()
 
     def computer_command(
@@ -344,22 +339,15 @@ class ServerCore:
             case CreateTable():
                 self._tables.create(session, message, now)
             case Join(table_id, seat):
-                self._join(session, table_id, seat, now)
+                self._seating.join(session, table_id, seat, now)
             case Spectate(table_id):
-                table = ctx.lobby.get(table_id)
-                if table_id not in session.tables:
-                    self._sessions.room_for_one_more(session)
-                assert session.name is not None
-                ctx.send_all(table.spectate(member, session.name))
-                ctx.tell_watchers(table, member)
-                session.tables.add(table_id)
-                ctx.lobby_changed(now)
+                self._seating.spectate(session, table_id, now)
             case Reclaim(table_id, token):
-                self._reclaim(session, table_id, token, now)
+                self._seating.reclaim(session, table_id, token, now)
             case Resume(table_id):
-                self._reclaim(session, table_id, None, now)
+                self._seating.reclaim(session, table_id, None, now)
             case Leave(table_id):
-                self._leave(session, table_id, now)
+                self._seating.leave(session, table_id, now)
             case Resync(table_id):
                 table = ctx.lobby.get(table_id)
                 ctx.send_all(table.resync(member))
@@ -401,65 +389,6 @@ class ServerCore:
             case Analyse(table_id):
                 self._finished.analyse(session, table_id)
 
-    def _join(self, session: Session, table_id: str, seat: str | None, now: float) -> None:
-        ctx, member = self._ctx, session.member
-        table = ctx.lobby.get(table_id)
-        if table_id not in session.tables:
-            self._sessions.room_for_one_more(session)
-        assert session.name is not None
-        parsed = None if seat is None else Seat.parse(seat)
-        outbox = table.join(
-            member, session.name, parsed, now=now, account=session.account,
-            rating=ctx.rating_of(session.account),
-        )  # fmt: skip
-        # the players message tells the others the game (and the mover's clock) began
-        self._play.game_may_start(table, now)
-        ctx.send_all(outbox)
-        ctx.tell_watchers(table, member)
-        ctx.seat_written(table, member)
-        session.tables.add(table_id)
-        ctx.lobby_changed(now)
-        self._play.computers_to_move(table)
-
-    def _reclaim(self, session: Session, table_id: str, token: str | None, now: float) -> None:
-        """Take back a seat with its token, or (None) the seat the session's account holds."""
-        ctx, member = self._ctx, session.member
-        table = ctx.lobby.get(table_id)
-        if table_id not in session.tables:
-            self._sessions.room_for_one_more(session)
-        holders = {s: h.member for s, h in table.seats.items() if h is not None}
-        if token is not None:
-            outbox = table.reclaim(member, token, now)
-        elif session.account is None:
-            raise TableError(ErrorCode.LOGIN_REQUIRED, "log in to resume your games")
-        else:
-            outbox = table.resume(member, session.account, now)
-            ctx.seat_written(table, member)
-        held = table.seat_of(member)
-        previous = holders.get(held) if held is not None else None
-        if previous is not None and previous != member and previous in ctx.sessions:
-            ctx.sessions[previous].tables.discard(table_id)  # it was let go
-        ctx.send_all(outbox)
-        ctx.tell_watchers(table, member)
-        session.tables.add(table_id)
-        ctx.lobby_changed(now)
-
-    def _leave(self, session: Session, table_id: str, now: float) -> None:
-        ctx, member = self._ctx, session.member
-        table = ctx.lobby.get(table_id)
-        held = table.seat_of(member)
-        ctx.send_all(table.leave(member, now))
-        ctx.tell_watchers(table)
-        if held is not None and table.seats[held] is not None:
-            self._play.seat_gone(table, held, now)  # stepped away: like a dropped line
-        if held is not None and table.seats[held] is None:
-            ctx.write(ClearSeatOp(table_id, held.name.lower()))
-        if table.role_of(member) is None:
-            session.tables.discard(table_id)
-        if table.empty:
-            self._tables.close_table(table, Closing("nobody_seated", "nobody is seated"), now)
-        ctx.lobby_changed(now)
-
     def _reconcile(self, table_id: str | None, now: float) -> None:
         """After an unexpected failure part-way through a change: whatever the table became in
         memory goes to disk and to its members, so that the three agree again."""
@@ -468,10 +397,7 @@ class ServerCore:
         if table is None or table.closed:
             return
         try:
-            ctx.append_log(table)
-            if table.game.is_over and not table.finish_stored:
-                self._play.finished(table)
-            ctx.send_all([(m, table.state_for(m)) for m in table.members()])
+            self._play.table_changed(table, now, [(m, table.state_for(m)) for m in table.members()])
         except Exception:
             log.exception("table %s could not be made consistent; closing it", table.table_id)
             self._tables.close_table(table, Closing("server_failed", "the server failed"), now)

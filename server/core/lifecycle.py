@@ -17,7 +17,7 @@ from server.core.context import Context
 from server.core.play import Play, no_offer
 from server.core.session import Session
 from server.core.sessions import Sessions
-from server.core.store import CloseOp, CreateTableOp, SetSeatOp, StoredTable
+from server.core.store import CloseOp, CreateTableOp, StoredTable
 from server.core.table import (
     COMPUTER_NAME,
     Closing,
@@ -90,8 +90,7 @@ class Lifecycle:
         table.rated_requested = create.rated
         table.created_wall = ctx.wall
         table.clock = clock
-        self._created(table)
-        ctx.store_state(table, now)
+        self._created(table, now)
         ctx.lobby.add(table)
         self.tables_by_address.setdefault(session.address, set()).add(table_id)
         self.creators[table_id] = session.address
@@ -100,7 +99,6 @@ class Lifecycle:
             "table %s created by %s: %s%s", table_id, session.name, describe_options(options),
             "" if clock is None else f", clock {create.clock}",
         )  # fmt: skip
-        ctx.lobby_changed(now)
 
     def create_for_challenge(
         self, session: Session, challenger: Account, terms: ChallengeTerms, now: float
@@ -124,34 +122,19 @@ class Lifecycle:
         table = Table(table_id, game, rng=ctx.rng, chat_history=cfg.chat_history, now=now)
         table.hints, table.clock = terms.hints, clock
         table.rated_requested, table.created_wall = terms.rated, ctx.wall
-        self._created(table)
-        ctx.store_state(table, now)
-        ctx.lobby.add(table)
         table.hold_seat(theirs, challenger.name, challenger.key, challenger.shown_rating, now)
-        holder = table.seats[theirs]
-        assert holder is not None
-        ctx.write(
-            SetSeatOp(
-                table_id,
-                theirs.name.lower(),
-                holder.name,
-                holder.token_hash,
-                False,
-                challenger.key,
-            )
-        )
+        self._created(table, now, held=theirs)
+        ctx.lobby.add(table)
         assert session.name is not None
         outbox = table.join(
             session.member, session.name, theirs.other, now=now, account=session.account,
             rating=ctx.rating_of(session.account),
         )  # fmt: skip
-        self.play.game_may_start(table, now)
-        ctx.send_all(outbox)
-        ctx.seat_written(table, session.member)
         session.tables.add(table_id)
+        started = self.play.game_may_start(table, now)
+        self.play.table_changed(table, now, outbox, state=started, seats=[theirs.other], lobby=True)
         log.info("table %s: a challenge of %s accepted by %s", table_id, challenger.name,
                  session.name)  # fmt: skip
-        ctx.lobby_changed(now)
         return table_id
 
     def _waiting(self, table_ids: set[str]) -> list[Table]:
@@ -187,8 +170,9 @@ class Lifecycle:
                 self.used_table_ids.add(table_id)
                 return table_id
 
-    def _created(self, table: Table) -> None:
-        """Write a new table and its log so far."""
+    def _created(self, table: Table, now: float, held: Seat | None = None) -> None:
+        """Write a new table, its log so far, its state and (`held`) a seat held for a player
+        yet to come."""
         game = table.game
         self.ctx.write(
             CreateTableOp(
@@ -199,7 +183,7 @@ class Lifecycle:
                 self.ctx.wall,
             )
         )
-        self.ctx.append_log(table)
+        self.play.table_changed(table, now, state=True, seats=[] if held is None else [held])
 
     def _seat_players(
         self, table: Table, vs_computer: bool, seat: Seat, session: Session, now: float
@@ -209,18 +193,18 @@ class Lifecycle:
         if vs_computer:  # seated first, so that the creator's state says "playing"
             computer = ctx.new_member()
             ctx.computers[computer] = table_id
-            ctx.send_all(table.join(computer, COMPUTER_NAME, seat.other, computer=True))
-            ctx.seat_written(table, computer)
+            joined = table.join(computer, COMPUTER_NAME, seat.other, computer=True)
+            self.play.table_changed(table, now, joined, seats=[seat.other])
         assert session.name is not None
         outbox = table.join(
             session.member, session.name, seat, now=now, account=session.account,
             rating=ctx.rating_of(session.account),
         )  # fmt: skip
-        self.play.game_may_start(table, now)
-        ctx.send_all(outbox)
-        ctx.seat_written(table, session.member)
         session.tables.add(table_id)
-        self.play.computers_to_move(table)
+        started = self.play.game_may_start(table, now)
+        self.play.table_changed(
+            table, now, outbox, state=started, seats=[seat], lobby=True, computers=True
+        )
 
     # ----- rematch ------------------------------------------------------------------------------
 
@@ -238,7 +222,7 @@ class Lifecycle:
                 raise no_offer("offer_stands", "your offer stands; the opponent decides")
             table.rematch_offer = seat
             self.ctx.note(table, "rematch_offered", seat)
-            self.ctx.store_state(table, now)
+            self.play.table_changed(table, now, state=True)
             return
         if not other.computer and other.member is None:
             raise no_offer("opponent_away", "your opponent is not connected")
@@ -257,52 +241,48 @@ class Lifecycle:
         new.rated_requested, new.created_wall = table.rated_requested, ctx.wall
         if table.clock is not None:
             new.clock = Clock.new(table.clock.control)
-        self._created(new)
-        ctx.store_state(new, now)
+        self._created(new, now)
         ctx.lobby.add(new)
         table.rematch_to, table.rematch_offer = table_id, None
-        ctx.store_state(table, now)
+        self.play.table_changed(table, now, state=True)
         ctx.note(table, "rematch_started", None, table_id)
         humans = [(s, h) for s, h in table.seats.items() if h is not None and not h.computer]
         computers = [(s, h) for s, h in table.seats.items() if h is not None and h.computer]
+        outbox: Outbox = []
+        seats: list[Seat] = []
         for seat, holder in computers:
             computer = ctx.new_member()
             ctx.computers[computer] = table_id
-            ctx.send_all(new.join(computer, holder.name, seat.other, computer=True))
-            ctx.seat_written(new, computer)
-        outboxes: list[Outbox] = []
+            outbox += new.join(computer, holder.name, seat.other, computer=True)
+            seats.append(seat.other)
         for seat, holder in humans:
             if holder.member is None:
                 continue  # not reached: a rematch starts with both players connected
-            outboxes.append(
-                new.join(
-                    holder.member,
-                    holder.name,
-                    seat.other,
-                    now=now,
-                    account=holder.account,
-                    rating=ctx.rating_of(holder.account),
-                )
+            outbox += new.join(
+                holder.member,
+                holder.name,
+                seat.other,
+                now=now,
+                account=holder.account,
+                rating=ctx.rating_of(holder.account),
             )
-            ctx.seat_written(new, holder.member)
+            seats.append(seat.other)
             session = ctx.sessions.get(holder.member)
             if session is not None:
                 session.tables.add(table_id)
-        self.play.game_may_start(new, now)
-        for outbox in outboxes:
-            ctx.send_all(outbox)
+        # the seats are written as they are taken, before the game they begin
+        self.play.table_changed(new, now, seats=seats)
+        started = self.play.game_may_start(new, now)
         for member, name in list(table.spectators.items()):
-            ctx.send_all(new.spectate(member, name))
+            outbox += new.spectate(member, name)
             del table.spectators[member]  # they watch the new game: counted there alone
             session = ctx.sessions.get(member)
             if session is not None:
                 session.tables.add(table_id)
                 session.tables.discard(table.table_id)
-        ctx.tell_watchers(new)
-        ctx.tell_watchers(table)
+        self.play.table_changed(new, now, outbox, state=started, lobby=True, computers=True)
+        self.play.table_changed(table, now)  # its spectators went along
         log.info("table %s: rematch of %s", table_id, table.table_id)
-        ctx.lobby_changed(now)
-        self.play.computers_to_move(new)
 
     # ----- closing ------------------------------------------------------------------------------
 
@@ -312,7 +292,7 @@ class Lifecycle:
             return
         log.info("table %s closed: %s", table.table_id, closing.english)
         members = table.members()
-        ctx.send_all(table.close(closing))
+        outbox = table.close(closing)
         ctx.write(CloseOp(table.table_id, closing.english, ctx.wall))
         ctx.lobby.remove(table.table_id)
         creator = self.creators.pop(table.table_id, None)
@@ -328,7 +308,7 @@ class Lifecycle:
             session = ctx.sessions.get(member)
             if session is not None:
                 session.tables.discard(table.table_id)
-        ctx.lobby_changed(now)
+        self.play.table_changed(table, now, outbox, lobby=True)
 
     def sweep(self, pending: list[Table], now: float, most: int) -> None:
         """End by forfeit the games abandoned by a player; close the tables whose time is up;
@@ -462,7 +442,7 @@ class Lifecycle:
         self.used_table_ids.add(row.table_id)
         ctx.lobby.add(table)
         ctx.wake_for_sweep(now)
-        self.play.computers_to_move(table)
+        self.play.table_changed(table, now, computers=True)
 
     def _restore_state(self, table: Table, state: dict[str, Any], now: float) -> None:
         """The table's settings, clocks and offers as stored; a running clock starts again

@@ -220,6 +220,11 @@ class Table:
         return self._events
 
     @property
+    def loaded(self) -> bool:
+        """The game is in memory (a stored table's is rebuilt only when first needed)."""
+        return self._game is not None
+
+    @property
     def over(self) -> bool:
         return self._finished if self._game is None else self._game.is_over
 
@@ -238,6 +243,16 @@ class Table:
             if holder is not None and holder.member == member:
                 return seat
         return None
+
+    def acting_seat(self, member: MemberId) -> Seat:
+        """The seat the member acts for; refused to a spectator and to anyone not here. The
+        one check of who may act at this table: its moves, offers, claims and rematches."""
+        seat = self.seat_of(member)
+        if seat is None:
+            if member in self.spectators:
+                raise TableError(ErrorCode.SPECTATOR_CANNOT_ACT, "spectators cannot act")
+            raise TableError(ErrorCode.NOT_AT_TABLE, "you have no seat at this table")
+        return seat
 
     def role_of(self, member: MemberId) -> RoleName | None:
         seat = self.seat_of(member)
@@ -563,11 +578,7 @@ class Table:
     def command(self, member: MemberId, version: int, action_text: str) -> Outbox:
         """Apply one action of the member's seat; every check comes before any change.
         Returns everyone's update, the mover's first."""
-        seat = self.seat_of(member)
-        if seat is None:
-            if member in self.spectators:
-                raise TableError(ErrorCode.SPECTATOR_CANNOT_ACT, "spectators cannot act")
-            raise TableError(ErrorCode.NOT_AT_TABLE, "you have no seat at this table")
+        seat = self.acting_seat(member)
         if self.status == "waiting":
             raise TableError(
                 ErrorCode.GAME_NOT_STARTED, "the game starts when both seats are taken"
