@@ -5,6 +5,7 @@ version), errors, closes, and the storage operations that keep a table on disk."
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -23,7 +24,7 @@ from protocol.messages import (
 from protocol.player_messages import Watchers
 from server.core.accounts import Accounts
 from server.core.config import ServerConfig
-from server.core.effects import CloseConnection, Effects
+from server.core.effects import CloseConnection, ComputerTurn, Effects
 from server.core.lobby import Lobby
 from server.core.ratelimit import KeyedBuckets
 from server.core.session import Session
@@ -32,8 +33,11 @@ from server.core.table import MemberId, Outbox, Table
 from server.core.timers import Timers, claimant
 from shared.history import entry_to_wire
 from shared.legality import Refusal
+from shared.levels import LEVEL_INFER
 from shared.randomness import CardSource, DrawnSource
+from shared.seen import Seen, seen_turns
 from shared.types import Seat
+from shared.views import seat_view, seat_view_to_dict
 
 
 class Context:
@@ -57,6 +61,9 @@ class Context:
         self.wall = 0.0
         self.effects = Effects()
         self._next_member = 1
+        # what a game that has just ended does besides its storage (the clocks stop, the result,
+        # the record, the archive, the players told): Play.game_ended, which sets it
+        self.game_ended: Callable[[Table, float], None] = _no_game_end
 
     def begin(self, now: float, wall: float) -> None:
         """An event that happened at `now`, `wall` by the wall clock, is being handled."""
@@ -80,6 +87,68 @@ class Context:
     def wake_for_sweep(self, now: float) -> None:
         self.timers.wake_for_sweep(now, self.config.sweep_interval)
 
+    # ----- the one epilogue of a change ---------------------------------------------------------
+
+    def table_changed(
+        self,
+        table: Table,
+        now: float,
+        outbox: Outbox | None = None,
+        *,
+        state: bool = False,
+        seats: Iterable[Seat] = (),
+        newcomer: MemberId | None = None,
+        lobby: bool = False,
+        computers: bool = False,
+    ) -> None:
+        """How every change of a table ends, in this order (docs/architecture.md, One command):
+        the log (the entries the disk has not; a game that has just ended stops its clocks,
+        drops a draw offer and writes its result and record: `game_ended`), the state (`state`:
+        clocks, offers, settings; always after the game ended), the seats (`seats`, as held
+        now), the sends (`outbox`), the watchers (when who watches changed; `newcomer` hears it
+        anyway), the lobby (`lobby`: what it lists changed), the computer (`computers`: the
+        turn may be its). A closed table only sends and tells the lobby."""
+        if not table.closed and table.loaded:  # a stored game not rebuilt has nothing new
+            self.append_log(table)
+            if table.game.is_over and not table.finish_stored:
+                self.game_ended(table, now)
+                state = True
+        if state:
+            self.store_state(table, now)
+        for seat in seats:
+            self.seat_written(table, seat)
+        if outbox:
+            self.send_all(outbox)
+        self.tell_watchers(table, newcomer)
+        if lobby:
+            self.lobby_changed(now)
+        if computers:
+            self.computers_to_move(table)
+
+    def computers_to_move(self, table: Table) -> None:
+        """Hand the turn to the computer if one is to move at this table."""
+        if not table.vs_computer or table.status != "playing" or table.closed:
+            return
+        holder = table.seats[table.game.to_move]
+        if holder is None or not holder.computer or holder.member is None:
+            return
+        seat = table.game.to_move
+        view = seat_view_to_dict(seat_view(table.game, seat))
+        turns: tuple[tuple[Seen, ...], ...] = ()
+        if LEVEL_INFER.get(table.level, False):  # a level that reads them
+            turns = tuple(tuple(turn) for turn in seen_turns(table.game, seat.other))
+        self.effects.computer_turns.append(
+            ComputerTurn(
+                holder.member,
+                table.table_id,
+                table.version,
+                view,
+                self.config.computer_delay,
+                table.level,
+                turns,
+            )
+        )
+
     # ----- messages ---------------------------------------------------------------------------
 
     def send(self, member: MemberId, message: ServerMessage) -> None:
@@ -87,7 +156,7 @@ class Context:
 
     def send_all(self, outbox: Outbox) -> None:
         """Messages for connections are sent; computers only learn from them when it is their
-        turn (see Play.computers_to_move). A version-2 connection gets the game's log with every
+        turn (see computers_to_move). A version-2 connection gets the game's log with every
         full state."""
         sends = self.effects.sends
         overlays: dict[str, dict[str, Any]] = {}
@@ -254,6 +323,10 @@ class Context:
         """The rating shown beside an account's name (None: a guest)."""
         account = None if key is None else self.accounts.get(key)
         return None if account is None else account.shown_rating
+
+
+def _no_game_end(table: Table, now: float) -> None:
+    raise AssertionError("the core sets Context.game_ended before any table changes")
 
 
 def _wire_seat(seat: Seat | None) -> str | None:

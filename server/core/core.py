@@ -11,10 +11,10 @@ rng it was given, so the same events with the same seed give the same effects.
 
 Here are the events and the dispatch of a client's messages; the rules live in the parts the core
 is made of: server/core/sessions.py (connections, hello, rates), server/core/play.py (a game around
-its moves, and Play.table_changed, the one epilogue of every change of a table),
-server/core/lifecycle.py (tables created, rematched, closed, restored), server/core/seating.py (who
-is at a table: seats taken, taken back, left, games watched), server/core/timers.py (what comes
-due when), all sharing server/core/context.py (the state and the effects being gathered).
+its moves), server/core/lifecycle.py (tables created, rematched, closed, restored),
+server/core/seating.py (who is at a table: seats taken, taken back, left, games watched),
+server/core/timers.py (what comes due when), all sharing server/core/context.py (the state, the
+effects being gathered, and Context.table_changed, the one epilogue of every change of a table).
 
 One rule makes locks unnecessary: the core (and every Table it holds) is only ever called from
 one thread, the event loop's, and each call runs to its end without awaiting anything.
@@ -397,7 +397,7 @@ class ServerCore:
         if table is None or table.closed:
             return
         try:
-            self._play.table_changed(table, now, [(m, table.state_for(m)) for m in table.members()])
+            self._ctx.table_changed(table, now, [(m, table.state_for(m)) for m in table.members()])
         except Exception:
             log.exception("table %s could not be made consistent; closing it", table.table_id)
             self._tables.close_table(table, Closing("server_failed", "the server failed"), now)

@@ -132,7 +132,7 @@ class Lifecycle:
         )  # fmt: skip
         session.tables.add(table_id)
         started = self.play.game_may_start(table, now)
-        self.play.table_changed(table, now, outbox, state=started, seats=[theirs.other], lobby=True)
+        self.ctx.table_changed(table, now, outbox, state=started, seats=[theirs.other], lobby=True)
         log.info("table %s: a challenge of %s accepted by %s", table_id, challenger.name,
                  session.name)  # fmt: skip
         return table_id
@@ -183,7 +183,7 @@ class Lifecycle:
                 self.ctx.wall,
             )
         )
-        self.play.table_changed(table, now, state=True, seats=[] if held is None else [held])
+        self.ctx.table_changed(table, now, state=True, seats=[] if held is None else [held])
 
     def _seat_players(
         self, table: Table, vs_computer: bool, seat: Seat, session: Session, now: float
@@ -194,7 +194,7 @@ class Lifecycle:
             computer = ctx.new_member()
             ctx.computers[computer] = table_id
             joined = table.join(computer, COMPUTER_NAME, seat.other, computer=True)
-            self.play.table_changed(table, now, joined, seats=[seat.other])
+            self.ctx.table_changed(table, now, joined, seats=[seat.other])
         assert session.name is not None
         outbox = table.join(
             session.member, session.name, seat, now=now, account=session.account,
@@ -202,7 +202,7 @@ class Lifecycle:
         )  # fmt: skip
         session.tables.add(table_id)
         started = self.play.game_may_start(table, now)
-        self.play.table_changed(
+        self.ctx.table_changed(
             table, now, outbox, state=started, seats=[seat], lobby=True, computers=True
         )
 
@@ -222,7 +222,7 @@ class Lifecycle:
                 raise no_offer("offer_stands", "your offer stands; the opponent decides")
             table.rematch_offer = seat
             self.ctx.note(table, "rematch_offered", seat)
-            self.play.table_changed(table, now, state=True)
+            self.ctx.table_changed(table, now, state=True)
             return
         if not other.computer and other.member is None:
             raise no_offer("opponent_away", "your opponent is not connected")
@@ -244,7 +244,7 @@ class Lifecycle:
         self._created(new, now)
         ctx.lobby.add(new)
         table.rematch_to, table.rematch_offer = table_id, None
-        self.play.table_changed(table, now, state=True)
+        self.ctx.table_changed(table, now, state=True)
         ctx.note(table, "rematch_started", None, table_id)
         humans = [(s, h) for s, h in table.seats.items() if h is not None and not h.computer]
         computers = [(s, h) for s, h in table.seats.items() if h is not None and h.computer]
@@ -271,7 +271,7 @@ class Lifecycle:
             if session is not None:
                 session.tables.add(table_id)
         # the seats are written as they are taken, before the game they begin
-        self.play.table_changed(new, now, seats=seats)
+        self.ctx.table_changed(new, now, seats=seats)
         started = self.play.game_may_start(new, now)
         for member, name in list(table.spectators.items()):
             outbox += new.spectate(member, name)
@@ -280,8 +280,8 @@ class Lifecycle:
             if session is not None:
                 session.tables.add(table_id)
                 session.tables.discard(table.table_id)
-        self.play.table_changed(new, now, outbox, state=started, lobby=True, computers=True)
-        self.play.table_changed(table, now)  # its spectators went along
+        self.ctx.table_changed(new, now, outbox, state=started, lobby=True, computers=True)
+        self.ctx.table_changed(table, now)  # its spectators went along
         log.info("table %s: rematch of %s", table_id, table.table_id)
 
     # ----- closing ------------------------------------------------------------------------------
@@ -308,7 +308,7 @@ class Lifecycle:
             session = ctx.sessions.get(member)
             if session is not None:
                 session.tables.discard(table.table_id)
-        self.play.table_changed(table, now, outbox, lobby=True)
+        self.ctx.table_changed(table, now, outbox, lobby=True)
 
     def sweep(self, pending: list[Table], now: float, most: int) -> None:
         """End by forfeit the games abandoned by a player; close the tables whose time is up;
@@ -442,7 +442,7 @@ class Lifecycle:
         self.used_table_ids.add(row.table_id)
         ctx.lobby.add(table)
         ctx.wake_for_sweep(now)
-        self.play.table_changed(table, now, computers=True)
+        self.ctx.table_changed(table, now, computers=True)
 
     def _restore_state(self, table: Table, state: dict[str, Any], now: float) -> None:
         """The table's settings, clocks and offers as stored; a running clock starts again

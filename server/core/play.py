@@ -4,7 +4,6 @@ out, resigned, agreed, on time, forfeited), draw offers, claims, chat, and the c
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 from typing import Any
 
 from protocol.errors import ErrorCode
@@ -12,18 +11,15 @@ from protocol.messages import Command
 from protocol.player_messages import NOTE_SINCE, OutcomeName, PlayerNote, PlayerNoteName
 from server.core.archive import Archive
 from server.core.context import Context
-from server.core.effects import ComputerTurn, KeepRecord
+from server.core.effects import KeepRecord
 from server.core.session import Session
 from server.core.sessions import chat_text
 from server.core.store import ChatOp, FinishOp
 from server.core.table import MemberId, Outbox, Table, TableError
 from server.core.timers import claim_refusal, claimant
 from shared.legality import Refusal
-from shared.levels import LEVEL_INFER
 from shared.record import write_record
-from shared.seen import Seen, seen_turns
 from shared.types import Seat, Termination
-from shared.views import seat_view, seat_view_to_dict
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +35,7 @@ class Play:
     def __init__(self, ctx: Context, archive: Archive) -> None:
         self.ctx = ctx
         self.archive = archive
+        ctx.game_ended = self.game_ended  # the epilogue's step when a game has just ended
 
     def command(self, member: MemberId, command: Command, now: float) -> None:
         ctx = self.ctx
@@ -54,7 +51,7 @@ class Play:
             ctx.note(table, "draw_declined", mover)
         if not table.game.is_over and table.game.to_move is not mover:
             self._turn_passed(table, mover, now)
-        self.table_changed(
+        self.ctx.table_changed(
             table, now, outbox, state=table.clock is not None,
             lobby=table.status != before_status, computers=True,
         )  # fmt: skip
@@ -62,45 +59,6 @@ class Play:
     def my_seat(self, member: MemberId, table_id: str) -> tuple[Table, Seat]:
         table = self.ctx.lobby.get(table_id)
         return table, table.acting_seat(member)
-
-    # ----- the one epilogue of a change ---------------------------------------------------------
-
-    def table_changed(
-        self,
-        table: Table,
-        now: float,
-        outbox: Outbox | None = None,
-        *,
-        state: bool = False,
-        seats: Iterable[Seat] = (),
-        newcomer: MemberId | None = None,
-        lobby: bool = False,
-        computers: bool = False,
-    ) -> None:
-        """How every change of a table ends, in this order (docs/architecture.md, One command):
-        the log (the entries the disk has not; a game that has just ended stops its clocks,
-        drops a draw offer and writes its result and record), the state (`state`: clocks,
-        offers, settings; always after the game ended), the seats (`seats`, as held now), the
-        sends (`outbox`), the watchers (when who watches changed; `newcomer` hears it anyway),
-        the lobby (`lobby`: what it lists changed), the computer (`computers`: the turn may be
-        its). A closed table only sends and tells the lobby."""
-        ctx = self.ctx
-        if not table.closed and table.loaded:  # a stored game not rebuilt has nothing new
-            ctx.append_log(table)
-            if table.game.is_over and not table.finish_stored:
-                self.game_ended(table, now)
-                state = True
-        if state:
-            ctx.store_state(table, now)
-        for seat in seats:
-            ctx.seat_written(table, seat)
-        if outbox:
-            ctx.send_all(outbox)
-        ctx.tell_watchers(table, newcomer)
-        if lobby:
-            ctx.lobby_changed(now)
-        if computers:
-            self.computers_to_move(table)
 
     # ----- the turn and its clock ---------------------------------------------------------------
 
@@ -214,7 +172,7 @@ class Play:
     def end(self, table: Table, kind: Termination, seat: Seat | None, now: float) -> None:
         """End the game otherwise than by playing it out."""
         outbox = table.end(kind, seat)
-        self.table_changed(table, now, outbox, state=True, lobby=True)
+        self.ctx.table_changed(table, now, outbox, state=True, lobby=True)
         log.info("table %s: game over (%s, %s)", table.table_id, kind.value, seat)
 
     def game_ended(self, table: Table, now: float) -> None:
@@ -255,7 +213,7 @@ class Play:
             return
         table.draw_offer = seat
         self.ctx.note(table, "draw_offered", seat)
-        self.table_changed(table, now, state=True)
+        self.ctx.table_changed(table, now, state=True)
 
     def decline_draw(self, member: MemberId, table_id: str, now: float) -> None:
         table, mine = self.my_seat(member, table_id)
@@ -263,7 +221,7 @@ class Play:
             raise no_offer("no_draw_offer", "there is no draw offer to decline")
         table.draw_offer = None
         self.ctx.note(table, "draw_declined", mine)
-        self.table_changed(table, now, state=True)
+        self.ctx.table_changed(table, now, state=True)
 
     def claim(self, member: MemberId, table_id: str, now: float) -> None:
         table, mine = self.my_seat(member, table_id)
@@ -279,7 +237,7 @@ class Play:
         if table.rematch_offer is seat:
             table.rematch_offer = None
             self.ctx.note(table, "rematch_declined", seat)
-            self.table_changed(table, now, state=True)
+            self.ctx.table_changed(table, now, state=True)
 
     # ----- chat ---------------------------------------------------------------------------------
 
@@ -292,33 +250,9 @@ class Play:
         outbox = table.chat(session.member, cleaned)
         entry = table.chat_log[-1]
         ctx.write(ChatOp(table_id, entry.sender, entry.text, ctx.wall, entry.role))
-        self.table_changed(table, now, outbox)
+        self.ctx.table_changed(table, now, outbox)
 
     # ----- the computer -------------------------------------------------------------------------
-
-    def computers_to_move(self, table: Table) -> None:
-        """Hand the turn to the computer if one is to move at this table."""
-        if not table.vs_computer or table.status != "playing" or table.closed:
-            return
-        holder = table.seats[table.game.to_move]
-        if holder is None or not holder.computer or holder.member is None:
-            return
-        seat = table.game.to_move
-        view = seat_view_to_dict(seat_view(table.game, seat))
-        turns: tuple[tuple[Seen, ...], ...] = ()
-        if LEVEL_INFER.get(table.level, False):  # a level that reads them
-            turns = tuple(tuple(turn) for turn in seen_turns(table.game, seat.other))
-        self.ctx.effects.computer_turns.append(
-            ComputerTurn(
-                holder.member,
-                table.table_id,
-                table.version,
-                view,
-                self.ctx.config.computer_delay,
-                table.level,
-                turns,
-            )
-        )
 
     def fallback_move(self, member: MemberId, table_id: str, now: float) -> None:
         """The computer must never stall its table: when its choice is refused, it plays the

@@ -1,6 +1,6 @@
 """Who is at a table: a seat taken (`join`), taken back with its token or by the account that
 holds it (`reclaim`), given up or stepped away from (`leave`), a game watched (`spectate`), and
-the seats a dropped connection leaves waiting (`disconnect`). Each ends in Play.table_changed."""
+the seats a dropped connection leaves waiting (`disconnect`). Each ends in Context.table_changed."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ class Seating:
         assert taken is not None
         # the players message tells the others the game (and the mover's clock) began
         started = self.play.game_may_start(table, now)
-        self.play.table_changed(
+        self.ctx.table_changed(
             table, now, outbox, state=started, seats=[taken], newcomer=member, lobby=True,
             computers=True,
         )  # fmt: skip
@@ -63,7 +63,7 @@ class Seating:
         session.tables.add(table_id)
         # resumed: a new token, written; a token's own seat is as stored
         seats = [held] if token is None else []
-        self.play.table_changed(table, now, outbox, seats=seats, newcomer=member, lobby=True)
+        self.ctx.table_changed(table, now, outbox, seats=seats, newcomer=member, lobby=True)
 
     def leave(self, session: Session, table_id: str, now: float) -> None:
         ctx, member = self.ctx, session.member
@@ -73,7 +73,7 @@ class Seating:
         given_up = [held] if held is not None and table.seats[held] is None else []
         if table.role_of(member) is None:
             session.tables.discard(table_id)
-        self.play.table_changed(table, now, outbox, seats=given_up, lobby=True)
+        self.ctx.table_changed(table, now, outbox, seats=given_up, lobby=True)
         if held is not None and not given_up:
             self.play.seat_gone(table, held, now)  # stepped away: like a dropped line
         if table.empty:
@@ -87,7 +87,7 @@ class Seating:
         assert session.name is not None
         outbox = table.spectate(member, session.name)
         session.tables.add(table_id)
-        self.play.table_changed(table, now, outbox, newcomer=member, lobby=True)
+        self.ctx.table_changed(table, now, outbox, newcomer=member, lobby=True)
 
     def disconnect(self, session: Session, now: float) -> None:
         """The connection is gone: its seats wait for their tokens, and their opponents may
@@ -97,6 +97,6 @@ class Seating:
             table = self.ctx.lobby.tables.get(table_id)
             if table is not None and not table.closed:
                 seat = table.seat_of(member)
-                self.play.table_changed(table, now, table.disconnect(member, now), lobby=True)
+                self.ctx.table_changed(table, now, table.disconnect(member, now), lobby=True)
                 if seat is not None:
                     self.play.seat_gone(table, seat, now)
