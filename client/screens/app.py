@@ -295,11 +295,8 @@ class KahunaApp:
         elif outcome.kind == "resync":
             if state.table_id is not None:
                 self.send(Resync(state.table_id))
-        elif outcome.kind == "analyse" and state.table_id is not None:
-            # the record of the finished game, replayed with its analysis, in the lobby
-            table_id = state.table_id
-            self.lobby.open_record(table_id, analyse=True)
-            leave_table(state, self.send)
+        elif outcome.kind == "analyse":
+            self.lobby.replay_over_table()
         elif outcome.kind == "quit":
             self.ask_quit()
         self.invalidate()
@@ -382,6 +379,7 @@ class KahunaApp:
 
     def received(self, msg: ServerMessage) -> None:
         """A message from the server, after the state has taken it: the record asked for."""
+        self.lobby.table_entered()
         if self.lobby.received(msg) or self.saver.received(msg):
             self.invalidate()
         elif self.state.accounts.attention is not None:

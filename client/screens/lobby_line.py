@@ -57,6 +57,8 @@ class LobbyLine:
         self.replay_text = ""
         self._wanted_record: str | None = None
         self._analyse_it = False
+        # the table whose finished game is replayed over it: q goes back to it, not to the lobby
+        self.over_table: str | None = None
         self.invalidate: Callable[[], None] = lambda: None  # the application's, for the analysis
 
     # ----- the command line ---------------------------------------------------------------
@@ -167,6 +169,14 @@ class LobbyLine:
             self._wanted_record, self._analyse_it = table_id, analyse
             self.state.say(_("Asking the server for the game record..."))
 
+    def replay_over_table(self) -> None:
+        """The finished game of the player's table replayed with its analysis, the player
+        staying at the table: their seat, the rematch and the chat are still there when q
+        closes the replay."""
+        table_id = self.state.table_id
+        if table_id is not None:
+            self.open_record(table_id, analyse=True)
+
     def refuse_selected(self) -> None:
         """x on a challenge: declined when received, withdrawn when sent."""
         people = self.state.accounts
@@ -194,6 +204,9 @@ class LobbyLine:
             else:
                 self.replay = ReplayViewer(steps, msg.table_id, msg.text)
                 self.replay_text = msg.text
+                if self.state.table_id == msg.table_id and self.state.screen == "game":
+                    self.over_table = msg.table_id
+                    self.state.screen = "lobby"  # where a replay is drawn; the table stays
                 if self._analyse_it:
                     start_analysis(self.replay, self.invalidate)
             changed = True
@@ -208,6 +221,15 @@ class LobbyLine:
 
     def close_replay(self) -> None:
         self.replay = None
+        table_id, self.over_table = self.over_table, None
+        if table_id is not None and table_id == self.state.table_id:
+            self.state.screen = "game"  # back at the table the replay was opened from
+
+    def table_entered(self) -> None:
+        """A table's game came on the screen (a rematch accepted, a resumed game) while a
+        finished game was replayed over another table: that replay is done with."""
+        if self.replay is not None and self.state.screen == "game":
+            self.replay, self.over_table = None, None
 
     def save_replay(self) -> None:
         if self.replay is None:
