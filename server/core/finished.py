@@ -77,8 +77,7 @@ class FinishedGames:
             # an archived game is everyone's to see once over, its table open or not
             return write_record(open_table.game)
         table = ctx.lobby.get(table_id)
-        if table.role_of(session.member) is None:
-            raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
+        table.present_role(session.member)
         if not table.game.is_over:
             raise TableError(ErrorCode.GAME_NOT_OVER, "the record is given when the game is over")
         return write_record(table.game)

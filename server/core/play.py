@@ -244,8 +244,7 @@ class Play:
     def chat(self, session: Session, table_id: str, text: str, now: float) -> None:
         ctx = self.ctx
         table = ctx.lobby.get(table_id)
-        if table.role_of(session.member) is None:
-            raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
+        table.present_role(session.member)  # before the chat's rate is taken from
         cleaned = chat_text(ctx, session, text, now)
         outbox = table.chat(session.member, cleaned)
         entry = table.chat_log[-1]

@@ -244,6 +244,14 @@ class Table:
                 return seat
         return None
 
+    def present_role(self, member: MemberId) -> RoleName:
+        """The member's role here; refused to anyone not at this table. The one check of who
+        may read and speak at it: its state, its chat, its record."""
+        role = self.role_of(member)
+        if role is None:
+            raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
+        return role
+
     def acting_seat(self, member: MemberId) -> Seat:
         """The seat the member acts for; refused to a spectator and to anyone not here. The
         one check of who may act at this table: its moves, offers, claims and rematches."""
@@ -620,23 +628,20 @@ class Table:
         return out
 
     def resync(self, member: MemberId) -> Outbox:
-        if self.role_of(member) is None:
-            raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
+        self.present_role(member)
         return [(member, self.state_for(member))]
 
     def chat(self, member: MemberId, text: str) -> Outbox:
         """Text already checked for length and rate by the caller. While the game runs, what
         a spectator says goes to the spectators only."""
-        role = self.role_of(member)
+        role = self.present_role(member)
         seat = self.seat_of(member)
         if seat is not None:
             holder = self.seats[seat]
             assert holder is not None
             sender = holder.name
-        elif role is not None:
-            sender = self.spectators[member]
         else:
-            raise TableError(ErrorCode.NOT_AT_TABLE, "you are not at this table")
+            sender = self.spectators[member]
         self.chat_log.append(ChatEntry(sender, text, role))
         message = ChatMessage(self.table_id, sender, text, role)
         if role == "spectator" and self.status == "playing":
