@@ -205,10 +205,11 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         ("--analyse",),
         N_(
-            "analyse a game record: each turn's chance of winning from its player's own view,"
-            " what it cost, the better turn, a chart; printed, then the program ends"
+            "analyse game records, one after the other: each turn's chance of winning from its"
+            " player's own view, what it cost, the better turn, a chart; printed, then the"
+            " program ends"
         ),
-        how={"metavar": "FILE"},
+        how={"metavar": "FILE", "nargs": "+"},
     ),
     Flag(
         ("--plain",),

@@ -20,6 +20,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output
 
 from client.cli.options import build_parser
+from client.cli.pipes import until_the_reader_leaves
 from client.cli.run import Client
 from client.files.form_store import keep_form, load_form
 from client.files.login_tokens import LoginTokens
@@ -295,6 +296,38 @@ async def run_client(
     return 0
 
 
+# The options that connect to no server: an address given beside them is a mistake (a second
+# record after --analyse's first was once taken for a server's address and silently left out)
+OFFLINE = ("--analyse", "--replay", "--tutorial", "--find")
+
+
+def left_over(option: str, text: str) -> str:
+    """The refusal of an address given with an option of OFFLINE."""
+    if option == "--analyse":
+        return _(
+            "--analyse connects to no server, so {text} is not an address: give every record"
+            " right after --analyse, e.g. --analyse A.kahuna B.kahuna"
+        ).format(text=repr(text))
+    return _("{option} connects to no server: {text} is one argument too many").format(
+        option=option, text=repr(text)
+    )
+
+
+def analyse_all(paths: Sequence[str], plain: bool, deep: bool) -> int:
+    """Each record analysed in turn, under its name when there are several (as head and tail
+    name their files); 1 when any of them could not be read."""
+    from client.screens.analysis_view import analyse_main
+
+    status = 0
+    for number, path in enumerate(paths):
+        if len(paths) > 1:
+            if number:
+                print()
+            print(f"==> {path} <==", flush=True)  # before a refusal on stderr, or the bar
+        status = max(status, analyse_main(path, plain, deep))
+    return status
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     # the language first: the parser's help and errors are said in it
@@ -302,14 +335,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     speak_to_argparse()
     parser = build_parser()
     args = parser.parse_args(given)
+    offline = next((flag for flag in OFFLINE if getattr(args, flag.removeprefix("--"))), None)
+    if offline is not None and args.urls:
+        parser.error(left_over(offline, args.urls[0]))
     if args.find:
         from client.net.discovery import find_main
 
-        return find_main(args.lan_interface)
+        return until_the_reader_leaves(lambda: find_main(args.lan_interface))
     if args.analyse:
-        from client.screens.analysis_view import analyse_main
-
-        return analyse_main(args.analyse, args.plain, args.deep)
+        return until_the_reader_leaves(lambda: analyse_all(args.analyse, args.plain, args.deep))
     if args.replay or args.tutorial:
         from client.screens.replay import replay_main
         from client.screens.tutorial import tutorial_main

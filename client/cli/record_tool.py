@@ -3,10 +3,11 @@
     kahuna-record replay FILE                  print the final state and outcome as JSON
     python -m client.cli.record_tool replay FILE   the same, without the installed script
 
-FILE '-' reads standard input. A record that does not replay prints FILE:LINE: reason on
-standard error and exits with status 1; a file that cannot be read exits with status 2. The
-engine's pure functions (shared.record: replay, game_to_json) do the work; this module is the
-I/O around them.
+FILE '-' reads standard input (a record of any name: `.kahuna`, or `.kahuna.txt` as servers
+wrote them before). A record that does not replay prints FILE:LINE: reason on standard error
+and exits with status 1; a file that cannot be read exits with status 2; a reader that stops
+early (`| head`) ends it quietly with status 141, as it ends cat. The engine's pure functions
+(shared.record: replay, game_to_json) do the work; this module is the I/O around them.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from client.cli.pipes import until_the_reader_leaves
 from shared.record import RecordError, game_to_json, replay
 
 
@@ -29,7 +31,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     replay_cmd.add_argument("file", help="the record file ('-' for standard input)")
     args = parser.parse_args(argv)
-    name = args.file
+    return until_the_reader_leaves(lambda: replay_command(args.file))
+
+
+def replay_command(name: str) -> int:
     try:
         if name == "-":
             text = sys.stdin.read()

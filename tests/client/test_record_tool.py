@@ -1,13 +1,16 @@
 """kahuna-record (client/cli/record_tool.py): replays a record and prints the final state as JSON;
-a broken record is named by FILE:LINE with exit status 1."""
+a broken record is named by FILE:LINE with exit status 1; a reader that stops early ends it
+quietly."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+from client.cli.pipes import CLOSED_PIPE
 from shared.record import write_record
 from shared.types import GameOptions, Seat
 from tests.shared.test_record import break_line, first_action_index, random_game
@@ -31,3 +34,31 @@ def test_the_replay_command_prints_json_and_names_bad_lines(tmp_path: Path) -> N
     done = subprocess.run([*run, str(bad)], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 1
     assert done.stderr.startswith(f"{bad}:{k + 1}: unknown command")
+
+
+def test_a_reader_that_stops_early_ends_the_replay_quietly(tmp_path: Path) -> None:
+    """`kahuna-record replay FILE | head`: head gone, no BrokenPipeError traceback, and a
+    record named as servers named them before (.kahuna.txt) still reads."""
+    old = tmp_path / "kahuna-53c4f1a6-20261125-160317.kahuna.txt"
+    old.write_text(write_record(random_game(9, GameOptions(), Seat.BLACK)))
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before anything is written: every write fails
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "client.cli.record_tool", "replay", str(old)],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (CLOSED_PIPE, "")
+    done = subprocess.run(
+        [sys.executable, "-m", "client.cli.record_tool", "replay", str(old)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0 and json.loads(done.stdout)["phase"] == "over"
