@@ -576,7 +576,8 @@ def _close_code(ws: ServerConnection) -> str:
 
 def _write_record_file(directory: Path, record: KeepRecord) -> None:
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = directory / f"kahuna-{record.table_id}-{stamp}.kahuna.txt"
+    # named as the client's `save` names a record (servers before wrote .kahuna.txt: both read)
+    path = directory / f"kahuna-{record.table_id}-{stamp}.kahuna"
     try:
         directory.mkdir(parents=True, exist_ok=True)
         path.write_text(record.text, encoding="utf-8")

@@ -26,7 +26,7 @@ async def test_finished_games_are_kept_as_replayable_records(
     fetched = await ana.expect(Record)
     assert game_to_json(replay(fetched.text)) == game_to_json(table.game)
     await server.stop()  # waits for the record file to be written
-    kept = list((tmp_path / "records").glob(f"kahuna-{joined.table_id}-*.kahuna.txt"))
+    kept = list((tmp_path / "records").glob(f"kahuna-{joined.table_id}-*.kahuna"))
     assert len(kept) == 1
     assert kept[0].read_text() == fetched.text
     await ana.close()
