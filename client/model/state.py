@@ -7,6 +7,7 @@ The application renders this state; the connection feeds it server messages thro
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -65,6 +66,8 @@ from shared.views import (
     public_from_dict,
     seat_view_from_dict,
 )
+
+LOG = logging.getLogger(__name__)
 
 Screen = Literal["lobby", "game"]
 # version 3's messages that client/model/players.py takes in (a welcome too)
@@ -570,10 +573,13 @@ class ClientState:
 
     def _error(self, msg: Error) -> None:
         self.pending = None
-        self.say(
-            _("Server: {reason} [{code}]").format(reason=error_sentence(msg), code=msg.code),
-            "error",
-        )
+        # the sentence is the player's; the code is for whoever reads the debug log (--log)
+        LOG.debug("server error %s (%s): %s", msg.code, msg.reason, msg.message)
+        if msg.code == "chat_too_long":
+            reason = chat_limit_words(self.max_chat)
+        else:
+            reason = error_sentence(msg)
+        self.say(_("Server: {reason}").format(reason=reason), "error")
         if msg.code == "stale_version":
             self.needs_resync = True
             # the log keeps it: the full state that follows tells what to do now
@@ -585,6 +591,18 @@ class ClientState:
 
     def set_connection(self, text: str, connected: bool) -> None:
         self.connection, self.connected = text, connected
+
+
+def chat_limit_words(limit: int) -> str:
+    """Why a chat line was refused: how long one may be."""
+    return _("a chat line is at most {n} characters").format(n=limit)
+
+
+def too_long_chat(text: str, limit: int) -> str:
+    """A chat line not sent for its length: the limit, and how long it is."""
+    return _("Not sent: {reason} (this one has {length}).").format(
+        reason=chat_limit_words(limit), length=len(text)
+    )
 
 
 def chat_line(msg: ChatMessage | ChatEntry) -> str:

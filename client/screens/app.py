@@ -30,7 +30,7 @@ from client.language.i18n import _
 from client.model.commands import Outcome, interpret
 from client.model.hint import suggest
 from client.model.sending import Send
-from client.model.state import ClientState
+from client.model.state import ClientState, too_long_chat
 from client.screens import table_requests
 from client.screens.canvas import Canvas, fit_keys
 from client.screens.command_line import (
@@ -280,7 +280,9 @@ class KahunaApp:
         elif outcome.kind == "chat":
             if state.table_id is None:
                 state.say(_("Chat is for tables."), "error")
-            elif not self.send(Chat(state.table_id, outcome.text[: state.max_chat])):
+            elif len(outcome.text) > state.max_chat:  # kept on the line, to be shortened
+                state.say(too_long_chat(outcome.text, state.max_chat), "error")
+            elif not self.send(Chat(state.table_id, outcome.text)):
                 state.say(_("Not connected: the message was not sent."), "error")
             else:
                 done = True

@@ -19,7 +19,7 @@ from client.model.lobby_commands import (
     read_lobby_line,
 )
 from client.model.sending import Send
-from client.model.state import ClientState
+from client.model.state import ClientState, too_long_chat
 from client.screens.analysis_view import start_analysis
 from client.screens.replay import ReplayViewer, timeline
 from protocol.messages import Error, GetRecord, LobbyUnsubscribe, Record, ServerMessage
@@ -28,6 +28,7 @@ from protocol.player_messages import (
     ChangePassword,
     GetGames,
     GetRatings,
+    LobbyChat,
     Login,
     Register,
     Resume,
@@ -88,7 +89,13 @@ class LobbyLine:
             self._password_given(text)
             return False
         self.typing = False
-        self.run(read_lobby_line(text))
+        request = read_lobby_line(text)
+        long = [m for m in request.messages if isinstance(m, LobbyChat)]
+        if long and len(long[0].text) > self.state.max_chat:
+            self.state.say(too_long_chat(long[0].text, self.state.max_chat), "error")
+            self.open(text)
+            return True  # kept on the line, to be shortened
+        self.run(request)
         return False
 
     def run(self, request: LobbyRequest) -> None:
