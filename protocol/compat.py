@@ -1,4 +1,5 @@
-"""Version 1 as released, for peers that say hello with version 1.
+"""Version 1 as released, for peers that say hello with version 1; and what versions 1 and 2 see
+of a game of days (version 3's), which their time controls cannot say.
 
 The views and events inside `state` and `update` are free-form maps, so the codec's per-field
 versioning cannot see into them: this module cuts them back to what docs/protocol.md version 1
@@ -12,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from protocol.messages import Message, State, Update
+from protocol.messages import Lobby, Message, State, Update
 from shared.results import Result, english_reason
 
 V1_PUBLIC_KEYS = (
@@ -21,6 +22,7 @@ V1_PUBLIC_KEYS = (
     "final_turns_left", "handicap_left", "result",
 )  # fmt: skip
 V1_SEAT_KEYS = ("seat", "public", "hand")
+DAY = 86400  # seconds: a clock of days shown to version 2 as the seconds of each turn
 V1_EVENT_TYPES = frozenset(
     {
         "BridgePlaced", "BridgeRemoved", "TokenPlaced", "TokenRemoved", "CardDiscarded",
@@ -33,7 +35,15 @@ V1_EVENT_TYPES = frozenset(
 def for_version(message: Message, version: int) -> Message:
     """The message as a peer of this version expects it (the same object when nothing
     changes)."""
-    if version >= 2:
+    if version >= 3:
+        return message
+    if type(message) is Lobby:
+        return _without_days(message)
+    if version == 2:
+        if isinstance(message, State | Update):
+            view = v2_view(message.view)
+            if view is not message.view:
+                return attrs.evolve(message, view=view)
         return message
     # Built field by field, not with attrs.evolve, which looks the fields up on every call:
     # an update's cut-back comes before it reaches its version-1 player.
@@ -51,6 +61,29 @@ def for_version(message: Message, version: int) -> Message:
     if isinstance(message, Update):
         return attrs.evolve(message, view=v1_view(message.view), events=v1_events(message.events))
     return message
+
+
+def _without_days(lobby: Lobby) -> Lobby:
+    """Versions 1 and 2 do not list a game of days: version 2's time control has no valid way to
+    say one (a listing's clock is a time_control a client may send back), and version 1 would
+    show it as a game without a clock, its deadline unseen."""
+    kept = [t for t in lobby.tables if t.clock is None or not t.clock.days]
+    return lobby if len(kept) == len(lobby.tables) else Lobby(kept)
+
+
+def v2_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The view's clock of a game of days as version 2 has clocks: the time of each turn in
+    `per_turn` (days × 86400 seconds), without the keys `days` and `deadline` of version 3;
+    any other view as it is (the same object)."""
+    table = view.get("table")
+    if not isinstance(table, dict):
+        return view
+    clock = table.get("clock")
+    if not isinstance(clock, dict) or "days" not in clock:
+        return view
+    shown = {key: value for key, value in clock.items() if key not in ("days", "deadline")}
+    shown["per_turn"] = clock["days"] * DAY
+    return {**view, "table": {**table, "clock": shown}}
 
 
 def v1_view(view: dict[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,9 @@ from protocol.fields import (
     since_v4,
 )
 
+# why a connection was logged out that did not ask (version 4's logged_out reason)
+LogoutReason = Literal["password_changed", "account_changed"]
+
 # ----- client to server -------------------------------------------------------------------
 
 
@@ -150,6 +153,10 @@ class LoggedIn:
 class LoggedOut:
     TYPE: ClassVar[str] = "logged_out"
     name: str  # the guest name the connection has now
+    # version 4: why, when the connection did not ask for it: "password_changed" (on another
+    # connection of the account), "account_changed" (the operator disabled the account or set
+    # its password); nil after the connection's own `logout`
+    reason: LogoutReason | None = since_v4(None)
 
 
 @attrs.frozen

@@ -143,7 +143,19 @@ class PlayersState:
             self.account = self.rating = None
             self.login_name = self.login_token = None
             self.challenges, self.waiting_moves = [], []
-            return _("Logged out: you play as {name}.").format(name=msg.name)
+            if msg.reason == "password_changed":
+                said = _(
+                    "Your password was changed elsewhere, so this connection is logged out:"
+                    " you play as {name}."
+                )
+            elif msg.reason == "account_changed":
+                said = _(
+                    "The server's operator changed your account, so this connection is logged"
+                    " out: you play as {name}."
+                )
+            else:
+                said = _("Logged out: you play as {name}.")
+            return said.format(name=msg.name)
         elif isinstance(msg, PasswordChanged):
             if self.account is not None:
                 self.login_token = msg.token

@@ -1,9 +1,10 @@
 """Version 3's chat of the whole lobby, apart from the tables' chats, and the players one ignores.
 
 Only players with an account speak in it (a name that anyone may type would let anyone speak as
-anyone); version-3 lobby watchers read it. A line from a player someone ignores never reaches
-that someone, nor do that player's challenges (server/core/challenges.py). The latest KEPT lines are
-stored, and given to each new watcher.
+anyone); version-3 lobby watchers read it, and the sender gets its own line, watching or not.
+A line from a player someone ignores never reaches that someone, nor do that player's
+challenges (server/core/challenges.py). The latest KEPT lines are stored, and given to each new
+watcher.
 """
 
 from __future__ import annotations
@@ -49,13 +50,16 @@ class LobbyChatRoom:
         self.lines.append((account.key, entry))
         ctx.write(LobbyChatOp(entry.sender, entry.text, entry.at))
         message = LobbyChatMessage([entry], False)
-        ctx.send_all(
-            [
-                (member, message)
-                for member in sorted(ctx.lobby.watchers)
-                if self._hears(ctx.sessions.get(member), account.key)
-            ]
-        )
+        hearers = [
+            member
+            for member in sorted(ctx.lobby.watchers)
+            if self._hears(ctx.sessions.get(member), account.key)
+        ]
+        if session.member not in ctx.lobby.watchers:
+            # the sender hears its own line even when not watching the lobby: every request is
+            # answered by what it causes or by one error
+            hearers.append(session.member)
+        ctx.send_all([(member, message) for member in hearers])
 
     def _hears(self, session: Session | None, sender: str) -> bool:
         if session is None or session.version < 3:

@@ -28,6 +28,7 @@ from protocol.player_messages import (
     LoggedIn,
     LoggedOut,
     Login,
+    LogoutReason,
     PasswordChanged,
     Register,
 )
@@ -182,11 +183,11 @@ class Logins:
             self.ctx.accounts.tokens.pop(session.login_token, None)
         self._logged_out(session)
 
-    def _logged_out(self, session: Session) -> None:
+    def _logged_out(self, session: Session, reason: LogoutReason | None = None) -> None:
         assert session.name is not None
         session.account = session.login_token = None
         session.name = guest_name(session.name, self.ctx.config.name_max)
-        self.ctx.send(session.member, LoggedOut(session.name))
+        self.ctx.send(session.member, LoggedOut(session.name, reason))
 
     def change_password(self, session: Session, message: ChangePassword, now: float) -> None:
         self._ready(session, logged_in=True)
@@ -223,7 +224,7 @@ class Logins:
                     del ctx.accounts.tokens[token_hash]
                 for session in sorted(ctx.sessions.values(), key=lambda s: s.member):
                     if session.account == account.key and not session.closing:
-                        self._logged_out(session)
+                        self._logged_out(session, "account_changed")
             ctx.write(AccountActionDoneOp(action.seq, ctx.wall))
 
     # ----- the throttle and the limits ----------------------------------------------------------
@@ -382,9 +383,14 @@ class Logins:
                 ctx.write(DropLoginTokensOp(account.key, None))
                 for token_hash in [t for t, k in ctx.accounts.tokens.items() if k == account.key]:
                     del ctx.accounts.tokens[token_hash]
-                for other in ctx.sessions.values():
-                    if other.account == account.key:
-                        other.login_token = None
+                # every other login is logged out, told why (docs/web.md, README): a second
+                # tab must not go on as the account with the old password
+                for other in sorted(ctx.sessions.values(), key=lambda s: s.member):
+                    if other.account == account.key and other is not session:
+                        if not other.closing:
+                            self._logged_out(other, "password_changed")
+                        else:
+                            other.account = other.login_token = None
                 token = self._new_token(account)
                 session.login_token = hash_token(token)
                 ctx.send(session.member, PasswordChanged(token))

@@ -45,15 +45,16 @@ class Seating:
     def reclaim(self, session: Session, table_id: str, token: str | None, now: float) -> None:
         """Take back a seat with its token, or (None) the seat the session's account holds."""
         ctx, member = self.ctx, session.member
+        if token is None and session.account is None:  # resume: the login first, as documented
+            raise TableError(ErrorCode.LOGIN_REQUIRED, "log in to resume your games")
         table = ctx.lobby.get(table_id)
         if table_id not in session.tables:
             self.sessions.room_for_one_more(session)
         holders = {s: h.member for s, h in table.seats.items() if h is not None}
         if token is not None:
             outbox = table.reclaim(member, token, now)
-        elif session.account is None:
-            raise TableError(ErrorCode.LOGIN_REQUIRED, "log in to resume your games")
         else:
+            assert session.account is not None
             outbox = table.resume(member, session.account, now)
         held = table.seat_of(member)
         assert held is not None
