@@ -459,7 +459,7 @@ class Lifecycle:
         table.rematch_to = rematch_to if isinstance(rematch_to, str) else None
         if table.status == "playing":
             table.turn_started = True
-            self.play.timers_for_turn(table, now)
+            self.ctx.timers.for_turn(table, now, self.ctx.config)
             for seat in Seat:
                 holder = table.seats[seat]
                 if holder is not None and not holder.computer:

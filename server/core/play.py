@@ -24,9 +24,6 @@ from shared.types import Seat, Termination
 log = logging.getLogger(__name__)
 
 
-TIME_LOW = 12 * 3600.0  # a move of days: "time_low" when this is left (or a tenth, if less)
-
-
 def no_offer(code: str, english: str) -> TableError:
     return TableError(ErrorCode.NO_OFFER, english, refusal=Refusal(code, english))
 
@@ -44,13 +41,15 @@ class Play:
         if mover is not None and self.flag_fell(table, now):
             raise TableError(ErrorCode.GAME_OVER, "the time ran out")
         before_status = table.status
-        outbox = table.command(member, command.version, command.action)
+        outbox = table.command(member, command.version, command.action, now)
         assert mover is not None  # the table lets only a seat act
         if table.draw_offer is mover.other:  # playing on declines the offer
             table.draw_offer = None
             ctx.note(table, "draw_declined", mover)
-        if not table.game.is_over and table.game.to_move is not mover:
-            self._turn_passed(table, mover, now)
+        if not table.game.is_over and table.game.to_move is not mover:  # the table passed it on
+            ctx.timers.for_turn(table, now, ctx.config)
+            if table.correspondence:
+                self.note_player(table, mover.other, "your_move")
         self.ctx.table_changed(
             table, now, outbox, state=table.clock is not None,
             lobby=table.status != before_status, computers=True,
@@ -71,29 +70,8 @@ class Play:
         table.turn_since = now
         if table.clock is not None:
             table.clock.start(table.game.to_move, now)
-        self.timers_for_turn(table, now)
+        self.ctx.timers.for_turn(table, now, self.ctx.config)
         return table.clock is not None
-
-    def _turn_passed(self, table: Table, mover: Seat, now: float) -> None:
-        table.turn_since = now
-        table.claim_noted = None
-        if table.clock is not None:
-            table.clock.turn_passed(mover, now)
-        self.timers_for_turn(table, now)
-        if table.correspondence:
-            self.note_player(table, mover.other, "your_move")
-
-    def timers_for_turn(self, table: Table, now: float) -> None:
-        timers = self.ctx.timers
-        if table.clock is not None:
-            flag = table.clock.flag_at()
-            if flag is not None:
-                timers.schedule(flag, table.table_id, "flag")
-                if table.correspondence:
-                    low = min(TIME_LOW, table.clock.per_move / 10)
-                    timers.schedule(flag - low, table.table_id, f"low {table.version}")
-        else:
-            timers.schedule(now + self.ctx.config.move_timeout, table.table_id, "claim")
 
     def note_player(self, table: Table, seat: Seat, note: PlayerNoteName) -> None:
         """Version 3: tell the seat's player, on every connection of their account that is not
@@ -159,12 +137,10 @@ class Play:
 
     def flag_fell(self, table: Table, now: float) -> bool:
         """End the game if the running clock is at zero (the computer's included)."""
-        clock = table.clock
-        if clock is None or clock.running is None or table.status != "playing":
+        seat = table.out_of_time(now)
+        if seat is None:
             return False
-        if clock.left_at(clock.running, now) > 0:
-            return False
-        self.end(table, Termination.TIME, clock.running, now)
+        self.end(table, Termination.TIME, seat, now)
         return True
 
     # ----- the end of the game ------------------------------------------------------------------

@@ -583,9 +583,10 @@ class Table:
 
     # ----- play ---------------------------------------------------------------------------
 
-    def command(self, member: MemberId, version: int, action_text: str) -> Outbox:
-        """Apply one action of the member's seat; every check comes before any change.
-        Returns everyone's update, the mover's first."""
+    def command(self, member: MemberId, version: int, action_text: str, now: float = 0.0) -> Outbox:
+        """Apply one action of the member's seat; every check comes before any change. When the
+        turn passes, the other seat's begins (and its clock runs) at `now`. Returns everyone's
+        update, the mover's first."""
         seat = self.acting_seat(member)
         if self.status == "waiting":
             raise TableError(
@@ -611,7 +612,20 @@ class Table:
             raise TableError(ErrorCode.ILLEGAL_ACTION, exc.reason, refusal=exc.refusal) from None
         self.events.append(events)
         self.version += 1
-        return self._updates(seat, events)
+        out = self._updates(seat, events)
+        if not self.game.is_over and self.game.to_move is not seat:
+            self.turn_since = now
+            self.claim_noted = None
+            if self.clock is not None:
+                self.clock.turn_passed(seat, now)
+        return out
+
+    def out_of_time(self, now: float) -> Seat | None:
+        """The seat whose clock has run out while the game runs (its flag has fallen)."""
+        clock = self.clock
+        if clock is None or clock.running is None or self.status != "playing":
+            return None
+        return clock.running if clock.left_at(clock.running, now) <= 0 else None
 
     def _updates(self, mover: Seat, events: list[Event]) -> Outbox:
         public, *seat_views = view_dicts(self.game)

@@ -15,6 +15,7 @@ from shared.legality import Refusal
 from shared.types import Seat
 
 LOBBY_COALESCE = 0.1  # seconds: lobby changes within this window go out as one listing
+TIME_LOW = 12 * 3600.0  # a move of days: "time_low" when this is left (or a tenth, if less)
 
 
 class Timers:
@@ -35,6 +36,20 @@ class Timers:
         while self._due and self._due[0][0] <= now:
             _, _, table_id, what = heapq.heappop(self._due)
             yield table_id, what
+
+    def for_turn(self, table: Table, now: float, config: ServerConfig) -> None:
+        """A turn began at the table: its flag (and, in a game of days, the warning that its time
+        runs low), or without a clock the moment its opponent may claim."""
+        clock = table.clock
+        if clock is not None:
+            flag = clock.flag_at()
+            if flag is not None:
+                self.schedule(flag, table.table_id, "flag")
+                if table.correspondence:
+                    low = min(TIME_LOW, clock.per_move / 10)
+                    self.schedule(flag - low, table.table_id, f"low {table.version}")
+        else:
+            self.schedule(now + config.move_timeout, table.table_id, "claim")
 
     def lobby_changed(self, now: float) -> None:
         """The watchers get the listing a little later, with whatever else changes meanwhile."""
