@@ -14,7 +14,6 @@ show. Pure: the application sends and asks (client/screens/app.py).
 
 from __future__ import annotations
 
-import os
 from typing import Literal
 
 import attrs
@@ -35,7 +34,9 @@ from protocol.player_messages import (
 )
 
 PASSWORD_ENV = "KAHUNA_PASSWORD"
-Asking = Literal["register", "login", "old_password", "new_password"]
+# what the lobby's line asks without echo; "again" is a new password (registration, change)
+# typed a second time
+Asking = Literal["register", "login", "old_password", "new_password", "again"]
 WORDS = (
     "register", "login", "logout", "password", "ratings", "games", "resume", "challenge",
     "accept", "decline", "withdraw", "ignore", "unignore", "say", "unrated", "white", "black",
@@ -150,8 +151,3 @@ def _challenge(word: str, args: list[str]) -> LobbyRequest:
     chosen: SeatName | None = "white" if seat == "white" else "black" if seat == "black" else None
     terms = ChallengeTerms(seat=chosen, first="white", clock=clock, rated=rated)
     return LobbyRequest((Challenge(name, terms),), panel="challenges")
-
-
-def password_from_environment() -> str | None:
-    """For scripts: the password the environment gives (then nothing is asked)."""
-    return os.environ.get(PASSWORD_ENV)

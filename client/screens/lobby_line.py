@@ -12,12 +12,7 @@ from prompt_toolkit.buffer import Buffer
 
 from client.language.i18n import _
 from client.language.words import record_problem
-from client.model.lobby_commands import (
-    Asking,
-    LobbyRequest,
-    password_from_environment,
-    read_lobby_line,
-)
+from client.model.lobby_commands import Asking, LobbyRequest, local_words, read_lobby_line
 from client.model.sending import Send
 from client.model.state import ClientState, too_long_chat
 from client.screens.analysis_view import start_analysis
@@ -43,16 +38,18 @@ class LobbyLine:
         send: Send,
         save_dir: Path,
         ring: Callable[[str], None],
-        password_source: Callable[[], str | None] = password_from_environment,
     ) -> None:
         self.state = state
         self.send = send
         self.save_dir = save_dir
         self.ring = ring  # the bell and the window title, unless --quiet
-        self.password_source = password_source
         self.typing = False
         self.asking: tuple[Asking, str] | None = None
         self._old_password: str | None = None
+        # a new password typed once, waiting to be typed again: what it is for, and it
+        self._first: tuple[Asking, str] | None = None
+        # the login this line sent (name): refused, the password is asked again
+        self._login_sent: str | None = None
         self.buffer = Buffer(multiline=False, accept_handler=self._accept)
         self.replay: ReplayViewer | None = None
         self.replay_text = ""
@@ -70,7 +67,7 @@ class LobbyLine:
         self.buffer.cursor_position = len(text)
 
     def cancel(self) -> None:
-        self.typing, self.asking, self._old_password = False, None, None
+        self.typing, self.asking, self._old_password, self._first = False, None, None, None
         self.buffer.reset()
 
     def prompt(self) -> str:
@@ -81,6 +78,8 @@ class LobbyLine:
             return _("old password (not shown): ")
         if what == "new_password":
             return _("new password (not shown): ")
+        if what == "again":
+            return _("the same password again (not shown): ")
         return _("password for {name} (not shown): ").format(name=name)
 
     def _accept(self, buffer: Buffer) -> bool:
@@ -104,11 +103,8 @@ class LobbyLine:
             state.say(request.refused, "error")
             return
         if request.ask is not None:
-            given = self.password_source()
-            if given is not None and request.ask in ("register", "login"):
-                self.asking = (request.ask, request.name)
-                self._password_given(given)
-                return
+            # always asked: KAHUNA_PASSWORD is for --login and --register, a script's; here
+            # it may be another account's, or an old one
             self.asking = (request.ask, request.name)
             self.open()
             return
@@ -130,7 +126,22 @@ class LobbyLine:
             self.asking = ("new_password", name)
             self.open()
             return
+        if what in ("new_password", "register"):
+            # typed twice, as --register asks it: a typing error is not the new password
+            self._first = (what, password)
+            self.asking = ("again", name)
+            self.open()
+            return
+        if what == "again":
+            assert self._first is not None
+            (what, first), self._first = self._first, None
+            if password != first:
+                self.asking = (what, name)
+                self.state.say(_("The two passwords differ: type the new one again."), "error")
+                self.open()
+                return
         self.typing = False
+        self._login_sent = name if what == "login" else None
         if what == "new_password":
             old, self._old_password = self._old_password or "", None
             message: ChangePassword | Register | Login = ChangePassword(old, password)
@@ -142,6 +153,32 @@ class LobbyLine:
             self.state.say(_("Not connected."), "error")
         else:
             self.state.say(_("Asking the server..."))
+
+    def _login_refused(self) -> None:
+        """A login the server refused: a password (this line's, or --login's) is asked again;
+        the login kept from before (a token) was revoked by the operator or has expired, and
+        is forgotten."""
+        people = self.state.accounts
+        name, self._login_sent = self._login_sent, None
+        if name is None and people.login_token is not None and people.login_name is not None:
+            name, people.login_token = people.login_name, None
+            people.keep_token(name, None)
+            said = _(
+                "Your saved login as {name} was revoked or has expired: you play as a guest;"
+                " ':{login} {name}' logs in again."
+            )
+            self.state.say(said.format(name=name, login=local_words()["login"]), "error")
+            return
+        name = name or people.login_name
+        if name is None:
+            return
+        said = _(
+            "No account has the name {name} with that password: type it again (Esc: play as a"
+            " guest)."
+        )
+        self.state.say(said.format(name=name), "error")
+        self.asking = ("login", name)
+        self.open()
 
     # ----- the panels -----------------------------------------------------------------------
 
@@ -219,6 +256,9 @@ class LobbyLine:
             changed = True
         elif isinstance(msg, Error) and msg.refused == "get_record" and self._wanted_record:
             self._wanted_record = None
+        elif isinstance(msg, Error) and msg.code == "bad_login" and msg.refused == "login":
+            self._login_refused()
+            changed = True
         attention = self.state.accounts.attention
         if attention is not None:
             self.state.accounts.attention = None

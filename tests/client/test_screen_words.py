@@ -11,7 +11,7 @@ import pytest
 from client.model.state import ClientState
 from client.screens.lobby_line import LobbyLine
 from protocol.messages import Chat, ClientMessage, Error
-from protocol.player_messages import LobbyChat
+from protocol.player_messages import ChangePassword, LobbyChat, Login, Register
 from tests.client.test_app import until
 from tests.client.test_keys import running
 from tests.client.test_render import known_state
@@ -70,3 +70,103 @@ def test_a_lobby_chat_line_over_the_limit_stays_on_the_line(tmp_path: Path) -> N
     line.open("'" + "y" * 10)
     line.buffer.validate_and_handle()
     assert sent == [LobbyChat("y" * 10)] and not line.typing
+
+
+# ----- logging in and passwords on the lobby's line -------------------------------------------
+
+
+def lobby_line(tmp_path: Path) -> tuple[LobbyLine, ClientState, list[ClientMessage]]:
+    state = ClientState(name="Ann")
+    sent: list[ClientMessage] = []
+
+    def send(message: ClientMessage) -> bool:
+        sent.append(message)
+        return True
+
+    return LobbyLine(state, send, tmp_path, lambda _why: None), state, sent
+
+
+def typed(line: LobbyLine, text: str) -> None:
+    line.buffer.text = text
+    line.buffer.validate_and_handle()
+
+
+def test_a_new_password_is_asked_twice(tmp_path: Path) -> None:
+    line, state, sent = lobby_line(tmp_path)
+    line.open()
+    typed(line, "password")
+    assert line.prompt() == "old password (not shown): "
+    typed(line, "old secret")
+    assert line.prompt() == "new password (not shown): "
+    typed(line, "new secret")
+    assert line.prompt() == "the same password again (not shown): "
+    typed(line, "new secrte")  # a typing error: the new one is asked again, nothing is sent
+    assert sent == [] and line.prompt() == "new password (not shown): "
+    assert state.message == "The two passwords differ: type the new one again."
+    typed(line, "new secret")
+    typed(line, "new secret")
+    assert sent == [ChangePassword("old secret", "new secret")] and not line.typing
+
+
+def test_registration_asks_twice_and_login_always_asks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KAHUNA_PASSWORD", "an old one")  # for --login; never the lobby's
+    line, _state, sent = lobby_line(tmp_path)
+    line.open()
+    typed(line, "register Ann")
+    assert line.prompt() == "password for Ann (not shown): " and sent == []
+    typed(line, "secret one")
+    assert line.prompt() == "the same password again (not shown): "
+    typed(line, "secret one")
+    assert sent == [Register("Ann", "secret one")]
+    line.open()
+    typed(line, "login Bob")
+    assert line.prompt() == "password for Bob (not shown): " and len(sent) == 1
+    typed(line, "bobs secret")
+    assert sent[-1] == Login("Bob", "bobs secret", None)
+
+
+def test_a_refused_password_is_asked_again(tmp_path: Path) -> None:
+    line, state, sent = lobby_line(tmp_path)
+    line.open()
+    typed(line, "login Ann")
+    typed(line, "wrong")
+    refusal = Error("bad_login", "no such name and password", refused="login")
+    state.handle(refusal)
+    assert line.received(refusal)
+    assert line.typing and line.prompt() == "password for Ann (not shown): "
+    assert state.message.startswith("No account has the name Ann with that password")
+    typed(line, "right")
+    assert sent[-1] == Login("Ann", "right", None)
+
+
+def test_a_refused_login_password_from_the_command_line_is_asked_again(tmp_path: Path) -> None:
+    """--login Ann with a wrong password: not a guest in silence, the password is asked."""
+    line, state, _sent = lobby_line(tmp_path)
+    state.accounts.accounts = True
+    state.accounts.login_name, state.accounts.login_password = "Ann", "wrong"
+    assert state.accounts.login_messages() == [Login("Ann", "wrong", None)]
+    refusal = Error("bad_login", "no such name and password", refused="login")
+    state.handle(refusal)
+    line.received(refusal)
+    assert line.typing and line.prompt() == "password for Ann (not shown): "
+
+
+def test_a_revoked_saved_login_says_so_and_is_forgotten(tmp_path: Path) -> None:
+    line, state, _sent = lobby_line(tmp_path)
+    kept: list[tuple[str, str | None]] = []
+    state.accounts.keep_token = lambda name, token: kept.append((name, token))
+    state.accounts.accounts = True
+    state.accounts.login_name, state.accounts.login_token = "Ann", "t0ken"
+    assert state.accounts.login_messages() == [Login("Ann", None, "t0ken")]
+    refusal = Error("bad_login", "no such name and login token", refused="login")
+    state.handle(refusal)
+    line.received(refusal)
+    assert state.message == (
+        "Your saved login as Ann was revoked or has expired: you play as a guest;"
+        " ':login Ann' logs in again."
+    )
+    assert "no account has that name" not in state.message
+    assert kept == [("Ann", None)] and state.accounts.login_token is None
+    assert not line.typing  # nothing asked: the guest plays on
