@@ -256,7 +256,7 @@ class LobbyLine:
             changed = True
         elif isinstance(msg, Error) and msg.refused == "get_record" and self._wanted_record:
             self._wanted_record = None
-        elif isinstance(msg, Error) and msg.code == "bad_login" and msg.refused == "login":
+        elif isinstance(msg, Error) and msg.code == "bad_login":  # a password's: refused=None
             self._login_refused()
             changed = True
         attention = self.state.accounts.attention

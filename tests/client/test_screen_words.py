@@ -132,7 +132,7 @@ def test_a_refused_password_is_asked_again(tmp_path: Path) -> None:
     line.open()
     typed(line, "login Ann")
     typed(line, "wrong")
-    refusal = Error("bad_login", "no such name and password", refused="login")
+    refusal = Error("bad_login", "no such name and password")  # after the hashing: no type
     state.handle(refusal)
     assert line.received(refusal)
     assert line.typing and line.prompt() == "password for Ann (not shown): "
@@ -147,7 +147,7 @@ def test_a_refused_login_password_from_the_command_line_is_asked_again(tmp_path:
     state.accounts.accounts = True
     state.accounts.login_name, state.accounts.login_password = "Ann", "wrong"
     assert state.accounts.login_messages() == [Login("Ann", "wrong", None)]
-    refusal = Error("bad_login", "no such name and password", refused="login")
+    refusal = Error("bad_login", "no such name and password")  # after the hashing: no type
     state.handle(refusal)
     line.received(refusal)
     assert line.typing and line.prompt() == "password for Ann (not shown): "
