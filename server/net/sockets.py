@@ -78,13 +78,24 @@ class QuietLog(logging.LoggerAdapter):  # type: ignore[type-arg]
     """websockets' logger for the server's connections, with its lines about each connection
     ("connection open", "connection closed", "HTTP response sent") at DEBUG rather than INFO: a
     client reconnecting in a loop must not fill the log (refusals are summed up by RefusalLog,
-    and floods by the gate). Its warnings and errors stay as they are."""
+    and floods by the gate). Its own DEBUG lines, a dump of every header and frame (some twenty
+    lines for each of the page's files, a thousand for one visit), are left out, and websockets
+    does not even make them: the server says one line per request (server/net/web.py). Its
+    warnings and errors stay as they are."""
 
     def __init__(self) -> None:
         super().__init__(logging.getLogger("websockets.server"), {})
 
+    def isEnabledFor(self, level: int) -> bool:
+        # websockets asks once per connection whether to dump at DEBUG
+        if level <= logging.DEBUG:
+            return False
+        return super().isEnabledFor(logging.DEBUG if level == logging.INFO else level)
+
     def log(self, level: int, msg: object, *args: Any, **kwargs: Any) -> None:
         # websockets wraps this in an adapter of its own, which calls log()
+        if level <= logging.DEBUG:
+            return
         super().log(logging.DEBUG if level == logging.INFO else level, msg, *args, **kwargs)
 
 

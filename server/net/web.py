@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import logging
 import math
 import mimetypes
 import re
@@ -43,6 +44,8 @@ from shared.board import (
     POSITIONS,
     line_name,
 )
+
+log = logging.getLogger(__name__)
 
 # The page's files: web/ beside the packages (in the source tree and in site-packages alike).
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
@@ -253,9 +256,20 @@ class WebPages:
         }
 
     def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
-        """websockets' process_request: None lets the WebSocket handshake go on."""
+        """websockets' process_request: None lets the WebSocket handshake go on. Each answer is
+        one line of the log, at DEBUG: a visit of the page is some forty requests."""
         if _upgrade(request):
             return None
+        answer = self._answer(request)
+        if log.isEnabledFor(logging.DEBUG):
+            peer = connection.remote_address
+            address = peer[0] if isinstance(peer, tuple) and peer else "?"
+            log.debug(
+                "GET %s %d from %s", request.path[:200], answer.status_code, address
+            )  # fmt: skip
+        return answer
+
+    def _answer(self, request: Request) -> Response:
         path = request.path.split("?", 1)[0]
         found = self.find(path)
         if found is None:

@@ -1,0 +1,34 @@
+"""What the log says of a visit of the page (issue 40, item 4): nothing at INFO, one line per
+request at DEBUG (websockets' dumps of every header, some twenty lines a request, left out)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from server.net.app import KahunaServer
+from server.net.web import WEB_DIR
+from tests.web.test_http import get
+
+
+async def test_a_visit_of_the_page_is_one_debug_line_per_request(
+    web_server: KahunaServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    files = sorted(p.name for p in WEB_DIR.iterdir() if p.suffix in (".mjs", ".css", ".svg"))
+    paths = ["/", "/board.json", "/words/de.json", *(f"/assets/{name}" for name in files)]
+    assert len(paths) > 30
+    caplog.set_level(logging.DEBUG)
+    caplog.clear()
+    for path in paths:
+        status, _, _ = await get(web_server.port, path, {"Accept-Encoding": "gzip"})
+        assert status == 200, path
+    status, _, _ = await get(web_server.port, "/nothing")
+    assert status == 404
+    records = caplog.records
+    assert [r for r in records if r.levelno >= logging.INFO] == []
+    web_lines = [r.getMessage() for r in records if r.name == "server.net.web"]
+    assert web_lines[0] == "GET / 200 from 127.0.0.1"
+    assert web_lines[-1] == "GET /nothing 404 from 127.0.0.1"
+    assert len(web_lines) == len(paths) + 1
+    assert len(records) <= 2 * (len(paths) + 1), [r.getMessage() for r in records][:40]
