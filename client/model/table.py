@@ -100,7 +100,7 @@ def format_clock(seconds: float) -> str:
     whole = max(math.ceil(seconds - 1e-9), 0)
     if whole >= 86400:  # a game of days
         days, rest = divmod(whole, 86400)
-        return f"{days}d {rest // 3600}h"
+        return _("{d}d {h}h").format(d=days, h=rest // 3600)  # as the lists say it
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     if hours:

@@ -3,6 +3,7 @@ the lines of the lobby's chat under the tables."""
 
 from __future__ import annotations
 
+import textwrap
 import time
 
 from client.language.i18n import _
@@ -22,10 +23,25 @@ def chat_rows(state: ClientState, width: int) -> list[tuple[str, str]]:
     people = state.accounts
     if not people.accounts:
         return []
-    lines = people.chat[-CHAT_ROWS:]
+    room = max(width - 2, 10)
+    shown: list[str] = []
+    # the newest lines, each wrapped whole (a long line is read to its end), as many as fit
+    # in CHAT_ROWS rows; the newest always, however long
+    for entry in reversed(people.chat):
+        wrapped = textwrap.wrap(f"{entry.sender}: {entry.text}", room, subsequent_indent="  ")
+        if shown and len(shown) + len(wrapped) > CHAT_ROWS:
+            break
+        shown[:0] = wrapped
     rows = [(_("Lobby chat ('TEXT says something)"), "class:label")]
-    rows += [(f"{e.sender}: {e.text}"[: max(width - 2, 1)], "") for e in lines]
+    rows += [(line, "") for line in shown]
     return rows
+
+
+def cut(text: str, width: int) -> str:
+    """Text in a column of this width: cut with an ellipsis, so a cut is seen as one."""
+    if len(text) <= width:
+        return text
+    return text[: max(width - 1, 0)] + "…"
 
 
 def render_panel(canvas: Canvas, state: ClientState, width: int, height: int) -> None:
@@ -50,10 +66,10 @@ def render_panel(canvas: Canvas, state: ClientState, width: int, height: int) ->
         empty = _("No rated games yet.")
     elif people.panel == "games":
         table, opponent, result, date = _("table"), _("opponent"), _("result"), _("date")
-        head = f"{table:<8} {opponent:<20.20} {result:<32.32} {date:<10} ±"
+        head = game_columns(table, opponent, "±", date, result, width - 4)
         games = [] if people.games is None else people.games.games
         owner = "" if people.games is None else people.games.name
-        rows = [game_row(g, owner) for g in games]
+        rows = [game_row(g, owner, width - 4) for g in games]
         empty = _("No games yet.")
         if people.games is not None:
             stats = people.games.stats
@@ -85,7 +101,14 @@ def render_panel(canvas: Canvas, state: ClientState, width: int, height: int) ->
         y += 1
 
 
-def game_row(game: GameEntry, owner: str) -> str:
+def game_columns(table: str, opponent: str, change: str, date: str, result: str, width: int) -> str:
+    """A row of the games' list: the rating change before the result, which takes the room
+    left (a translated result is the longest column: cut last, with an ellipsis)."""
+    front = f"{cut(table, 8):<8} {cut(opponent, 14):<14} {change:>4} {date:<10} "
+    return front + cut(result, max(width - len(front), 1))
+
+
+def game_row(game: GameEntry, owner: str, width: int = 76) -> str:
     mine = Seat.WHITE if game.white == owner else Seat.BLACK
     opponent = game.black if mine is Seat.WHITE else game.white
     change = game.white_change if mine is Seat.WHITE else game.black_change
@@ -108,7 +131,7 @@ def game_row(game: GameEntry, owner: str) -> str:
         result = f"{outcome}: {how}" if how else outcome
         date = when(game.finished)
     changed = "" if change is None else f"{change:+d}"
-    return f"{game.table_id:<8} {opponent:<20.20} {result:<32.32} {date:<10} {changed}"
+    return game_columns(game.table_id, opponent, changed, date, result, width)
 
 
 def _ending(game: GameEntry) -> str:

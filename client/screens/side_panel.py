@@ -90,7 +90,7 @@ def _side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
     for line in textwrap.wrap(opts, width) if opts else []:
         out.append([("class:dim", line)])
     for seat in Seat:
-        out.append(_player_line(state, pub, seat, width))
+        out.extend(_player_lines(state, pub, seat, width))
         on_board = pub.bridges[seat].bit_count()
         tokens, held = pub.tokens[seat].bit_count(), pub.hand_sizes[seat]
         detail = "  " + _("tokens {tokens} bridges {bridges} cards {cards}").format(
@@ -228,7 +228,11 @@ def _cards(cards: Iterable[int]) -> str:
     return " ".join(ISLANDS[c] for c in sorted(cards)) or _("none")
 
 
-def _player_line(state: ClientState, pub: PublicView, seat: Seat, width: int) -> list[Fragment]:
+def _player_lines(
+    state: ClientState, pub: PublicView, seat: Seat, width: int
+) -> list[list[Fragment]]:
+    """The seat, its player and the points: on one line where the name fits beside them,
+    else the name whole on the lines under them (never cut: 'Ann (guest) (you)' in German)."""
     name = state.player_name(seat)
     info = None if state.players is None else state.players.get(seat)
     if info is not None and info.rating is not None:
@@ -242,15 +246,14 @@ def _player_line(state: ClientState, pub: PublicView, seat: Seat, width: int) ->
     points = _("{n} pt").format(n=pub.scores[seat])
     to_move = pub.to_move is seat and pub.result is None
     room = max(width - 2 - len(seat_name(seat)) - 1 - len(points) - 3, 4)
-    tag = " " + _("[AI]")
-    if len(name) > room and name.endswith(tag):
-        name = name[: -len(tag)]  # a longer colour's name: the options line says "computer"
-    return [
-        (SEAT_STYLE[seat] + " class:seatname", f"{TOKEN_CHAR[seat]} {seat_name(seat)}"),
-        ("", " " + name[:room].ljust(room) + " "),
-        ("class:points", points),
-        ("class:arrow", " ◀" if to_move else ""),
-    ]
+    head = (SEAT_STYLE[seat] + " class:seatname", f"{TOKEN_CHAR[seat]} {seat_name(seat)}")
+    tail = [("class:points", points), ("class:arrow", " ◀" if to_move else "")]
+    if len(name) <= room:
+        return [[head, ("", " " + name.ljust(room) + " "), *tail]]
+    gap = max(width - len(head[1]) - len(points) - 2, 1)
+    first: list[Fragment] = [head, ("", " " * gap), *tail]
+    wrapped = textwrap.wrap(name, max(width - 2, 8))
+    return [first, *([("", "  " + line)] for line in wrapped)]
 
 
 def wrap_log(log: Sequence[LogLine], width: int) -> list[list[Fragment]]:
