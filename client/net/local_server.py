@@ -3,6 +3,7 @@ into server/ (everything else it knows of the server is the protocol)."""
 
 from __future__ import annotations
 
+from client.language.i18n import _
 from server.core.config import ServerConfig
 from server.net.app import KahunaServer
 
@@ -15,7 +16,7 @@ class LocalServer:
             ServerConfig(
                 host="127.0.0.1",
                 port=0,
-                server_name="kahuna (inside the client)",
+                server_name=_("kahuna (inside the client)"),  # the lobby's header says it
                 computer_delay=computer_delay,
             )
         )

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from client.language.command_words import in_words
-from client.language.i18n import _, ngettext
+from client.language.i18n import _, ngettext, pgettext
 from client.language.words import record_problem, seat_name
 from client.model.hint import explain
 from shared.analysis import (
@@ -40,6 +40,7 @@ from shared.analysis import (
     white_chances,
 )
 from shared.record import RecordError, read_record
+from shared.types import Seat
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 WORKERS = 2
@@ -50,9 +51,26 @@ def mark_word(mark: str | None) -> str:
     return "" if mark is None else words.get(mark, mark)
 
 
+def seat_width() -> int:
+    """The "who" column: as wide as the longer colour's name ("Schwarz") or its title."""
+    who = pgettext("analysis column", "who")
+    return max(len(seat_name(Seat.WHITE)), len(seat_name(Seat.BLACK)), len(who))
+
+
+def header_line() -> str:
+    turn, who = pgettext("analysis column", "turn"), pgettext("analysis column", "who")
+    played, chance = pgettext("analysis column", "played"), _("chance before → after")
+    return f"{turn:<4} {who:<{seat_width()}} {played:<34} {chance}"
+
+
+def decimal(value: float, digits: int = 1) -> str:
+    """A number with its decimal separator in the player's language (1.5, 1,5)."""
+    return f"{value:.{digits}f}".replace(".", pgettext("decimal separator", "."))
+
+
 def turn_line(a: TurnAnalysis) -> str:
     played = ", ".join(in_words(action) for action in a.actions)
-    line = f"{a.number:>3} {seat_name(a.seat):<6} {played:<34} "
+    line = f"{a.number:>4} {seat_name(a.seat):<{seat_width()}} {played:<34} "
     line += f"{a.before * 100:>3.0f}% → {a.after * 100:>3.0f}%"
     if a.cost >= 0.005 and a.cost > NOISE * a.noise:  # a cost within the noise is none
         line += f"  -{a.cost * 100:.0f}"
@@ -202,18 +220,18 @@ def mark_count(mark: str, count: int) -> str:
 def report(analysis: Sequence[TurnAnalysis], width: int = 80) -> list[str]:
     lines = [_("Analysis: each turn judged from its player's own view")]
     lines += textwrap.wrap(legend_words(), width)
-    lines.append(_("turn  who    played                              chance before → after"))
+    lines.append(header_line())
     for a in analysis:
-        lines += textwrap.wrap(turn_line(a), width, subsequent_indent=" " * 11)
+        lines += textwrap.wrap(turn_line(a), width, subsequent_indent=" " * (seat_width() + 6))
     lines.append("")
     lines.append(_("White's chance of winning, turn by turn:"))
     lines += chart(white_chances(analysis), width)
     lines.append("")
     for summary in summaries(analysis):
         marks = ", ".join(mark_count(mark, count) for mark, count in summary.marks.items() if count)
-        text = _("{seat}: average cost {cost:.1f} points of chance a turn; {marks}").format(
+        text = _("{seat}: average cost {cost} points of chance a turn; {marks}").format(
             seat=seat_name(summary.seat),
-            cost=summary.average_cost * 100,
+            cost=decimal(summary.average_cost * 100),
             marks=marks or _("no marks"),
         )
         lines += textwrap.wrap(text, width, subsequent_indent="  ")  # many marks: two lines

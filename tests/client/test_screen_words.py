@@ -4,14 +4,29 @@ to the debug log), and a chat line over the limit refused with the limit said.""
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import attrs
 import pytest
+from prompt_toolkit.output import DummyOutput
 
+from client.language.i18n import set_language
 from client.model.state import ClientState
+from client.net.local_server import LocalServer
+from client.screens.analysis_view import report
+from client.screens.app import KahunaApp
+from client.screens.canvas import fit_keys
 from client.screens.lobby_line import LobbyLine
+from client.screens.replay import ReplayViewer, timeline
 from protocol.messages import Chat, ClientMessage, Error
 from protocol.player_messages import ChangePassword, LobbyChat, Login, Register
+from shared.analysis import analyse
+from shared.game import Result
+from shared.record import read_record
+from shared.types import Seat
+from tests.client.test_analysis import resigned_game
 from tests.client.test_app import until
 from tests.client.test_keys import running
 from tests.client.test_render import known_state
@@ -170,3 +185,53 @@ def test_a_revoked_saved_login_says_so_and_is_forgotten(tmp_path: Path) -> None:
     assert "no account has that name" not in state.message
     assert kept == [("Ann", None)] and state.accounts.login_token is None
     assert not line.typing  # nothing asked: the guest plays on
+
+
+# ----- no English left in German and Italian ------------------------------------------------
+
+
+@pytest.fixture
+def language() -> Iterator[Callable[[str], None]]:
+    yield set_language
+    set_language("en")
+
+
+def test_the_german_game_over_key_bar_keeps_lobby_at_80_columns(
+    language: Callable[[str], None],
+) -> None:
+    language("de")
+    state = known_state()
+    assert state.public is not None
+    state.public = attrs.evolve(state.public, result=Result(Seat.WHITE, "more points"))
+    ui = KahunaApp(state, lambda _m: True, output=DummyOutput())
+    shown = fit_keys(ui._all_hints(), 80)
+    assert "revanche" in shown and "lobby" in shown and "speichern" in shown
+
+
+def test_the_italian_replay_header_and_the_local_servers_name(
+    language: Callable[[str], None],
+) -> None:
+    language("it")
+    record = resigned_game(5, 6)
+    viewer = ReplayViewer(timeline(read_record(record), record), "t1", record)
+    header = " ".join(viewer.draw(80, 24).lines()[:2])
+    assert "rivedi t1" in header and "replay" not in header
+    assert LocalServer(0.0).server.config.server_name == "kahuna (nel client)"
+    language("de")
+    assert LocalServer(0.0).server.config.server_name == "kahuna (im Client)"
+
+
+def test_the_german_analysis_has_its_columns_and_decimal_comma(
+    language: Callable[[str], None],
+) -> None:
+    analysis = analyse(read_record(resigned_game(11, 12)), playouts=8, search=50)
+    language("de")
+    lines = report(analysis, 100)
+    head = next(line for line in lines if line.startswith("Zug"))
+    played = head.index("gespielt")
+    rows = [line for line in lines if line[:4].strip().isdigit()]
+    assert any("Schwarz" in row for row in rows) and any("Weiß" in row for row in rows)
+    for row in rows:
+        assert row[played - 1] == " " and row[played] != " "  # "Schwarz" fits its column
+    costs = [line for line in lines if "im Mittel" in line]
+    assert len(costs) == 2 and all(re.search(r"im Mittel \d+,\d Punkte", c) for c in costs)
