@@ -19,6 +19,7 @@ import logging
 import multiprocessing
 import os
 import random
+import socket
 import ssl
 import threading
 import time
@@ -47,23 +48,27 @@ from server.core.password_queue import SLOTS as PASSWORD_SLOTS
 from server.core.store import Storage, StorageError, StoredPlayers
 from server.core.table import MemberId
 from server.jobs.analysis_jobs import AnalysisJobs
-from server.jobs.computer import decide, end_with_server
+from server.jobs.computer import decide, decide_in_place, end_with_server
 from server.jobs.password_hashing import Cost, Passwords
 from server.jobs.worker_jobs import in_worker
 from server.net.connection import CLOSE_GOING_AWAY, Connection
 from server.net.memory import MemoryReturn
 from server.net.sockets import (
+    ACCEPT_BATCH,
     AcceptErrors,
     FairTurns,
     FrameConnection,
     QuietLog,
     RefusalLog,
     SocketGate,
+    descriptor_limits,
     gated_connection,
+    socket_ceiling,
 )
 from server.net.web import OriginCheck, WebPages
 from server.storage.storage_open import open_storage, safe_name
 from server.storage.writer import Writer
+from shared.actions import Action
 
 log = logging.getLogger(__name__)
 
@@ -173,6 +178,9 @@ class KahunaServer:
         loop.set_exception_handler(self._accept_errors)
         origins = OriginCheck(cfg.allowed_origins, WebPages() if cfg.web else None)
         origins.refused = self.refusals.refused
+        # a reserve of descriptors, so that accept() never fails (server/net/sockets.py)
+        soft_limit, open_now = descriptor_limits()
+        self.gate.ceiling = socket_ceiling(soft_limit, open_now)
         self._server = await serve(
             self._handle,
             cfg.host,
@@ -186,10 +194,16 @@ class KahunaServer:
             server_header=None,
             close_timeout=2,  # a peer that reads nothing must not hold up a stop
             create_connection=gated_connection(self.gate, FairTurns()),
-            backlog=cfg.listen_backlog,
+            # asyncio accepts as many sockets a wake-up as this: a batch the reserve allows for
+            backlog=ACCEPT_BATCH,
             process_request=origins,  # and the page: server/net/web.py
             logger=QuietLog(),  # its lines about each connection at DEBUG
         )
+        for listening in self._server.sockets:
+            # the kernel's queue stays as long as configured (asyncio's wrapper has no listen:
+            # a duplicate of the descriptor is the same socket)
+            with socket.fromfd(listening.fileno(), listening.family, listening.type) as same:
+                same.listen(cfg.listen_backlog)
         if self.storage.remote:  # it also looks at the connection between writes
             self._writer = Writer(self.storage, loop, self._written, self._write_failed)
         if cfg.accounts:
@@ -439,11 +453,11 @@ class KahunaServer:
             await asyncio.sleep(turn.delay * (0.6 + 0.8 * self._rng.random()))
         else:
             await asyncio.sleep(0)
-        action: str | None
+        action: str | Action | None
         seed = self._rng.getrandbits(64)
         try:
             if turn.level == "easy":
-                action = decide(turn.view, seed, turn.level)
+                action = decide_in_place(turn.seat_view, seed, turn.level)
             else:  # a search: in a worker process, off the event loop
                 action = await in_worker(
                     self._workers, decide, turn.view, seed, turn.level, turn.turns

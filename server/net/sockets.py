@@ -2,9 +2,12 @@
 address from the moment it is accepted (SocketGate): one address holds at most
 max_per_address + extra_sockets_per_address sockets, handshaking or open, and a socket over
 that is closed at once, before any byte of it is read. Each whole message is handed on in the
-callback that read it (FrameConnection). When the process runs out of file descriptors,
-asyncio's accept loop reports each failed accept; those reports become one log line per
-accept_log_interval (AcceptErrors)."""
+callback that read it (FrameConnection). The process keeps a reserve of file descriptors so
+that accept() never fails for want of one (EMFILE): asyncio accepts at most ACCEPT_BATCH sockets
+a wake-up, and the gate closes at once every socket beyond a ceiling, the open-file limit less
+the descriptors the process held at the start and a reserve (socket_ceiling). Should accept
+fail anyway, asyncio's accept loop reports each failed accept; those reports become one log
+line per accept_log_interval (AcceptErrors)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import os
 import socket
 import time
 from collections.abc import Callable
@@ -29,20 +33,61 @@ RECEIVE_BUFFER = 16 * 1024  # bytes of a client's socket's receive buffer (see g
 EARLY_MESSAGES = 64  # a connection's messages held before its session begins (the handler's start)
 ACCEPT_FAILED = "socket.accept() out of system resource"  # asyncio's report of EMFILE & co.
 HELD_MOST = 64 * 1024  # bytes a client may send after its request before the answer
+# Sockets asyncio accepts in one wake-up (its accept loop takes as many as the listen backlog,
+# which the kernel's queue keeps larger: see KahunaServer.start). A socket over the ceiling is
+# closed two turns of the loop after its accept, so at most three batches are open over it.
+ACCEPT_BATCH = 64
+# Descriptors kept free besides those three batches: the worker processes' pipes, a database
+# connection, a record file, the logs, the resolver.
+SPARE_DESCRIPTORS = 64
+
+
+def socket_ceiling(soft_limit: int | None, open_now: int) -> int | None:
+    """The TCP sockets the process may hold open at once without accept() ever failing for
+    want of a descriptor: the open-file limit, less the descriptors open now (the database,
+    the listening sockets, the event loop's), the batches accepted before the gate closes
+    them, and a spare. None: no limit is known. At least 1, however low the limit."""
+    if soft_limit is None:
+        return None
+    return max(1, soft_limit - open_now - 3 * ACCEPT_BATCH - SPARE_DESCRIPTORS)
+
+
+def descriptor_limits() -> tuple[int | None, int]:
+    """The soft limit on open files (None: unlimited or unknown), and how many are open."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return None, 0
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        open_now = len(os.listdir("/proc/self/fd")) - 1  # the listing's own descriptor
+    except OSError:
+        open_now = 0
+    return (None if soft == resource.RLIM_INFINITY else soft), open_now
 
 
 class SocketGate:
-    """TCP sockets open per address, counted from accept to close."""
+    """TCP sockets open per address, counted from accept to close; and in all, under the
+    ceiling that keeps accept() from running out of descriptors (None: none)."""
 
-    def __init__(self, per_address: int, log_interval: float) -> None:
+    def __init__(self, per_address: int, log_interval: float, ceiling: int | None = None) -> None:
         self.per_address = per_address
         self.log_interval = log_interval
+        self.ceiling = ceiling
         self.open: dict[str, int] = {}
+        self.total = 0  # sockets open, every address's
         self.refused: dict[str, int] = {}  # since the last log line
         self.refused_total = 0
+        self.over_ceiling = 0  # sockets closed for want of descriptors, since the last line
         self._logged_at = -1e9
+        self._ceiling_logged_at = -1e9
 
     def admit(self, address: str) -> bool:
+        if self.ceiling is not None and self.total >= self.ceiling:
+            self.refused_total += 1
+            self.over_ceiling += 1
+            self._log_ceiling()
+            return False
         count = self.open.get(address, 0)
         if count >= self.per_address:
             self.refused_total += 1
@@ -50,14 +95,27 @@ class SocketGate:
             self._log_refusals()
             return False
         self.open[address] = count + 1
+        self.total += 1
         return True
 
     def release(self, address: str) -> None:
+        self.total -= 1
         left = self.open.get(address, 1) - 1
         if left > 0:
             self.open[address] = left
         else:
             self.open.pop(address, None)
+
+    def _log_ceiling(self) -> None:
+        now = time.monotonic()
+        if now - self._ceiling_logged_at < self.log_interval:
+            return
+        self._ceiling_logged_at = now
+        log.warning(
+            "refused %d socket(s) at %d open, the most the open-file limit leaves room for"
+            " (ulimit -n)", self.over_ceiling, self.total,
+        )  # fmt: skip
+        self.over_ceiling = 0
 
     def _log_refusals(self) -> None:
         now = time.monotonic()
