@@ -37,7 +37,7 @@ from shared.levels import LEVEL_INFER
 from shared.randomness import CardSource, DrawnSource
 from shared.seen import Seen, seen_turns
 from shared.types import Seat
-from shared.views import seat_view, seat_view_to_dict
+from shared.views import seat_view
 
 
 class Context:
@@ -133,7 +133,7 @@ class Context:
         if holder is None or not holder.computer or holder.member is None:
             return
         seat = table.game.to_move
-        view = seat_view_to_dict(seat_view(table.game, seat))
+        view = seat_view(table.game, seat)
         turns: tuple[tuple[Seen, ...], ...] = ()
         if LEVEL_INFER.get(table.level, False):  # a level that reads them
             turns = tuple(tuple(turn) for turn in seen_turns(table.game, seat.other))

@@ -79,6 +79,7 @@ from server.core.session import Session
 from server.core.sessions import Sessions
 from server.core.store import AccountAction, StoredPlayers, StoredTable
 from server.core.table import Closing, MemberId, Table, TableError
+from shared.actions import Action
 from shared.types import Termination
 
 log = logging.getLogger(__name__)
@@ -230,12 +231,13 @@ class ServerCore:
         member: MemberId,
         table_id: str,
         version: int,
-        action: str | None,
+        action: str | Action | None,
         now: float,
         wall: float,
     ) -> Effects:
-        """The action a computer player chose for the turn it was given (None: its code
-        failed)."""
+        """The action a computer player chose for the turn it was given: in the notation (from a
+        worker process), or as the rules engine's own (chosen on the event loop); None: its code
+        failed."""
         ctx = self._ctx
         ctx.begin(now, wall)
         if ctx.computers.get(member) != table_id:
@@ -246,7 +248,7 @@ class ServerCore:
                 self._play.fallback_move(member, table_id, now)
             return ctx.take()
         try:
-            self._play.command(member, Command(table_id, version, action), now)
+            self._play.act(member, table_id, version, action, now)
         except TableError as exc:
             if exc.code is ErrorCode.STALE_VERSION:
                 return ctx.take()  # a newer turn is already on its way to it

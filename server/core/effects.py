@@ -13,6 +13,7 @@ from protocol.messages import ServerMessage
 from server.core.store import StorageOp
 from server.core.table import MemberId
 from shared.seen import Seen
+from shared.views import SeatView, seat_view_to_dict
 
 CLOSE_POLICY = 1008  # flood, version mismatch, too many connections, no hello
 CLOSE_TRY_AGAIN = 1013  # the server is full
@@ -40,12 +41,19 @@ class ComputerTurn:
     member: MemberId
     table_id: str
     version: int
-    view: dict[str, Any]
+    # the seat's view as the rules engine holds it: the easy level, on the event loop, chooses
+    # from it as it is; `view` is its wire form, for a worker process
+    seat_view: SeatView
     delay: float
     level: str = "easy"
     # The opponent's last turns as the table saw them, for a level that reads them
     # (shared.levels.LEVEL_INFER; shared.seen.seen_turns), else empty.
     turns: tuple[tuple[Seen, ...], ...] = ()
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The view in its wire form, made only when asked for (a search in a worker process)."""
+        return seat_view_to_dict(self.seat_view)
 
 
 @attrs.frozen

@@ -17,6 +17,7 @@ from server.core.sessions import chat_text
 from server.core.store import ChatOp, FinishOp
 from server.core.table import MemberId, Outbox, Table, TableError
 from server.core.timers import claim_refusal, claimant
+from shared.actions import Action
 from shared.legality import Refusal
 from shared.record import write_record
 from shared.types import Seat, Termination
@@ -35,13 +36,19 @@ class Play:
         ctx.game_ended = self.game_ended  # the epilogue's step when a game has just ended
 
     def command(self, member: MemberId, command: Command, now: float) -> None:
+        self.act(member, command.table_id, command.version, command.action, now)
+
+    def act(
+        self, member: MemberId, table_id: str, version: int, action: str | Action, now: float
+    ) -> None:
+        """One action of a seat: a player's in the notation, or the computer's as it chose it."""
         ctx = self.ctx
-        table = ctx.lobby.get(command.table_id)
+        table = ctx.lobby.get(table_id)
         mover = table.seat_of(member)
         if mover is not None and self.flag_fell(table, now):
             raise TableError(ErrorCode.GAME_OVER, "the time ran out")
         before_status = table.status
-        outbox = table.command(member, command.version, command.action, now)
+        outbox = table.command(member, version, action, now)
         assert mover is not None  # the table lets only a seat act
         if table.draw_offer is mover.other:  # playing on declines the offer
             table.draw_offer = None
@@ -236,5 +243,4 @@ class Play:
         seat = None if table is None else table.seat_of(member)
         if table is None or seat is None or table.game.is_over or table.game.to_move is not seat:
             return
-        action = table.game.legal_actions()[0]
-        self.command(member, Command(table_id, table.version, str(action)), now)
+        self.act(member, table_id, table.version, table.game.legal_actions()[0], now)

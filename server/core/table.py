@@ -46,7 +46,7 @@ from protocol.messages import (
 )
 from server.core.clock import Clock
 from server.core.store import hash_token
-from shared.actions import NotationError, parse_action
+from shared.actions import Action, NotationError, parse_action
 from shared.events import Event
 from shared.game import Game
 from shared.legality import IllegalAction, Refusal
@@ -583,10 +583,13 @@ class Table:
 
     # ----- play ---------------------------------------------------------------------------
 
-    def command(self, member: MemberId, version: int, action_text: str, now: float = 0.0) -> Outbox:
-        """Apply one action of the member's seat; every check comes before any change. When the
-        turn passes, the other seat's begins (and its clock runs) at `now`. Returns everyone's
-        update, the mover's first."""
+    def command(
+        self, member: MemberId, version: int, action: str | Action, now: float = 0.0
+    ) -> Outbox:
+        """Apply one action of the member's seat, in the notation (a player's) or as the rules
+        engine's own (the computer's, chosen in place); every check comes before any change.
+        When the turn passes, the other seat's begins (and its clock runs) at `now`. Returns
+        everyone's update, the mover's first."""
         seat = self.acting_seat(member)
         if self.status == "waiting":
             raise TableError(
@@ -602,10 +605,11 @@ class Table:
             )
         if self.game.to_move is not seat:
             raise TableError(ErrorCode.NOT_YOUR_TURN, f"{self.game.to_move.label} is to move")
-        try:
-            action = parse_action(action_text)
-        except NotationError as exc:
-            raise TableError(ErrorCode.BAD_NOTATION, str(exc)) from None
+        if isinstance(action, str):
+            try:
+                action = parse_action(action)
+            except NotationError as exc:
+                raise TableError(ErrorCode.BAD_NOTATION, str(exc)) from None
         try:
             events = self.game.apply(action)
         except IllegalAction as exc:

@@ -15,10 +15,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from shared.actions import Action
 from shared.ai import choose_action
 from shared.inference import OpponentTurn
 from shared.search import TurnPlans
-from shared.views import seat_view_from_dict
+from shared.views import SeatView, seat_view_from_dict
 
 # The plans this process chose earlier in turns, for any table (their keys say which seat and
 # turn): a turn's later decisions that reach the same process follow its plan at once; one
@@ -41,6 +42,12 @@ def end_with_server(server_pid: int) -> None:
         os._exit(0)  # nothing of the worker's is worth keeping: it holds no game
 
     threading.Thread(target=watch, name="kahuna-server-watch", daemon=True).start()
+
+
+def decide_in_place(view: SeatView, seed: int, level: str) -> Action:
+    """The action the computer plays from this seat's view as the rules engine holds it: the
+    easy level's, on the event loop, with no wire form between the table and the choice."""
+    return choose_action(view, random.Random(seed), level=level, plans=_PLANS)
 
 
 def decide(view: dict[str, Any], seed: int, level: str, turns: Sequence[OpponentTurn] = ()) -> str:
