@@ -7,20 +7,30 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.analysis_messages import Analyse
 from protocol.codec import decode_server, encode, to_wire
 from protocol.fields import TableOptions, TimeControl
 from protocol.messages import (
     CreateTable,
+    GetRecord,
     Join,
     Joined,
+    Leave,
     Lobby,
     LobbySubscribe,
+    Reclaim,
     Spectate,
     State,
     Update,
 )
 from protocol.player_messages import (
+    AnswerChallenge,
+    Challenge,
+    Challenges,
+    ChallengeTerms,
     ChangePassword,
+    Ignore,
+    Ignoring,
     LobbyChat,
     LobbyChatMessage,
     LoggedIn,
@@ -28,10 +38,11 @@ from protocol.player_messages import (
     Login,
     Logout,
     PasswordChanged,
+    PlayerNote,
     Resume,
 )
 from server.core.table import MemberId
-from tests.server.test_core import codes, of, the
+from tests.server.test_core import WALL, codes, of, the
 from tests.server.test_logins import SECRET, Accounts
 
 DAY = 86400
@@ -138,3 +149,115 @@ def test_a_changed_password_logs_the_accounts_other_connections_out() -> None:
     assert codes(h.send(tab, LobbyChat("still Ann?")), tab) == ["login_required"]
     # its own logout says no reason
     assert the(h.send(ann, Logout()), ann, LoggedOut).reason is None
+
+
+# ----- what docs/protocol.md now says (issue 40, item 5's gaps), as the core does it --------
+
+
+def test_login_with_both_or_neither_of_password_and_token_is_bad_login() -> None:
+    h = Accounts()
+    _, token = h.account("Ann")
+    other = h.guest("Other")
+    assert codes(h.send(other, Login("Ann", SECRET, token)), other) == ["bad_login"]
+    assert codes(h.send(other, Login("Ann", None, None)), other) == ["bad_login"]
+
+
+def test_resume_gives_a_new_seat_token_and_the_old_one_claims_nothing() -> None:
+    h = Accounts()
+    ann, _ = h.account("Ann")
+    joined = the(h.send(ann, CreateTable(TableOptions(), True, "white", "white")), ann, Joined)
+    again, _ = h.account("Annie")  # another account's connection cannot resume it
+    assert codes(h.send(again, Resume(joined.table_id)), again) == ["not_at_table"]
+    other = h.guest("Tab")
+    the(h.send(other, Login("Ann", SECRET, None)), other, LoggedIn)
+    resumed = the(h.send(other, Resume(joined.table_id)), other, Joined)
+    assert resumed.token != joined.token
+    third = h.guest("Third")
+    assert codes(h.send(third, Reclaim(joined.table_id, joined.token)), third) == ["bad_token"]
+    the(h.send(third, Reclaim(joined.table_id, resumed.token)), third, Joined)
+
+
+def test_ignore_refuses_oneself_and_unknown_names() -> None:
+    h = Accounts()
+    ann, _ = h.account("Ann")
+    h.account("Bob")
+    guest = h.guest("Guest")
+    assert codes(h.send(guest, Ignore("Bob", True)), guest) == ["login_required"]
+    assert codes(h.send(ann, Ignore("Nobody", True)), ann) == ["no_such_player"]
+    assert codes(h.send(ann, Ignore("ANN", True)), ann) == ["bad_name"]
+    assert the(h.send(ann, Ignore("bob", True)), ann, Ignoring).names == ["Bob"]
+
+
+def test_a_challenge_and_its_answers_are_answered_by_the_challenges_lists() -> None:
+    h = Accounts()
+    ann, _ = h.account("Ann")
+    bob, _ = h.account("Bob")
+    sent = h.send(ann, Challenge("Bob", ChallengeTerms()))
+    (info,) = the(sent, ann, Challenges).challenges  # the new id is in the sender's list
+    assert the(sent, bob, Challenges).challenges == [info]
+    assert the(sent, bob, PlayerNote).note == "challenge_received"
+    # the challenger cannot accept (nor decline) their own challenge
+    for answer in ("accept", "decline"):
+        own = h.send(ann, AnswerChallenge(info.challenge_id, answer))
+        assert codes(own, ann) == ["no_such_challenge"]
+    assert codes(h.send(bob, AnswerChallenge(info.challenge_id, "withdraw")), bob) == [
+        "no_such_challenge"
+    ]
+    declined = h.send(bob, AnswerChallenge(info.challenge_id, "decline"))
+    assert the(declined, bob, Challenges).challenges == []
+    assert the(declined, ann, Challenges).challenges == []
+    assert the(declined, ann, PlayerNote).note == "challenge_declined"
+    (again,) = the(h.send(ann, Challenge("Bob", ChallengeTerms())), ann, Challenges).challenges
+    withdrawn = h.send(ann, AnswerChallenge(again.challenge_id, "withdraw"))
+    assert the(withdrawn, ann, Challenges).challenges == []
+    assert the(withdrawn, bob, PlayerNote).note == "challenge_withdrawn"
+
+
+def test_a_game_of_days_against_the_computer_is_played_unrated() -> None:
+    h = Accounts()
+    ann, _ = h.account("Ann")
+    create = CreateTable(TableOptions(), True, "white", "white", TimeControl(days=2), rated=True)
+    effects = h.send(ann, create)
+    state = the(effects, ann, State)
+    assert state.status == "playing"
+    clock = _clock(state.view)
+    assert (clock["days"], clock["white"], clock["running"]) == (2, 2 * DAY * 1000, "white")
+    assert clock["deadline"] == WALL + 2 * DAY
+    table = h.table(state.table_id)
+    assert not table.rated
+    moved = h.act(ann, state.table_id, "draw")
+    assert moved.computer_turns  # the computer moves as at any table
+    h.disconnect(ann)
+    h.advance(h.now + DAY)  # nobody gone is forfeited: the deadline decides
+    assert table.status == "playing" and not table.closed
+
+
+def test_the_clock_of_days_before_the_start() -> None:
+    h = Accounts()
+    ann, _ = h.account("Ann")
+    create = CreateTable(TableOptions(), False, "white", "white", TimeControl(days=3))
+    clock = _clock(the(h.send(ann, create), ann, State).view)
+    assert clock == {
+        "white": 3 * DAY * 1000, "black": 3 * DAY * 1000, "running": None, "initial": 0,
+        "increment": 0, "per_turn": 0, "days": 3, "deadline": None,
+    }  # fmt: skip
+
+
+def test_an_outsider_gets_neither_record_nor_analysis_of_a_running_game() -> None:
+    h = Accounts()
+    ann, _, table_id = _game_of_days(h)
+    outsider, _ = h.account("Cid")
+    old = h.guest("Old", version=2)
+    for member in (outsider, old):
+        assert codes(h.send(member, GetRecord(table_id)), member) == ["not_at_table"]
+    assert codes(h.send(outsider, Analyse(table_id)), outsider) == ["not_at_table"]
+    assert codes(h.send(ann, GetRecord(table_id)), ann) == ["game_not_over"]
+
+
+def test_spectating_a_closed_table_is_no_such_table() -> None:
+    h = Accounts()
+    ann, _ = h.account("Ann")
+    joined = the(h.send(ann, CreateTable()), ann, Joined)
+    h.send(ann, Leave(joined.table_id))  # a waiting table left by its only player closes
+    guest = h.guest("Guest")
+    assert codes(h.send(guest, Spectate(joined.table_id)), guest) == ["no_such_table"]
