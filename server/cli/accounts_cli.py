@@ -17,8 +17,14 @@ account cannot log in, with a password or a token, and its connections are logge
 server running, the row is changed at once and the next server to start applies the rest.
 
 The new password is asked twice without echo, or taken from KAHUNA_PASSWORD when set (for
-scripts). A new password or a disabled account drops every login token of the account, so every
+scripts); with neither a terminal nor KAHUNA_PASSWORD (cron, systemd) it is refused in one line,
+status 2. A new password or a disabled account drops every login token of the account, so every
 client of it must log in again.
+
+A --db that names no database (a missing file, one without a server's tables) is refused, never
+made: a mistyped path would otherwise list the accounts of a new, empty database. "Last seen" is
+the account's last login, logout or dropped connection, or while it stays connected its activity
+to the hour (server/core/accounts.py, SEEN_EVERY).
 """
 
 from __future__ import annotations
@@ -30,12 +36,14 @@ import sys
 import time
 from collections.abc import Callable
 
+from catalogue.codes import ACCOUNT_REASONS
 from server.core.names import name_key
 from server.core.passwords import password_problem
 from server.core.store import (
     AccountActionOp,
     AccountRow,
     DatabaseInUse,
+    NoDatabase,
     Registration,
     Storage,
     StorageError,
@@ -69,7 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands.add_parser(
-        "list", parents=[db], help="name, rating, rated games and last seen of each account"
+        "list",
+        parents=[db],
+        help="name, rating, rated games and last seen (last login, logout or activity within the"
+        " hour) of each account",
     )
     recent = commands.add_parser(
         "recent", parents=[db], help="the accounts registered lately, by the address they came from"
@@ -99,20 +110,33 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def open_beside(db: str) -> tuple[Storage, bool]:
-    """The database, and whether a server is using it (then opened shared beside it)."""
+    """The database, and whether a server is using it (then opened shared beside it). One that
+    does not exist is refused (StorageError), never made: a mistyped --db would otherwise list
+    the accounts of a new, empty database."""
     try:
-        return open_storage(db), False
+        return open_storage(db, create=False), False
     except DatabaseInUse:
         return open_storage(db, shared=True), True
 
 
+class NoPassword(Exception):
+    """No password can be asked for (standard input is no terminal: cron, ssh without -t,
+    systemd, `</dev/null`) and none was given in the environment."""
+
+
 def ask_password(ask: Callable[[str], str] = getpass.getpass) -> str | None:
-    """The new password: from the environment, or typed twice alike; None if they differ."""
+    """The new password: from the environment, or typed twice alike at the terminal; None if
+    they differ; NoPassword when there is no terminal."""
     given = os.environ.get(PASSWORD_ENV)
     if given is not None:
         return given
-    first = ask("New password: ")
-    return first if ask("Again: ") == first else None
+    if not sys.stdin.isatty():  # getpass would warn that it echoes, then fail at the input's end
+        raise NoPassword
+    try:
+        first = ask("New password: ")
+        return first if ask("Again: ") == first else None
+    except EOFError:
+        raise NoPassword from None
 
 
 def main(argv: list[str]) -> int:
@@ -122,6 +146,13 @@ def main(argv: list[str]) -> int:
         parser.error("disable: give a NAME or --from ADDRESS")
     try:
         storage, running = open_beside(args.db)
+    except NoDatabase as exc:
+        print(
+            f"kahuna-server accounts: {exc}; a server makes its database when it first starts:"
+            " give the --db it was started with",
+            file=sys.stderr,
+        )
+        return 1
     except StorageError as exc:
         print(f"kahuna-server accounts: {exc}", file=sys.stderr)
         return 1
@@ -169,13 +200,29 @@ def _command(args: argparse.Namespace, storage: Storage, running: bool) -> int:
             print(f"{account.name} is disabled; its clients are logged out{later}")
         return 0
     (account,) = found
-    password = ask_password()
+    try:
+        password = ask_password()
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except NoPassword:
+        print(
+            f"kahuna-server accounts: standard input is not a terminal to ask the new password"
+            f" at: run it at one, or give the password in ${PASSWORD_ENV};"
+            f" {account.name}'s password is unchanged",
+            file=sys.stderr,
+        )
+        return 2
     if password is None:
         print("kahuna-server accounts: the two passwords differ", file=sys.stderr)
         return 1
     problem = password_problem(password)
     if problem is not None:
-        print(f"kahuna-server accounts: password refused: {problem}", file=sys.stderr)
+        sentence = ACCOUNT_REASONS.get(f"bad_password/{problem}", problem)
+        print(
+            f"kahuna-server accounts: {sentence}; {account.name}'s password is unchanged",
+            file=sys.stderr,
+        )
         return 1
     hashed = Passwords().hash(password)
     storage.write([AccountActionOp(account.key, "password", hashed, now)])

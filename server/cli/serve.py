@@ -38,6 +38,12 @@ DESCRIPTION = """\
 The Kahuna game server. Players connect with the terminal client to ws://HOST:PORT
 (or wss:// with --tls-cert/--tls-key). The server holds the hidden hands and the deck;
 each client only receives what its seat may see. Stop it with Ctrl-C or SIGTERM.
+
+The players' accounts, also while the server runs (see kahuna-server accounts --help):
+  kahuna-server accounts list                   name, rating, games, last seen of each
+  kahuna-server accounts recent                 the registrations of the last hours
+  kahuna-server accounts reset-password NAME    a new password (asked, or $KAHUNA_PASSWORD)
+  kahuna-server accounts disable NAME...        no more logins; its clients are logged out
 """
 
 

@@ -20,6 +20,9 @@ START_RATING = 1500.0
 START_DEVIATION = 350.0
 START_VOLATILITY = 0.06
 KNOWN_ADDRESSES = 8  # per account: the addresses it logged in from most recently
+# How old an active account's last_seen may grow before it is written again: a row written once
+# an hour while its player is active, not once a move (and at once when the player leaves).
+SEEN_EVERY = 3600.0
 
 
 def _wld() -> list[int]:
@@ -141,6 +144,16 @@ class Accounts:
         dropped = tuple(known[:-KNOWN_ADDRESSES])
         del known[:-KNOWN_ADDRESSES]
         return KnownAddressOp(key, address_hash, wall, dropped)
+
+    def seen(self, key: str, wall: float, leaving: bool) -> AccountOp | None:
+        """A connection logged in to the account was heard from at `wall` (`leaving`: it logged
+        out or went away): its last_seen then, and the row to write, when it leaves or its
+        last_seen is SEEN_EVERY old; None when nothing is to be written."""
+        account = self.by_key.get(key)
+        if account is None or (not leaving and wall - account.last_seen < SEEN_EVERY):
+            return None
+        account.last_seen = wall
+        return account.op()
 
     def get(self, key: str) -> Account | None:
         """The account stored under the key, or whose name has this name_key."""

@@ -194,6 +194,7 @@ class ServerCore:
             small = isinstance(data, bytes) and exc.code is not ErrorCode.FRAME_TOO_LARGE
             ctx.error(member, exc.code, exc.message, refused=peek_type(data) if small else None)
             return ctx.take()
+        account = session.account
         try:
             self._message(session, message, now)
         except TableError as exc:
@@ -213,7 +214,15 @@ class ServerCore:
                 member, ErrorCode.INTERNAL_ERROR, "the server failed on this message",
                 refused=message.TYPE,
             )  # fmt: skip
+        self._seen(account, session.account != account)
         return ctx.take()
+
+    def _seen(self, account: str | None, leaving: bool) -> None:
+        """An account's player was active, or left (logged out, or the connection went): the
+        operator's "last seen" (kahuna-server accounts list)."""
+        op = None if account is None else self._ctx.accounts.seen(account, self._ctx.wall, leaving)
+        if op is not None:
+            self._ctx.write(op)
 
     def disconnect(self, member: MemberId, now: float, wall: float) -> Effects:
         """The connection is gone: its seats wait for their tokens."""
@@ -222,6 +231,7 @@ class ServerCore:
         session = self._sessions.close(member)
         if session is None:
             return ctx.take()
+        self._seen(session.account, leaving=True)
         self._logins.forget(member)
         self._seating.disconnect(session, now)
         return ctx.take()

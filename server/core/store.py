@@ -21,6 +21,11 @@ class DatabaseInUse(StorageError):
     `shared` instead (server/cli/accounts_cli.py)."""
 
 
+class NoDatabase(StorageError):
+    """Opened not to be created (`create=False`, the operator's commands): there is no such
+    database, or it holds no kahuna tables yet."""
+
+
 class StandbyStopped(StorageError):
     """A server waiting as a standby for a database another one serves was told to stop."""
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import psycopg
 
-from server.core.store import DatabaseInUse, StandbyStopped, StorageError
+from server.core.store import DatabaseInUse, NoDatabase, StandbyStopped, StorageError
 from server.storage.pg_schema import check, migration, statements
 from server.storage.schema import APPLICATION_ID, SCHEMA_VERSION
 from server.storage.sql_store import SqlStorage
@@ -78,9 +78,11 @@ class PgStorage(SqlStorage):
         standby: threading.Event | None = None,
         on_standby: Callable[[], None] | None = None,
         shared: bool = False,
+        create: bool = True,
     ) -> None:
         """`shared`: beside the serving server, for the operator's commands
-        (server/cli/accounts_cli.py): no lock taken, the schema neither made nor migrated."""
+        (server/cli/accounts_cli.py): no lock taken, the schema neither made nor migrated.
+        `create`: False refuses a database with no kahuna tables yet (StorageError)."""
         super().__init__(name)
         self._kept: list[str] | None = None  # a write's statements not yet sent (see _run)
         try:
@@ -99,7 +101,7 @@ class PgStorage(SqlStorage):
                 self._check_shared()
             else:
                 self._lock(standby, on_standby)
-                self._open()
+                self._open(create)
         except BaseException:
             self._conn.close()
             raise
@@ -174,7 +176,7 @@ class PgStorage(SqlStorage):
         row = self._conn.execute("SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,)).fetchone()
         return bool(row[0])
 
-    def _open(self) -> None:
+    def _open(self, create: bool) -> None:
         # Everything up to the version checks only reads, so a database we refuse stays as it was.
         try:
             tables = {
@@ -193,6 +195,8 @@ class PgStorage(SqlStorage):
         version = check(self.path, tables, meta)
         if version == SCHEMA_VERSION:
             return
+        if version is None and not create:
+            raise NoDatabase(f"{self.path}: no such database (it holds no kahuna tables)")
         steps = statements() if version is None else migration(version)
         try:
             with self._conn.transaction():

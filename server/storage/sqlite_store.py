@@ -31,7 +31,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from server.core.store import DatabaseInUse, StorageError
+from server.core.store import DatabaseInUse, NoDatabase, StorageError
 from server.storage.sql_store import SqlStorage
 from server.storage.sqlite_schema import (
     APPLICATION_ID,
@@ -69,7 +69,9 @@ class SqliteStorage(SqlStorage):
     GREATEST = "max"
     ERRORS = (sqlite3.Error,)
 
-    def __init__(self, path: str | Path, shared: bool = False) -> None:
+    def __init__(self, path: str | Path, shared: bool = False, create: bool = True) -> None:
+        """`create`: False refuses a file that is missing or holds no kahuna tables yet
+        (StorageError), rather than making it a new database."""
         super().__init__(str(path))
         self._memory = self.path == MEMORY
         self._shared = shared
@@ -77,8 +79,9 @@ class SqliteStorage(SqlStorage):
         self._checkpointer: threading.Thread | None = None
         self._stop_checkpoints = threading.Event()
         self.checkpoints = 0  # background checkpoints done (for tests and curious hosts)
-        if shared and (self._memory or not Path(path).is_file()):
-            raise StorageError(f"{self.path}: no such database")
+        self._create = create
+        if (shared or not create) and (self._memory or not Path(path).is_file()):
+            raise NoDatabase(f"{self.path}: no such database")
         if not self._memory and not shared:
             _prepare_path(Path(path))
             self._lock()
@@ -148,6 +151,10 @@ class SqliteStorage(SqlStorage):
         try:
             app_id, version, objects = probe(self._conn)
             if app_id == 0 and version == 0 and objects == 0:
+                if not self._create:
+                    raise NoDatabase(
+                        f"{self.path}: no such database (the file holds no kahuna tables)"
+                    )
                 new = True
             elif app_id != APPLICATION_ID:
                 raise StorageError(

@@ -46,11 +46,14 @@ def open_storage(
     standby: threading.Event | None = None,
     on_standby: Callable[[], None] | None = None,
     shared: bool = False,
+    create: bool = True,
 ) -> Storage:
     """The storage of `db`. For PostgreSQL, `standby` waits while another server serves the
     database (until the event is set); None refuses it at once, as SQLite always does.
     `shared`: beside a server that holds it, for the operator's commands (no lock, no
-    migration; see server/cli/accounts_cli.py)."""
+    migration; see server/cli/accounts_cli.py). `create`: a database with no kahuna tables
+    yet is made one (a server's first start); False refuses it, and a missing SQLite file,
+    with a StorageError (the operator's commands, where it is a mistyped --db)."""
     problem = check_db(db)
     if problem is not None:
         raise StorageError(problem)
@@ -61,5 +64,5 @@ def open_storage(
             raise StorageError(
                 f"PostgreSQL needs psycopg ({e}): pip install 'kahuna[postgresql]'"
             ) from e
-        return PgStorage(db, safe_name(db), standby, on_standby, shared=shared)
-    return SqliteStorage(db, shared=shared)
+        return PgStorage(db, safe_name(db), standby, on_standby, shared=shared, create=create)
+    return SqliteStorage(db, shared=shared, create=create)

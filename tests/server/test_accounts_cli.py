@@ -5,10 +5,13 @@ server that runs on it (which logs the disabled accounts' clients out at its nex
 from __future__ import annotations
 
 import asyncio
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import psycopg
+import pytest
 from websockets.asyncio.client import connect
 
 from protocol.fields import PROTOCOL_VERSION
@@ -18,17 +21,20 @@ from server.core.store import AccountOp, AccountRow, LoginTokenOp, hash_token
 from server.jobs.password_hashing import Passwords
 from server.storage.sqlite_store import SqliteStorage
 from tests.conftest import Backend, Client, ServerFactory
+from tests.postgres import Cluster
+from tests.server.test_restart import free_port, start_server
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 OLD = Passwords("test").hash("old password words")
 
 
 def run(*args: str, password: str | None = None) -> subprocess.CompletedProcess[str]:
+    """kahuna-server accounts ARGS, its standard input no terminal (/dev/null), as from cron."""
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
     if password is not None:
         env["KAHUNA_PASSWORD"] = password
     return subprocess.run(
-        [sys.executable, "-m", "server", "accounts", *args],
+        [sys.executable, "-m", "server", "accounts", *args], stdin=subprocess.DEVNULL,
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
 
@@ -65,7 +71,63 @@ def test_list_reset_password_and_disable(tmp_path: Path) -> None:
     unknown = run("disable", "nobody", "--db", str(db))
     assert unknown.returncode == 1 and "no account" in unknown.stderr
     weak = run("reset-password", "Ann", "--db", str(db), password="short")
-    assert weak.returncode == 1 and "too_short" in weak.stderr
+    assert (weak.returncode, weak.stderr) == (
+        1,
+        "kahuna-server accounts: the password is too short (8 characters at least);"
+        " Ann's password is unchanged\n",
+    )  # a sentence, not the code too_short
+    simple = run("reset-password", "Ann", "--db", str(db), password="abababababab")
+    assert "the password is too simple; Ann's" in simple.stderr
+
+
+def test_reset_password_with_no_terminal_says_so_in_one_line(tmp_path: Path) -> None:
+    """cron, ssh without -t, systemd, </dev/null: no traceback, and the password unchanged."""
+    db = tmp_path / "server.sqlite3"
+    make_db(db)
+    done = run("reset-password", "Ann", "--db", str(db))  # no KAHUNA_PASSWORD, stdin /dev/null
+    assert done.returncode == 2
+    assert done.stderr == (
+        "kahuna-server accounts: standard input is not a terminal to ask the new password at:"
+        " run it at one, or give the password in $KAHUNA_PASSWORD; Ann's password is unchanged\n"
+    )
+    storage = SqliteStorage(db)
+    try:
+        assert next(a for a in storage.load_accounts() if a.key == "ann").password_hash == OLD
+    finally:
+        storage.close()
+
+
+async def test_a_database_that_does_not_exist_is_refused_not_made(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """A mistyped --db: refused, where it made a directory and an empty database and listed
+    nobody. (A server still makes its database at its first start.)"""
+    typo = str(tmp_path / "typo" / "server.sqlite3") if backend.kind == "sqlite" else backend.db
+    for command in (["list"], ["recent"], ["disable", "Ann"]):
+        done = await asyncio.to_thread(run, *command, "--db", typo)
+        assert done.returncode == 1, done.stdout
+        assert "no such database" in done.stderr and "Traceback" not in done.stderr
+        assert "a server makes its database when it first starts" in done.stderr
+    if backend.kind == "sqlite":
+        assert not (tmp_path / "typo").exists()
+        empty = tmp_path / "empty.sqlite3"
+        empty.touch()  # a file, but no database: left as it was
+        refused = await asyncio.to_thread(run, "list", "--db", str(empty))
+        assert "no such database" in refused.stderr
+        assert empty.read_bytes() == b"" and not list(tmp_path.glob("empty.sqlite3-*"))
+    else:  # the PostgreSQL database exists, empty: no kahuna tables are made in it
+        with psycopg.connect(backend.db) as conn:
+            tables = "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()"
+            assert conn.execute(tables).fetchone() == (0,)
+
+
+def test_kahuna_server_help_names_the_accounts_commands() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "server", "--help"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0
+    for command in ("list", "recent", "reset-password NAME", "disable NAME..."):
+        assert f"kahuna-server accounts {command}" in done.stdout
 
 
 def test_the_commands_work_beside_a_server_that_holds_the_database(tmp_path: Path) -> None:
@@ -134,3 +196,58 @@ async def test_the_operator_disables_recent_accounts_of_a_running_server(
     await again.expect_error("bad_login")
     await ann.send(Logout())  # Ann, of another address, is still logged in
     assert (await ann.expect(LoggedOut)).name == "Ann (guest)"
+
+
+async def test_the_commands_work_beside_a_postgresql_server_and_its_standby(
+    tmp_path: Path, postgres: Cluster
+) -> None:
+    """No server need be stopped: the serving one applies the change within seconds, the
+    standby goes on waiting, and when it takes over it has the change too."""
+    url = postgres.database()
+    first_port, standby_port = free_port(), free_port()
+    for name in ("first", "standby"):
+        (tmp_path / name).mkdir()
+    first = await start_server(first_port, url, tmp_path / "first")
+    standby = await start_server(standby_port, url, tmp_path / "standby", listening=False)
+    try:
+        ann = await Client.connect(first_port, "Ann")
+        await ann.send(Register("Ann", "long enough words"))
+        await ann.expect(LoggedIn)
+        bob = await Client.connect(first_port, "Bob")
+        await bob.send(Register("Bob", "long enough words"))
+        await bob.expect(LoggedIn)
+
+        listed = await asyncio.to_thread(run, "list", "--db", url)
+        assert listed.returncode == 0, listed.stderr
+        assert {line.split()[0] for line in listed.stdout.splitlines()[1:]} == {"Ann", "Bob"}
+        disabled = await asyncio.to_thread(run, "disable", "Bob", "--db", url)
+        assert disabled.returncode == 0, disabled.stderr
+        assert "the running server logs its clients out" in disabled.stdout
+        reset = await asyncio.to_thread(
+            run, "reset-password", "Ann", "--db", url, password="brand new words"
+        )
+        assert reset.returncode == 0, reset.stderr
+        # the serving server applies both at its next look (every 2 s)
+        assert (await bob.expect(LoggedOut, timeout=10)).name == "Bob (guest)"
+        assert (await ann.expect(LoggedOut, timeout=10)).name == "Ann (guest)"
+        assert standby.returncode is None  # still waiting, untouched by the commands
+        with pytest.raises(OSError):
+            _, writer = await asyncio.open_connection("127.0.0.1", standby_port)
+            writer.close()
+
+        first.send_signal(signal.SIGKILL)
+        await first.wait()
+        assert standby.stdout is not None
+        line = (await asyncio.wait_for(standby.stdout.readline(), 20)).decode()
+        assert f":{standby_port}" in line, line
+        again = await Client.connect(standby_port, "x")
+        await again.send(Login("Ann", "brand new words", None))
+        assert (await again.expect(LoggedIn)).name == "Ann"
+        other = await Client.connect(standby_port, "y")
+        await other.send(Login("Bob", "long enough words", None))
+        await other.expect_error("bad_login")
+    finally:
+        for proc in (first, standby):
+            if proc.returncode is None:
+                proc.send_signal(signal.SIGTERM)
+                await asyncio.wait_for(proc.wait(), 10)
