@@ -7,6 +7,7 @@ challenges and the lobby's chat, each a word in the player's language or in Engl
     accept ID        decline ID    withdraw ID
     ignore NAME      unignore NAME
     'TEXT or say TEXT  (the lobby's chat)
+    help               (the lobby's keys and these commands)
 
 A line is read into a `LobbyRequest`: messages to send, a password to ask first, or a refusal to
 show. Pure: the application sends and asks (client/screens/app.py).
@@ -40,6 +41,7 @@ Asking = Literal["register", "login", "old_password", "new_password", "again"]
 WORDS = (
     "register", "login", "logout", "password", "ratings", "games", "resume", "challenge",
     "accept", "decline", "withdraw", "ignore", "unignore", "say", "unrated", "white", "black",
+    "help",
 )  # fmt: skip
 
 
@@ -63,6 +65,7 @@ def local_words() -> dict[str, str]:
         "unrated": pgettext("command", "unrated"),
         "white": pgettext("command", "white"),
         "black": pgettext("command", "black"),
+        "help": pgettext("command", "help"),
     }
     return {k: v.lower() for k, v in words.items()}
 
@@ -80,6 +83,7 @@ class LobbyRequest:
     name: str = ""  # the account name it is for
     panel: str | None = None  # the panel to show: ratings, games, challenges
     refused: str | None = None  # why nothing is sent
+    help: bool = False  # the lobby's help: its keys and these commands
 
 
 def read_lobby_line(text: str) -> LobbyRequest:
@@ -98,6 +102,8 @@ def read_lobby_line(text: str) -> LobbyRequest:
         if len(args) != 1:
             return LobbyRequest(refused=_("{command} NAME: one name").format(command=word))
         return LobbyRequest(ask=command, name=args[0])  # type: ignore[arg-type]
+    if command == "help":
+        return LobbyRequest(help=True)
     if command == "logout":
         return LobbyRequest((Logout(),))
     if command == "password":
@@ -120,10 +126,9 @@ def read_lobby_line(text: str) -> LobbyRequest:
     if command == "challenge":
         return _challenge(word, args)
     return LobbyRequest(
-        refused=_(
-            "Unknown command {word}: register, login, logout, password, ratings, games,"
-            " resume, challenge, accept, decline, withdraw, ignore, unignore, 'TEXT"
-        ).format(word=word)
+        refused=_("Unknown command {word}: '{help}' lists the commands.").format(
+            word=word, help=local_words()["help"]
+        )
     )
 
 

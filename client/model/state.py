@@ -230,6 +230,14 @@ class ClientState:
             said = self.accounts.handle(msg, self.name)
             if isinstance(msg, LoggedIn | LoggedOut):
                 self.name = msg.name
+            waiting = len(self.accounts.waiting_moves)
+            if said and isinstance(msg, Games) and self.screen == "game" and waiting:
+                # at a table g is a letter typed: the lists are the lobby's
+                said = ngettext(
+                    "{count} game waits for your move: in the lobby, g lists your games.",
+                    "{count} games wait for your move: in the lobby, g lists your games.",
+                    waiting,
+                ).format(count=waiting)
             if said:
                 self.say(said)
         if isinstance(msg, Welcome):

@@ -40,11 +40,17 @@ from client.screens.command_line import (
     highlighted_lines,
     preview,
 )
-from client.screens.help_screen import RULES_PAGES
+from client.screens.help_screen import RULES_PAGES, render_lobby_help
 from client.screens.keys import key_bindings
 from client.screens.lobby_actions import leave_table
 from client.screens.lobby_line import LobbyLine
-from client.screens.lobby_screen import ACCOUNT_KEYS, LOBBY_KEYS, PANEL_KEYS, render_lobby
+from client.screens.lobby_screen import (
+    ACCOUNT_KEYS,
+    LOBBY_KEYS,
+    PANEL_KEYS,
+    form_keys,
+    render_lobby,
+)
 from client.screens.render import KEY_HINTS, render_game
 from client.screens.saving import GameSaver
 from client.screens.screen import CanvasControl, full_screen_application, with_completions
@@ -140,6 +146,8 @@ class KahunaApp:
         return render_game(self.state, width, height, self.highlight, self.preview)
 
     def _draw_lobby(self, width: int, height: int) -> Canvas:
+        if self.lobby.help_open:
+            return render_lobby_help(width, height, self.state.accounts.accounts)
         if self.lobby.replay is not None:
             return self.lobby.replay.draw(width, height)
         return render_lobby(self.state, width, height)
@@ -160,13 +168,17 @@ class KahunaApp:
 
     def _all_hints(self) -> str:
         if self.state.screen == "lobby":
+            if self.lobby.help_open:
+                return " " + _("Esc, q or F1 closes this help.")
             if self.lobby.replay is not None:
                 moves = _("←→ action  ↑↓ turn  Home End  s saves the record  q back")
                 return " " + moves + "  a " + _("analysis")
             if self.lobby.typing:
                 return " " + _("Enter sends   Esc cancels")
             if self.state.form_open:
-                return " " + _("c s f 1 2 h t l i change an option   Enter create   Esc cancel")
+                return " " + _("{keys} change an option   Enter create   Esc cancel").format(
+                    keys=form_keys(self.state)
+                )
             if self.state.accounts.panel != "tables":
                 return " " + _(PANEL_KEYS)
             if self.state.accounts.accounts:

@@ -171,3 +171,65 @@ def render_help(width: int, height: int, page: int = 0) -> Canvas:
         )
         canvas.put(0, height - 1, where[:width], "class:dim")
     return canvas
+
+
+# The lobby's help (F1 or `:help` there): its keys, and the command line's syntax, which was
+# in the README only. The commands as typed in English (the words of the language work too).
+LOBBY_HELP_W = 22
+LOBBY_HELP_KEYS: tuple[tuple[str, str], ...] = (
+    ("↑↓ Enter", N_("choose a table; Enter sits you down (or watches)")),
+    ("w  b  s", N_("sit as White; sit as Black; watch")),
+    ("n", N_("a new table, against the computer or a person")),
+)
+LOBBY_HELP_ACCOUNT_KEYS: tuple[tuple[str, str], ...] = (
+    ("g  R  c", N_("games, ratings, challenges: ↑↓ Enter opens, Esc back")),
+    ("x", N_("in the challenges: decline one, or withdraw your own")),
+    ("'  :", N_("the lobby's chat; the command line, below")),
+)
+LOBBY_HELP_COMMANDS: tuple[tuple[str, str], ...] = (
+    ("register NAME", N_("make an account (the password is asked twice)")),
+    ("login NAME", N_("log in (the password is asked)")),
+    ("logout   password", N_("forget the login here; change your password")),
+    ("games [NAME]", N_("your games or a player's; ratings: the leaderboard")),
+    ("resume ID", N_("sit down again at a running game of yours")),
+    (
+        "challenge NAME [3d] [unrated] [white|black]",
+        N_("challenge a registered player (3d: 3 days a move)"),
+    ),
+    ("accept/decline ID", N_("answer a challenge; withdraw ID takes yours back")),
+    ("ignore NAME", N_("stop hearing a player (unignore NAME: hear again)")),
+    ("'TEXT   say TEXT", N_("say something in the lobby's chat")),
+)
+
+
+def _lobby_entry(key: str, text: str, width: int) -> list[list[Fragment]]:
+    room = max(width - LOBBY_HELP_W, 20)
+    parts = textwrap.wrap(text, room) or [""]
+    if len(key) >= LOBBY_HELP_W - 2:
+        lead: list[list[Fragment]] = [[("class:key", "  " + key)]]
+        return lead + [[("", " " * LOBBY_HELP_W + part)] for part in parts]
+    out = [[("class:key", f"  {key}".ljust(LOBBY_HELP_W)), ("", parts[0])]]
+    return out + [[("", " " * LOBBY_HELP_W + part)] for part in parts[1:]]
+
+
+def lobby_help_lines(width: int, accounts: bool) -> list[list[Fragment]]:
+    """The lobby's keys, and with accounts its command line's commands, one line each."""
+    out: list[list[Fragment]] = [[("class:title", _("The lobby: keys"))]]
+    keys = LOBBY_HELP_KEYS + (LOBBY_HELP_ACCOUNT_KEYS if accounts else ())
+    for key, text in (*keys, ("F1  ^Q", N_("this help; quit"))):
+        out += _lobby_entry(key, _(text), width)
+    if accounts:
+        title = _("The command line (':'; the words of your language work too)")
+        out += [[("class:title", line)] for line in textwrap.wrap(title, width)]
+        for key, text in LOBBY_HELP_COMMANDS:
+            out += _lobby_entry(key, _(text), width)
+    return out
+
+
+def render_lobby_help(width: int, height: int, accounts: bool) -> Canvas:
+    canvas = Canvas(width, height)
+    lines = lobby_help_lines(width, accounts)
+    lines.append([("class:dim", _("Esc, q or F1 closes this help."))])
+    for y, row in enumerate(lines[:height]):
+        put_clipped(canvas, 0, y, row, width)
+    return canvas

@@ -12,14 +12,12 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition, Filter, completion_is_selected
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from client.language.i18n import _
 from client.model.sending import Send
 from client.model.state import ClientState
 from client.model.table_form import CreateForm
 from client.screens.analysis_view import start_analysis
 from client.screens.lobby_actions import create, join, spectate
 from client.screens.lobby_line import LobbyLine
-from client.screens.lobby_screen import LOBBY_KEYS
 from client.screens.screen import complete_or_cycle
 from protocol.messages import LobbySubscribe
 from shared.board import ISLANDS
@@ -57,6 +55,7 @@ def key_bindings(ui: Controls) -> KeyBindings:
             and not state.form_open
             and not line.typing
             and line.replay is None
+            and not line.help_open
         )
     )
     lobby = in_lobby & Condition(lambda: state.accounts.panel == "tables")
@@ -152,13 +151,21 @@ def _program_keys(kb: KeyBindings, ui: Controls) -> None:
     @kb.add("f1")
     def _help(event: KeyPressEvent) -> None:
         if state.screen == "lobby":
-            state.say(_("Lobby: {keys}").format(keys=_(LOBBY_KEYS)))
+            ui.lobby.help_open = not ui.lobby.help_open  # its keys and commands, a page
         else:
             state.help_open, state.help_page = not state.help_open, 0
+
+    lobby_help = Condition(lambda: state.screen == "lobby" and ui.lobby.help_open)
+    for key in ("escape", "q"):
+        kb.add(key, filter=lobby_help, eager=True)(_on(lambda: _close_lobby_help(ui.lobby)))
 
     @kb.add("escape", filter=Condition(lambda: state.help_open), eager=True)
     def _close_help(event: KeyPressEvent) -> None:
         state.help_open = False
+
+
+def _close_lobby_help(line: LobbyLine) -> None:
+    line.help_open = False
 
 
 def face_up(state: ClientState, index: int) -> str | None:

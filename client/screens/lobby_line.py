@@ -52,6 +52,7 @@ class LobbyLine:
         self._login_sent: str | None = None
         self.buffer = Buffer(multiline=False, accept_handler=self._accept)
         self.replay: ReplayViewer | None = None
+        self.help_open = False  # the lobby's help: F1 or `:help`
         self.replay_text = ""
         self._wanted_record: str | None = None
         self._analyse_it = False
@@ -101,6 +102,9 @@ class LobbyLine:
         state = self.state
         if request.refused is not None:
             state.say(request.refused, "error")
+            return
+        if request.help:
+            self.help_open = True
             return
         if request.ask is not None:
             # always asked: KAHUNA_PASSWORD is for --login and --register, a script's; here
@@ -191,9 +195,15 @@ class LobbyLine:
         people.open(panel)  # type: ignore[arg-type]
 
     def open_selected(self) -> None:
-        """Enter on a panel's row: a running game is resumed, a finished one replayed; a
-        challenge received is accepted."""
+        """Enter on a panel's row: a player of the ratings, their games; a running game is
+        resumed, a finished one replayed; a challenge received is accepted."""
         people = self.state.accounts
+        if people.panel == "ratings":
+            if 0 <= people.cursor < len(people.ratings):
+                name = people.ratings[people.cursor].name
+                if self.send(GetGames(name)):
+                    people.open("games")
+            return
         game = people.selected_game()
         if game is not None:
             if game.status == "playing":

@@ -132,6 +132,18 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
 FORM_HEIGHT = 13
 
 
+def form_keys(state: ClientState) -> str:
+    """The new-table form's keys that change an option, as the form shows them: the level's
+    against the computer only, the rating's against a person on a server with accounts."""
+    keys = ["c", "s", "f", "1", "2", "h", "t"]
+    if state.form.vs_computer:
+        keys.append("l")
+    keys.append("i")
+    if not state.form.vs_computer and state.accounts.accounts:
+        keys.append("r")
+    return " ".join(keys)
+
+
 def render_form(state: ClientState, width: int) -> Canvas:
     form = state.form
     canvas = Canvas(width, FORM_HEIGHT)

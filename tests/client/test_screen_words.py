@@ -12,16 +12,29 @@ import attrs
 import pytest
 from prompt_toolkit.output import DummyOutput
 
-from client.language.i18n import set_language
+from client.language.i18n import _, set_language
+from client.model.lobby_commands import read_lobby_line
 from client.model.state import ClientState
 from client.net.local_server import LocalServer
 from client.screens.analysis_view import report
 from client.screens.app import KahunaApp
 from client.screens.canvas import fit_keys
+from client.screens.help_screen import render_lobby_help
 from client.screens.lobby_line import LobbyLine
+from client.screens.lobby_screen import form_keys
 from client.screens.replay import ReplayViewer, timeline
 from protocol.messages import Chat, ClientMessage, Error
-from protocol.player_messages import ChangePassword, LobbyChat, Login, Register
+from protocol.player_messages import (
+    ChangePassword,
+    GameEntry,
+    Games,
+    GetGames,
+    LobbyChat,
+    Login,
+    PlayerStats,
+    RatingEntry,
+    Register,
+)
 from shared.analysis import analyse
 from shared.game import Result
 from shared.record import read_record
@@ -235,3 +248,79 @@ def test_the_german_analysis_has_its_columns_and_decimal_comma(
         assert row[played - 1] == " " and row[played] != " "  # "Schwarz" fits its column
     costs = [line for line in lines if "im Mittel" in line]
     assert len(costs) == 2 and all(re.search(r"im Mittel \d+,\d Punkte", c) for c in costs)
+
+
+# ----- the lobby's keys and help --------------------------------------------------------------
+
+
+def test_enter_on_the_ratings_opens_the_players_games(tmp_path: Path) -> None:
+    line, state, sent = lobby_line(tmp_path)
+    state.accounts.accounts = True
+    state.accounts.ratings = [
+        RatingEntry("Bob", 1700, 60, 12, 8, 3, 1, True),
+        RatingEntry("Cy", 1600, 80, 5, 3, 2, 0, False),
+    ]
+    state.accounts.open("ratings")
+    state.accounts.move(1)
+    line.open_selected()
+    assert sent == [GetGames("Cy")] and state.accounts.panel == "games"
+
+
+async def test_f1_and_help_open_the_lobbys_help_with_every_commands_syntax() -> None:
+    state = ClientState(name="Ann")
+    state.accounts.accounts = True
+    async with running(state) as ui:
+        ui.pipe.send_text("\x1bOP")  # F1
+        await until(lambda: ui.app.lobby.help_open, "the help")
+        text = "\n".join(ui.app._draw_lobby(80, 23).lines())
+        for syntax in (
+            "challenge NAME [3d] [unrated] [white|black]",
+            "resume ID",
+            "ignore NAME",
+            "accept/decline ID",
+            "in the challenges: decline one, or withdraw your own",
+            "Esc, q or F1 closes this help.",
+        ):
+            assert syntax in text
+        assert ui.app._all_hints() == " Esc, q or F1 closes this help."
+        ui.pipe.send_text("q")  # closes the help, does not quit
+        await until(lambda: not ui.app.lobby.help_open, "the help closed")
+        assert ui.app.app.is_running
+        ui.pipe.send_text(":help\r")
+        await until(lambda: ui.app.lobby.help_open, "the help from the command line")
+        assert "Unknown" not in state.message
+
+
+def test_an_unknown_lobby_command_points_to_help() -> None:
+    request = read_lobby_line("frobnicate")
+    assert request.refused == "Unknown command frobnicate: 'help' lists the commands."
+
+
+def test_the_forms_key_bar_lists_the_keys_the_form_shows() -> None:
+    state = ClientState(name="Ann")
+    state.accounts.accounts = True
+    state.form.vs_computer = True
+    assert form_keys(state) == "c s f 1 2 h t l i"  # the level, not the rating
+    state.form.vs_computer = False
+    assert form_keys(state) == "c s f 1 2 h t i r"  # the rating, not the level
+    state.accounts.accounts = False
+    assert form_keys(state) == "c s f 1 2 h t i"
+
+
+def test_games_waiting_are_said_at_a_table_without_the_lobbys_key() -> None:
+    state = known_state()
+    state.accounts.accounts, state.accounts.account = True, "Ann"
+    game = GameEntry(
+        "9a8b7c6d", "Bob", "Ann", "playing", "black", None, None, True,
+        None, None, 0.0, None, None, False, None,
+    )  # fmt: skip
+    state.handle(Games("Ann", 1500, [game], PlayerStats([0, 0, 0], {})))
+    assert state.message == "1 game waits for your move: in the lobby, g lists your games."
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "it"])
+def test_the_lobbys_help_fits_80x24(lang: str, language: Callable[[str], None]) -> None:
+    language(lang)
+    lines = render_lobby_help(80, 23, True).lines()  # the key bar is the 24th line
+    assert _("Esc, q or F1 closes this help.") in "\n".join(lines)
+    assert any(line.lstrip().startswith("'TEXT") for line in lines)
