@@ -83,9 +83,9 @@ def reason_words(found: Reason) -> str:
                 what += " " + _("and builds there")
             return what
         case "discards":
-            return _("discards {card}: the card it needs least").format(card=p["card"])
+            return _("discards {card}: the card you need least").format(card=p["card"])
         case "takes_card":
-            return _("ends the turn taking {card}, the face-up card it wants most").format(
+            return _("ends the turn taking {card}, the face-up card you want most").format(
                 card=p["card"]
             )
         case "draws":

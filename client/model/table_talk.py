@@ -37,10 +37,8 @@ def turn_words(
         if my_seat is None:
             return Said(_("The game is over. 'save' writes the record; 'lobby' goes back."))
         return Said(
-            _(
-                "The game is over: 'rematch' plays again, 'lobby' goes back,"
-                " 'save' writes the record."
-            )
+            # one line at 80 columns, as the turn's was: the map keeps its height at the end
+            _("Game over: 'rematch' plays again, 'lobby' leaves, 'save' keeps the record.")
         )
     if status == "waiting":
         return Said(_("Waiting for an opponent to sit down."))

@@ -100,13 +100,20 @@ def _account_keys(kb: KeyBindings, ui: Controls, lobby: Filter, panel: Filter) -
         "end": lambda: _replay(line, "end"),
         "s": line.save_replay,
         "a": lambda: _analyse(line, ui),
-        "q": line.close_replay,
-        "escape": line.close_replay,
+        "q": lambda: _close_replay(line, ui),
+        "escape": lambda: _close_replay(line, ui),
     }
     for key, move in moves.items():
         kb.add(key, filter=replaying)(_on(move))
     for number in ("1", "2", "3"):
         kb.add(number, filter=replaying)(_on(functools.partial(_round, line, int(number))))
+
+
+def _close_replay(line: LobbyLine, ui: Controls) -> None:
+    """Back from a replay: to the table it was opened over, whose command line takes the keys
+    typed next at once (the focus follows now, not at the next drawing)."""
+    line.close_replay()
+    ui.invalidate()
 
 
 def _analyse(line: LobbyLine, ui: Controls) -> None:

@@ -281,6 +281,7 @@ class LobbyLine:
         table_id, self.over_table = self.over_table, None
         if table_id is not None and table_id == self.state.table_id:
             self.state.screen = "game"  # back at the table the replay was opened from
+            self.state.say("")  # what was said of the record is done with
 
     def table_entered(self) -> None:
         """A table's game came on the screen (a rematch accepted, a resumed game) while a

@@ -4,9 +4,16 @@ finished game over the table, and q comes back to the table, its seat and its re
 from __future__ import annotations
 
 import attrs
+import pytest
 
+from client.language.i18n import set_language
+from client.model.hint import reason_words
+from client.model.table_talk import turn_words
+from client.screens.render import render_game
+from client.screens.status_lines import message_lines
 from protocol.messages import GetRecord, Joined, Leave, Record
 from shared.game import Result
+from shared.reasons import Reason
 from shared.types import Seat
 from tests.client.test_analysis import resigned_at_once
 from tests.client.test_app import until
@@ -27,12 +34,12 @@ async def test_analyse_then_q_goes_back_to_the_table() -> None:
         await until(lambda: state.screen == "lobby", "the replay")
         assert ui.app.lobby.replay is not None and state.table_id == "t1"
         assert "q back" in ui.app._all_hints()
-        ui.pipe.send_text("q")
+        ui.pipe.send_text("q")  # and at once a line typed: it goes to the table's command line
+        ui.pipe.send_text("rematch")
         await until(lambda: state.screen == "game", "back at the table")
         assert ui.app.lobby.replay is None
         assert state.table_id == "t1" and state.role == "white"
         assert not any(isinstance(m, Leave) for m in ui.sent)
-        ui.pipe.send_text("rematch")  # typed on the table's command line again
         await until(lambda: ui.app.buffer.text == "rematch", "the table's command line")
 
 
@@ -51,3 +58,34 @@ async def test_a_rematch_started_while_replaying_shows_the_new_game() -> None:
         ui.app.received(joined)
         assert state.screen == "game" and state.table_id == "t2"
         assert ui.app.lobby.replay is None  # not shown again when the player leaves t2
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "it"])
+def test_the_game_over_line_keeps_the_maps_height(lang: str) -> None:
+    """The message under the map is one line at 80 columns at the end, as the opponent's turn
+    was: the map is not laid out again a row shorter as the player looks at the final position."""
+    state = known_state()
+    assert state.public is not None
+    thinking = render_game(state, 80, 22).lines()
+    over = attrs.evolve(state.public, result=Result(Seat.WHITE, "more points"))
+    set_language(lang)
+    try:
+        said = turn_words(over, Seat.WHITE, "over", True, None, "Bob")
+        assert said is not None
+        assert len(message_lines(said.text, 80)) == 1
+        state.public = over
+        state.say(said.text)
+        lines = render_game(state, 80, 22).lines()
+    finally:
+        set_language("en")
+    row = next(i for i, line in enumerate(thinking) if "LALE" in line)
+    assert "LALE" in lines[row]  # the same row: the same layout
+
+
+def test_the_hint_speaks_to_the_player() -> None:
+    assert reason_words(Reason("discards", {"card": "ELAI"})) == (
+        "discards ELAI: the card you need least"
+    )
+    assert reason_words(Reason("takes_card", {"card": "COCO"})) == (
+        "ends the turn taking COCO, the face-up card you want most"
+    )
