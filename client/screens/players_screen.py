@@ -91,14 +91,29 @@ def render_panel(canvas: Canvas, state: ClientState, width: int, height: int) ->
     canvas.put(3, y, head[: max(width - 4, 1)], "class:label")
     y += 1
     if not rows:
-        canvas.put(3, y, empty, "class:dim")
+        for line in textwrap.wrap(empty, max(width - 4, 10)):
+            canvas.put(3, y, line, "class:dim")
+            y += 1
     room = max(height - y - 2, 1)
-    first = max(0, people.cursor - room + 1)
-    for i, row in enumerate(rows[first : first + room], start=first):
+    # a row longer than the screen (a challenge's terms in German) goes on under its last
+    # column, never cut; the selected row is kept in view
+    entries = [
+        textwrap.wrap(row, max(width - 4, 10), subsequent_indent=" " * 9) or [""] for row in rows
+    ]
+    first, used = people.cursor, 0
+    while first > 0 and used + len(entries[first]) + len(entries[first - 1]) <= room:
+        used += len(entries[first])
+        first -= 1
+    first = max(0, min(first, len(entries) - 1)) if entries else 0
+    for i, lines in enumerate(entries[first:], start=first):
+        if y + len(lines) > height - 2 and i != first:
+            break
         selected = i == people.cursor
         style = "class:selected" if selected else ""
-        canvas.put(1, y, (("> " if selected else "  ") + row)[: max(width - 2, 1)], style)
-        y += 1
+        for n, line in enumerate(lines):
+            mark = "> " if selected and n == 0 else "  "
+            canvas.put(1, y, (mark + line)[: max(width - 2, 1)], style)
+            y += 1
 
 
 def game_columns(table: str, opponent: str, change: str, date: str, result: str, width: int) -> str:

@@ -14,8 +14,15 @@ from client.model.state import ClientState
 from client.model.table import format_clock
 from client.screens.lobby_screen import render_lobby
 from client.screens.render import render_game
-from protocol.fields import PlayerInfo, Players
-from protocol.player_messages import GameEntry, Games, LobbyChatEntry, PlayerStats
+from protocol.fields import PlayerInfo, Players, TimeControl
+from protocol.player_messages import (
+    ChallengeInfo,
+    ChallengeTerms,
+    GameEntry,
+    Games,
+    LobbyChatEntry,
+    PlayerStats,
+)
 from tests.client.test_render import known_state
 
 
@@ -88,3 +95,20 @@ def test_the_clock_of_a_game_of_days_is_in_the_players_language(german: None) ->
     assert format_clock(2 * 86400 + 23 * 3600 + 5) == "2 g 23 h"
     set_language("en")
     assert format_clock(2 * 86400 + 23 * 3600 + 5) == "2d 23h"
+
+
+def test_the_challenges_in_german_are_whole_at_80_columns(german: None) -> None:
+    state = ClientState(name="Ann")
+    state.accounts.accounts, state.accounts.account = True, "Ann"
+    state.accounts.open("challenges")
+    text = " ".join(line.strip() for line in render_lobby(state, 80, 24).lines())
+    assert "herausfordern NAME [3d] [ungewertet] [schwarz] stellt eine." in text
+    terms = ChallengeTerms(clock=TimeControl(days=3), seat="black")
+    state.accounts.challenges = [
+        ChallengeInfo(f"c{i:07}", "Bartholomew Longname", "Ann", terms, 0.0) for i in range(12)
+    ]
+    state.accounts.cursor = 11
+    lines = render_lobby(state, 80, 24).lines()
+    text = " ".join(line.strip() for line in lines)
+    assert "3 T pro Zug, gewertet, Herausforderer spielt Schwarz" in text
+    assert any(line.startswith(" > c0000011") for line in lines)  # the selected one in view
