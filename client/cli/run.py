@@ -82,6 +82,8 @@ class Client:
     def _on_message(self, msg: ServerMessage) -> None:
         """Keep the seat file in step: a seat taken is remembered, a table gone is forgotten."""
         state, store = self.state, self.seats
+        if store is None:
+            remember_in_memory(state, msg)
         if store is not None:
             if isinstance(msg, Joined):
                 store.remember(self.key, msg.table_id, msg.seat, msg.token, state.name)
@@ -159,3 +161,14 @@ class Client:
                 ticker.cancel()
                 self.done = True
                 await self.session.stop()
+
+
+def remember_in_memory(state: ClientState, msg: ServerMessage) -> None:
+    """Without a seat file (--local): the seats of this run, kept in memory, so that a table
+    left for the lobby (a finished game and its rematch) is sat at again, not watched."""
+    if isinstance(msg, Joined):
+        state.saved_seats[msg.table_id] = (msg.seat, msg.token)
+    elif isinstance(msg, TableClosed) or (
+        isinstance(msg, TableNote) and msg.note == "rematch_started"
+    ):
+        state.saved_seats.pop(msg.table_id, None)

@@ -12,11 +12,12 @@ from client.model.table_talk import turn_words
 from client.screens.render import render_game
 from client.screens.status_lines import message_lines
 from protocol.messages import GetRecord, Joined, Leave, Record
+from server.net.app import KahunaServer
 from shared.game import Result
 from shared.reasons import Reason
 from shared.types import Seat
 from tests.client.test_analysis import resigned_at_once
-from tests.client.test_app import until
+from tests.client.test_app import player, until
 from tests.client.test_keys import running
 from tests.client.test_render import known_state
 
@@ -89,3 +90,29 @@ def test_the_hint_speaks_to_the_player() -> None:
     assert reason_words(Reason("takes_card", {"card": "COCO"})) == (
         "ends the turn taking COCO, the face-up card you want most"
     )
+
+
+async def test_without_a_seat_file_a_left_table_is_sat_at_again(server: KahunaServer) -> None:
+    """--local keeps no seat file: the seats of the run are kept in memory, so Enter on the
+    finished game's table in the lobby takes the seat back (and its rematch), not a watcher's
+    place."""
+    async with player(server, "Ann") as ann:  # no SeatStore, as --local
+        await until(lambda: ann.state.screen == "lobby", "the lobby")
+        ann.type("n")
+        await until(lambda: ann.state.form_open, "the form")
+        ann.type("\r")  # against the computer
+        await until(lambda: ann.state.seat is Seat.WHITE, "Ann seated")
+        table = ann.state.table_id
+        ann.line("resign")
+        await until(lambda: ann.state.resign_armed, "the question")
+        ann.line("yes")
+        await until(lambda: ann.state.public is not None and ann.state.public.result, "the end")
+        ann.line("lobby")
+        await until(lambda: ann.state.screen == "lobby" and ann.state.tables, "the lobby")
+        await until(lambda: ann.state.selected_table is not None, "the table listed")
+        assert ann.state.selected_table is not None
+        assert ann.state.selected_table.table_id == table
+        ann.type("\r")
+        await until(lambda: ann.state.screen == "game", "back at the table")
+        await until(lambda: ann.state.role is not None, "the role")
+        assert ann.state.role == "white" and not ann.state.is_spectator
