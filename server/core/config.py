@@ -87,8 +87,9 @@ class ServerConfig:
     )
     records_dir: Path | None = option(  # noqa: RUF009 (option makes an attrs field)
         None,
-        "also write the complete record of every finished game to DIR, for the host (the"
-        " database keeps them too; players get one over the protocol once the game is over)",
+        "also write the complete record of every finished game to DIR, for the host, as"
+        " kahuna-TABLE-DATE-TIME.kahuna (the database keeps them too; players get one over the"
+        " protocol once the game is over)",
         Path,
         flag="--records",
         metavar="DIR",
