@@ -12,6 +12,7 @@ screen readers).
 from __future__ import annotations
 
 import concurrent.futures
+import math
 import multiprocessing
 import sys
 import textwrap
@@ -134,9 +135,11 @@ def luck_line(summary: Summary) -> str:
     return text.format(seat=seat, n=n)
 
 
-def chart(chances: Sequence[float], width: int, height: int = 8) -> list[str]:
+def chart(chances: Sequence[float], width: int, height: int = 8, zoom: bool = False) -> list[str]:
     """White's chance after each turn, a column of blocks a turn (several turns a column when
-    they do not fit), `height` rows; the 50% line marked at the left."""
+    they do not fit), `height` rows; the 50% line marked at the left. `zoom` (the replay's
+    small chart): the scale spans only the chances there were, by tenths, its ends labelled,
+    so a one-sided game's turns still differ instead of filling every row."""
     if not chances:
         return []
     room = max(width - 6, 10)
@@ -145,22 +148,30 @@ def chart(chances: Sequence[float], width: int, height: int = 8) -> list[str]:
         sum(chances[i : i + step]) / len(chances[i : i + step])
         for i in range(0, len(chances), step)
     ]
+    low, high = 0.0, 1.0
+    if zoom:
+        low = max(0.0, math.floor(min(columns) * 10 + 1e-9) / 10)
+        high = min(1.0, math.ceil(max(columns) * 10 - 1e-9) / 10)
+        if high - low < 0.3:  # a few tenths at least: a flat line stays a flat line
+            low, high = max(0.0, min(low, high - 0.3)), min(1.0, max(high, low + 0.3))
     levels = height * 8
+    labels = {height: f"{high:.0%}", 1: f"{low:.0%}"} if zoom else {height: "100%"}
+    if low < 0.5 < high:
+        labels.setdefault(math.ceil((0.5 - low) / (high - low) * height), "50%")
     rows = []
     for row in range(height, 0, -1):
         cells = []
         for value in columns:
-            filled = round(value * levels) - (row - 1) * 8
+            filled = round((value - low) / (high - low) * levels) - (row - 1) * 8
             cells.append(BLOCKS[max(0, min(8, filled))])
-        label = "100%" if row == height else " 50%" if row == height // 2 else ""
-        rows.append(f"{label:>4} │" + "".join(cells))
+        rows.append(f"{labels.get(row, ''):>4} │" + "".join(cells))
     rows.append("     └" + "─" * len(columns))
     return rows
 
 
 def chart_with_marker(chances: Sequence[float], width: int, turn: int | None) -> list[str]:
     """The chart, small, with ▲ under the column of the turn the replay is at."""
-    rows = chart(chances, width, height=4)
+    rows = chart(chances, width, height=4, zoom=True)
     if turn is None or not chances:
         return rows
     room = max(width - 6, 10)

@@ -9,6 +9,7 @@ import pytest
 from client.language.i18n import set_language
 from client.model.hint import reason_words
 from client.model.table_talk import turn_words
+from client.screens.analysis_view import chart, chart_with_marker
 from client.screens.render import render_game
 from client.screens.status_lines import message_lines
 from protocol.messages import GetRecord, Joined, Leave, Record
@@ -116,3 +117,16 @@ async def test_without_a_seat_file_a_left_table_is_sat_at_again(server: KahunaSe
         await until(lambda: ann.state.screen == "game", "back at the table")
         await until(lambda: ann.state.role is not None, "the role")
         assert ann.state.role == "white" and not ann.state.is_spectator
+
+
+def test_the_replays_small_chart_shows_a_one_sided_games_turns() -> None:
+    """White ahead all game long, between 85% and 100%: on the full scale the four rows of the
+    replay's chart were nearly all solid; zoomed, the turns differ and the scale says where."""
+    chances = [0.85, 0.9, 0.95, 0.92, 0.97, 1.0]
+    flat = chart(chances, 30, 4)
+    assert all(set(row[6:]) == {"█"} for row in flat[1:4])  # the old picture: solid
+    rows = chart_with_marker(chances, 30, 2)
+    assert rows[0].startswith("100%") and rows[3].startswith(" 70%")
+    assert len({row[6:] for row in rows[:4]}) >= 3  # the rows tell the turns apart
+    assert not all(set(row[6:]) == {"█"} for row in rows[1:4])
+    assert rows[-1] == "      " + "  ▲"  # the replay's turn marked under its column
