@@ -54,6 +54,7 @@ from client.screens.lobby_screen import (
 from client.screens.render import KEY_HINTS, render_game
 from client.screens.saving import GameSaver
 from client.screens.screen import CanvasControl, full_screen_application, with_completions
+from client.screens.status_lines import header
 from protocol.messages import Chat, Command, Resync, ServerMessage
 
 
@@ -147,7 +148,11 @@ class KahunaApp:
 
     def _draw_lobby(self, width: int, height: int) -> Canvas:
         if self.lobby.help_open:
-            return render_lobby_help(width, height, self.state.accounts.accounts)
+            canvas = Canvas(width, height)
+            canvas.blit(0, 0, header(self.state, width))
+            help_page = render_lobby_help(width, height - 1, self.state.accounts.accounts)
+            canvas.blit(0, 1, help_page)
+            return canvas
         if self.lobby.replay is not None:
             return self.lobby.replay.draw(width, height)
         return render_lobby(self.state, width, height)

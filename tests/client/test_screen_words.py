@@ -272,7 +272,9 @@ async def test_f1_and_help_open_the_lobbys_help_with_every_commands_syntax() -> 
     async with running(state) as ui:
         ui.pipe.send_text("\x1bOP")  # F1
         await until(lambda: ui.app.lobby.help_open, "the help")
-        text = "\n".join(ui.app._draw_lobby(80, 23).lines())
+        drawn = ui.app._draw_lobby(80, 23).lines()
+        assert drawn[0].startswith(" KAHUNA ")  # the header stays
+        text = "\n".join(drawn)
         for syntax in (
             "challenge NAME [3d] [unrated] [white|black]",
             "resume ID",
@@ -321,6 +323,6 @@ def test_games_waiting_are_said_at_a_table_without_the_lobbys_key() -> None:
 @pytest.mark.parametrize("lang", ["en", "de", "it"])
 def test_the_lobbys_help_fits_80x24(lang: str, language: Callable[[str], None]) -> None:
     language(lang)
-    lines = render_lobby_help(80, 23, True).lines()  # the key bar is the 24th line
+    lines = render_lobby_help(80, 22, True).lines()  # under the header, above the key bar
     assert _("Esc, q or F1 closes this help.") in "\n".join(lines)
     assert any(line.lstrip().startswith("'TEXT") for line in lines)
