@@ -139,6 +139,7 @@ class KahunaApp:
         self.sync_focus()
         # a key may open or close the lobby's command line: the focus follows before each drawing
         self.app.before_render += lambda _app: self.sync_focus()
+        self.app.before_render += lambda _app: self.unscroll()
 
     # ----- drawing ---------------------------------------------------------------------------
 
@@ -214,6 +215,18 @@ class KahunaApp:
         """The lobby's command line, focused at once: what is typed next goes into it."""
         self.lobby.open(text)
         self.sync_focus()
+
+    def unscroll(self) -> None:
+        """A long line scrolls its window sideways, and prompt-toolkit keeps that scroll for the
+        next line: a short one (a password's prompt after a long chat line) is shown from its
+        first character again."""
+        width = self.app.output.get_size().columns
+        for window, prompt, buffer in (
+            (self.lobby_line, self.lobby.prompt(), self.lobby.buffer),
+            (self.command_line, self._prompt(), self.buffer),
+        ):
+            if len(prompt) + len(buffer.text) < width:
+                window.horizontal_scroll = 0
 
     def sync_focus(self) -> None:
         if self.state.screen == "game":

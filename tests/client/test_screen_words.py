@@ -3,6 +3,7 @@ to the debug log), and a chat line over the limit refused with the limit said.""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Callable, Iterator
@@ -326,3 +327,19 @@ def test_the_lobbys_help_fits_80x24(lang: str, language: Callable[[str], None]) 
     lines = render_lobby_help(80, 22, True).lines()  # under the header, above the key bar
     assert _("Esc, q or F1 closes this help.") in "\n".join(lines)
     assert any(line.lstrip().startswith("'TEXT") for line in lines)
+
+
+async def test_a_password_prompt_after_a_long_line_is_shown_from_its_start() -> None:
+    state = ClientState(name="Ann")
+    state.accounts.accounts, state.max_chat = True, 100
+    async with running(state) as ui:
+        ui.pipe.send_text("'" + "z" * 150)  # longer than the screen: the line scrolls sideways
+        await until(lambda: ui.app.lobby_line.horizontal_scroll > 0, "the line scrolled")
+        ui.pipe.send_text("\r")  # refused (too long), kept; cleared, then a login asked
+        await until(lambda: "Not sent" in state.message, "the refusal")
+        ui.pipe.send_text("\x01\x0b" + "login Bob\r")  # Ctrl-A Ctrl-K: the line emptied
+        await until(lambda: ui.app.lobby.asking is not None, "the password asked")
+        ui.app.app.invalidate()
+        await asyncio.sleep(0.2)  # drawn
+        assert ui.app.lobby.prompt() == "password for Bob (not shown): "
+        assert ui.app.lobby_line.horizontal_scroll == 0
