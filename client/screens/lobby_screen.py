@@ -29,9 +29,9 @@ def _table_options(options: TableOptions, table: TableInfo | None = None) -> str
     if table is not None and table.clock is not None:
         parts.append(short_control(table.clock))
     if table is not None and not table.hints:
-        parts.append("nohint")
+        parts.append(pgettext("lobby options", "nohint"))
     if table is not None and table.rated:
-        parts.append(_("rated"))
+        parts.append(pgettext("lobby options", "rated"))
     if options.variant1:
         parts.append("V1")
     if options.variant2:
@@ -42,7 +42,8 @@ def _table_options(options: TableOptions, table: TableInfo | None = None) -> str
 
 
 # The lobby's columns, which fit 80 columns in each language: a seat holds "Computer (normale)",
-# the status "in gioco", the last column's title is at most 8 letters.
+# the options "3d/t Wertung" (their words are short ones of their own), the status "in gioco",
+# the last column's title is at most 8 letters.
 SEAT_W, OPTIONS_W, STATUS_W, WATCH_W = 18, 12, 8, 5
 
 

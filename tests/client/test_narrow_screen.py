@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
+import attrs
 import pytest
 
 from client.language.i18n import set_language
@@ -14,7 +15,7 @@ from client.model.state import ClientState
 from client.model.table import format_clock
 from client.screens.lobby_screen import render_lobby
 from client.screens.render import render_game
-from protocol.fields import PlayerInfo, Players, TimeControl
+from protocol.fields import PlayerInfo, Players, TableInfo, TableOptions, TimeControl
 from protocol.player_messages import (
     ChallengeInfo,
     ChallengeTerms,
@@ -112,3 +113,28 @@ def test_the_challenges_in_german_are_whole_at_80_columns(german: None) -> None:
     text = " ".join(line.strip() for line in lines)
     assert "3 T pro Zug, gewertet, Herausforderer spielt Schwarz" in text
     assert any(line.startswith(" > c0000011") for line in lines)  # the selected one in view
+
+
+def test_a_tables_translated_options_are_whole_at_80_columns(german: None) -> None:
+    state = ClientState(name="Ann")
+    state.tables = [
+        TableInfo(
+            "4f3581b6",
+            TableOptions(),
+            False,
+            Players(PlayerInfo("Ann", True, False, 1662), PlayerInfo("Bob", False, False, 1338)),
+            0,
+            "playing",
+            clock=TimeControl(days=3),
+            hints=False,
+            rated=True,
+        )
+    ]
+    lines = render_lobby(state, 80, 24).lines()
+    row = next(line for line in lines if "4f3581b6" in line)
+    assert "3d/t o.Tipp" in row and len(row.rstrip()) <= 80
+    state.tables = [attrs.evolve(state.tables[0], hints=True)]
+    row = next(line for line in render_lobby(state, 80, 24).lines() if "4f3581b6" in line)
+    assert "3d/t Wertung " in row
+    header = next(line for line in lines if "Optionen" in line)
+    assert header.index("Optionen") == row.index("3d/t")  # the column under its title
