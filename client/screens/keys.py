@@ -18,6 +18,7 @@ from client.model.table_form import CreateForm
 from client.screens.analysis_view import start_analysis
 from client.screens.lobby_actions import create, join, spectate
 from client.screens.lobby_line import LobbyLine
+from client.screens.lobby_screen import form_keys
 from client.screens.screen import complete_or_cycle
 from protocol.messages import LobbySubscribe
 from shared.board import ISLANDS
@@ -284,8 +285,10 @@ def _form_keys(kb: KeyBindings, ui: Controls, form: Filter) -> None:
 
     kb.add("enter", filter=form)(_on(lambda: create(state, ui.send)))
     for key, change in FORM_KEYS.items():
-        kb.add(key, filter=form)(_on(functools.partial(_change_form, state, change)))
+        kb.add(key, filter=form)(_on(functools.partial(_change_form, state, key, change)))
 
 
-def _change_form(state: ClientState, change: Callable[[CreateForm], None]) -> None:
-    change(state.form)
+def _change_form(state: ClientState, key: str, change: Callable[[CreateForm], None]) -> None:
+    # only an option the form shows: a hidden one changed unseen would surprise at the table
+    if key in form_keys(state).split():
+        change(state.form)

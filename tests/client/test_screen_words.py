@@ -343,3 +343,21 @@ async def test_a_password_prompt_after_a_long_line_is_shown_from_its_start() -> 
         await asyncio.sleep(0.2)  # drawn
         assert ui.app.lobby.prompt() == "password for Bob (not shown): "
         assert ui.app.lobby_line.horizontal_scroll == 0
+
+
+async def test_the_form_changes_only_the_options_it_shows() -> None:
+    state = ClientState(name="Ann")
+    state.accounts.accounts = True
+    async with running(state) as ui:
+        ui.pipe.send_text("n")
+        await until(lambda: state.form_open, "the form")
+        assert state.form.vs_computer and state.form.rated
+        ui.pipe.send_text("rl")  # against the computer: no rating shown, the level is
+        await until(lambda: state.form.level != "normal", "the level changed")
+        assert state.form.rated
+        ui.pipe.send_text("c")  # against a person: the rating shown, the level not
+        await until(lambda: not state.form.vs_computer, "a person")
+        level = state.form.level
+        ui.pipe.send_text("lr")
+        await until(lambda: not state.form.rated, "the rating changed")
+        assert state.form.level == level
