@@ -68,10 +68,7 @@ class Lifecycle:
                 " at once",
             )
         table_id = self._new_table_id(now)
-        if create.first == "random":
-            first = ctx.rng.choice((Seat.WHITE, Seat.BLACK))
-        else:
-            first = Seat.parse(create.first)
+        first = self._first(create.first)
         seat = Seat.WHITE if create.seat is None else Seat.parse(create.seat)
         clock = None
         if create.clock is not None:
@@ -100,6 +97,12 @@ class Lifecycle:
             "" if clock is None else f", clock {create.clock}",
         )  # fmt: skip
 
+    def _first(self, first: str) -> Seat:
+        """Who moves first, as a table's options say it ("white", "black" or "random")."""
+        if first == "random":
+            return self.ctx.rng.choice((Seat.WHITE, Seat.BLACK))
+        return Seat.parse(first)
+
     def create_for_challenge(
         self, session: Session, challenger: Account, terms: ChallengeTerms, now: float
     ) -> str:
@@ -113,10 +116,7 @@ class Lifecycle:
         except (OptionsError, ClockError) as exc:
             raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
         table_id = self._new_table_id(now)
-        if terms.first == "random":
-            first = ctx.rng.choice((Seat.WHITE, Seat.BLACK))
-        else:
-            first = Seat.parse(terms.first)
+        first = self._first(terms.first)
         theirs = Seat.WHITE if terms.seat is None else Seat.parse(terms.seat)
         game = Game.new(ctx.card_source(), first, options)
         table = Table(table_id, game, rng=ctx.rng, chat_history=cfg.chat_history, now=now)

@@ -189,6 +189,22 @@ class Logins:
         session.name = guest_name(session.name, self.ctx.config.name_max)
         self.ctx.send(session.member, LoggedOut(session.name, reason))
 
+    def _logged_out_everywhere(
+        self, account: Account, reason: LogoutReason, keep: Session | None = None
+    ) -> None:
+        """The account's login tokens dropped and its connections but `keep` logged out, told
+        why; a connection already closing is only forgotten as the account's."""
+        ctx = self.ctx
+        ctx.write(DropLoginTokensOp(account.key, None))
+        for token_hash in [t for t, k in ctx.accounts.tokens.items() if k == account.key]:
+            del ctx.accounts.tokens[token_hash]
+        for other in sorted(ctx.sessions.values(), key=lambda s: s.member):
+            if other.account == account.key and other is not keep:
+                if other.closing:
+                    other.account = other.login_token = None
+                else:
+                    self._logged_out(other, reason)
+
     def change_password(self, session: Session, message: ChangePassword, now: float) -> None:
         self._ready(session, logged_in=True)
         assert session.account is not None
@@ -219,12 +235,7 @@ class Logins:
                 else:
                     account.disabled = True
                 ctx.write(account.op())
-                ctx.write(DropLoginTokensOp(account.key, None))
-                for token_hash in [t for t, k in ctx.accounts.tokens.items() if k == account.key]:
-                    del ctx.accounts.tokens[token_hash]
-                for session in sorted(ctx.sessions.values(), key=lambda s: s.member):
-                    if session.account == account.key and not session.closing:
-                        self._logged_out(session, "account_changed")
+                self._logged_out_everywhere(account, "account_changed")
             ctx.write(AccountActionDoneOp(action.seq, ctx.wall))
 
     # ----- the throttle and the limits ----------------------------------------------------------
@@ -380,17 +391,9 @@ class Logins:
                 assert isinstance(result, str)
                 account.password_hash = result
                 ctx.write(account.op())
-                ctx.write(DropLoginTokensOp(account.key, None))
-                for token_hash in [t for t, k in ctx.accounts.tokens.items() if k == account.key]:
-                    del ctx.accounts.tokens[token_hash]
                 # every other login is logged out, told why (docs/web.md, README): a second
                 # tab must not go on as the account with the old password
-                for other in sorted(ctx.sessions.values(), key=lambda s: s.member):
-                    if other.account == account.key and other is not session:
-                        if not other.closing:
-                            self._logged_out(other, "password_changed")
-                        else:
-                            other.account = other.login_token = None
+                self._logged_out_everywhere(account, "password_changed", keep=session)
                 token = self._new_token(account)
                 session.login_token = hash_token(token)
                 ctx.send(session.member, PasswordChanged(token))
