@@ -30,7 +30,7 @@ from server.core.lifecycle import Lifecycle
 from server.core.names import name_key
 from server.core.ratelimit import KeyedBuckets
 from server.core.session import Session
-from server.core.sessions import clean_text
+from server.core.sessions import clean_text, logged_in_account
 from server.core.store import ChallengeGoneOp, ChallengeOp, ChallengeRow
 from server.core.table import TableError
 from shared.legality import Refusal
@@ -73,10 +73,7 @@ class ChallengeBoard:
             self.standing[row.challenge_id] = row
 
     def _account(self, session: Session) -> Account:
-        account = None if session.account is None else self.ctx.accounts.get(session.account)
-        if account is None:
-            raise TableError(ErrorCode.LOGIN_REQUIRED, "log in to challenge a player")
-        return account
+        return logged_in_account(self.ctx, session, "log in to challenge a player")
 
     # ----- the messages -------------------------------------------------------------------------
 

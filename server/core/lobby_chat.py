@@ -17,7 +17,7 @@ from server.core.accounts import Account, keep_quiet
 from server.core.context import Context
 from server.core.names import name_key
 from server.core.session import Session
-from server.core.sessions import chat_text, clean_text
+from server.core.sessions import chat_text, clean_text, logged_in_account
 from server.core.store import LobbyChatOp
 from server.core.table import TableError
 
@@ -36,10 +36,7 @@ class LobbyChatRoom:
             self.lines.append((key, LobbyChatEntry(line.sender, line.text, line.at)))
 
     def _account(self, session: Session) -> Account:
-        account = None if session.account is None else self.ctx.accounts.get(session.account)
-        if account is None:
-            raise TableError(ErrorCode.LOGIN_REQUIRED, "log in to speak in the lobby")
-        return account
+        return logged_in_account(self.ctx, session, "log in to speak in the lobby")
 
     def say(self, session: Session, text: str, now: float) -> None:
         ctx, cfg = self.ctx, self.ctx.config

@@ -10,6 +10,7 @@ import unicodedata
 from protocol.errors import ErrorCode
 from protocol.fields import SUPPORTED_VERSIONS
 from protocol.messages import Hello, Welcome
+from server.core.accounts import Account
 from server.core.context import Context
 from server.core.effects import CLOSE_POLICY
 from server.core.names import name_key
@@ -23,6 +24,15 @@ log = logging.getLogger(__name__)
 def clean_text(text: str) -> str:
     """Drop control and format characters (terminal escapes, bidi overrides) and trim."""
     return "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
+
+
+def logged_in_account(ctx: Context, session: Session, english: str) -> Account:
+    """The account the connection is logged in to, or login_required with `english` (what
+    the login is needed for)."""
+    account = None if session.account is None else ctx.accounts.get(session.account)
+    if account is None:
+        raise TableError(ErrorCode.LOGIN_REQUIRED, english)
+    return account
 
 
 def chat_text(ctx: Context, session: Session, text: str, now: float) -> str:
