@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMes
 from client.language.i18n import _
 from client.language.words import error_sentence
 from client.model.state import ClientState
+from client.net.seats_away import SeatsAway
 from protocol import CLIENT_MAX_FRAME, ProtocolError, decode_server, encode
 from protocol.fields import PROTOCOL_VERSION
 from protocol.messages import (
@@ -32,6 +33,7 @@ from protocol.messages import (
     Error,
     Hello,
     Left,
+    Lobby,
     LobbySubscribe,
     Reclaim,
     Resync,
@@ -109,6 +111,8 @@ class Session:
         self.served_by: str | None = None  # the address that welcomed this client last
         self._task: asyncio.Task[None] | None = None
         self._outbox: asyncio.Queue[ClientMessage] | None = None
+        self._lost: str | None = None  # what the player was told when the connection dropped
+        self.seats_away = SeatsAway()  # the seats away from the table, taken back quietly
 
     def learn_addresses(self, urls: Iterable[str]) -> tuple[str, ...]:
         """Add addresses of the same service not known yet (the server may name its standbys);
@@ -208,7 +212,8 @@ class Session:
             self._tried.add(failed)
             self.url = self._next_url()
             if self.attempts == 0 and self.ever_connected:
-                self.state.say(_("Lost the connection to the server; reconnecting..."), "error")
+                self._lost = _("Lost the connection to the server; reconnecting...")
+                self.state.say(self._lost, "error")
             self.attempts += 1
             if not self.ever_connected:
                 self.state.say(
@@ -297,8 +302,11 @@ class Session:
                 self.welcomed.set()
                 self.attempts = self.rounds = 0
                 self._tried.clear()
-                if not self.ever_connected and self.state.message_kind == "error":
-                    self.state.say("")
+                said = self.state.message
+                if self.state.message_kind == "error" and (
+                    not self.ever_connected or said == self._lost
+                ):
+                    self.state.say("")  # the connection is back: what said it was not, goes
                 self.ever_connected = True
                 self.state.handle(msg)
                 if self.served_by is not None and self.served_by != self.url:
@@ -315,6 +323,10 @@ class Session:
                 for login in self.state.accounts.login_messages():  # before the seat: its name
                     self.send(login)
                 self._resume()
+            elif self.seats_away.take(msg, self.send):
+                if isinstance(msg, Error):  # a token refused: the seat file forgets it
+                    self.on_message(msg)
+                continue
             elif isinstance(msg, Error) and msg.code in FATAL_CODES:
                 self.fatal = error_sentence(msg)
                 self.state.handle(msg)
@@ -337,6 +349,8 @@ class Session:
                 self.send(LobbySubscribe())
             else:
                 self.state.handle(msg)
+                if isinstance(msg, Lobby):
+                    self.seats_away.listed(self.state, msg.tables, self.send)
                 if isinstance(msg, TableClosed | Left) and self.state.table_id is None:
                     self.send(LobbySubscribe())
                 if self.state.needs_resync and self.state.table_id is not None:
@@ -353,6 +367,7 @@ class Session:
             self.send(Spectate(state.table_id))
         else:
             self.send(LobbySubscribe())
+        self.seats_away.welcomed(state, self.send)
 
     def _status(self, text: str, connected: bool) -> None:
         self.state.set_connection(text, connected)

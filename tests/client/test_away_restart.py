@@ -1,0 +1,173 @@
+"""Issue 40: two guests in the lobby, each stepped away from the same running game, across a
+restart of the server. Their clients come back to the lobby and take back, quietly, every seat
+whose token they keep, then step away again: the server knows both players connected and in the
+lobby, and its abandonment timer forfeits no one. Neither player sees the table meanwhile; Enter
+still sits each one down again, in the same game."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from client.files.seats import SeatStore
+from client.model.state import ClientState
+from client.net.seats_away import SeatsAway
+from protocol.fields import PlayerInfo, Players, StatusName, TableInfo, TableOptions
+from protocol.messages import (
+    ClientMessage,
+    Error,
+    Joined,
+    Leave,
+    Left,
+    LobbySubscribe,
+    LobbyUnsubscribe,
+    Reclaim,
+    State,
+    Update,
+)
+from server.net.app import KahunaServer
+from shared.types import Seat
+from tests.client.test_app import Player, player, until
+from tests.client.test_restart import free_port
+from tests.client.test_standby import QUICK
+from tests.conftest import server_config
+
+ABANDON = 1.5  # --abandon-timeout, seconds: room for the restart and the reconnections
+
+
+def restarted(port: int, db: str) -> KahunaServer:
+    return KahunaServer(
+        server_config(port=port, db=db, abandon_timeout=ABANDON, sweep_interval=0.05)
+    )
+
+
+def watch(p: Player) -> list[tuple[str, str | None, str]]:
+    """Every screen the player is shown from now on: (screen, table, message)."""
+    seen: list[tuple[str, str | None, str]] = []
+    state: ClientState = p.state
+    redraw = p.client.session.on_change
+
+    def noted() -> None:
+        seen.append((state.screen, state.table_id, state.message))
+        redraw()
+
+    p.client.session.on_change = noted
+    return seen
+
+
+async def test_guests_in_the_lobby_keep_their_game_across_a_restart(tmp_path: Path) -> None:
+    port, db = free_port(), str(tmp_path / "kahuna.sqlite3")
+    server = restarted(port, db)
+    await server.start()
+    try:
+        async with (
+            player(server, "Ann", seats=SeatStore(tmp_path / "ann.json")) as ann,
+            player(server, "Bob", seats=SeatStore(tmp_path / "bob.json")) as bob,
+        ):
+            ann.type("n")
+            await until(lambda: ann.state.form_open, "the form")
+            ann.type("c\r")  # a table for two people
+            await until(lambda: ann.state.seat is Seat.WHITE, "Ann seated")
+            table = ann.state.table_id
+            assert table is not None
+            await until(lambda: len(bob.state.tables) == 1, "the table in Bob's lobby")
+            bob.type("\r")
+            await until(lambda: bob.state.seat is Seat.BLACK, "Bob seated")
+            await until(lambda: ann.state.game_running, "the game")
+            for p in (ann, bob):
+                p.line("lobby")
+                await until(lambda p=p: p.state.screen == "lobby", "back in the lobby")  # type: ignore[misc]
+                p.client.session.backoff = QUICK
+            await until(
+                lambda: all(
+                    h is not None and h.away is not None
+                    for h in server.lobby.tables[table].seats.values()
+                ),
+                "both stepped away",
+            )
+            await server.stop()
+            await until(lambda: not ann.state.connected and not bob.state.connected, "the drop")
+            seen = {p.state.name: watch(p) for p in (ann, bob)}
+            server = restarted(port, db)
+            await server.start()
+            await until(lambda: ann.state.connected and bob.state.connected, "the reconnections")
+            restored = server.lobby.tables[table]
+            # each client took its seat back and stepped away again: connected, in the lobby
+            await until(
+                lambda: all(h is not None and h.away is not None for h in restored.seats.values()),
+                "the seats held by players in the lobby",
+            )
+            await asyncio.sleep(3 * ABANDON)  # past the timeout: nobody is forfeited
+            assert restored.status == "playing" and restored.game.result is None
+            for p in (ann, bob):
+                shown = seen[p.state.name]
+                assert shown and all(s[:2] == ("lobby", None) for s in shown), shown
+                assert p.state.message_kind != "error", p.state.message
+                assert p.state.message == f"You have a seat at table {table}: Enter takes it back."
+                listed = {t.table_id: t for t in p.state.tables}
+                assert listed[table].status == "playing"
+                assert p.state.my_seat(listed[table]) is not None
+            # Enter sits each one down again, in the same game
+            for p, seat in ((ann, Seat.WHITE), (bob, Seat.BLACK)):
+                p.type("\r")
+                await until(lambda p=p, seat=seat: p.state.seat is seat, "the seat taken back")  # type: ignore[misc]
+                assert p.state.table_id == table and p.state.game_running
+    finally:
+        await server.stop()
+
+
+def listed(
+    table_id: str, white: PlayerInfo | None, black: PlayerInfo | None, status: StatusName
+) -> TableInfo:
+    return TableInfo(table_id, TableOptions(), False, Players(white, black), 0, status)
+
+
+def test_at_a_table_the_other_seats_are_taken_back_one_at_a_time() -> None:
+    """A player at table t0 (taken back as usual) who stepped away from t1 and t2 earlier: the
+    lobby is asked for its listing only, then t1 and t2 are taken back and left in turn; a seat
+    in use by a client of the same name (t3), a game over (t4) and a refused token change
+    nothing the player sees."""
+    state = ClientState(name="Ann", table_id="t0", role="white", token="k0", screen="game")
+    state.saved_seats = {t: ("white", f"k{t[1]}") for t in ("t0", "t1", "t2", "t3", "t4", "t5")}
+    sent: list[ClientMessage] = []
+
+    def send(msg: ClientMessage) -> bool:
+        sent.append(msg)
+        return True
+
+    away = SeatsAway()
+    away.welcomed(state, send)
+    assert sent == [LobbySubscribe()]
+    ann, here, bob = (
+        PlayerInfo("Ann", False, False),
+        PlayerInfo("Ann", True, False),
+        PlayerInfo("Bob", True, False),
+    )
+    tables = [
+        listed("t0", ann, bob, "playing"),
+        listed("t1", ann, bob, "playing"),
+        listed("t5", ann, bob, "playing"),
+        listed("t3", here, bob, "playing"),
+        listed("t4", ann, bob, "over"),
+        listed("t2", ann, bob, "playing"),
+    ]
+    sent.clear()
+    away.listed(state, tables, send)
+    assert sent == [LobbyUnsubscribe(), Reclaim("t1", "k1")]
+    away.listed(state, tables, send)  # a later listing starts nothing
+    assert sent == [LobbyUnsubscribe(), Reclaim("t1", "k1")]
+    sent.clear()
+    assert away.take(Joined("t1", "white", "k1"), send)
+    assert away.take(State("t1", 5, "white", "playing", {}, Players(ann, bob), []), send)
+    assert not away.take(Update("t0", 6, [], {}), send)  # the table the player is at
+    assert sent == [Leave("t1")]
+    assert away.take(Left("t1", "you left the table", "stepped_away"), send)
+    assert sent == [Leave("t1"), Reclaim("t5", "k5")]
+    refused = Error("bad_token", "no", table_id="t5", refused="reclaim")
+    assert away.take(refused, send)
+    assert sent[-1] == Reclaim("t2", "k2")
+    assert away.take(Joined("t2", "white", "k2"), send)
+    assert away.take(Left("t2", "you left the table", "stepped_away"), send)
+    assert sent[-2:] == [Reclaim("t2", "k2"), Leave("t2")]
+    assert away.current is None
+    assert not away.take(Left("t2", "again", "stepped_away"), send)
