@@ -43,13 +43,19 @@ def _table_options(options: TableOptions, table: TableInfo | None = None) -> str
 
 # The lobby's columns, which fit 80 columns in each language: a seat holds "Computer (normale)",
 # the options "3d/t Wertung" (their words are short ones of their own), the status "in gioco",
-# the last column's title is at most 8 letters.
+# the last column's title is at most 8 letters. What is longer (a long name, several options in
+# German) goes on in its column on the lines under the table's first, never cut.
 SEAT_W, OPTIONS_W, STATUS_W, WATCH_W = 18, 12, 8, 5
 
 
-def table_row(table: TableInfo, width: int, mine: str | None = None) -> str:
-    """One table of the lobby; `mine` names the seat this user holds a token for (marked
-    "(yours)", or "(in use)" while another client of this user sits in it)."""
+def _cell(text: str, width: int) -> list[str]:
+    """A column's text on as many lines as it needs, each at most `width` long."""
+    return textwrap.wrap(text, width, break_on_hyphens=False) or [""]
+
+
+def table_lines(table: TableInfo, width: int, mine: str | None = None) -> list[str]:
+    """One table of the lobby, on one line or more; `mine` names the seat this user holds a
+    token for (marked "(yours)", or "(in use)" while another client of this user sits in it)."""
     level = table.level if table.vs_computer else None
     white = _seat_text(table.players.white, level)
     black = _seat_text(table.players.black, level)
@@ -59,12 +65,23 @@ def table_row(table: TableInfo, width: int, mine: str | None = None) -> str:
             text = (_("(in use)") if info.connected else _("(yours)")) + " " + info.name
             white, black = (text, black) if seat == "white" else (white, text)
     options = _table_options(table.options, table)
-    row = (
-        f"{table.table_id:<8.8} {white:<{SEAT_W}.{SEAT_W}} {black:<{SEAT_W}.{SEAT_W}}"
-        f" {options:<{OPTIONS_W}.{OPTIONS_W}} {status_word(table.status):<{STATUS_W}.{STATUS_W}}"
-        f" {table.spectators:>{WATCH_W}}"
-    )
-    return row[:width]
+    cells = [
+        _cell(table.table_id, 8),
+        _cell(white, SEAT_W),
+        _cell(black, SEAT_W),
+        _cell(options, OPTIONS_W),
+        _cell(status_word(table.status), STATUS_W),
+    ]
+    widths = (8, SEAT_W, SEAT_W, OPTIONS_W, STATUS_W)
+    lines = []
+    for n in range(max(len(cell) for cell in cells)):
+        parts = [
+            f"{cell[n] if n < len(cell) else '':<{w}}"
+            for cell, w in zip(cells, widths, strict=True)
+        ]
+        line = " ".join(parts) + (f" {table.spectators:>{WATCH_W}}" if n == 0 else "")
+        lines.append(line.rstrip()[:width])
+    return lines
 
 
 def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
@@ -105,14 +122,24 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
             canvas.put(3, y, _("Not connected: waiting for the server..."), "class:dim")
         y += 1
     list_room = max(height - y - (FORM_HEIGHT + 2 if state.form_open else 3), 1)
-    first = max(0, state.selected - list_room + 1)
-    for i, table in enumerate(state.tables[first : first + list_room], start=first):
+    blocks = []
+    for table in state.tables:
+        saved = state.my_seat(table)
+        blocks.append(table_lines(table, width - 4, None if saved is None else saved[0]))
+    # from the top, unless the selected table would not be in view: then it is the last one
+    first, end = 0, min(state.selected + 1, len(blocks))
+    while first < end - 1 and sum(len(b) for b in blocks[first:end]) > list_room:
+        first += 1
+    shown = 0
+    for i, block in enumerate(blocks[first:], start=first):
+        if shown + len(block) > list_room and i != first:
+            break
         selected = i == state.selected
         style = "class:selected" if selected else ""
-        saved = state.my_seat(table)
-        row = table_row(table, width - 4, None if saved is None else saved[0])
-        canvas.put(1, y, ("> " if selected else "  ") + row, style)
-        y += 1
+        for n, row in enumerate(block):
+            canvas.put(1, y, ("> " if selected and n == 0 else "  ") + row, style)
+            y += 1
+        shown += len(block)
     y += 1
     if state.form_open:
         form_y = max(y, height - FORM_HEIGHT - 1)

@@ -7,7 +7,7 @@ import textwrap
 import time
 
 from client.language.i18n import _
-from client.language.words import reason_words, seat_name
+from client.language.words import level_word, reason_words, seat_name
 from client.model.players import left_until, when
 from client.model.state import ClientState
 from client.screens.canvas import Canvas
@@ -37,6 +37,18 @@ def chat_rows(state: ClientState, width: int) -> list[tuple[str, str]]:
     return rows
 
 
+def joined_lines(parts: list[str], width: int) -> list[str]:
+    """Parts side by side, three spaces apart, on as many lines as they need: a part goes
+    whole onto the next line rather than be split (one longer than a line is wrapped)."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + 3 + len(part) <= width:
+            lines[-1] += "   " + part
+        else:
+            lines.extend(textwrap.wrap(part, width) or [""])
+    return lines
+
+
 def cut(text: str, width: int) -> str:
     """Text in a column of this width: cut with an ellipsis, so a cut is seen as one."""
     if len(text) <= width:
@@ -54,6 +66,7 @@ def render_panel(canvas: Canvas, state: ClientState, width: int, height: int) ->
         "challenges": _("Your challenges"),
     }
     canvas.put(1, 2, titles.get(people.panel, ""), "class:title")
+    head_y = 3  # the list's column titles: under the games' summary, if any
     if people.panel == "ratings":
         # translated outside the f-strings, where the extraction of the messages sees them
         player, rating, played, record = _("player"), _("rating"), _("games"), _("won/lost/drawn")
@@ -74,20 +87,27 @@ def render_panel(canvas: Canvas, state: ClientState, width: int, height: int) ->
         if people.games is not None:
             stats = people.games.stats
             won, lost, drawn = stats.rated
-            line = _("Rated: {won} won, {lost} lost, {drawn} drawn").format(
-                won=won, lost=lost, drawn=drawn
-            )
-            for level, (w, lo, d) in sorted(stats.computer.items()):
-                line += "   " + _("vs computer ({level}): {w}/{l}/{d}").format(
-                    level=level, w=w, l=lo, d=d
+            parts = [
+                _("Rated: {won} won, {lost} lost, {drawn} drawn").format(
+                    won=won, lost=lost, drawn=drawn
                 )
-            canvas.put(3, 3, line[: max(width - 4, 1)], "class:dim")
+            ]
+            for level, (w, lo, d) in sorted(stats.computer.items()):
+                parts.append(
+                    _("vs computer ({level}): {w}/{l}/{d}").format(
+                        level=level_word(level), w=w, l=lo, d=d
+                    )
+                )
+            summary = joined_lines(parts, max(width - 4, 10))
+            for line in summary:
+                canvas.put(3, head_y, line, "class:dim")
+                head_y += 1
     else:
         ident, sender, recipient, terms = _("id"), _("from"), _("to"), _("terms")
-        head = f"{ident:<8} {sender:<16.16} {recipient:<16.16} {terms}"
+        head = f"{ident:<8} {sender:<20.20} {recipient:<20.20} {terms}"
         rows = [challenge_row(c) for c in people.challenges]
         empty = _("No challenges: challenge NAME [3d] [unrated] [black] makes one.")
-    y = 4
+    y = max(head_y, 4)
     canvas.put(3, y, head[: max(width - 4, 1)], "class:label")
     y += 1
     if not rows:
@@ -161,7 +181,8 @@ def _ending(game: GameEntry) -> str:
 
 def challenge_row(challenge: ChallengeInfo) -> str:
     return (
-        f"{challenge.challenge_id:<8} {challenge.sender:<16.16} {challenge.recipient:<16.16}"
+        # an account's name is at most 20 characters: whole
+        f"{challenge.challenge_id:<8} {challenge.sender:<20.20} {challenge.recipient:<20.20}"
         f" {describe_terms(challenge.terms)}"
     )
 

@@ -138,3 +138,84 @@ def test_a_tables_translated_options_are_whole_at_80_columns(german: None) -> No
     assert "3d/t Wertung " in row
     header = next(line for line in lines if "Optionen" in line)
     assert header.index("Optionen") == row.index("3d/t")  # the column under its title
+
+
+@pytest.fixture(params=["en", "de", "it"])
+def language(request: pytest.FixtureRequest) -> Iterator[str]:
+    set_language(request.param)
+    try:
+        yield request.param
+    finally:
+        set_language("en")
+
+
+def column(lines: list[str], start: int, width: int, first: int, count: int) -> str:
+    """The words of one column of the lines first..first+count-1, joined."""
+    pieces = (line[start : start + width].strip() for line in lines[first : first + count])
+    return " ".join(piece for piece in pieces if piece)
+
+
+def test_a_table_with_several_options_and_long_names_wraps_in_its_columns(language: str) -> None:
+    """Issue 40: at 80 columns the tables list cut a table's options ('3d/t o.Tipp Wertung')
+    and names at 18 characters; each goes on under its column instead."""
+    from client.screens.lobby_screen import _table_options
+
+    state = ClientState(name="Ann")
+    long_name = "Bartholomew Longname"  # an account's name is at most 20 characters
+    options = TableOptions(variant1=True, variant2=True, handicap_seat="black", handicap_bridges=2)
+    state.tables = [
+        TableInfo(
+            "4f3581b6",
+            options,
+            False,
+            Players(PlayerInfo(long_name, True, False, 1662), PlayerInfo("Bob", False, False)),
+            3,
+            "playing",
+            clock=TimeControl(days=3),
+            hints=False,
+            rated=True,
+        ),
+        TableInfo("5e4d3c2b", TableOptions(), False, Players(None, None), 0, "waiting"),
+    ]
+    lines = render_lobby(state, 80, 24).lines()
+    assert all(len(line) <= 80 for line in lines)
+    at = next(i for i, line in enumerate(lines) if "4f3581b6" in line)
+    after = next(i for i, line in enumerate(lines) if "5e4d3c2b" in line)
+    rows = after - at
+    assert rows > 1  # the table takes the lines it needs, the next one comes after them
+    row = lines[at]
+    white_x = row.index("Bartholomew")
+    assert column(lines, white_x, 18, at, rows) == f"{long_name} 1662"
+    wanted = _table_options(options, state.tables[0])
+    assert len(wanted) > 12  # more than the column: wrapped
+    options_x = white_x + 2 * 19
+    assert column(lines, options_x, 12, at, rows) == wanted
+    assert lines[at].rstrip().endswith("3")  # the spectators, on the table's first line
+
+
+def test_the_games_summary_is_wrapped_not_cut(language: str) -> None:
+    state = games_state()
+    assert state.accounts.games is not None
+    stats = PlayerStats(
+        [12, 110, 3], {"easy": [10, 2, 0], "normal": [5, 12, 1], "strong": [0, 33, 0]}
+    )
+    state.accounts.games = attrs.evolve(state.accounts.games, stats=stats)
+    lines = render_lobby(state, 80, 24).lines()
+    text = " ".join(line.strip() for line in lines)
+    for wins, losses, draws in ((10, 2, 0), (5, 12, 1), (0, 33, 0)):
+        assert f"{wins}/{losses}/{draws}" in text
+    assert "110" in text and all(len(line) <= 80 for line in lines)
+    assert "(easy)" not in text or language == "en"  # the level in the player's language
+    # the column titles come under the summary, and the games under them
+    head = next(i for i, line in enumerate(lines) if "±" in line)
+    assert "33" in lines[head - 1] and "4f3581b6" in "".join(lines[head + 1 : head + 4])
+
+
+def test_a_challengers_name_of_twenty_characters_is_whole(language: str) -> None:
+    state = ClientState(name="Ann")
+    state.accounts.accounts, state.accounts.account = True, "Ann"
+    state.accounts.open("challenges")
+    name = "Bartholomew Longname"
+    state.accounts.challenges = [ChallengeInfo("c0000001", name, "Ann", ChallengeTerms(), 0.0)]
+    lines = render_lobby(state, 80, 24).lines()
+    assert any(f"c0000001 {name} Ann" in line for line in lines)

@@ -13,7 +13,7 @@ from client.model.commands import HINTS_OFF, interpret
 from client.model.hint import explain
 from client.model.state import ClientState
 from client.model.table import ClockView, TableView, format_clock, parse_control, table_from_view
-from client.screens.lobby_screen import render_lobby, table_row
+from client.screens.lobby_screen import render_lobby, table_lines
 from client.screens.render import render_game
 from client.screens.side_panel import clock_line
 from protocol.fields import PlayerInfo, Players, TableInfo, TableOptions, TimeControl
@@ -99,7 +99,7 @@ def test_the_lobby_shows_the_level_and_the_clock() -> None:
         level="strong",
         hints=False,
     )
-    row = table_row(table, 76)
+    (row,) = table_lines(table, 76)
     assert "Computer (strong)" in row and "10+5 nohint" in row
     state = ClientState(name="Ann")
     state.form_open = True
