@@ -86,9 +86,11 @@ locale: $(STAMP)
 	$(BIN)/pybabel compile --statistics --directory=catalogue/locale --domain=kahuna
 
 # The page's tables (web/code-words.mjs: the server's codes, the endings, the log's sentences)
-# from the catalogue package; tests/web/test_words.py checks the committed file is a fresh one.
+# from the catalogue package, and its lessons and rules in short (web/lessons.mjs) from the
+# catalogue and the engine; tests/web/test_words.py and test_learn_data.py check both are fresh.
 web-words: $(STAMP)
 	$(BIN)/python -m catalogue.web_tables > web/code-words.mjs
+	$(BIN)/python -m server.net.web_lessons > web/lessons.mjs
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py

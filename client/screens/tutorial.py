@@ -1,10 +1,10 @@
 """kahuna-client --tutorial: the rules taught on the real board, one short lesson at a time.
 
-Each lesson (client/screens/lessons.py) is a position and the moves it expects. The player types
-each move in the game's notation (Tab completes the legal ones); the right move is played and
-explained, any other is refused with the lesson's reason (and the rules' reason when the rules
-refuse it too). `hint` tells the move, `next` and `back` (PgDn, PgUp) change the lesson,
-`again` starts it over, `quit` (Ctrl-Q) leaves.
+Each lesson (catalogue/lessons.py, the page's lessons too) is a position and the moves it
+expects. The player types each move in the game's notation (Tab completes the legal ones); the
+right move is played and explained, any other is refused with the lesson's reason (and the
+rules' reason when the rules refuse it too). `hint` tells the move, `next` and `back` (PgDn,
+PgUp) change the lesson, `again` starts it over, `quit` (Ctrl-Q) leaves.
 
 The states after each expected move come from client.screens.replay's timeline of the lesson's
 record, so the tutorial shows exactly what the engine does.
@@ -26,13 +26,13 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import ColorDepth, Output
 
+from catalogue.lessons import LESSONS, Lesson
 from client.language.command_words import canonical, in_words
 from client.language.i18n import _, pgettext
 from client.language.words import reason_words, rules_words, seat_name
 from client.model.commands import complete
 from client.screens.board_map import SEAT_STYLE, TOKEN_CHAR
 from client.screens.canvas import Canvas, Fragment
-from client.screens.lessons import Lesson, lessons
 from client.screens.replay import (
     Timeline,
     board_screen,
@@ -57,6 +57,11 @@ from shared.views import seat_view
 
 COMMANDS = ("hint", "next", "back", "again", "quit")
 ALIASES = {"next": ("n",), "back": ("previous", "b"), "again": ("restart",), "quit": ("exit", "q")}
+
+
+def lessons() -> tuple[Lesson, ...]:
+    """Every lesson, in order, its words in the chosen language."""
+    return tuple(lesson.in_language(_) for lesson in LESSONS)
 
 
 def tutorial_words() -> dict[str, str]:

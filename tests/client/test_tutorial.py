@@ -12,8 +12,8 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from client.screens.lessons import Lesson, lessons
-from client.screens.tutorial import Tutorial, tutorial_application
+from catalogue.lessons import Lesson
+from client.screens.tutorial import Tutorial, lessons, tutorial_application
 from shared.actions import parse_action
 from shared.history import Move
 from shared.record import read_record

@@ -1,20 +1,27 @@
-"""The tutorial's lessons: each a position record, the moves it expects and what to say.
+"""The tutorial's lessons, the same for the terminal client and the page: each a position record,
+the moves it expects and what to say.
 
 A lesson is a game record (docs/records.md) from a set-up position whose moves are the moves
-the player is to type, in order, each with three texts: what to do (`ask`), why the lesson
-wants that move and no other (`why`, shown when another move is typed) and what it did
+the player is to make, in order, each with three texts: what to do (`ask`), why the lesson
+wants that move and no other (`why`, shown when another move is made) and what it did
 (`done`). tests/client/test_tutorial.py replays every lesson's record with the engine, so a
 lesson whose moves the rules refuse cannot ship.
 
-The lessons are data, `LESSONS`, in English; `lessons()` gives them in the language chosen when
-the client started (client/language/i18n.py), at the moment they are shown.
+The lessons are data, `LESSONS`, in English, marked for the catalogues; each client gives them
+in its language when they are shown (`Lesson.in_language` with the client's lookup). The
+terminal client reads them here (client/screens/tutorial.py) and the page reads them from
+web/lessons.mjs, written from them with the engine's states by `make web-words`
+(server/net/web_lessons.py). A few sentences name the terminal's keys or marks; `ON_THE_PAGE`
+says those the page's way.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 
-from client.language.i18n import N_, _
+from catalogue import N_
 
 HEADER = "kahuna-record 1\nvariant1 no\nvariant2 no\nhandicap none\n"
 
@@ -27,8 +34,10 @@ class LessonStep:
     done: str
     then: tuple[str, ...] = ()  # record lines that follow the move: a reshuffle's order
 
-    def in_language(self) -> LessonStep:
-        return attrs.evolve(self, ask=_(self.ask), why=_(self.why), done=_(self.done))
+    def in_language(self, translate: Callable[[str], str]) -> LessonStep:
+        return attrs.evolve(
+            self, ask=translate(self.ask), why=translate(self.why), done=translate(self.done)
+        )
 
     @property
     def seat(self) -> str:
@@ -48,14 +57,14 @@ class Lesson:
     steps: tuple[LessonStep, ...]
     outro: str
 
-    def in_language(self) -> Lesson:
-        """The lesson with its texts in the chosen language (they are kept in English)."""
+    def in_language(self, translate: Callable[[str], str]) -> Lesson:
+        """The lesson with its texts through `translate` (they are kept in English)."""
         return attrs.evolve(
             self,
-            title=_(self.title),
-            intro=_(self.intro),
-            steps=tuple(step.in_language() for step in self.steps),
-            outro=_(self.outro),
+            title=translate(self.title),
+            intro=translate(self.intro),
+            steps=tuple(step.in_language(translate) for step in self.steps),
+            outro=translate(self.outro),
         )
 
     def record(self) -> str:
@@ -182,8 +191,8 @@ position
 end"""
 
 
-# Every lesson, in order, in English: N_ marks each text for the catalogues, and `lessons()`
-# gives them in the language chosen when they are shown.
+# Every lesson, in order, in English: N_ marks each text for the catalogues, and each client
+# gives them in its language when they are shown.
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "placing",
@@ -447,6 +456,34 @@ LESSONS: tuple[Lesson, ...] = (
 )
 
 
-def lessons() -> tuple[Lesson, ...]:
-    """Every lesson, in order, its words in the chosen language."""
-    return tuple(lesson.in_language() for lesson in LESSONS)
+# The sentences the page says its own way: the terminal's keys (F2, F3, Tab) and marks (=, ○ ●,
+# 3of5) are not the page's, where a line's bridge is drawn in its colour and "3/5" is under an
+# island. Keyed by the English of LESSONS (tests/web/test_learn_data.py checks each is one).
+ON_THE_PAGE: dict[str, str] = {
+    "Your bridge (=) lies on BARI-COCO; the BARI card went to the discards.": N_(
+        "Your bridge lies on BARI-COCO; the BARI card went to the discards."
+    ),
+    "Take the face-up FAAA card (F3 in a game): take FAAA": N_(
+        "Take the face-up FAAA card: take FAAA"
+    ),
+    "Tab completes the commands while you type them in a game.": N_(
+        "In a game, a card you pick lights up the lines it can bridge."
+    ),
+    "White again: draw the top card of the pile (F2 in a game): draw": N_(
+        "White again: draw the top card of the pile: draw"
+    ),
+    (
+        "Under each island, 3of5 says how many of its lines win it: more than half. "
+        "Whoever gets them puts a token (○ ●) on it, and every opponent bridge on that "
+        "island is swept away. Black holds HUNA with 3 of its 5 lines."
+    ): N_(
+        "Under each island, 3/5 says how many of its lines win it: more than half. "
+        "Whoever gets them puts a token on it, and every opponent bridge on that "
+        "island is swept away. Black holds HUNA with 3 of its 5 lines."
+    ),
+}
+
+
+def on_the_page(lesson: Lesson) -> Lesson:
+    """The lesson as the page says it, in English: the sentences of ON_THE_PAGE replaced."""
+    return lesson.in_language(lambda text: ON_THE_PAGE.get(text, text))
