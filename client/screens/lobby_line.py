@@ -176,9 +176,10 @@ class LobbyLine:
         name = name or people.login_name
         if name is None:
             return
+        # the server answers a disabled account as it does a wrong password (docs/protocol.md)
         said = _(
-            "No account has the name {name} with that password: type it again (Esc: play as a"
-            " guest)."
+            "No account has the name {name} with that password, or the server's operator"
+            " disabled it: type the password again (Esc: play as a guest)."
         )
         self.state.say(said.format(name=name), "error")
         self.asking = ("login", name)

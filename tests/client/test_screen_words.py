@@ -166,6 +166,7 @@ def test_a_refused_password_is_asked_again(tmp_path: Path) -> None:
     assert line.received(refusal)
     assert line.typing and line.prompt() == "password for Ann (not shown): "
     assert state.message.startswith("No account has the name Ann with that password")
+    assert "or the server's operator disabled it" in state.message  # the server says no more
     typed(line, "right")
     assert sent[-1] == Login("Ann", "right", None)
 
