@@ -1,7 +1,8 @@
-// The page: the lobby at /, a table at /table/ID. One connection, the protocol's newest version;
-// what to show comes from what the server sends, as in the terminal client. This module starts
-// it: the board and the words loaded, the connection opened, the page's own links, the
-// language switch and the clocks' tick wired; the rest is in the modules docs/web.md lists.
+// The page: the lobby at /, a table at /table/ID, and routes.mjs's other places. One connection,
+// the protocol's newest version; what to show comes from what the server sends, as in the
+// terminal client. This module starts it: the board and the words loaded, the connection
+// opened, the page's own links, the language switch and the clocks' tick wired; the rest is in
+// the modules docs/web.md lists.
 
 import { tickClocks } from "./clock.mjs";
 import { byId, el, replace } from "./dom.mjs";
@@ -9,18 +10,20 @@ import { preferredName } from "./kept.mjs";
 import { makeRules } from "./legality.mjs";
 import { received } from "./messages.mjs";
 import { Connection, PROTOCOL_VERSION } from "./net.mjs";
-import { tableFromPath, visit } from "./routes.mjs";
+import { followHistory, placeFromPath, placeOfLink, visitPlace } from "./routes.mjs";
 import { renderHeader, renderPage } from "./screen.mjs";
 import { app, drawWith, render } from "./state.mjs";
 import { LANGUAGES, language, preferredLanguage, setLanguage } from "./words.mjs";
 
 drawWith(renderPage);
 
+// A link of the page's own (<a data-link href="/player/Ann">): its place, without a reload.
 document.addEventListener("click", (event) => {
   const link = event.target.closest && event.target.closest("a[data-link]");
-  if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+  if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey || event.button !== 0) return;
   event.preventDefault();
-  visit(link.getAttribute("data-link") === "table" ? link.getAttribute("href").split("/").pop() : null);
+  const place = placeOfLink(link);
+  visitPlace(place.page, place.id);
 });
 
 // The analysis's chart is drawn at the page's width: again when that changes (a phone turned).
@@ -34,7 +37,7 @@ window.addEventListener("resize", () => {
   });
 });
 
-window.addEventListener("popstate", () => visit(tableFromPath()));
+window.addEventListener("popstate", followHistory);
 
 function languageSwitch() {
   const select = byId("language");
@@ -53,14 +56,17 @@ async function start() {
   app.board = board;
   app.rules = makeRules(board);
   app.name = preferredName();
-  app.current = tableFromPath();
+  app.place = placeFromPath();
+  app.current = app.place.page === "table" ? app.place.id : null;
   languageSwitch();
   app.conn = new Connection({
     onOpen: () => app.conn.send("hello", { version: PROTOCOL_VERSION, name: app.name }),
     onMessage: received,
     onStatus: (status) => {
       app.status = status;
-      renderHeader();
+      // a table's banner and its controls follow the connection (web/table.mjs)
+      if (app.current) render();
+      else renderHeader();
     },
   });
   app.conn.open();

@@ -3,6 +3,7 @@
 
 import { byId } from "./dom.mjs";
 import { renderLobby } from "./lobby.mjs";
+import { renderPlayerPage } from "./player-page.mjs";
 import { app } from "./state.mjs";
 import { renderTable } from "./table.mjs";
 import { _ } from "./words.mjs";
@@ -19,6 +20,15 @@ export function renderPage() {
   renderHeader();
   const main = byId("main");
   if (!app.board) return;
-  if (app.current) renderTable(main);
-  else renderLobby(main);
+  // each place's owner draws it (a place whose module has not come yet shows the lobby)
+  switch (app.place.page) {
+    case "table":
+      renderTable(main);
+      break;
+    case "player":
+      renderPlayerPage(main, app.place.id);
+      break;
+    default:
+      renderLobby(main);
+  }
 }

@@ -9,7 +9,8 @@ export const app = {
   welcome: null,
   lobby: [],
   tables: new Map(), // table id -> what the page knows of it
-  current: null, // the table shown (null: the lobby)
+  place: { page: "lobby", id: null }, // where the page is (routes.mjs): lobby, table, player, game, learn, rules
+  current: null, // the table shown (null: the page is not a table's)
   selection: null, // {line} or {card}: what the player picked on the board or in the hand
   notice: "",
   confirmResign: false,
