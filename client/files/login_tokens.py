@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from client.files.state_files import read_map, state_file, write_private
+from client.files.state_files import changing, read_map, state_file, write_private
 
 
 def default_path() -> Path:
@@ -33,10 +33,11 @@ class LoginTokens:
 
     def keep(self, url: str, name: str, token: str | None) -> None:
         """Keep the server's token for the name (None: forget the server's)."""
-        data = self._read()
-        if token is None:
-            if data.pop(url, None) is None:
-                return
-        else:
-            data[url] = {"name": name, "token": token}
-        write_private(self.path, data)  # a token logs in as its player
+        with changing(self.path):
+            data = self._read()
+            if token is None:
+                if data.pop(url, None) is None:
+                    return
+            else:
+                data[url] = {"name": name, "token": token}
+            write_private(self.path, data)  # a token logs in as its player

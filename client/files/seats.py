@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from client.files.state_files import read_map, state_file, write_private
+from client.files.state_files import changing, read_map, state_file, write_private
 
 
 def default_path() -> Path:
@@ -58,6 +58,10 @@ class SeatStore:
         return out
 
     def remember(self, url: str, table_id: str, seat: str, token: str, name: str = "") -> None:
+        with changing(self.path):
+            self._remember(url, table_id, seat, token, name)
+
+    def _remember(self, url: str, table_id: str, seat: str, token: str, name: str) -> None:
         data = self._read()
         tables = data.get(url)
         if not isinstance(tables, dict):
@@ -73,6 +77,10 @@ class SeatStore:
 
     def forget(self, url: str, table_id: str, name: str | None = None) -> None:
         """Forget the table's seats (only `name`'s, if given)."""
+        with changing(self.path):
+            self._forget(url, table_id, name)
+
+    def _forget(self, url: str, table_id: str, name: str | None) -> None:
         data = self._read()
         tables = data.get(url)
         if not isinstance(tables, dict) or table_id not in tables:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from client.files.state_files import read_map, state_file, write_private
+from client.files.state_files import changing, read_map, state_file, write_private
 
 
 def default_path() -> Path:
@@ -29,11 +29,12 @@ class ServiceAddresses:
     def keep(self, key: str, addresses: Sequence[str]) -> None:
         """What the server says its addresses are now (those other than `key`)."""
         others = [u for u in dict.fromkeys(addresses) if u != key]
-        data = read_map(self.path)
-        if data.get(key, []) == others:
-            return
-        if others:
-            data[key] = others
-        else:
-            data.pop(key, None)
-        write_private(self.path, data)
+        with changing(self.path):
+            data = read_map(self.path)
+            if data.get(key, []) == others:
+                return
+            if others:
+                data[key] = others
+            else:
+                data.pop(key, None)
+            write_private(self.path, data)

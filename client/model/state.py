@@ -170,13 +170,28 @@ class ClientState:
             return None
         return saved
 
+    def own_seat(self, table: TableInfo) -> str | None:
+        """The seat this user holds at the table: by a token (my_seat), or, logged in, the seat
+        of a game under way that shows the account's name and rating (which `resume` takes back
+        without a token: one taken on another machine, or whose token was not kept)."""
+        saved = self.my_seat(table)
+        if saved is not None:
+            return saved[0]
+        if self.accounts.account is None or table.status == "waiting":
+            return None
+        for seat, info in (("white", table.players.white), ("black", table.players.black)):
+            account = info is not None and not info.computer and info.rating is not None
+            if account and info is not None and info.name == self.name:
+                return seat
+        return None
+
     def place_lobby_cursor(self) -> None:
         """On the first listing of a visit to the lobby, the cursor goes to this user's table."""
         if self.lobby_placed or not self.tables:
             return
         self.lobby_placed = True
         for i, table in enumerate(self.tables):
-            if self.my_seat(table) is not None and table.status != "over":
+            if self.own_seat(table) is not None and table.status != "over":
                 self.selected = i
                 return
         # nothing of this user's: the first table that is not over (a finished one lingers

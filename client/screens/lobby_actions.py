@@ -9,6 +9,7 @@ from client.model.sending import Send
 from client.model.state import ClientState
 from protocol.fields import SeatName
 from protocol.messages import Join, Leave, LobbySubscribe, LobbyUnsubscribe, Reclaim, Spectate
+from protocol.player_messages import Resume
 
 
 def join(state: ClientState, send: Send, seat: SeatName | None) -> None:
@@ -20,9 +21,9 @@ def join(state: ClientState, send: Send, seat: SeatName | None) -> None:
         return
     confirmed = state.confirm_takeover == table.table_id
     state.confirm_takeover = None
-    mine = state.my_seat(table)
-    if mine is not None and seat in (None, mine[0]):
-        info = table.players.white if mine[0] == "white" else table.players.black
+    mine = state.own_seat(table)  # by its token, or by the account logged in (resume)
+    if mine is not None and seat in (None, mine):
+        info = table.players.white if mine == "white" else table.players.black
         if info is not None and info.connected and not confirmed:
             # another client of this name sits there now: taking the seat throws it out
             state.confirm_takeover = table.table_id
@@ -31,16 +32,18 @@ def join(state: ClientState, send: Send, seat: SeatName | None) -> None:
             said = _(
                 "Your {seat} seat at table {table} is in use by another client:"
                 " Enter again takes it over (the other goes to the lobby)"
-            ).format(seat=role_word(mine[0]), table=table.table_id)
+            ).format(seat=role_word(mine), table=table.table_id)
             if free:
                 said += "; " + _("{key} takes the free seat").format(key=free)
             state.say(said + ".", "error")
             return
-        if send(Reclaim(table.table_id, mine[1])):
+        saved = state.my_seat(table)
+        back = Resume(table.table_id) if saved is None else Reclaim(table.table_id, saved[1])
+        if send(back):
             send(LobbyUnsubscribe())
             state.say(
                 _("Taking your {seat} seat at table {table} back...").format(
-                    seat=role_word(mine[0]), table=table.table_id
+                    seat=role_word(mine), table=table.table_id
                 )
             )
         return

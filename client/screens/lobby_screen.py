@@ -124,8 +124,7 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     list_room = max(height - y - (FORM_HEIGHT + 2 if state.form_open else 3), 1)
     blocks = []
     for table in state.tables:
-        saved = state.my_seat(table)
-        blocks.append(table_lines(table, width - 4, None if saved is None else saved[0]))
+        blocks.append(table_lines(table, width - 4, state.own_seat(table)))
     # from the top, unless the selected table would not be in view: then it is the last one
     first, end = 0, min(state.selected + 1, len(blocks))
     while first < end - 1 and sum(len(b) for b in blocks[first:end]) > list_room:

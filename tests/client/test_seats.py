@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import os
 import stat
+import threading
 from pathlib import Path
 
 from client.files.seats import SeatStore
 from client.model.state import ClientState
+from client.screens.lobby_actions import join
+from client.screens.lobby_screen import render_lobby
 from protocol.fields import PlayerInfo, Players, TableInfo, TableOptions
-from protocol.messages import Lobby
+from protocol.messages import ClientMessage, Lobby, LobbyUnsubscribe
+from protocol.player_messages import Resume
 from server.net.app import KahunaServer
 from shared.types import Seat
 from tests.client.test_app import player, until
@@ -100,3 +104,47 @@ def test_the_lobby_cursor_starts_on_the_users_table_and_stays_on_its_table() -> 
     state.place_lobby_cursor()
     assert state.selected_table is not None and state.selected_table.table_id == "t3"
     assert state.my_seat(tables[0]) is None  # a token for a seat another name sits in
+
+
+def test_clients_of_one_user_taking_seats_at_once_keep_every_seat(tmp_path: Path) -> None:
+    """Two clients of one user sharing seats.json (seen in tmux: a challenge accepted seats
+    both players at once) each read and rewrite it: neither write may lose the other's seat."""
+    path = tmp_path / "seats.json"
+    url = "ws://h:1"
+
+    def take(name: str) -> None:
+        store = SeatStore(path)  # each its own, as two processes
+        for i in range(40):
+            store.remember(url, f"{name}{i}", "white", f"tok-{name}-{i}", name)
+
+    threads = [threading.Thread(target=take, args=(name,)) for name in ("Ann", "Bob", "Cy")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for name in ("Ann", "Bob", "Cy"):
+        assert len(SeatStore(path).seats(url, name)) == 40
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_enter_takes_back_an_accounts_seat_without_its_token() -> None:
+    """Logged in, the player's seat at a game under way whose token this client does not keep
+    (taken on another machine, or the token lost) is theirs: marked so, and Enter resumes it,
+    where it used to watch the game."""
+    state = ClientState(name="Dieter")
+    state.accounts.accounts, state.accounts.account = True, "Dieter"
+    dieter, erika = PlayerInfo("Dieter", False, False, 1500), PlayerInfo("Erika", True, False, 1500)
+    state.handle(Lobby([table("cd52a96c", dieter, erika)]))
+    assert state.own_seat(state.tables[0]) == "white" and state.my_seat(state.tables[0]) is None
+    assert "(yours) Dieter" in render_lobby(state, 80, 24).text()
+    sent: list[ClientMessage] = []
+
+    def send(message: ClientMessage) -> bool:
+        sent.append(message)
+        return True
+
+    join(state, send, None)
+    assert sent == [Resume("cd52a96c"), LobbyUnsubscribe()]
+    # a guest of that name, or a table still waiting, is not the account's
+    state.accounts.account = None
+    assert state.own_seat(state.tables[0]) is None
