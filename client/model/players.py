@@ -14,7 +14,7 @@ from typing import Literal
 
 import attrs
 
-from client.language.i18n import _
+from client.language.i18n import _, ngettext
 from client.language.words import game_over_words
 from protocol.messages import ServerMessage, Welcome
 from protocol.player_messages import (
@@ -198,8 +198,10 @@ class PlayersState:
         self.asked_games = True
         if first and waiting:
             self.attention = _("Your move")
-            return _(
-                "{count} game(s) wait for your move: g lists your games, Enter goes to one."
+            return ngettext(
+                "{count} game waits for your move: g lists your games, Enter goes to it.",
+                "{count} games wait for your move: g lists your games, Enter goes to one.",
+                len(waiting),
             ).format(count=len(waiting))
         return None
 

@@ -142,8 +142,18 @@ def test_the_state_follows_the_players_messages() -> None:
         PlayerStats([0, 0, 0], {}),
     )
     said = people.handle(games, "Ann")
-    assert people.waiting_moves == ["t2"] and said is not None and "1 game" in said
+    assert people.waiting_moves == ["t2"] and said is not None
+    assert said.startswith("1 game waits for your move")  # not "game(s)"
     assert people.attention is not None
+    for language, words in (("de", "1 Partie wartet"), ("it", "1 partita aspetta")):
+        set_language(language)
+        try:
+            again = PlayersState()
+            again.handle(LoggedIn("Ann", 1500, 350, 0, "tok", [], True), "Ann")
+            told = again.handle(games, "Ann")
+            assert told is not None and told.startswith(words), told
+        finally:
+            set_language("en")
     note = people.handle(PlayerNote("challenge_received", None, "Bob"), "Ann")
     assert note is not None and "Bob" in note
     people.handle(Challenges([ChallengeInfo("c1", "Bob", "Ann", ChallengeTerms(), 1.0)]), "Ann")
