@@ -70,10 +70,12 @@ def render_panel(canvas: Canvas, state: ClientState, width: int, height: int) ->
     if people.panel == "ratings":
         # translated outside the f-strings, where the extraction of the messages sees them
         player, rating, played, record = _("player"), _("rating"), _("games"), _("won/lost/drawn")
-        head = f"{'#':>3} {player:<20.20} {rating:>6} {played:>6}  {record}"
+        # each number under its title's end, however long the title is in the language
+        rw, gw = max(len(rating), 5), max(len(played), 5)
+        head = f"{'#':>3} {player:<20.20} {rating:>{rw}} {played:>{gw}}  {record}"
         rows = [
-            f"{i:>3} {e.name:<20.20} {e.rating:>6} {e.games:>6}  {e.wins}/{e.losses}/{e.draws}"
-            + ("  " + _("online") if e.online else "")
+            f"{i:>3} {e.name:<20.20} {e.rating:>{rw}} {e.games:>{gw}}"
+            f"  {e.wins}/{e.losses}/{e.draws}" + ("  " + _("online") if e.online else "")
             for i, e in enumerate(people.ratings, start=1)
         ]
         empty = _("No rated games yet.")

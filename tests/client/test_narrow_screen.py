@@ -219,3 +219,22 @@ def test_a_challengers_name_of_twenty_characters_is_whole(language: str) -> None
     state.accounts.challenges = [ChallengeInfo("c0000001", name, "Ann", ChallengeTerms(), 0.0)]
     lines = render_lobby(state, 80, 24).lines()
     assert any(f"c0000001 {name} Ann" in line for line in lines)
+
+
+def test_the_ratings_numbers_stand_under_their_titles(language: str) -> None:
+    """Seen in tmux in German: 'Wertung' and 'Partien' are longer than the numbers' columns,
+    which then stood a character or two left of their titles ('punteggio' in Italian)."""
+    from client.language.i18n import _
+    from protocol.player_messages import RatingEntry, Ratings
+
+    state = ClientState(name="Ann")
+    state.accounts.accounts, state.accounts.account = True, "Ann"
+    state.handle(Ratings([RatingEntry("Erika", 1662, 150, 123, 1, 0, 0, True)]))
+    state.accounts.open("ratings")
+    lines = render_lobby(state, 80, 24).lines()
+    head = next(line for line in lines if _("rating") in line and _("games") in line)
+    row = next(line for line in lines if "Erika" in line)
+    rating_end = head.index(_("rating")) + len(_("rating"))
+    games_end = head.index(_("games")) + len(_("games"))
+    assert row[rating_end - 4 : rating_end] == "1662"
+    assert row[games_end - 3 : games_end] == "123"
