@@ -13,7 +13,7 @@ import { playWords } from "./events.mjs";
 import { parseAction } from "./legality.mjs";
 import { LESSONS } from "./lessons.mjs";
 import { app, render } from "./state.mjs";
-import { _, fmt, seatName, t } from "./words.mjs";
+import { _, fmt, pgettext, seatName, t } from "./words.mjs";
 
 const STORE_KEY = "kahuna.lessons"; // progress, not a secret
 
@@ -145,13 +145,18 @@ function choicesFor(actions, selection) {
   });
 }
 
-function onLine(k) {
+function onLine(k, event) {
+  if (event) event.learnSeen = true; // the board's own click: the board's listener skips it
   const actions = legalNow();
   let options = choicesFor(actions, { line: k });
   const card = learn.selection && learn.selection.card;
   if (card) {
     const withCard = options.filter((a) => parseAction(app.rules, a).cards.includes(card));
     if (withCard.length) options = withCard;
+  }
+  if (!options.length) {
+    onDeadLine(app.board.lines[k].name);
+    return;
   }
   if (options.length === 1) {
     attempt(options[0]);
@@ -172,6 +177,12 @@ function onDeadLine(name) {
   render();
 }
 
+// A long press on an island: what its "3/5" means.
+function onIsland(island) {
+  say(`${island.name}: ${t("needs {n} of {d} lines", { n: island.needed, d: island.degree })}`, "you");
+  render();
+}
+
 function onCard(card) {
   const same = learn.selection && learn.selection.card === card;
   learn.selection = same ? null : { card };
@@ -184,11 +195,19 @@ function boardNode(actions, choices) {
     const parsed = parseAction(app.rules, a);
     if (parsed.line !== null && parsed.line !== undefined) active.add(parsed.line);
   }
+  const playable = new Set();
+  for (const a of actions) {
+    const parsed = parseAction(app.rules, a);
+    if (parsed.verb === "place") playable.add(parsed.cards[0]);
+  }
   const selected = learn.selection && learn.selection.line !== undefined ? learn.selection.line : null;
-  const board = drawBoard(app.board, state().public, { active, selected, recent: new Set(state().recent), onLine });
+  const recent = new Set(state().recent);
+  const marks = { active, playable, selected, recent, recentIslands: new Set(), fresh: null, onLine, onIsland, onTap: () => {} };
+  const board = drawBoard(app.board, state().public, marks);
+  // a click on a line the board leaves without a listener (one no move uses) is said too
   board.addEventListener("click", (event) => {
-    const line = event.target.closest && event.target.closest("[data-line]");
-    if (line && !line.classList.contains("active")) onDeadLine(line.getAttribute("data-line"));
+    const line = !event.learnSeen && event.target.closest && event.target.closest("[data-line]");
+    if (line) onDeadLine(line.getAttribute("data-line"));
   });
   return board;
 }
@@ -347,7 +366,7 @@ export function renderLearn(main) {
               { class: "actions" },
               button("learn-abstain", _("abstain"), () => attempt("abstain"), over),
               pub.phase === "final" ? button("learn-end", _("end"), () => attempt("end"), over) : null,
-              button("learn-hint", _("hint"), () => {
+              button("learn-hint", pgettext("command", "hint"), () => {
                 say(fmt(_("The lesson's move: {move}"), { move: playWords(step.action) }), "you");
                 render();
               }, over),

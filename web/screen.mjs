@@ -2,8 +2,10 @@
 // the table on the screen.
 
 import { byId } from "./dom.mjs";
+import { renderLearn } from "./learn.mjs";
 import { renderLobby } from "./lobby.mjs";
 import { renderPlayerPage } from "./player-page.mjs";
+import { renderRules } from "./rules.mjs";
 import { app } from "./state.mjs";
 import { renderTable } from "./table.mjs";
 import { _ } from "./words.mjs";
@@ -27,6 +29,12 @@ export function renderPage() {
       break;
     case "player":
       renderPlayerPage(main, app.place.id);
+      break;
+    case "learn":
+      renderLearn(main);
+      break;
+    case "rules":
+      renderRules(main);
       break;
     default:
       renderLobby(main);
