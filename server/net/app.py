@@ -317,7 +317,9 @@ class KahunaServer:
             asyncio.get_running_loop().call_soon(self._write_held)
         self._held.append((number, effects))
         self._held_empty.clear()
-        self._reschedule()
+        if self._writer is not None:
+            self._reschedule()
+        # else _write_held reschedules, first of the loop's next turn, before any timer's
 
     def _write_held(self) -> None:
         """The held effects' writes in one transaction, then the effects themselves, in order.
@@ -332,12 +334,14 @@ class KahunaServer:
                 self._write_failed(exc)
                 return
         for _number, effects in held:
-            self._after_writes(effects)
+            self._after_writes(effects, reschedule=False)
+        self._reschedule()  # once for the turn's commands, not once each
         if not self._held:
             self._held_empty.set()
 
-    def _after_writes(self, effects: Effects) -> None:
-        """What the effects do once their writes are stored: the messages first."""
+    def _after_writes(self, effects: Effects, reschedule: bool = True) -> None:
+        """What the effects do once their writes are stored: the messages first; then the
+        core's timer set anew, unless the caller does it (`reschedule` False)."""
         closing = self.deliver(effects.sends)
         for close in effects.closes:
             conn = self.connections.get(close.member)
@@ -356,7 +360,8 @@ class KahunaServer:
             self._analyses.ask(analysis)
         for member in closing:
             self.carry_out(self.core.slow_reader(member, self._now(), time.time()))
-        self._reschedule()
+        if reschedule:
+            self._reschedule()
 
     def deliver(self, sends: list[Send]) -> list[MemberId]:
         """Send each message to its connection; a message for many is encoded once (per
