@@ -68,8 +68,16 @@ class LobbyLine:
         self.buffer.cursor_position = len(text)
 
     def cancel(self) -> None:
+        asked = self.asking
         self.typing, self.asking, self._old_password, self._first = False, None, None, None
         self.buffer.reset()
+        if asked is None:
+            return
+        # a password asked and not given: the line above it asked for it, and is now stale
+        if self.state.accounts.account is not None:
+            self.state.say(_("Your password is unchanged."))
+        else:
+            self.state.say(_("Not logged in: you play as {name}.").format(name=self.state.name))
 
     def prompt(self) -> str:
         if self.asking is None:

@@ -362,3 +362,26 @@ async def test_the_form_changes_only_the_options_it_shows() -> None:
         ui.pipe.send_text("lr")
         await until(lambda: not state.form.rated, "the rating changed")
         assert state.form.level == level
+
+
+def test_a_password_not_given_says_what_is_now(tmp_path: Path) -> None:
+    """Esc at a password's prompt: the line that asked for it goes (seen in tmux: after --login
+    with a wrong password, Esc left 'type it again' on the screen of a guest)."""
+    line, state, _sent = lobby_line(tmp_path)
+    state.name = "Erika (guest)"
+    refusal = Error("bad_login", "no such name and password")
+    line.open()
+    typed(line, "login Erika")
+    state.handle(refusal)
+    line.received(refusal)
+    assert line.asking is not None
+    line.cancel()
+    assert state.message == "Not logged in: you play as Erika (guest)."
+    state.accounts.account = "Erika"
+    line.open()
+    typed(line, "password")
+    line.cancel()
+    assert state.message == "Your password is unchanged."
+    line.open("say hi")
+    line.cancel()  # nothing was asked: the line above stays
+    assert state.message == "Your password is unchanged."
