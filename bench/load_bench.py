@@ -28,7 +28,10 @@ callbacks, its garbage collections and its storage writes timed, printed after e
 
 `--server-root DIR` drives the server of another checkout instead (`git worktree add DIR REV`):
 the same driver, the same machine, so that an earlier commit and this one compare fairly, as
-figures taken on different machines or with different drivers do not.
+figures taken on different machines or with different drivers do not (with `--probe`, that
+checkout's probe). Setting up thousands of tables on a busy machine takes its time: each
+connection's opening handshake may take `--setup-timeout` seconds (by default more, the more
+tables).
 """
 
 from __future__ import annotations
@@ -81,6 +84,16 @@ from shared.views import seat_view_from_dict  # noqa: E402
 # One table's play and the echo take turns this long (see alternate_echo).
 ALTERNATE_WINDOW = 0.5
 SETUP_AT_ONCE = 200  # tables a client process sets up at once before a run
+# The seconds a connection's opening handshake may take, the server's and the clients' (see
+# --setup-timeout): by default 10 s and 1 s more for every 200 tables of the largest run, as
+# thousands of handshakes on a busy machine outlast websockets' 10 s (and the server's 5 s).
+SETUP_TIMEOUT_ENV = "KAHUNA_BENCH_SETUP_TIMEOUT"  # in the environment, for client processes
+
+
+def setup_timeout(tables: int) -> float:
+    return 10.0 + tables / 200
+
+
 # Tables one client process drives by default: one process's loop over 10,000 connections was
 # itself the p99 (5,000 tables at 5 s: 61-100 ms with one process, 14-18 ms with two).
 TABLES_PER_CLIENT = 2_500
@@ -113,9 +126,10 @@ PINNED = Pinned()
 
 
 def start_server(
-    db: str, probe: str | None, connections: int, root: Path = ROOT
+    db: str, probe: str | None, connections: int, root: Path = ROOT, handshake: float = 5.0
 ) -> tuple[subprocess.Popen[str], int]:
-    entry = [str(ROOT / "bench" / "server_probe.py"), probe] if probe else ["-m", "server"]
+    # the probe of the checkout whose server it runs (it imports that server's modules)
+    entry = [str(root / "bench" / "server_probe.py"), probe] if probe else ["-m", "server"]
 
     def room_for_connections() -> None:  # in the child, before the server starts
         raise_fd_limit(connections + 256)
@@ -127,6 +141,7 @@ def start_server(
         ("--max-per-address", "100000"), ("--max-connections", "100000"),
         ("--max-tables", "100000"), ("--waiting-per-address", "100000"),
         ("--rate", "100000"), ("--burst", "100000"), ("--ping-interval", "0"),
+        ("--handshake-timeout", f"{handshake:g}"),
     ]  # fmt: skip
     if root != ROOT:  # an earlier checkout's server: only the options it has
         known = server_options(root)
@@ -183,13 +198,15 @@ def load_average() -> str:
 
 
 def py_spy_record(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes] | None:
+    # Each sample stops the server for the moment it is read: read while it runs
+    # (--nonblocking), a stack came torn, msgpack's packb under Connection.send.
     exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     if not Path(exe).exists():
         print("  (py-spy not found: no profile)")
         return None
     return subprocess.Popen(
         [exe, "record", "--pid", str(pid), "--duration", str(max(1, int(seconds))),
-         "--rate", "200", "--nonblocking", "--format", "speedscope", "-o", str(out)],
+         "--rate", "200", "--format", "speedscope", "-o", str(out)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
 
@@ -293,6 +310,7 @@ async def open_client(port: int, name: str, version: int = 1) -> LightClient:
         ping_interval=None,
         max_size=2**22,
         create_connection=LightClient,
+        open_timeout=float(os.environ.get(SETUP_TIMEOUT_ENV, "10")),
     )
     assert isinstance(ws, LightClient)
     await ws.send(encode(Hello(version, name), version))
@@ -927,30 +945,43 @@ SUMMARY_HEAD = (
 
 async def main_async(args: argparse.Namespace) -> None:
     largest = max(tables for tables, _ in args.runs)
+    handshake = args.setup_timeout or setup_timeout(largest)
+    os.environ[SETUP_TIMEOUT_ENV] = f"{handshake:g}"
     echo_proc, echo_port = start_process([str(Path(__file__).resolve()), "--echo-server"])
+    try:
+        await run_all(args, largest, handshake, echo_port)
+    finally:  # the echo server too, should the server or its database fail to start
+        stop(echo_proc, wait=30)
+
+
+async def run_all(args: argparse.Namespace, largest: int, handshake: float, echo_port: int) -> None:
+    """main_async's runs, with the echo server started."""
     scratch = tempfile.TemporaryDirectory(prefix="kahuna-load-")
     cluster = None
-    if args.postgresql:
-        from testbed.postgres import Cluster
-
-        cluster = Cluster(fsync=True)  # as PostgreSQL runs by default: each commit on disk
-        db = cluster.database()
-    else:
-        db = args.db or str(Path(scratch.name) / "server.sqlite3")
-    if args.accounts:
-        os.environ[ACCOUNTS_ENV] = "login"
-        write_accounts(db, largest)
-        print(f"accounts: the {largest} hosts log in with tokens; the guests play as guests")
-    elif args.hosts_v3:
-        os.environ[ACCOUNTS_ENV] = "guest"
-        print("the hosts speak protocol version 3 as guests (the baseline of --accounts)")
-    root = Path(args.server_root).resolve() if args.server_root else ROOT
-    server_proc, port = start_server(db, args.probe, 2 * largest + args.computer_tables, root)
-    if root != ROOT:
-        print(f"the server of {root} ({git_commit(root)})")
-    print(f"database: {db}")
-    rows = []
+    server_proc: subprocess.Popen[str] | None = None
     try:
+        if args.postgresql:
+            from testbed.postgres import Cluster
+
+            cluster = Cluster(fsync=True)  # as PostgreSQL runs by default: each commit on disk
+            db = cluster.database()
+        else:
+            db = args.db or str(Path(scratch.name) / "server.sqlite3")
+        if args.accounts:
+            os.environ[ACCOUNTS_ENV] = "login"
+            write_accounts(db, largest)
+            print(f"accounts: the {largest} hosts log in with tokens; the guests play as guests")
+        elif args.hosts_v3:
+            os.environ[ACCOUNTS_ENV] = "guest"
+            print("the hosts speak protocol version 3 as guests (the baseline of --accounts)")
+        root = Path(args.server_root).resolve() if args.server_root else ROOT
+        server_proc, port = start_server(
+            db, args.probe, 2 * largest + args.computer_tables, root, handshake
+        )
+        if root != ROOT:
+            print(f"the server of {root} ({git_commit(root)})")
+        print(f"database: {db}")
+        rows = []
         payload = encode(Command("0123abcd", 42, "place BARI-DUDA"))
         echo = await measure_echo(echo_port, args.echo_rounds, payload)
         echo_p50 = statistics.median(echo)
@@ -989,8 +1020,8 @@ async def main_async(args: argparse.Namespace) -> None:
         print(SUMMARY_HEAD)
         print("\n".join(rows))
     finally:
-        for proc in (server_proc, echo_proc):
-            stop(proc, wait=30)
+        if server_proc is not None:
+            stop(server_proc, wait=30)
         if cluster is not None:
             cluster.stop()
         scratch.cleanup()
@@ -1077,11 +1108,21 @@ def main() -> None:
         " REV`) under the same driver, to compare both on one machine; options its server"
         " does not have are left out (an early one stores nothing: it has no --db)",
     )
+    parser.add_argument(
+        "--setup-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="the seconds each connection's opening handshake may take, at the server and at"
+        " the clients (default: 10 and 1 more for every 200 tables of the largest run)",
+    )
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.server_root and not (Path(args.server_root) / "server" / "__main__.py").is_file():
         parser.error(f"--server-root: {args.server_root} is not a checkout of this project")
+    probe_root = Path(args.server_root or ROOT)
+    if args.probe and not (probe_root / "bench" / "server_probe.py").is_file():
+        parser.error(f"--probe: {probe_root} has no bench/server_probe.py")
     if args.echo_server:
         asyncio.run(echo_server_main())
         return
