@@ -53,6 +53,11 @@ class Clock:
     left: list[float]  # seconds, by seat, as of `since` for the running one
     running: Seat | None = None
     since: float = 0.0
+    # version 3: a clock of days, which waits for its players however long; a field, not a
+    # property, as every view and every turn asks it
+    correspondence: bool = attrs.field(
+        init=False, default=attrs.Factory(lambda clock: clock.control.days > 0, takes_self=True)
+    )
 
     @classmethod
     def new(cls, control: TimeControl) -> Clock:
@@ -64,10 +69,6 @@ class Clock:
     def per_move(self) -> float:
         """The time each move has afresh (0: a total for the game)."""
         return float(self.control.days * DAY or self.control.per_turn)
-
-    @property
-    def correspondence(self) -> bool:
-        return self.control.days > 0
 
     def left_at(self, seat: Seat, now: float) -> float:
         if seat is self.running:

@@ -30,7 +30,7 @@ from server.core.ratelimit import KeyedBuckets
 from server.core.session import Session
 from server.core.store import AppendLogOp, ClearSeatOp, SetSeatOp, StorageOp, TableStateOp
 from server.core.table import MemberId, Outbox, Table
-from server.core.timers import Timers, claimant
+from server.core.timers import Timers
 from shared.history import entry_to_wire
 from shared.legality import Refusal
 from shared.levels import LEVEL_INFER
@@ -203,7 +203,7 @@ class Context:
             "draw_offer": _wire_seat(table.draw_offer),
             "rematch_offer": _wire_seat(table.rematch_offer),
             "rematch_table": table.rematch_to,
-            "claim": _wire_seat(claimant(table, self.now, self.config)),
+            "claim": _wire_seat(table.claimant(self.now, self.config)),
             "level": table.level if table.vs_computer else None,
             "hints": table.hints,
         }

@@ -15,10 +15,8 @@ from server.core.effects import KeepRecord
 from server.core.session import Session
 from server.core.sessions import chat_text
 from server.core.store import ChatOp, FinishOp
-from server.core.table import MemberId, Outbox, Table, TableError
-from server.core.timers import claim_refusal, claimant
+from server.core.table import FlagFell, MemberId, Outbox, Table, TableError
 from shared.actions import Action
-from shared.legality import Refusal
 from shared.record import write_record
 from shared.types import Seat, Termination
 
@@ -26,7 +24,7 @@ log = logging.getLogger(__name__)
 
 
 def no_offer(code: str, english: str) -> TableError:
-    return TableError(ErrorCode.NO_OFFER, english, refusal=Refusal(code, english))
+    return TableError.refused(ErrorCode.NO_OFFER, code, english)
 
 
 class Play:
@@ -41,25 +39,29 @@ class Play:
     def act(
         self, member: MemberId, table_id: str, version: int, action: str | Action, now: float
     ) -> None:
-        """One action of a seat: a player's in the notation, or the computer's as it chose it."""
+        """One action of a seat: a player's in the notation, or the computer's as it chose it.
+        The table checks it all (the seat, its clock, the turn, the rules); here is what it
+        sets off around the table: the game on time, a draw offer declined, the next turn's
+        timers, the epilogue."""
         ctx = self.ctx
         table = ctx.lobby.get(table_id)
-        mover = table.seat_of(member)
-        if mover is not None and self.flag_fell(table, now):
-            raise TableError(ErrorCode.GAME_OVER, "the time ran out")
-        before_status = table.status
-        outbox = table.command(member, version, action, now)
-        assert mover is not None  # the table lets only a seat act
+        try:
+            mover, outbox = table.command(member, version, action, now)
+        except FlagFell as fell:
+            self.end(table, Termination.TIME, fell.seat, now)
+            raise
         if table.draw_offer is mover.other:  # playing on declines the offer
             table.draw_offer = None
             ctx.note(table, "draw_declined", mover)
-        if not table.game.is_over and table.game.to_move is not mover:  # the table passed it on
+        game = table.game
+        if not game.is_over and game.to_move is not mover:  # the table passed it on
             ctx.timers.for_turn(table, now, ctx.config)
             if table.correspondence:
                 self.note_player(table, mover.other, "your_move")
-        self.ctx.table_changed(
-            table, now, outbox, state=table.clock is not None,
-            lobby=table.status != before_status, computers=True,
+        # the game ran (a command is refused before and after): the lobby hears when it ended
+        ctx.table_changed(
+            table, now, outbox, state=table.clock is not None, lobby=game.is_over,
+            computers=True,
         )  # fmt: skip
 
     def my_seat(self, member: MemberId, table_id: str) -> tuple[Table, Seat]:
@@ -137,7 +139,7 @@ class Play:
         elif what == f"low {table.version}" and table.status == "playing":
             self.note_player(table, table.game.to_move, "time_low")
         elif what == "claim":
-            found = claimant(table, now, self.ctx.config)
+            found = table.claimant(now, self.ctx.config)
             if found is not None and table.claim_noted is not found:
                 table.claim_noted = found  # once, however many timers come due
                 self.ctx.note(table, "claim_available", found)
@@ -208,8 +210,8 @@ class Play:
 
     def claim(self, member: MemberId, table_id: str, now: float) -> None:
         table, mine = self.my_seat(member, table_id)
-        if claimant(table, now, self.ctx.config) is not mine:
-            raise claim_refusal(table, mine, now, self.ctx.config)
+        if table.claimant(now, self.ctx.config) is not mine:
+            raise table.claim_refusal(mine, now, self.ctx.config)
         self.end(table, Termination.FORFEIT, mine.other, now)
 
     def seat_gone(self, table: Table, seat: Seat, now: float) -> None:

@@ -17,6 +17,8 @@ import hmac
 import random
 from collections import deque
 from collections.abc import Callable, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -62,6 +64,9 @@ from shared.views import (
     spectator_view,
     view_dicts,
 )
+
+if TYPE_CHECKING:
+    from server.core.config import ServerConfig
 
 MemberId = int
 Outbox = list[tuple[MemberId, ServerMessage]]
@@ -109,6 +114,23 @@ class TableError(Exception):
         self.version = version
         self.refusal = refusal  # for illegal_action: the rules' reason as a code
 
+    @classmethod
+    def refused(
+        cls, code: ErrorCode, reason: str, english: str, params: dict[str, str] | None = None
+    ) -> TableError:
+        """A refusal whose reason a client reads as a code (`reason`, with its `params`), the
+        same English its message."""
+        return cls(code, english, refusal=Refusal(reason, english, params or {}))
+
+
+class FlagFell(TableError):
+    """A seat acted after a clock ran out: refused as game_over, for the caller to end the game
+    on time first (Play.act)."""
+
+    def __init__(self, seat: Seat) -> None:
+        super().__init__(ErrorCode.GAME_OVER, "the time ran out")
+        self.seat = seat  # whose time ran out
+
 
 @attrs.define
 class SeatHolder:
@@ -144,12 +166,14 @@ class Table:
     ) -> None:
         self.table_id = table_id
         self.rng = rng  # where the seats' tokens come from
-        self._game: Game | None = game
+        # The game and the events of each action so far, unfiltered: events[i] made version
+        # i + 1. Plain attributes once there (every command reads them); a stored table gets
+        # them when first asked, from replaying its log (`game`, below).
+        self.game = game
+        self.events: list[list[Event]] = history if history is not None else []
+        self.loaded = True  # the game is in memory
         self.vs_computer = vs_computer
-        # The events of each action so far, unfiltered: events[i] made version i + 1. A table
-        # rebuilt from storage gets them from replaying its log.
-        self._events: list[list[Event]] = history if history is not None else []
-        self.version = len(self._events)
+        self.version = len(self.events)
         self.options = game.options
         self._rebuild: Callable[[], tuple[Game, list[list[Event]]]] | None = None
         self._finished = False
@@ -199,34 +223,32 @@ class Table:
             table, table_id, placeholder, rng=rng, vs_computer=vs_computer,
             chat_history=chat_history, now=now,
         )  # fmt: skip
-        table._game = None
+        del table.game, table.events  # until first asked for
+        table.loaded = False
         table.version = version
         table._finished = finished
         table._rebuild = rebuild
         return table
 
-    @property
+    @cached_property
     def game(self) -> Game:
-        if self._game is None:
-            assert self._rebuild is not None
-            self._game, self._events = self._rebuild()
-            self._rebuild = None
-            assert len(self._events) == self.version, "the stored log replays to its version"
-        return self._game
+        """A stored table's game, rebuilt when first asked for (then an attribute, as a new
+        table's is from the start)."""
+        assert self._rebuild is not None
+        game, self.events = self._rebuild()
+        self._rebuild = None
+        self.loaded = True
+        assert len(self.events) == self.version, "the stored log replays to its version"
+        return game
 
-    @property
+    @cached_property
     def events(self) -> list[list[Event]]:
-        self.game  # noqa: B018 (rebuilt on first use)
-        return self._events
-
-    @property
-    def loaded(self) -> bool:
-        """The game is in memory (a stored table's is rebuilt only when first needed)."""
-        return self._game is not None
+        self.game  # noqa: B018 (rebuilt on first use, which sets the events)
+        return self.events
 
     @property
     def over(self) -> bool:
-        return self._finished if self._game is None else self._game.is_over
+        return self.game.is_over if self.loaded else self._finished
 
     # ----- queries ------------------------------------------------------------------------
 
@@ -325,6 +347,36 @@ class Table:
             and all(h.account is not None for h in holders)
             and (len(holders) < 2 or self.rated)
         )
+
+    def claimant(self, now: float, config: ServerConfig) -> Seat | None:
+        """The seat that may claim the win now: its opponent has been gone for claim_after
+        seconds, or (without a clock) has not acted for move_timeout seconds on its turn."""
+        if self.status != "playing" or self.correspondence:
+            return None  # a game of days waits for its players: only its clock decides
+        for seat in Seat:
+            mine, theirs = self.seats[seat], self.seats[seat.other]
+            if mine is None or theirs is None or mine.computer or mine.member is None:
+                continue
+            if theirs.computer:
+                continue
+            if theirs.member is None and now - theirs.since >= config.claim_after:
+                return seat
+            idle = self.game.to_move is seat.other and self.clock is None
+            if idle and now - self.turn_since >= config.move_timeout:
+                return seat
+        return None
+
+    def claim_refusal(self, seat: Seat, now: float, config: ServerConfig) -> TableError:
+        """Why the seat may not claim yet."""
+        theirs = self.seats[seat.other]
+        if theirs is not None and not theirs.computer and theirs.member is None:
+            wait = str(max(1, round(config.claim_after - (now - theirs.since))))
+            english = f"your opponent may still come back; you may claim in {wait} s"
+            return TableError.refused(
+                ErrorCode.CANNOT_CLAIM, "claim_wait", english, {"seconds": wait}
+            )
+        english = "you may claim when your opponent is gone or idle past the limit"
+        return TableError.refused(ErrorCode.CANNOT_CLAIM, "claim_not_yet", english)
 
     def chat_for(self, member: MemberId) -> list[ChatEntry]:
         """The chat a member may read: while the game runs, the players do not see what the
@@ -585,12 +637,16 @@ class Table:
 
     def command(
         self, member: MemberId, version: int, action: str | Action, now: float = 0.0
-    ) -> Outbox:
+    ) -> tuple[Seat, Outbox]:
         """Apply one action of the member's seat, in the notation (a player's) or as the rules
         engine's own (the computer's, chosen in place); every check comes before any change.
-        When the turn passes, the other seat's begins (and its clock runs) at `now`. Returns
-        everyone's update, the mover's first."""
+        A clock that has run out refuses it with FlagFell, whoever's turn it is. When the turn
+        passes, the other seat's begins (and its clock runs) at `now`. Returns the seat that
+        acted and everyone's update, the mover's first."""
         seat = self.acting_seat(member)
+        fallen = self.out_of_time(now)
+        if fallen is not None:
+            raise FlagFell(fallen)
         if self.status == "waiting":
             raise TableError(
                 ErrorCode.GAME_NOT_STARTED, "the game starts when both seats are taken"
@@ -622,7 +678,7 @@ class Table:
             self.claim_noted = None
             if self.clock is not None:
                 self.clock.turn_passed(seat, now)
-        return out
+        return seat, out
 
     def out_of_time(self, now: float) -> Seat | None:
         """The seat whose clock has run out while the game runs (its flag has fallen)."""

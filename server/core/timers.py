@@ -1,6 +1,6 @@
 """When the core must next be woken, and for what: the lobby's coalesced listing, the sweep of
-silent connections and idle tables, and each table's clock flags and claims coming due. Also who
-may claim a win at a table at a given moment, which those timers announce."""
+silent connections and idle tables, and each table's clock flags and claims coming due (who may
+claim at that moment is the table's to say: Table.claimant)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,8 @@ import heapq
 import itertools
 from collections.abc import Iterator
 
-from protocol.errors import ErrorCode
 from server.core.config import ServerConfig
-from server.core.table import Table, TableError
-from shared.legality import Refusal
-from shared.types import Seat
+from server.core.table import Table
 
 LOBBY_COALESCE = 0.1  # seconds: lobby changes within this window go out as one listing
 TIME_LOW = 12 * 3600.0  # a move of days: "time_low" when this is left (or a tenth, if less)
@@ -45,7 +42,7 @@ class Timers:
             flag = clock.flag_at()
             if flag is not None:
                 self.schedule(flag, table.table_id, "flag")
-                if table.correspondence:
+                if clock.correspondence:
                     low = min(TIME_LOW, clock.per_move / 10)
                     self.schedule(flag - low, table.table_id, f"low {table.version}")
         else:
@@ -83,35 +80,3 @@ class Timers:
         if self._due:
             times.append(self._due[0][0])
         return min(times) if times else None
-
-
-def claimant(table: Table, now: float, config: ServerConfig) -> Seat | None:
-    """The seat that may claim the win now: its opponent has been gone for claim_after seconds,
-    or (without a clock) has not acted for move_timeout seconds on its turn."""
-    if table.status != "playing" or table.correspondence:
-        return None  # a game of days waits for its players: only its clock decides
-    for seat in Seat:
-        mine, theirs = table.seats[seat], table.seats[seat.other]
-        if mine is None or theirs is None or mine.computer or mine.member is None:
-            continue
-        if theirs.computer:
-            continue
-        if theirs.member is None and now - theirs.since >= config.claim_after:
-            return seat
-        idle = table.game.to_move is seat.other and table.clock is None
-        if idle and now - table.turn_since >= config.move_timeout:
-            return seat
-    return None
-
-
-def claim_refusal(table: Table, seat: Seat, now: float, config: ServerConfig) -> TableError:
-    """Why the seat may not claim yet."""
-    theirs = table.seats[seat.other]
-    if theirs is not None and not theirs.computer and theirs.member is None:
-        wait = str(max(1, round(config.claim_after - (now - theirs.since))))
-        english = f"your opponent may still come back; you may claim in {wait} s"
-        found = Refusal("claim_wait", english, {"seconds": wait})
-    else:
-        english = "you may claim when your opponent is gone or idle past the limit"
-        found = Refusal("claim_not_yet", english)
-    return TableError(ErrorCode.CANNOT_CLAIM, english, refusal=found)

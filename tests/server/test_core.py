@@ -1199,14 +1199,14 @@ def test_a_failure_part_way_through_a_command_leaves_memory_disk_and_members_agr
 def test_a_stored_game_is_rebuilt_when_first_needed_and_a_broken_one_closes_alone() -> None:
     r = restore()
     table = r.new.table(r.duo.table_id)
-    assert table._game is None  # not rebuilt at start: the lobby needs none of it
+    assert not table.loaded  # not rebuilt at start: the lobby needs none of it
     watcher = r.new.player("Lou")
     listing = the(r.new.send(watcher, LobbySubscribe()), watcher, Lobby)
     assert r.duo.table_id in {t.table_id for t in listing.tables}
-    assert table._game is None
+    assert not table.loaded
     bo = r.new.player("Bo")
     r.new.send(bo, Reclaim(r.duo.table_id, r.duo.black_token))
-    assert table._game is not None  # a reclaim needs the game
+    assert table.loaded  # a reclaim needs the game
     # a stored log that does not replay: the table fails alone, on first use, and closes
     old = Harness()
     duo = old.duo()

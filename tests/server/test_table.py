@@ -71,7 +71,7 @@ def test_the_order_of_the_command_checks() -> None:
     assert code_of(table.command, W, 0, "jump") is ErrorCode.BAD_NOTATION
     assert code_of(table.command, W, 0, "end") is ErrorCode.ILLEGAL_ACTION
     assert table.version == 0 and table.game.history == []
-    out = table.command(W, 0, "draw")
+    _, out = table.command(W, 0, "draw")
     assert [m for m, _ in out] == [W, B, S]  # the mover first
     assert all(isinstance(msg, Update) and msg.version == 1 for _, msg in out)
     white, black, spectator = (msg for _, msg in out)
