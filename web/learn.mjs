@@ -319,9 +319,28 @@ function lessonList() {
   );
 }
 
+// What had the focus, to give it back after the drawing: an id, or a card's, line's or
+// lesson's data attribute (those have no id).
+const KEPT = ["data-card", "data-line", "data-take", "data-lesson", "data-action"];
+
+function focusedNow() {
+  const active = document.activeElement;
+  if (!active || active === document.body) return null;
+  if (active.id) return `#${active.id}`;
+  const attr = KEPT.find((name) => active.hasAttribute && active.hasAttribute(name));
+  return attr ? `.learn [${attr}="${active.getAttribute(attr)}"]` : null;
+}
+
+function focusAgain(selector) {
+  if (!selector) return;
+  const usable = (node) => !node.disabled && (selector.startsWith("#") || node.getAttribute("tabindex") !== "-1");
+  const again = [...document.querySelectorAll(selector)].find(usable);
+  (again || byId("learn-say")).focus(); // never the page's body
+}
+
 export function renderLearn(main) {
   if (!learn.loaded) load();
-  const focused = document.activeElement && document.activeElement.id;
+  const focused = focusedNow();
   const current = lesson();
   const over = finished();
   const actions = legalNow();
@@ -384,5 +403,5 @@ export function renderLearn(main) {
       ),
     ),
   );
-  if (focused && byId(focused) && !byId(focused).disabled) byId(focused).focus();
+  focusAgain(focused);
 }

@@ -142,3 +142,33 @@ async def test_the_lessons_in_german_on_a_phone(pages: Pages) -> None:
     await expect(page.locator(".told .outro")).to_have_text(
         german["In a game, a card you pick lights up the lines it can bridge."]
     )
+
+
+async def test_a_lesson_by_keys_keeps_the_focus(pages: Pages) -> None:
+    page = await pages.open("/learn")
+    await page.wait_for_selector(".learn svg.board")
+    on_body = "() => document.activeElement === document.body"
+    # a line, Enter: its two ways offered, the first one focused; Enter plays it
+    await page.focus(".learn [data-line='BARI-COCO']")
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#learn-choices button")).to_have_count(2)
+    focused = await page.evaluate("() => document.activeElement.dataset.action")
+    assert focused == "place BARI-COCO"
+    await page.keyboard.press("Enter")
+    await expect(page.locator(".told .move")).to_have_count(1)
+    assert not await page.evaluate(on_body)
+    # a card picked by Space keeps the focus on that card, through the drawing
+    await page.focus(".learn .hand [data-card='GOLA']")
+    await page.keyboard.press("Space")
+    await expect(page.locator(".learn .hand [data-card='GOLA']")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    assert await page.evaluate("() => document.activeElement.dataset.card") == "GOLA"
+    await page.focus(".learn [data-line='COCO-GOLA']")
+    await page.keyboard.press("Enter")
+    await expect(page.locator(".told .move")).to_have_count(2)
+    assert not await page.evaluate(on_body)
+    await page.focus(".learn [data-take='FAAA']")
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#learn-say")).to_contain_text("Lesson done.")
+    assert await page.evaluate("() => document.activeElement.id") == "learn-next"
