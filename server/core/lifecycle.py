@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 from protocol.errors import ErrorCode
-from protocol.fields import ChatEntry, RoleName
+from protocol.fields import ChatEntry, LevelName, RoleName
 from protocol.messages import CreateTable
 from protocol.player_messages import ChallengeTerms
 from server.core.accounts import Account
@@ -51,10 +51,7 @@ class Lifecycle:
     def create(self, session: Session, create: CreateTable, now: float) -> None:
         ctx, cfg = self.ctx, self.ctx.config
         self.sessions.room_for_one_more(session)
-        try:
-            options = create.options.to_game_options()
-        except OptionsError as exc:
-            raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
+        options, clock = _terms(create)
         made = self.tables_by_address.get(session.address, set())
         most = cfg.max_per_address * cfg.tables_per_connection
         if len(made) >= most:
@@ -67,26 +64,14 @@ class Lifecycle:
                 f"one address may have {cfg.waiting_per_address} tables waiting for a player"
                 " at once",
             )
-        table_id = self._new_table_id(now)
-        first = self._first(create.first)
         seat = Seat.WHITE if create.seat is None else Seat.parse(create.seat)
-        clock = None
-        if create.clock is not None:
-            try:
-                clock = Clock.new(create.clock)
-            except ClockError as exc:
-                raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
-        game = Game.new(ctx.card_source(), first, options)
-        table = Table(
-            table_id, game, rng=ctx.rng, vs_computer=create.vs_computer,
-            chat_history=cfg.chat_history, now=now,
+        table = self._new_table(
+            create.first, options, clock, now, vs_computer=create.vs_computer,
+            # a version-1 client meets the computer it always met, the easy one
+            level=create.level if session.version >= 2 else "easy",
+            hints=create.hints, rated=create.rated,
         )  # fmt: skip
-        # a version-1 client meets the computer it always met, the easy one
-        table.level = create.level if session.version >= 2 else "easy"
-        table.hints = create.hints
-        table.rated_requested = create.rated
-        table.created_wall = ctx.wall
-        table.clock = clock
+        table_id = table.table_id
         self._created(table, now)
         ctx.lobby.add(table)
         self.tables_by_address.setdefault(session.address, set()).add(table_id)
@@ -97,31 +82,45 @@ class Lifecycle:
             "" if clock is None else f", clock {create.clock}",
         )  # fmt: skip
 
-    def _first(self, first: str) -> Seat:
-        """Who moves first, as a table's options say it ("white", "black" or "random")."""
-        if first == "random":
-            return self.ctx.rng.choice((Seat.WHITE, Seat.BLACK))
-        return Seat.parse(first)
+    def _new_table(
+        self,
+        first: str,
+        options: GameOptions,
+        clock: Clock | None,
+        now: float,
+        *,
+        vs_computer: bool = False,
+        level: LevelName = "easy",
+        hints: bool = True,
+        rated: bool = True,
+    ) -> Table:
+        """A new table under a new id, its game dealt: who moves first as its terms say it
+        ("white", "black" or "random"), its settings as asked for. Not yet stored or listed."""
+        ctx = self.ctx
+        table_id = self._new_table_id(now)
+        seat = ctx.rng.choice((Seat.WHITE, Seat.BLACK)) if first == "random" else Seat.parse(first)
+        game = Game.new(ctx.card_source(), seat, options)
+        table = Table(
+            table_id, game, rng=ctx.rng, vs_computer=vs_computer,
+            chat_history=ctx.config.chat_history, now=now,
+        )  # fmt: skip
+        table.level, table.hints, table.rated_requested = level, hints, rated
+        table.created_wall, table.clock = ctx.wall, clock
+        return table
 
     def create_for_challenge(
         self, session: Session, challenger: Account, terms: ChallengeTerms, now: float
     ) -> str:
         """Version 3: the table of an accepted challenge: its terms, the challenger's seat held
         for their account (they `resume` it), the accepting session seated. Its id."""
-        ctx, cfg = self.ctx, self.ctx.config
+        ctx = self.ctx
         self.sessions.room_for_one_more(session)
-        try:
-            options = terms.options.to_game_options()
-            clock = None if terms.clock is None else Clock.new(terms.clock)
-        except (OptionsError, ClockError) as exc:
-            raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
-        table_id = self._new_table_id(now)
-        first = self._first(terms.first)
+        options, clock = _terms(terms)
         theirs = Seat.WHITE if terms.seat is None else Seat.parse(terms.seat)
-        game = Game.new(ctx.card_source(), first, options)
-        table = Table(table_id, game, rng=ctx.rng, chat_history=cfg.chat_history, now=now)
-        table.hints, table.clock = terms.hints, clock
-        table.rated_requested, table.created_wall = terms.rated, ctx.wall
+        table = self._new_table(
+            terms.first, options, clock, now, hints=terms.hints, rated=terms.rated
+        )
+        table_id = table.table_id
         table.hold_seat(theirs, challenger.name, challenger.key, challenger.shown_rating, now)
         self._created(table, now, held=theirs)
         ctx.lobby.add(table)
@@ -230,17 +229,14 @@ class Lifecycle:
 
     def _start_rematch(self, table: Table, now: float) -> None:
         """Same options and players, colours swapped, new tokens; the spectators come along."""
-        ctx, cfg = self.ctx, self.ctx.config
-        table_id = self._new_table_id(now)
-        game = Game.new(ctx.card_source(), table.game.first_player, table.game.options)
-        new = Table(
-            table_id, game, rng=ctx.rng, vs_computer=table.vs_computer,
-            chat_history=cfg.chat_history, now=now,
+        ctx = self.ctx
+        new = self._new_table(
+            table.game.first_player.name.lower(), table.game.options,
+            None if table.clock is None else Clock.new(table.clock.control), now,
+            vs_computer=table.vs_computer, level=table.level, hints=table.hints,
+            rated=table.rated_requested,
         )  # fmt: skip
-        new.level, new.hints = table.level, table.hints
-        new.rated_requested, new.created_wall = table.rated_requested, ctx.wall
-        if table.clock is not None:
-            new.clock = Clock.new(table.clock.control)
+        table_id = new.table_id
         self._created(new, now)
         ctx.lobby.add(new)
         table.rematch_to, table.rematch_offer = table_id, None
@@ -465,6 +461,16 @@ class Lifecycle:
                 if holder is not None and not holder.computer:
                     claim_at = now + self.ctx.config.claim_after
                     self.ctx.timers.schedule(claim_at, table.table_id, "claim")
+
+
+def _terms(asked: CreateTable | ChallengeTerms) -> tuple[GameOptions, Clock | None]:
+    """A new table's rules and clock as asked for, or bad_options."""
+    try:
+        options = asked.options.to_game_options()
+        clock = None if asked.clock is None else Clock.new(asked.clock)
+    except (OptionsError, ClockError) as exc:
+        raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
+    return options, clock
 
 
 def _seat_or_none(value: Any) -> Seat | None:
