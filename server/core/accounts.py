@@ -14,7 +14,6 @@ from protocol.errors import ErrorCode
 from server.core.names import name_key
 from server.core.store import AccountOp, AccountRow, KnownAddressOp, hash_address
 from server.core.table import TableError
-from shared.legality import Refusal
 
 START_RATING = 1500.0
 START_DEVIATION = 350.0
@@ -89,9 +88,7 @@ def keep_quiet(account: Account, quiet: float, wall: float, code: ErrorCode, doi
     if left > 0:
         seconds = str(math.ceil(left))
         english = f"a new account may {doing} in {seconds} s"
-        raise TableError(
-            code, english, refusal=Refusal("new_account", english, {"seconds": seconds})
-        )
+        raise TableError.refused(code, "new_account", english, {"seconds": seconds})
 
 
 class Accounts:

@@ -18,6 +18,7 @@ from server.core.context import Context
 from server.core.glicko2 import Rating, rate_game
 from server.core.names import name_key
 from server.core.session import Session
+from server.core.sessions import logged_in_account
 from server.core.store import ArchivedGame, ArchiveOp
 from server.core.table import SeatHolder, Table, TableError
 from shared.actions import TURN_ENDS
@@ -137,9 +138,7 @@ class Archive:
     def games(self, session: Session, name: str | None) -> None:
         ctx = self.ctx
         if name is None:
-            if session.account is None:
-                raise TableError(ErrorCode.LOGIN_REQUIRED, "log in to list your games")
-            account = ctx.accounts.get(session.account)
+            account: Account | None = logged_in_account(ctx, session, "log in to list your games")
         else:
             account = ctx.accounts.get(name_key(name))
         if account is None:

@@ -33,7 +33,6 @@ from server.core.session import Session
 from server.core.sessions import clean_text, logged_in_account
 from server.core.store import ChallengeGoneOp, ChallengeOp, ChallengeRow
 from server.core.table import TableError
-from shared.legality import Refusal
 from shared.types import OptionsError
 
 MAX_OUT = 20  # challenges one player may have waiting
@@ -56,7 +55,7 @@ def terms_from_dict(data: dict[str, Any]) -> ChallengeTerms:
 
 
 def bad(reason: str, english: str) -> TableError:
-    return TableError(ErrorCode.BAD_CHALLENGE, english, refusal=Refusal(reason, english))
+    return TableError.refused(ErrorCode.BAD_CHALLENGE, reason, english)
 
 
 class ChallengeBoard:
@@ -146,9 +145,7 @@ class ChallengeBoard:
     def _within_limit(self, account: Account) -> None:
         if not self.limit.take(account.key, self.ctx.now):
             english = "too many challenges and withdrawals in a short time; wait a little"
-            raise TableError(
-                ErrorCode.TOO_MANY_CHALLENGES, english, refusal=Refusal("wait", english)
-            )
+            raise TableError.refused(ErrorCode.TOO_MANY_CHALLENGES, "wait", english)
 
     def logged_in(self, session: Session) -> None:
         """A connection logged in: its player's challenges."""

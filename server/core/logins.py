@@ -40,7 +40,7 @@ from server.core.names import account_name_problem, name_key
 from server.core.password_queue import Check, PasswordQueue
 from server.core.passwords import password_problem
 from server.core.session import Session
-from server.core.sessions import clean_text, guest_name
+from server.core.sessions import clean_text, guest_name, logged_in_account
 from server.core.store import (
     AccountAction,
     AccountActionDoneOp,
@@ -51,7 +51,6 @@ from server.core.store import (
     hash_token,
 )
 from server.core.table import TableError
-from shared.legality import Refusal
 
 LOGIN_TOKEN_BYTES = 32
 HOUR = 3600.0
@@ -79,16 +78,10 @@ class _Work:
     stored: str | None = attrs.field(default=None, repr=False)
 
 
-def refusal(code: ErrorCode, reason: str, english: str) -> TableError:
-    return TableError(code, english, refusal=Refusal(reason, english))
-
-
 def throttled(reason: str, english: str, seconds: float) -> TableError:
     shown = str(max(1, math.ceil(seconds)))
-    return TableError(
-        ErrorCode.LOGIN_THROTTLED,
-        english.format(seconds=shown),
-        refusal=Refusal(reason, english.format(seconds=shown), {"seconds": shown}),
+    return TableError.refused(
+        ErrorCode.LOGIN_THROTTLED, reason, english.format(seconds=shown), {"seconds": shown}
     )
 
 
@@ -119,9 +112,9 @@ class Logins:
             raise TableError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts")
         if session.member in self._busy:
             raise TableError(ErrorCode.ALREADY_LOGGED_IN, "a login is under way")
-        if logged_in and session.account is None:
-            raise TableError(ErrorCode.LOGIN_REQUIRED, "log in first")
-        if not logged_in and session.account is not None:
+        if logged_in:
+            logged_in_account(self.ctx, session, "log in first")
+        elif session.account is not None:
             raise TableError(ErrorCode.ALREADY_LOGGED_IN, "this connection is logged in")
 
     def register(self, session: Session, message: Register, now: float) -> None:
@@ -129,13 +122,15 @@ class Logins:
         name = message.name.strip()  # a control or format character refuses it, unseen or not
         problem = account_name_problem(name)
         if problem is not None:
-            raise refusal(ErrorCode.BAD_ACCOUNT_NAME, problem, "this name cannot be registered")
+            raise TableError.refused(
+                ErrorCode.BAD_ACCOUNT_NAME, problem, "this name cannot be registered"
+            )
         key = name_key(name)
         if self.ctx.accounts.get(key) is not None or key in self._registering:
             raise TableError(ErrorCode.NAME_REGISTERED, "this name is registered")
         problem = password_problem(message.password)
         if problem is not None:
-            raise refusal(ErrorCode.BAD_PASSWORD, problem, "this password is refused")
+            raise TableError.refused(ErrorCode.BAD_PASSWORD, problem, "this password is refused")
         address, wall = session.address, self.ctx.wall
         self._room_to_register(address, wall)
         self._own_record(None, address, False, now)
@@ -210,7 +205,7 @@ class Logins:
         assert session.account is not None
         problem = password_problem(message.new)
         if problem is not None:
-            raise refusal(ErrorCode.BAD_PASSWORD, problem, "this password is refused")
+            raise TableError.refused(ErrorCode.BAD_PASSWORD, problem, "this password is refused")
         account = self.ctx.accounts.get(session.account)
         assert account is not None
         self._own_record(account.key, session.address, True, now)
@@ -379,7 +374,7 @@ class Logins:
                 self._logged_in(session, found, new_token=True, created=False)
             case "check_old":
                 if result is not True:
-                    raise refusal(
+                    raise TableError.refused(
                         ErrorCode.BAD_PASSWORD, "wrong_password", "the old password is wrong"
                     )
                 self.throttle.succeeded(pending.key, session.address)

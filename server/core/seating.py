@@ -4,14 +4,15 @@ the seats a dropped connection leaves waiting (`disconnect`). Each ends in Conte
 
 from __future__ import annotations
 
-from protocol.errors import ErrorCode
 from server.core.context import Context
 from server.core.lifecycle import Lifecycle
 from server.core.play import Play
 from server.core.session import Session
-from server.core.sessions import Sessions
-from server.core.table import Closing, TableError
+from server.core.sessions import Sessions, logged_in_account
+from server.core.table import Closing
 from shared.types import Seat
+
+_RESUME = "log in to resume your games"
 
 
 class Seating:
@@ -45,17 +46,17 @@ class Seating:
     def reclaim(self, session: Session, table_id: str, token: str | None, now: float) -> None:
         """Take back a seat with its token, or (None) the seat the session's account holds."""
         ctx, member = self.ctx, session.member
-        if token is None and session.account is None:  # resume: the login first, as documented
-            raise TableError(ErrorCode.LOGIN_REQUIRED, "log in to resume your games")
+        # resume: the login first, as documented
+        account = None if token is not None else logged_in_account(ctx, session, _RESUME).key
         table = ctx.lobby.get(table_id)
         if table_id not in session.tables:
             self.sessions.room_for_one_more(session)
         holders = {s: h.member for s, h in table.seats.items() if h is not None}
-        if token is not None:
+        if account is None:
+            assert token is not None
             outbox = table.reclaim(member, token, now)
         else:
-            assert session.account is not None
-            outbox = table.resume(member, session.account, now)
+            outbox = table.resume(member, account, now)
         held = table.seat_of(member)
         assert held is not None
         previous = holders.get(held)
