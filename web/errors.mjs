@@ -22,7 +22,7 @@ function filled(template, values) {
 
 // Why the rules refuse an action, from its reason and parameters; null for a reason this page
 // does not know or parameters it did not expect.
-function refusalWords(reason, params) {
+export function refusalWords(reason, params) {
   const template = REFUSALS[reason];
   if (!template) return null;
   const values = { ...(params || {}) };
@@ -41,4 +41,10 @@ export function errorWords(m) {
 export function closingWords(m) {
   const sentence = CLOSINGS[m.code || ""];
   return sentence ? fmt(_(sentence), { player: (m.params && m.params.player) || "" }) : m.reason;
+}
+
+// A refusal the page finds itself, before sending (web/legality.mjs's refusal, or a code of the
+// server's own such as not_your_turn): the same sentence the server's answer would give.
+export function codeWords(code, params) {
+  return refusalWords(code, params) || (ERRORS[code] ? _(ERRORS[code]) : code);
 }

@@ -141,7 +141,64 @@ export function makeRules(board) {
     return out;
   }
 
-  return { islands, lines, lineNames, lineIndex, index, contextFromView, legalActions };
+  // Why the rules refuse an action now, as shared/legality.py's refusal(): null when it is
+  // legal, else {code, params} (the codes web/code-words.mjs's REFUSALS turn into sentences).
+  // The action is {verb, card, line, cards: [c1, c2], rebuild} with island and line indices, so
+  // that a card clicked with a line not from its island (no notation says it) has its reason too.
+  function refusal(ctx, action) {
+    const no = (code, params = {}) => ({ code, params });
+    const phase = ctx.phase;
+    const verb = action.verb;
+    if (phase === "over") return no("game_over");
+    if (verb === "undo") {
+      if (phase === "handicap") return no("undo_handicap");
+      return ctx.undoable ? null : no("nothing_to_undo");
+    }
+    const me = ctx.bridges[ctx.seat];
+    const opp = ctx.bridges[1 - ctx.seat];
+    const hand = ctx.hand;
+    if (phase === "handicap") {
+      if (verb !== "handicap") return no("handicap_first", { seat: ctx.seat === 0 ? "white" : "black", n: String(ctx.handicapLeft) });
+      return ((me | opp) >> action.line) & 1 ? no("line_taken", { line: lineNames[action.line] }) : null;
+    }
+    if (verb === "handicap") return no("handicap_over");
+    if (verb === "place") {
+      const { card, line } = action;
+      const name = lineNames[line];
+      if (!lines[line].includes(card)) return no("card_not_on_line", { card: islands[card], line: name });
+      if (!hand[card]) return no("no_such_card", { card: islands[card] });
+      if (((me | opp) >> line) & 1) return no("line_taken", { line: name });
+      if (popcount(me) >= perPlayer) return no("no_bridges_left");
+      if (ctx.options.variant1 && lineEnds[line] & ctx.tokens[1 - ctx.seat]) return no("variant1_controlled", { line: name });
+      return null;
+    }
+    if (verb === "remove") {
+      const { line } = action;
+      const [c1, c2] = [...action.cards].sort((a, b) => a - b);
+      const name = lineNames[line];
+      if (!lines[line].includes(c1) || !lines[line].includes(c2)) return no("remove_cards", { line: name });
+      if (!((opp >> line) & 1)) return no("no_opponent_bridge", { line: name });
+      if (hand[c1] < (c1 === c2 ? 2 : 1) || !hand[c2]) return no("cards_not_held", { cards: `${islands[c1]}+${islands[c2]}` });
+      if (action.rebuild) {
+        if (!ctx.options.variant1) return no("rebuild_variant1");
+        if (popcount(me) >= perPlayer) return no("no_bridges_left");
+        if (lineEnds[line] & opponentKeeps(ctx, line)) return no("variant1_stays", { line: name });
+      }
+      return null;
+    }
+    if (verb === "discard") return hand[action.card] ? null : no("no_such_card", { card: islands[action.card] });
+    if (verb === "end") return phase === "final" ? null : no("end_not_final");
+    if (phase === "final") return no("final_no_draw");
+    if (verb === "abstain") return ctx.opponentAbstained ? no("abstain_twice") : null;
+    if (verb === "take" || verb === "draw") {
+      if (hand.reduce((s, n) => s + n, 0) >= handLimit) return no(ctx.opponentAbstained ? "hand_full_draw" : "hand_full");
+      if (verb === "take") return ctx.faceUp.includes(action.card) ? null : no("not_face_up", { card: islands[action.card] });
+      return ctx.pileSize ? null : no("pile_empty");
+    }
+    return no("not_an_action", { action: String(verb) });
+  }
+
+  return { islands, lines, lineNames, lineIndex, index, contextFromView, legalActions, refusal, handLimit };
 }
 
 // What an action string is about, for the page's choices: its verb, the line it names (an

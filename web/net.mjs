@@ -16,6 +16,7 @@ export class Connection {
     this.stopped = false;
     this.sent = 0;
     this.received = [];
+    this.epoch = 0; // counts the connections opened: what a table's state came on
   }
 
   url() {
@@ -30,6 +31,7 @@ export class Connection {
     this.onStatus("connecting");
     ws.addEventListener("open", () => {
       this.tries = 0;
+      this.epoch += 1;
       this.onStatus("connected");
       this.onOpen();
     });
@@ -50,7 +52,7 @@ export class Connection {
       if (this.ws !== ws || this.stopped) return;
       this.ws = null;
       this.tries += 1;
-      const wait = Math.min(30, 2 ** Math.min(this.tries, 5)) / 2;
+      const wait = Math.min(8, 2 ** Math.min(this.tries, 5)) / 2;
       this.onStatus("reconnecting", wait);
       setTimeout(() => this.open(), wait * 1000);
     });

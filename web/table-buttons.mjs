@@ -5,15 +5,31 @@ import { el } from "./dom.mjs";
 import { forgetSeat } from "./kept.mjs";
 import { command, tableMessage } from "./moves.mjs";
 import { go } from "./routes.mjs";
-import { app, render, tableOf } from "./state.mjs";
+import { app, render, shown, tableOf } from "./state.mjs";
 import { playWords } from "./events.mjs";
+import { tellWhy, whyNotAction, whyNotNow } from "./table-why.mjs";
 import { _, fmt, t } from "./words.mjs";
 
+// The choices a picked line or card leaves; a line picked by a tap (web/moves.mjs's onTap) is
+// confirmed here, or dropped with Cancel.
 export function choicesNode(choices) {
+  const confirming = Boolean(app.selection && app.selection.confirm && choices.length);
   return el(
     "div",
-    { id: "choices", class: "choices", role: "group", "aria-label": t("Choices") },
+    { id: "choices", class: `choices${confirming ? " confirm" : ""}`, role: "group", "aria-label": confirming ? t("Confirm the line") : t("Choices") },
+    confirming ? el("span", { class: "label", text: t("Confirm the line") }) : null,
     ...choices.map((a) => el("button", { type: "button", "data-action": a, text: playWords(a), onclick: () => command(a) })),
+    confirming
+      ? el("button", {
+          type: "button",
+          id: "cancel-line",
+          text: t("Cancel"),
+          onclick: () => {
+            app.selection = null;
+            render();
+          },
+        })
+      : null,
   );
 }
 
@@ -25,7 +41,16 @@ function playingButtons(known, pub, mySeat, actions) {
   const info = tableOf(known);
   const opponent = mySeat === "white" ? "black" : "white";
   const myTurn = mySeat && pub.to_move === mySeat && known.status === "playing";
-  const buttons = [button("abstain", _("abstain"), actions.includes("abstain"), () => command("abstain"))];
+  const canAbstain = actions.includes("abstain");
+  const buttons = [
+    el("button", {
+      type: "button",
+      id: "abstain",
+      text: _("abstain"),
+      "aria-disabled": canAbstain ? null : "true",
+      onclick: () => (canAbstain ? command("abstain") : tellWhy(whyNotNow(shown()) || whyNotAction(shown(), { verb: "abstain" }), render)),
+    }),
+  ];
   if (pub.phase === "final") buttons.push(button("end", _("end"), actions.includes("end"), () => command("end")));
   buttons.push(button("undo", _("undo"), myTurn && !known.pending && pub.undoable > 0, () => command("undo")));
   buttons.push(button("undo-turn", _("undo turn"), myTurn && !known.pending && pub.undoable > 1, () => command("undo turn")));

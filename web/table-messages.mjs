@@ -15,6 +15,27 @@ function seated(known, role) {
   if (app.current !== known.id) go(known.id);
 }
 
+// The last turn's marks on the board: the lines and islands its events touched, gathered over
+// the turn's updates (a turn's plays come one by one), started again by the next turn's first;
+// and what is new in this update, to animate once (known.fresh) rather than at every redraw.
+function markLastTurn(known, events) {
+  if (known.turnEnded || !known.recentIslands) {
+    known.recent = new Set();
+    known.recentIslands = new Set();
+  }
+  const fresh = { at: performance.now(), placed: new Set(), removed: new Set(), islands: new Set(), cards: [] };
+  for (const e of events) {
+    if (e.type === "BridgePlaced") fresh.placed.add(e.line);
+    if (e.type === "BridgeRemoved") fresh.removed.add(e.line);
+    if (e.type === "TokenPlaced" || e.type === "TokenRemoved") fresh.islands.add(e.island);
+    if ((e.type === "CardDrawn" || e.type === "CardTaken") && e.card && e.seat === known.role) fresh.cards.push(e.card);
+    if (e.line) known.recent.add(e.line);
+    if (e.island) known.recentIslands.add(e.island);
+  }
+  known.fresh = fresh;
+  known.turnEnded = events.some((e) => e.type === "TurnEnded");
+}
+
 export const TABLE_MESSAGES = {
   joined(m) {
     saveSeat(m.table_id, m.seat, m.token);
@@ -39,7 +60,14 @@ export const TABLE_MESSAGES = {
     });
     known.chat = m.chat.map((c) => ({ sender: c.sender, text: c.text, role: c.role }));
     known.recent = new Set();
-    if (m.table_id === app.current) app.selection = null;
+    known.recentIslands = new Set();
+    known.fresh = null;
+    // the seat is back on this connection: a state after the hello (a reclaim, a resume, a spectate)
+    known.epoch = app.conn ? app.conn.epoch : 0;
+    if (m.table_id === app.current) {
+      app.selection = null;
+      app.why = "";
+    }
   },
   update(m) {
     const known = table(m.table_id);
@@ -53,11 +81,12 @@ export const TABLE_MESSAGES = {
     known.receivedAt = performance.now();
     const line = describeAction(m.events);
     if (line) known.log.push(line);
-    known.recent = new Set(m.events.filter((e) => e.line).map((e) => e.line));
+    markLastTurn(known, m.events);
     if (m.events.some((e) => e.type === "GameOver")) known.status = "over";
     if (m.table_id === app.current) {
       app.selection = null;
       app.confirmResign = false;
+      app.why = ""; // the position changed: the last refusal was about another
     }
   },
   players(m) {

@@ -1,6 +1,9 @@
-// The table's screen at /table/ID: the board, the players, whose turn, the cards, the buttons,
-// the log and the chat, and the analysis under a finished game; drawn anew for every message,
-// keeping the focus, the chat's unsent line and the scroll of the log and the chat.
+// The table's screen at /table/ID: the board, the players, whose turn and what can be done now,
+// why a click was refused, the cards, the buttons, the legend, the board as text, the log and
+// the chat, and the analysis under a finished game; drawn anew for every message, keeping the
+// focus (web/table-keys.mjs), the chat's unsent line and the scroll of the log and the chat.
+// While the connection is lost a banner says so and every control is disabled until the seat
+// is back (the table's state came again on the new connection).
 
 import { accounts } from "./accounts.mjs";
 import { analysisOf, analysisPanel } from "./analysis.mjs";
@@ -8,13 +11,17 @@ import { drawBoard } from "./board.mjs";
 import { faceUpRow, handNode } from "./cards.mjs";
 import { chatSection } from "./chat.mjs";
 import { byId, el, replace } from "./dom.mjs";
-import { reasonWords } from "./events.mjs";
 import { parseAction } from "./legality.mjs";
-import { choicesFor, legal, onLine } from "./moves.mjs";
+import { activeLines, choicesFor, legal, onLine, onTap } from "./moves.mjs";
 import { playerBoxes } from "./players.mjs";
 import { app, publicOf, render, send, shown } from "./state.mjs";
 import { choicesNode, tableButtons } from "./table-buttons.mjs";
-import { _, fmt, seatName, t } from "./words.mjs";
+import { focusKey, installTableKeys, restoreFocus } from "./table-keys.mjs";
+import { boardTextNode, legendNode } from "./table-legend.mjs";
+import { signalButtons, signalTurn } from "./table-signals.mjs";
+import { statusOf } from "./table-status.mjs";
+import { shownWhy, tellWhy } from "./table-why.mjs";
+import { _, fmt, t } from "./words.mjs";
 
 // A finished game of the player's games listed (version 3's archive), by its table id.
 function finishedInList(id) {
@@ -29,81 +36,133 @@ function renderNoView(main, known) {
   const closed = archived ? t("The table was closed.") : app.notice || t("The table was closed.");
   replace(
     main,
+    offline() ? banner() : null,
     el("p", { class: "notice", role: "status", text: known && known.closed ? closed : _("Waiting for the table's state...") }),
     el("p", {}, el("a", { href: "/", "data-link": "lobby", text: t("Back to the lobby") })),
     archived ? analysisPanel(app.current, null, send, render) : null,
   );
 }
 
-function turnText(known, pub, mySeat, actions) {
-  if (pub.result) {
-    const winner = pub.result.winner;
-    const reason = reasonWords(winner, pub.result.kind);
-    return winner ? `${fmt(_("Game over: {seat} wins"), { seat: seatName(winner) })} (${reason})` : `${_("Game over: a draw")} (${reason})`;
-  }
-  if (known.status === "waiting") return _("Waiting for an opponent");
-  if (mySeat && pub.to_move === mySeat) {
-    if (known.pending) return t("Sent…");
-    if (pub.phase === "handicap") return fmt(_("Your turn: {n} handicap"), { n: pub.handicap_left });
-    if (pub.phase === "final") return _("Your turn: the last one");
-    if (!actions.includes("abstain") && pub.opponent_abstained) return _("Your turn: you must draw");
-    return _("Your turn");
-  }
-  const name = known.players && known.players[pub.to_move] ? known.players[pub.to_move].name : "";
-  return fmt(_("{seat} to move ({name})"), { seat: seatName(pub.to_move), name });
+function offline() {
+  return !app.conn || !app.conn.ready;
 }
 
-// The board with the lines the player may bridge now (those of the picked card, when one is).
+// The seat (or the watching) is back once the table's state came on this connection.
+function seatBack(known) {
+  return !offline() && known.epoch === app.conn.epoch;
+}
+
+function banner() {
+  return el(
+    "div",
+    { class: "conn-banner", id: "conn-banner", role: "alert" },
+    el("strong", { text: t("Connection lost.") }),
+    " ",
+    el("span", { text: app.conn && app.conn.ready ? t("Connected again: taking the seat back…") : t("Reconnecting…") }),
+  );
+}
+
+// The board with the lines the player may use now (those of the picked card, when one is), the
+// islands whose cards play, the last turn's marks, and what the last update changed (animated
+// for a moment after it came, not at every redraw).
 function boardNode(known, pub, actions, choices) {
-  const active = new Set();
-  for (const a of app.selection && app.selection.card !== undefined ? choices : actions) {
+  const active = activeLines(actions, choices);
+  const playable = new Set();
+  for (const a of actions) {
     const parsed = parseAction(app.rules, a);
-    if (parsed.line !== null && parsed.line !== undefined) active.add(parsed.line);
+    if (parsed.line !== null && parsed.line !== undefined && active.has(parsed.line)) parsed.cards.forEach((c) => playable.add(c));
   }
   const selected = app.selection && app.selection.line !== undefined ? app.selection.line : null;
-  return drawBoard(app.board, pub, { active, selected, recent: known.recent, onLine });
+  const fresh = known.fresh && performance.now() - known.fresh.at < 1000 ? known.fresh : null;
+  return drawBoard(app.board, pub, {
+    active,
+    playable,
+    selected,
+    recent: known.recent,
+    recentIslands: known.recentIslands || new Set(),
+    fresh,
+    onLine,
+    onTap,
+    onIsland: (island) => tellWhy(`${island.name}: ${t("needs {n} of {d} lines", { n: island.needed, d: island.degree })}`, render),
+  });
+}
+
+// The choices of the picked line or card; a line picked by a tap with a card picked keeps
+// to that card's plays.
+function choicesNow(actions) {
+  let choices = choicesFor(actions, app.selection);
+  const sel = app.selection;
+  if (sel && sel.confirm && sel.card !== undefined) {
+    const withCard = choices.filter((a) => parseAction(app.rules, a).cards.includes(sel.card));
+    if (withCard.length) choices = withCard;
+  }
+  return choices;
 }
 
 export function renderTable(main) {
+  installTableKeys();
   const known = shown();
-  const focused = document.activeElement && document.activeElement.id;
-  const focusedLine = document.activeElement && document.activeElement.getAttribute && document.activeElement.getAttribute("data-line");
+  const active = document.activeElement;
+  const key = active && main.contains(active) ? focusKey(active) : null;
   document.title = `Kahuna · ${fmt(_("table {id}"), { id: app.current })}`;
   if (!known || !known.view) {
     renderNoView(main, known);
+    signalTurn(known || {}, false);
     return;
   }
   const pub = publicOf(known);
   const mySeat = known.role === "spectator" ? null : known.role;
-  if (mySeat && pub.to_move === mySeat && known.status === "playing") {
+  const back = seatBack(known);
+  const yourMove = Boolean(mySeat && pub.to_move === mySeat && known.status === "playing" && !pub.result);
+  if (yourMove) {
     // what a tab in the background says: a game of days, or a live one while reading elsewhere
     document.title = `(${_("Your turn")}) ${document.title}`;
   }
+  signalTurn(known, yourMove && back);
   const actions = legal(known);
-  const choices = choicesFor(actions, app.selection);
+  const choices = choicesNow(actions);
   const over = known.status === "over" || pub.result !== null;
-  const log = el("ol", { class: "log", "aria-label": _("log") }, ...known.log.slice(-200).map((line) => el("li", { text: line })));
+  const status = statusOf(known, pub, mySeat, actions, !back);
+  const log = el(
+    "ol",
+    { class: "log", role: "log", tabindex: "0", "aria-label": _("log") },
+    ...known.log.slice(-200).map((line) => el("li", { text: line })),
+  );
   const chatText = byId("chat-input") ? byId("chat-input").value : "";
+  const opened = (id, otherwise) => (byId(id) ? byId(id).open : otherwise);
+  const legendOpen = opened("legend", false);
+  const textOpen = opened("board-text", false);
+  const logOpen = opened("log-box", true);
   replace(
     main,
+    back ? null : banner(),
     el(
       "div",
-      { class: "table-view" },
+      { class: `table-view${back ? "" : " offline"}` },
       el("div", { class: "players" }, ...playerBoxes(known, pub, mySeat)),
       el("div", { class: "board-wrap" }, boardNode(known, pub, actions, choices)),
       el(
-        "div",
-        { class: "side" },
-        el("p", { class: "turn", id: "turn", role: "status", "aria-live": "polite", text: turnText(known, pub, mySeat, actions) }),
+        "fieldset",
+        { class: "side", disabled: !back },
+        el(
+          "div",
+          { class: "turn", id: "turn", role: "status", "aria-live": "polite", tabindex: "-1" },
+          el("span", { class: "turn-text", text: status.text }),
+          status.hint ? el("span", { class: "turn-hint", id: "turn-hint", text: status.hint }) : null,
+        ),
+        shownWhy() ? el("p", { class: "why", id: "why", role: "alert", text: shownWhy() }) : null,
         known.watchers && known.watchers.length
           ? el("p", { class: "watchers", id: "watchers", text: fmt(_("watched by {names}"), { names: known.watchers.join(", ") }) })
           : null,
         app.notice ? el("p", { class: "notice", text: app.notice }) : null,
         choicesNode(choices),
         handNode(known, mySeat, actions),
-        faceUpRow(pub, actions),
+        faceUpRow(known, pub, actions),
         el("div", { class: "actions" }, ...tableButtons(known, pub, mySeat, actions, over)),
-        el("details", { class: "log-box", open: true }, el("summary", { text: _("log") }), log),
+        mySeat && !over ? signalButtons(known) : null,
+        legendNode(legendOpen),
+        boardTextNode(app.board, pub, known, textOpen),
+        el("details", { class: "log-box", id: "log-box", open: logOpen }, el("summary", { text: _("log") }), log),
         chatSection(known),
       ),
     ),
@@ -114,9 +173,5 @@ export function renderTable(main) {
   logNode.scrollTop = logNode.scrollHeight;
   const lines = byId("chat-lines");
   lines.scrollTop = lines.scrollHeight;
-  if (focused && byId(focused)) byId(focused).focus();
-  else if (focusedLine) {
-    const again = main.querySelector(`[data-line="${focusedLine}"][tabindex]`);
-    if (again) again.focus();
-  }
+  restoreFocus(main, key);
 }

@@ -60,9 +60,9 @@ async def click_a_step(page: Page, rng: random.Random) -> str:
     """Click one thing the page offers the player to move: a line (and, if it asks, one of
     the choices), a card of the hand and then a choice, a face-up card, the pile, abstain or
     end. Returns what was clicked."""
-    ends = await page.query_selector_all(".faceup:enabled, #draw:enabled")
+    ends = await page.query_selector_all(".faceup.playable:enabled, #draw.playable:enabled")
     lines = await page.evaluate(ACTIVE_LINES)
-    cards = await page.query_selector_all(".hand .card:enabled")
+    cards = await page.query_selector_all(".hand .card.playable:enabled")
     if ends and (rng.random() < 0.6 or not (lines or cards)):
         button = rng.choice(ends)
         await button.click()
@@ -80,7 +80,7 @@ async def click_a_step(page: Page, rng: random.Random) -> str:
         if choices:
             await rng.choice(choices).click()
         return "card"
-    for selector in ("#end:enabled", "#abstain:enabled"):
+    for selector in ("#end:enabled", "#abstain:enabled:not([aria-disabled])"):
         found = await page.query_selector(selector)
         if found is not None:
             await found.click()
