@@ -9,7 +9,7 @@ from server.core.lifecycle import Lifecycle
 from server.core.play import Play
 from server.core.session import Session
 from server.core.sessions import Sessions, logged_in_account
-from server.core.table import Closing
+from server.core.table import Closing, Table
 from shared.types import Seat
 
 _RESUME = "log in to resume your games"
@@ -22,11 +22,17 @@ class Seating:
         self.play = play
         self.tables = tables
 
-    def join(self, session: Session, table_id: str, seat: str | None, now: float) -> None:
-        ctx, member = self.ctx, session.member
-        table = ctx.lobby.get(table_id)
+    def _coming(self, session: Session, table_id: str) -> Table:
+        """The open table a connection comes to, if it may be at one more (a table it is at
+        already does not count again)."""
+        table = self.ctx.lobby.get(table_id)
         if table_id not in session.tables:
             self.sessions.room_for_one_more(session)
+        return table
+
+    def join(self, session: Session, table_id: str, seat: str | None, now: float) -> None:
+        ctx, member = self.ctx, session.member
+        table = self._coming(session, table_id)
         assert session.name is not None
         parsed = None if seat is None else Seat.parse(seat)
         outbox = table.join(
@@ -48,9 +54,7 @@ class Seating:
         ctx, member = self.ctx, session.member
         # resume: the login first, as documented
         account = None if token is not None else logged_in_account(ctx, session, _RESUME).key
-        table = ctx.lobby.get(table_id)
-        if table_id not in session.tables:
-            self.sessions.room_for_one_more(session)
+        table = self._coming(session, table_id)
         holders = {s: h.member for s, h in table.seats.items() if h is not None}
         if account is None:
             assert token is not None
@@ -82,10 +86,8 @@ class Seating:
             self.tables.close_table(table, Closing("nobody_seated", "nobody is seated"), now)
 
     def spectate(self, session: Session, table_id: str, now: float) -> None:
-        ctx, member = self.ctx, session.member
-        table = ctx.lobby.get(table_id)
-        if table_id not in session.tables:
-            self.sessions.room_for_one_more(session)
+        member = session.member
+        table = self._coming(session, table_id)
         assert session.name is not None
         outbox = table.spectate(member, session.name)
         session.tables.add(table_id)

@@ -15,7 +15,7 @@ import pytest
 import server.core.core as core_module
 from protocol.codec import decode_server, encode
 from protocol.errors import ErrorCode
-from protocol.fields import PROTOCOL_VERSION, TableOptions
+from protocol.fields import PROTOCOL_VERSION, TableOptions, TimeControl
 from protocol.messages import (
     Chat,
     ChatMessage,
@@ -511,6 +511,19 @@ def test_a_full_server_closes_the_oldest_waiting_table_of_the_heaviest_address()
     assert (closed.table_id, closed.code) == (oldest, "made_room")
     assert oldest not in h.core.lobby.tables and len(h.core.lobby.tables) == 4
     assert of(effects, honest, Joined)
+
+
+def test_a_full_server_closes_no_table_for_a_table_it_then_refuses() -> None:
+    """Bad options (here a clock of 5 s) are refused before any room is made: a refusal
+    changes nothing."""
+    h = Harness(max_tables=1)
+    waiting = h.player("Waiting")
+    _, table_id, _ = h.create(waiting)
+    ana = h.player("Ana")
+    bad = CreateTable(TableOptions(), False, "white", "white", TimeControl(5, 0, 0))
+    effects = h.send(ana, bad)
+    assert codes(effects, ana) == ["bad_options"] and not effects.writes
+    assert not of(effects, waiting, TableClosed) and table_id in h.core.lobby.tables
 
 
 def test_one_address_has_few_tables_waiting_at_once() -> None:
