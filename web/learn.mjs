@@ -23,7 +23,7 @@ const learn = {
   step: 0,
   done: new Set(), // the keys of the lessons played to their end
   selection: null, // {card} or {line}, as at the table
-  said: null, // {text, kind}: the last answer to the player, null: the lesson's question
+  said: null, // {words, kind}: the last answer to the player, null: the lesson's question
 };
 
 function load() {
@@ -80,8 +80,9 @@ function open(index) {
   render();
 }
 
-function say(text, kind) {
-  learn.said = { text, kind };
+// `words` makes the sentence when drawn, so that a language switched meanwhile says it anew.
+function say(kind, words) {
+  learn.said = { words, kind };
 }
 
 // The rules' reason for a turn's end the rules refuse now (shared/legality.py's codes, whose
@@ -97,11 +98,11 @@ function refusal(action, ctx) {
   return null;
 }
 
-function refuse(why, reason) {
+function refuse(step, reason) {
   if (reason && REFUSALS[reason]) {
-    say(fmt(_("Not allowed: {reason}. {why}"), { reason: _(REFUSALS[reason]), why }), "error");
+    say("error", () => fmt(_("Not allowed: {reason}. {why}"), { reason: _(REFUSALS[reason]), why: _(step.why) }));
   } else {
-    say(fmt(_("A legal move, but not the one this lesson means. {why}"), { why }), "error");
+    say("error", () => fmt(_("A legal move, but not the one this lesson means. {why}"), { why: _(step.why) }));
   }
 }
 
@@ -109,20 +110,20 @@ function refuse(why, reason) {
 function attempt(action) {
   if (finished()) return;
   const step = lesson().steps[learn.step];
-  const why = _(step.why);
   learn.selection = null;
   const actions = legalNow();
   if (!actions.includes(action)) {
-    refuse(why, refusal(action, app.rules.contextFromView(view())));
+    refuse(step, refusal(action, app.rules.contextFromView(view())));
   } else if (action !== step.action) {
-    refuse(why, null);
+    refuse(step, null);
   } else {
     learn.step += 1;
     if (finished()) {
       learn.done.add(lesson().key);
-      say(`${_(step.done)} ${_("Lesson done.")}`, "you");
+      say("you", () => `${_(step.done)} ${_("Lesson done.")}`);
     } else {
-      say(`${_(step.done)} ${fmt(_("Next: {ask}"), { ask: _(lesson().steps[learn.step].ask) })}`, "you");
+      const next = lesson().steps[learn.step];
+      say("you", () => `${_(step.done)} ${fmt(_("Next: {ask}"), { ask: _(next.ask) })}`);
     }
     save();
   }
@@ -171,15 +172,15 @@ function onLine(k, event) {
 // A line no move of the player's uses now: clicked, it says so, with the lesson's reason.
 function onDeadLine(name) {
   if (finished()) return;
-  const why = _(lesson().steps[learn.step].why);
-  say(`${fmt(_("No move of yours uses {line} now."), { line: name })} ${why}`, "error");
+  const step = lesson().steps[learn.step];
+  say("error", () => `${fmt(_("No move of yours uses {line} now."), { line: name })} ${_(step.why)}`);
   learn.selection = null;
   render();
 }
 
 // A long press on an island: what its "3/5" means.
 function onIsland(island) {
-  say(`${island.name}: ${t("needs {n} of {d} lines", { n: island.needed, d: island.degree })}`, "you");
+  say("you", () => `${island.name}: ${t("needs {n} of {d} lines", { n: island.needed, d: island.degree })}`);
   render();
 }
 
@@ -347,7 +348,9 @@ export function renderLearn(main) {
   const choices = choicesFor(actions, learn.selection);
   const pub = state().public;
   document.title = `Kahuna · ${_("Lessons")}`;
-  const said = learn.said || { text: over ? _("Lesson done.") : _(current.steps[learn.step].ask), kind: "you" };
+  const said = learn.said
+    ? { text: learn.said.words(), kind: learn.said.kind }
+    : { text: over ? _("Lesson done.") : _(current.steps[learn.step].ask), kind: "you" };
   const step = over ? null : current.steps[learn.step];
   replace(
     main,
@@ -386,7 +389,7 @@ export function renderLearn(main) {
               button("learn-abstain", _("abstain"), () => attempt("abstain"), over),
               pub.phase === "final" ? button("learn-end", _("end"), () => attempt("end"), over) : null,
               button("learn-hint", pgettext("command", "hint"), () => {
-                say(fmt(_("The lesson's move: {move}"), { move: playWords(step.action) }), "you");
+                say("you", () => fmt(_("The lesson's move: {move}"), { move: playWords(step.action) }));
                 render();
               }, over),
               button("learn-again", _("Start the lesson again"), () => open(learn.index)),

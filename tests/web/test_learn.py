@@ -89,6 +89,13 @@ async def test_a_wrong_move_is_refused_with_the_lessons_reason(pages: Pages) -> 
     await expect(say).to_contain_text("A legal move, but not the one this lesson means.")
     await expect(say).to_contain_text(why)
     assert await moves_told(page) == 0
+    # said again in the language switched to
+    found = WebPages().find("/words/de.json")
+    assert found is not None
+    await page.select_option("#language", "de")
+    await expect(say).to_contain_text(json.loads(found.body)[why])
+    await page.select_option("#language", "en")
+    await expect(say).to_contain_text(why)
     # a line no move uses now
     await click_line(page, "JOJO-KAHU")
     await expect(say).to_contain_text("No move of yours uses JOJO-KAHU now.")
