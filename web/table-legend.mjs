@@ -42,10 +42,10 @@ export function legendNode(open) {
       item("playable", t("a line you can bridge (or whose bridge you can remove) now")),
       item("island", t("an island whose card you can play now")),
       item("free", t("a free line")),
-      item("white", t("White's bridge")),
-      item("black", t("Black's bridge")),
+      item("white", t("{seat}'s bridge", { seat: seatName("white") })),
+      item("black", t("{seat}'s bridge", { seat: seatName("black") })),
       item("recent", t("the last turn's bridges and tokens")),
-      el("li", {}, el("span", { class: "sample-text", text: "3/5" }), el("span", { text: t("the island needs bridges on 3 of its 5 lines: then its token is the player's with the most") })),
+      el("li", {}, el("span", { class: "sample-text", text: "3/5" }), el("span", { text: t("bridges on 3 of the island's 5 lines win it, with a token: more than half") })),
     ),
     el("p", { class: "keys", text: t("Keys: 1 to 5 pick a card, n and p the next and previous playable line, Enter acts, d draws, a abstains, u undoes, Esc drops the pick.") }),
   );

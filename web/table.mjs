@@ -56,7 +56,7 @@ function banner() {
   return el(
     "div",
     { class: "conn-banner", id: "conn-banner", role: "alert" },
-    el("strong", { text: t("Connection lost.") }),
+    el("strong", { text: t("Connection lost") }),
     " ",
     el("span", { text: app.conn && app.conn.ready ? t("Connected again: taking the seat back…") : t("Reconnecting…") }),
   );

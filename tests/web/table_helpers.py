@@ -3,6 +3,7 @@ connection (whatever the lobby looks like), and positions reached by play."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from playwright.async_api import Page
@@ -56,3 +57,45 @@ async def my_turn(page: Page, table_id: str, timeout: float = 10000) -> None:
         arg=table_id,
         timeout=timeout,
     )
+
+
+# Where each line the page offers now is, in the window: the middle of its drawn curve.
+ACTIVE_LINES = """
+() => [...document.querySelectorAll("svg.board .line.active")].map((g) => {
+  const path = g.querySelector("path.over");
+  const p = path.getPointAtLength(path.getTotalLength() / 2);
+  const m = path.getScreenCTM();
+  return { name: g.dataset.line, x: m.a * p.x + m.c * p.y + m.e, y: m.b * p.x + m.d * p.y + m.f };
+})
+"""
+
+
+async def tap_a_step(page: Page, rng: random.Random) -> str:
+    """One thing the page offers the player to move, by a finger: a line (the page asks to
+    confirm the line it picked, and the choice is tapped), a card and its choice, a face-up
+    card, the pile, abstain or end. Returns what was tapped."""
+    ends = await page.query_selector_all(".faceup.playable:enabled, #draw.playable:enabled")
+    lines = await page.evaluate(ACTIVE_LINES)
+    cards = await page.query_selector_all(".hand .card.playable:enabled")
+    if ends and (rng.random() < 0.6 or not (lines or cards)):
+        await rng.choice(ends).tap()
+        return "take or draw"
+    if lines and rng.random() < 0.85:
+        line = rng.choice(lines)
+        await page.touchscreen.tap(line["x"], line["y"])
+        await page.wait_for_selector("#choices.confirm button[data-action]", timeout=2000)
+        choices = await page.query_selector_all("#choices button[data-action]")
+        await rng.choice(choices).tap()
+        return "line"
+    if cards:
+        await rng.choice(cards).tap()
+        choices = await page.query_selector_all("#choices button[data-action]")
+        if choices:
+            await rng.choice(choices).tap()
+        return "card"
+    for selector in ("#end:enabled", "#abstain:enabled:not([aria-disabled])"):
+        found = await page.query_selector(selector)
+        if found is not None:
+            await found.tap()
+            return selector
+    raise AssertionError("the page offers nothing to the player to move")

@@ -44,6 +44,7 @@ async def test_a_whole_game_against_the_computer_by_clicking(
     # the game ended by play, and the page says so, in words, in the log too
     turn = await page.text_content("#turn")
     assert turn is not None and turn.startswith("Game over")
+    assert await page.text_content("#turn-hint") == "Offer a rematch, or leave the table."
     log = await page.locator(".log li").all_text_contents()
     assert "Game over" in log[-1]
     assert any(c.startswith("line") for c in clicked)
