@@ -10,6 +10,7 @@ import { preferredName } from "./kept.mjs";
 import { makeRules } from "./legality.mjs";
 import { received } from "./messages.mjs";
 import { Connection, PROTOCOL_VERSION } from "./net.mjs";
+import { replayMessage } from "./replay.mjs";
 import { followHistory, placeFromPath, placeOfLink, visitPlace } from "./routes.mjs";
 import { renderHeader, renderPage } from "./screen.mjs";
 import { app, drawWith, render } from "./state.mjs";
@@ -61,7 +62,7 @@ async function start() {
   languageSwitch();
   app.conn = new Connection({
     onOpen: () => app.conn.send("hello", { version: PROTOCOL_VERSION, name: app.name }),
-    onMessage: received,
+    onMessage: (m) => (replayMessage(m) ? render() : received(m)),
     onStatus: (status) => {
       app.status = status;
       // a table's banner and its controls follow the connection (web/table.mjs)

@@ -7,6 +7,7 @@
 import { accounts } from "./accounts.mjs";
 import { requestAnalysis } from "./analysis.mjs";
 import { savedSeat } from "./kept.mjs";
+import { isArchived } from "./replay.mjs";
 import { app, render, send } from "./state.mjs";
 
 const PLACES = [
@@ -100,9 +101,11 @@ export function visit(id) {
   else visitPlace("lobby");
 }
 
-// The games list's Analyse: the game's page, and its analysis there.
+// The games list's Analyse: the finished game's replay (/game/ID), with its analysis; a finished
+// table of the lobby that is no game of the archive (no account at it), at the table, watched.
 export function analyseGame(id) {
-  visit(id);
+  if (isArchived(id)) visitPlace("game", id);
+  else visit(id);
   requestAnalysis(id, send);
   render();
 }

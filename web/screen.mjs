@@ -5,6 +5,7 @@ import { byId } from "./dom.mjs";
 import { renderLearn } from "./learn.mjs";
 import { renderLobby } from "./lobby.mjs";
 import { renderPlayerPage } from "./player-page.mjs";
+import { renderReplay } from "./replay.mjs";
 import { renderRules } from "./rules.mjs";
 import { app } from "./state.mjs";
 import { renderTable } from "./table.mjs";
@@ -29,6 +30,9 @@ export function renderPage() {
       break;
     case "player":
       renderPlayerPage(main, app.place.id);
+      break;
+    case "game":
+      renderReplay(main, app.place.id);
       break;
     case "learn":
       renderLearn(main);

@@ -113,7 +113,10 @@ async def test_analyse_a_finished_table_of_the_lobby(
     player = await Client.connect(web_server.port, "Pythonista")
     table_id, _record = await resigned_game(player, actions=4)
     page = await pages.open("/")
-    await page.click(f".table-row[data-table='{table_id}'] button.analyse")
+    row = page.locator(f".table-row[data-table='{table_id}']")
+    if not await row.is_visible():  # the finished tables are folded
+        await page.click(f"details:has(.table-row[data-table='{table_id}']) > summary")
+    await row.locator("button.analyse").click()
     await expect(page.locator("svg.analysis-chart")).to_be_visible(timeout=20_000)
     assert page.url.endswith(f"/table/{table_id}")
     await player.close()
@@ -122,8 +125,8 @@ async def test_analyse_a_finished_table_of_the_lobby(
 async def test_analyse_from_the_list_of_a_players_games_also_once_closed(
     browser: Browser, make_server: ServerFactory
 ) -> None:
-    """The game's table has closed: the page finds no table, and the analysis comes from the
-    archive."""
+    """The game's table has closed: the games list's Analyse opens the game's replay from the
+    archive (/game/ID), its analysis under it."""
     server = await make_server(
         web=True,
         analysis_playouts=PLAYOUTS,
@@ -144,10 +147,11 @@ async def test_analyse_from_the_list_of_a_players_games_also_once_closed(
             break
         await asyncio.sleep(0.05)
     assert table_id not in server.lobby.tables
-    await page.click("#my-games")
-    button = page.locator(f".games button.analyse[data-table='{table_id}']")
-    await button.click()
+    await page.click("#my-games")  # the player's page, /player/Ann, with the games
+    await page.click(f"a[href='/game/{table_id}']")
+    await page.click("#analyse")
     await expect(page.locator("svg.analysis-chart")).to_be_visible(timeout=20_000)
-    assert page.url.endswith(f"/table/{table_id}")
+    assert page.url.endswith(f"/game/{table_id}")  # the archived game's replay, analysed
+    assert await page.locator(".replay-board svg.board").count() == 1
     assert await page.locator(".analysis-turns tbody tr").count() > 0
     assert pages.errors == []

@@ -1,0 +1,310 @@
+// An archived game's replay at /game/ID: the record (version 3's `get_record`, which the archive
+// gives to anyone once the game is over) replayed by record.mjs, stepped through with the
+// buttons or the keys ← → Home End; the board drawn by board.mjs, both hands (nothing is hidden
+// in a finished game), the move list, the players' pages, and under it the analysis chart
+// (analysis.mjs), whose chosen turn follows the step.
+
+import { analysisOf, analysisPanel } from "./analysis.mjs";
+import { drawBoard } from "./board.mjs";
+import { el, replace } from "./dom.mjs";
+import { playWords, reasonWords } from "./events.mjs";
+import { publicOf, readRecord, replaySteps } from "./record.mjs";
+import { app, render, send } from "./state.mjs";
+import { _, fmt, seatName, t } from "./words.mjs";
+
+// game id -> {text, steps, at (the step shown), turn (the analysis's turn it showed), error,
+// askedOn (the connection's welcome the record was asked on)}
+const replays = new Map();
+// game id -> a games list's entry of it (protocol's GameEntry: the players' names, the result)
+const entries = new Map();
+
+// A game of a games list (an account at a seat): the archive keeps it, its record for anyone.
+export function isArchived(id) {
+  return entries.has(id);
+}
+
+function known(id) {
+  let found = replays.get(id);
+  if (!found) {
+    found = { text: null, steps: null, at: 0, turn: null, error: null, askedOn: null };
+    replays.set(id, found);
+  }
+  return found;
+}
+
+// The server's messages the replay takes: `record` and a refused `get_record` (true: taken);
+// a `games` list is read for the names of its games and left to the others.
+export function replayMessage(m) {
+  if (m.type === "games") {
+    for (const entry of m.games || []) entries.set(entry.table_id, entry);
+    return false;
+  }
+  if (m.type === "record" && replays.has(m.table_id)) {
+    const found = known(m.table_id);
+    found.text = m.text;
+    try {
+      found.steps = replaySteps(readRecord(m.text, app.board), app.board);
+      found.at = found.steps.length - 1; // the final position first, as a game's page shows it
+      found.error = null;
+    } catch (problem) {
+      found.error = { code: "unreadable", message: String(problem.message || problem) };
+    }
+    return true;
+  }
+  if (m.type === "error" && m.refused === "get_record" && replays.has(m.table_id)) {
+    known(m.table_id).error = m;
+    return true;
+  }
+  return false;
+}
+
+// Ask for the record once on each connection until it came (a new connection's welcome is a
+// new object: asked again after a drop).
+function ask(id, found) {
+  if (found.steps || found.error || found.askedOn === app.welcome || !app.welcome) return;
+  if (send("get_record", { table_id: id })) found.askedOn = app.welcome;
+}
+
+function refusal(error) {
+  const words = {
+    no_such_game: t("This game is not kept on the server."),
+    no_such_table: t("This game is not kept on the server."),
+    game_not_over: t("The replay comes when the game is over."),
+    not_at_table: t("The replay comes when the game is over."),
+  };
+  return words[error.code] || error.message || error.code;
+}
+
+// ----- stepping --------------------------------------------------------------------------------
+
+function stepTo(id, at) {
+  const found = replays.get(id);
+  if (!found || !found.steps) return;
+  found.at = Math.max(0, Math.min(found.steps.length - 1, at));
+  const step = found.steps[found.at];
+  const analysis = analysisOf(id);
+  if (analysis && analysis.result && step.turn) analysis.selected = step.turn;
+  found.turn = step.turn;
+  render();
+}
+
+// A turn chosen on the analysis's chart (or its turning points): the replay goes to the
+// position after it.
+function followChart(id, found) {
+  const analysis = analysisOf(id);
+  if (!analysis || !analysis.result || !analysis.selected || analysis.selected === found.turn) return;
+  found.turn = analysis.selected;
+  const last = found.steps.findLastIndex((step) => step.turn === analysis.selected);
+  if (last >= 0) found.at = last;
+}
+
+const KEYS = { ArrowLeft: (at) => at - 1, ArrowRight: (at) => at + 1, Home: () => 0, End: () => Infinity };
+
+// ← → Home End anywhere on the replay but in a field or on a control with keys of its own (the
+// analysis chart's slider).
+document.addEventListener("keydown", (event) => {
+  if (app.place.page !== "game" || !(event.key in KEYS) || event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = event.target;
+  if (target.closest && target.closest("input, textarea, select, [role=slider]")) return;
+  const found = replays.get(app.place.id);
+  if (!found || !found.steps) return;
+  event.preventDefault();
+  stepTo(app.place.id, KEYS[event.key](found.at));
+  const button = document.querySelector(`.replay-moves [data-step="${found.at}"]`);
+  if (button && target.closest && target.closest(".replay-moves")) button.focus();
+});
+
+// ----- drawing ---------------------------------------------------------------------------------
+
+// The players, each a link to their page: known from a games list the page was given (the
+// record names no one), so not on a page opened at /game/ID from elsewhere.
+function playerLinks(id) {
+  const entry = entries.get(id);
+  if (!entry) return null;
+  const seat = (s) =>
+    el(
+      "li",
+      { class: `replay-player ${s}` },
+      el("span", { class: `seat-mark ${s}`, "aria-hidden": "true" }),
+      `${seatName(s)}: `,
+      el("a", { href: `/player/${encodeURIComponent(entry[s])}`, "data-link": "", text: entry[s] }),
+    );
+  return el("ul", { class: "replay-players" }, seat("white"), seat("black"));
+}
+
+function resultWords(result) {
+  if (!result) return "";
+  const who = result.winner ? fmt(_("{seat} wins"), { seat: seatName(result.winner) }) : _("a draw");
+  return `${fmt(_("Game over: {who}"), { who })} (${reasonWords(result.winner, result.kind)})`;
+}
+
+// The lines and islands the step changed: marked on the board as the table marks the last turn.
+function changed(before, after) {
+  const lines = new Set();
+  for (const seat of ["white", "black"]) {
+    const was = new Set(before.bridges[seat]);
+    const now = new Set(after.bridges[seat]);
+    for (const name of now) if (!was.has(name)) lines.add(name);
+    for (const name of was) if (!now.has(name)) lines.add(name);
+  }
+  return lines;
+}
+
+function boardOf(found) {
+  const steps = found.steps;
+  const pub = publicOf(steps[found.at], app.board);
+  const recent = found.at ? changed(publicOf(steps[found.at - 1], app.board), pub) : new Set();
+  const none = () => {};
+  const board = drawBoard(app.board, pub, {
+    active: new Set(),
+    playable: new Set(),
+    selected: null,
+    recent,
+    recentIslands: new Set(),
+    fresh: null,
+    onLine: none,
+    onTap: none,
+    onIsland: none,
+  });
+  return [pub, board];
+}
+
+function cards(names) {
+  return names.length ? names.join(" ") : _("none");
+}
+
+function sidePanel(pub) {
+  const seatLine = (s) =>
+    el(
+      "li",
+      {},
+      el("strong", { text: `${seatName(s)}` }),
+      ` · ${fmt(_("tokens {t} bridges {b}"), { t: pub.tokens[s].length, b: pub.bridges[s].length })} · ${_("hand")}: ${cards(pub.hands[s])}`,
+    );
+  const phase = pub.result
+    ? resultWords(pub.result)
+    : pub.phase === "handicap"
+      ? _("handicap")
+      : fmt(_("{seat} to move"), { seat: seatName(pub.to_move) });
+  return el(
+    "div",
+    { class: "replay-side" },
+    el("p", { class: "replay-phase", text: phase }),
+    el("p", {}, `${fmt(_("Round {n} of 3"), { n: pub.round })} · ${seatName("white")} ${pub.scores[0]} : ${pub.scores[1]} ${seatName("black")}`),
+    el("ul", { class: "replay-seats" }, seatLine("white"), seatLine("black")),
+    el(
+      "p",
+      {},
+      `${_("Face up")}: ${cards(pub.face_up)} · ${_("Pile")}: ${pub.pile_size} · ${_("Discards")}: ${fmt(_("{up} up, {down} down"), {
+        up: pub.played.length,
+        down: pub.face_down_count,
+      })}`,
+    ),
+  );
+}
+
+function moveWords(step) {
+  if (step.move.type === "ending") return resultWords(step.game.result);
+  return playWords(step.move.text);
+}
+
+// The moves, a turn a row, each move a button that goes to the position after it.
+function moveList(id, found) {
+  const rows = [];
+  let row = null;
+  let rowKey = null;
+  found.steps.forEach((step, i) => {
+    if (!i) return;
+    const key = step.turn === null ? `end${i}` : `turn${step.turn}`;
+    if (key !== rowKey) {
+      rowKey = key;
+      const seat = step.move.seat;
+      row = el(
+        "li",
+        { class: `replay-turn ${seat || ""}` },
+        el("span", { class: "turn-head", text: step.turn ? `${step.turn}. ${seat ? seatName(seat) : ""}` : "" }),
+      );
+      rows.push(row);
+    }
+    row.append(
+      el("button", {
+        type: "button",
+        class: `move${i === found.at ? " current" : ""}`,
+        "data-step": i,
+        "aria-current": i === found.at ? "step" : null,
+        text: moveWords(step),
+        onclick: () => stepTo(id, i),
+      }),
+    );
+  });
+  return el(
+    "nav",
+    { class: "replay-moves", "aria-label": _("The game's moves") },
+    el(
+      "button",
+      { type: "button", class: `move start${found.at === 0 ? " current" : ""}`, "data-step": 0, "aria-current": found.at === 0 ? "step" : null, text: _("the start"), onclick: () => stepTo(id, 0) },
+    ),
+    el("ol", {}, ...rows),
+  );
+}
+
+function controls(id, found) {
+  const last = found.steps.length - 1;
+  const button = (key, sign, label, to, off) =>
+    el(
+      "button",
+      { type: "button", class: `step ${key}`, id: `replay-${key}`, disabled: off, "aria-keyshortcuts": { first: "Home", previous: "ArrowLeft", next: "ArrowRight", last: "End" }[key], onclick: () => stepTo(id, to) },
+      el("span", { "aria-hidden": "true", text: sign }),
+      ` ${label}`,
+    );
+  return el(
+    "div",
+    { class: "replay-controls", role: "group", "aria-label": _("Replay") },
+    button("first", "«", _("First"), 0, found.at === 0),
+    button("previous", "‹", _("Previous"), found.at - 1, found.at === 0),
+    button("next", "›", _("Next"), found.at + 1, found.at === last),
+    button("last", "»", _("Last"), last, found.at === last),
+    el("span", {
+      class: "replay-where",
+      id: "replay-where",
+      role: "status",
+      text: fmt(_("replay {name} · action {i} of {n} · round {r}"), {
+        name: id,
+        i: found.at,
+        n: last,
+        r: found.steps[found.at].game.round,
+      }),
+    }),
+  );
+}
+
+export function renderReplay(main, id) {
+  const found = known(id);
+  ask(id, found);
+  const back = el("p", { class: "replay-back" }, el("a", { href: "/", "data-link": "", text: t("Back to the lobby") }));
+  const heading = el("h1", { text: `${_("Replay")} · ${id}` });
+  if (!found.steps) {
+    const words = found.error ? refusal(found.error) : _("Loading…");
+    replace(main, el("section", { class: "replay" }, heading, el("p", { class: "notice", role: "status", text: words }), back));
+    return;
+  }
+  followChart(id, found);
+  const [pub, board] = boardOf(found);
+  const entry = entries.get(id);
+  const players = entry ? { white: { name: entry.white }, black: { name: entry.black } } : null;
+  replace(
+    main,
+    el(
+      "section",
+      { class: "replay", "aria-labelledby": "replay-heading" },
+      el("h1", { id: "replay-heading", text: heading.textContent }),
+      playerLinks(id),
+      el("p", { class: "replay-result", text: resultWords(found.steps[found.steps.length - 1].game.result) }),
+      controls(id, found),
+      el("div", { class: "replay-main" }, el("figure", { class: "replay-board" }, board), sidePanel(pub)),
+      moveList(id, found),
+      analysisPanel(id, players, send, render),
+      back,
+    ),
+  );
+}
