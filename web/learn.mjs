@@ -317,6 +317,7 @@ function lessonList() {
       }),
     ),
     el("p", {}, el("a", { href: "/rules", "data-link": "rules", text: _("The rules in short") })),
+    el("p", {}, el("a", { href: "/", "data-link": "lobby", text: _("Back to the lobby") })),
   );
 }
 

@@ -50,6 +50,12 @@ async def test_the_rules_in_english_are_the_docs_summary(pages: Pages) -> None:
     assert page.url.endswith("/learn")
     await page.go_back()
     await page.wait_for_selector("article.rules")
+    await page.click("a[href='/learn']")
+    await page.click(".lesson-list a[href='/rules']")  # and back from the lessons
+    await page.wait_for_selector("article.rules")
+    await page.click(".rules-links a[href='/']")
+    await expect(page.locator("article.rules")).to_have_count(0)  # the lobby, drawn instead
+    assert page.url.endswith("/")
 
 
 @pytest.mark.parametrize("language", ["de", "it"])
