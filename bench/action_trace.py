@@ -160,7 +160,8 @@ def trace(run: Callable[[], Any], server: Path) -> list[tuple[str, str]]:
 def report(label: str, stops: list[tuple[str, str]], steps: bool) -> int:
     files = list(dict.fromkeys(where for where, _ in stops))
     returns = len(stops) - len(files)
-    print(f"{label}: {len(stops)} stops in {len(files)} files, {returns} returns to a file left")
+    counts = f"{len(stops)} stops in {len(files)} files, {returns} returns to a file already left"
+    print(f"{label}: {counts}")
     if steps:
         for where, how in stops:
             print(f"    {where:<24} {how}")
