@@ -188,6 +188,22 @@ def test_a_command_after_the_flag_fell_loses_instead_of_playing() -> None:
     assert result_of(h, duo.table_id) == (Seat.BLACK, "time")
 
 
+def test_after_the_flag_fell_either_player_ends_the_game_and_a_spectator_changes_nothing() -> None:
+    """The table checks who may act before the clock: a spectator is refused as one; a
+    player's command, whoever's turn it is, ends the game on time first."""
+    h = Harness(sweep_interval=1000.0)
+    duo = clocked(h, TimeControl(0, 0, 10))
+    table = h.table(duo.table_id)
+    lou = h.player("Lou")
+    h.send(lou, Spectate(duo.table_id))
+    h.now = 10.5  # white's ten seconds are gone; the timer has not fired yet
+    effects = h.send(lou, Command(duo.table_id, table.version, "draw"))
+    assert codes(effects, lou) == ["spectator_cannot_act"] and not effects.writes
+    effects = h.send(duo.black, Command(duo.table_id, table.version, "draw"))  # not its turn
+    assert codes(effects, duo.black) == ["game_over"]
+    assert result_of(h, duo.table_id) == (Seat.BLACK, "time")
+
+
 def test_a_turn_limit_starts_afresh_every_turn() -> None:
     h = Harness()
     duo = clocked(h, TimeControl(0, 0, 10))
