@@ -1,6 +1,8 @@
-// Accounts, ratings, the archive and the lobby chat (protocol version 3), shown only where the
-// server keeps accounts (welcome.accounts). The login token is kept like the seat tokens: in
-// this tab's session storage, never in a URL, a log or the local storage.
+// Accounts, ratings, the archive, challenges and the lobby chat (protocol version 3), where the
+// server keeps accounts (welcome.accounts): what the page knows of them, kept up to date by the
+// server's messages, and the account's own controls (challenges, the password). The login token
+// is kept like the seat tokens: in this tab's session storage, never in a URL, a log or the
+// local storage.
 
 import { GAME_OVER_NOTES } from "./code-words.mjs";
 import { el } from "./dom.mjs";
@@ -12,7 +14,9 @@ const LOGIN_KEY = "kahuna.login";
 export const accounts = {
   account: null, // the logged_in message while logged in
   ratings: null,
-  games: null,
+  games: null, // the last games message: the player page's
+  gamesAsked: null, // the name whose games were asked for last
+  gamesRefused: null, // that name, when the server refused it (no such player, no accounts)
   chat: [],
   challenges: [],
   changingPassword: false, // the form that changes the password is open
@@ -50,6 +54,7 @@ export function accountMessage(m, app) {
       accounts.account = m;
       if (m.token) keepLogin({ name: m.name, token: m.token });
       app.name = m.name;
+      app.notice = ""; // a failed attempt's words are past
       return true;
     case "logged_out":
       accounts.account = null;
@@ -79,6 +84,10 @@ export function accountMessage(m, app) {
       return true;
     case "games":
       accounts.games = m;
+      accounts.gamesRefused = null;
+      if (accounts.account && m.name === accounts.account.name && m.rating !== null) {
+        accounts.account = { ...accounts.account, rating: m.rating };
+      }
       return true;
     case "challenges":
       accounts.challenges = m.challenges;
@@ -101,10 +110,23 @@ export function accountMessage(m, app) {
         app.notice = t("Your move at table {table}.", { table: m.table_id });
       } else if (m.note === "game_over" && m.table_id) {
         app.notice = gameOverWords(m);
+        refreshGames([m.name, accounts.account && accounts.account.name], app);
       }
       return true;
+    case "players":
+      // the table's handler takes it too: here only what it changes of the ratings
+      ratingsMoved([m.players], [(app.tables.get(m.table_id) || {}).players], app);
+      return false;
+    case "lobby":
+      ratingsMoved(
+        m.tables.map((info) => info.players),
+        app.lobby.map((info) => info.players),
+        app,
+      );
+      return false;
     case "error": {
       if (m.code === "bad_login" && keptLogin() && !accounts.account) keepLogin(null);
+      if (m.refused === "get_games") accounts.gamesRefused = accounts.gamesAsked;
       const said = accountWords(m);
       if (said === null) return false;
       app.notice = said;
@@ -113,6 +135,49 @@ export function accountMessage(m, app) {
     default:
       return false;
   }
+}
+
+// The players whose rating the tables now show differently from before (a rated game ended):
+// the account's own rating beside its name follows, and the leaderboard and a player's games on
+// the screen are asked for again, so that none of them says the rating from before the game.
+function ratingsMoved(now, before, app) {
+  const old = new Map();
+  for (const players of before) {
+    for (const p of seated(players)) old.set(p.name, p.rating);
+  }
+  const moved = [];
+  for (const players of now) {
+    for (const p of seated(players)) {
+      if (typeof p.rating !== "number") continue;
+      const me = accounts.account;
+      if (me && p.name === me.name && p.rating !== me.rating) accounts.account = { ...me, rating: p.rating };
+      if (old.has(p.name) && old.get(p.name) !== p.rating) moved.push(p.name);
+    }
+  }
+  if (moved.length) refreshGames(moved, app);
+}
+
+function seated(players) {
+  return players ? [players.white, players.black].filter((p) => p) : [];
+}
+
+// Ask again for what the screen shows of these players: their games on the player page, the
+// leaderboard.
+function refreshGames(names, app) {
+  if (accounts.ratings) app.conn.send("get_ratings");
+  const shown = accounts.gamesAsked;
+  if (shown && names.some((name) => name && name.toLowerCase() === shown.toLowerCase())) {
+    app.conn.send("get_games", { name: shown });
+  }
+}
+
+// Ask for a player's games (the player page), once for each name shown.
+export function askGames(name, send) {
+  if (accounts.gamesAsked === name) return;
+  accounts.gamesAsked = name;
+  accounts.gamesRefused = null;
+  accounts.games = null;
+  send("get_games", { name });
 }
 
 // A game of the player's that ended while they were away from its table (version 4), in the
@@ -124,7 +189,7 @@ export function gameOverWords(m) {
 }
 
 // A challenge's terms, in the words of the terminal's list of challenges.
-function termsText(terms) {
+export function termsText(terms) {
   const parts = [];
   if (terms.clock && terms.clock.days) parts.push(t("{days}d a move", { days: terms.clock.days }));
   else if (terms.clock) parts.push(_("clock"));
@@ -137,7 +202,7 @@ function termsText(terms) {
 
 // The standing challenges to and from the player, with their answers, and the form that makes
 // one: a registered player, live (both online) or a game of days.
-function challengesPart(me, send) {
+export function challengesPart(me, send) {
   const rows = [...accounts.challenges]
     .sort((a, b) => (a.recipient === me.name ? 0 : 1) - (b.recipient === me.name ? 0 : 1))
     .map((c) => {
@@ -204,7 +269,7 @@ function challengesPart(me, send) {
 // the new one. The server revokes every other login token and sends this tab a new one
 // (password_changed). Pressing the button or Cancel swaps one for the other at once; the lobby's
 // next drawing draws the same from accounts.changingPassword.
-function passwordControl(send) {
+export function passwordControl(send) {
   const swap = (node, open) => {
     accounts.changingPassword = open;
     node.replaceWith(passwordControl(send));
@@ -229,149 +294,3 @@ function passwordControl(send) {
   return form;
 }
 
-// What the player can do about another player whose games are shown: challenge them (the
-// challenge form gets their name) and ignore them (their chat and challenges) or stop.
-function playerActions(me, name, send) {
-  const ignored = (me.ignoring || []).includes(name);
-  return el(
-    "div",
-    { class: "player-actions" },
-    el("button", { type: "button", class: "challenge-player", text: t("Challenge {name}", { name }), onclick: () => {
-      const input = document.querySelector("form.challenge input[name=name]");
-      if (!input) return;
-      input.value = name;
-      input.focus();
-    } }),
-    el("button", {
-      type: "button",
-      class: "ignore-player",
-      text: ignored ? t("Stop ignoring {name}", { name }) : t("Ignore {name}", { name }),
-      onclick: () => send("ignore", { name, ignore: !ignored }),
-    }),
-  );
-}
-
-function when(unix) {
-  return unix ? new Date(unix * 1000).toLocaleDateString() : "";
-}
-
-// The lobby's account part: the login form, or the player with the ratings, their games and
-// the lobby chat. `send(type, fields)` sends; `analyse(tableId)` opens a finished game's
-// analysis.
-export function accountPanel(welcome, send, analyse) {
-  if (!welcome || !welcome.accounts) return null;
-  const parts = [];
-  const me = accounts.account;
-  if (!me) {
-    const form = el(
-      "form",
-      { class: "login", "aria-label": t("Log in") },
-      el("label", {}, t("Your name"), " ", el("input", { name: "name", autocomplete: "username", required: true, maxlength: 32 })),
-      el("label", {}, t("Password"), " ", el("input", { name: "password", type: "password", autocomplete: "current-password", required: true })),
-      el("button", { type: "submit", value: "login", text: t("Log in") }),
-      el("button", { type: "submit", value: "register", text: t("Register") }),
-    );
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const data = new FormData(form);
-      const name = String(data.get("name")).trim();
-      const password = String(data.get("password"));
-      if (event.submitter && event.submitter.value === "register") send("register", { name, password });
-      else send("login", { name, password, token: null });
-    });
-    parts.push(form);
-  } else {
-    parts.push(
-      el(
-        "div",
-        { class: "account" },
-        el("span", { text: t("Logged in as {name} ({rating})", { name: me.name, rating: me.rating }) }),
-        el("button", { type: "button", text: t("Log out"), onclick: () => send("logout") }),
-        el("button", { type: "button", id: "my-games", text: t("Games of {name}", { name: me.name }), onclick: () => send("get_games", { name: null }) }),
-        passwordControl(send),
-      ),
-    );
-  }
-  if (me) parts.push(challengesPart(me, send));
-  parts.push(el("button", { type: "button", id: "ratings", text: t("Ratings"), onclick: () => send("get_ratings") }));
-  if (accounts.ratings) {
-    parts.push(
-      el(
-        "table",
-        { class: "ratings" },
-        el("caption", { text: t("Ratings") }),
-        ...accounts.ratings.map((r, i) =>
-          el(
-            "tr",
-            {},
-            el("td", { text: String(i + 1) }),
-            el("td", {}, el("button", { type: "button", class: "link", text: r.name, onclick: () => send("get_games", { name: r.name }) })),
-            el("td", { text: String(r.rating) }),
-            el("td", { text: `${r.wins}/${r.losses}/${r.draws}` }),
-          ),
-        ),
-      ),
-    );
-  }
-  if (accounts.games) {
-    const g = accounts.games;
-    parts.push(
-      el(
-        "section",
-        { class: "games" },
-        el("h3", { text: t("Games of {name}", { name: g.name }) + (g.rating === null ? "" : ` (${g.rating})`) }),
-        me && g.name !== me.name ? playerActions(me, g.name, send) : null,
-        g.games.length ? null : el("p", { class: "empty", text: _("No games yet.") }),
-        el(
-          "ul",
-          {},
-          ...g.games.map((game) => {
-            const result = game.status === "playing"
-              ? fmt(_("{seat} to move"), { seat: seatName(game.to_move || "white") })
-              : game.winner ? fmt(_("{seat} wins"), { seat: seatName(game.winner) }) : _("a draw");
-            return el(
-              "li",
-              {},
-              el("a", { href: `/table/${game.table_id}`, "data-link": "table", text: `${game.white} – ${game.black}` }),
-              ` · ${result} · ${when(game.finished || game.started)} `,
-              game.status === "over"
-                ? el("button", { type: "button", class: "analyse", "data-table": game.table_id, text: t("Analyse"), onclick: () => analyse(game.table_id) })
-                : null,
-            );
-          }),
-        ),
-      ),
-    );
-  }
-  const chat = el(
-    "section",
-    { class: "chat lobby-chat", "aria-label": t("Chat") },
-    el(
-      "ul",
-      { class: "lines" },
-      // a sender's name opens their games (and so the ways to challenge or ignore them)
-      ...accounts.chat.map((c) =>
-        el(
-          "li",
-          {},
-          el("button", { type: "button", class: "link sender", text: c.sender, onclick: () => send("get_games", { name: c.sender }) }),
-          ": ",
-          el("span", { class: "text", text: c.text }),
-        ),
-      ),
-    ),
-  );
-  if (me) {
-    const say = el("form", { class: "say" }, el("input", { name: "text", "aria-label": t("Chat"), maxlength: welcome.max_chat, autocomplete: "off" }), el("button", { type: "submit", text: _("say") }));
-    say.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const input = say.querySelector("input");
-      const text = input.value.trim();
-      if (text) send("lobby_chat", { text });
-      input.value = "";
-    });
-    chat.append(say);
-  }
-  parts.push(chat);
-  return el("section", { class: "accounts", "aria-label": t("Log in") }, ...parts);
-}

@@ -1,10 +1,22 @@
-// The table's chat: its last hundred lines and the line to say something.
+// The table's chat: its last hundred lines and the line to say something. A sender who plays
+// at the table with an account (a rating) is a link to their page.
 
 import { byId, el } from "./dom.mjs";
+import { playerLink } from "./players.mjs";
 import { app } from "./state.mjs";
 import { _, t } from "./words.mjs";
 
+function accountsAt(known) {
+  const names = new Set();
+  for (const p of Object.values(known.players || {})) {
+    if (p && typeof p.rating === "number" && !p.computer) names.add(p.name);
+  }
+  return names;
+}
+
 export function chatSection(known) {
+  const accountNames = accountsAt(known);
+  const sender = (name) => (accountNames.has(name) ? playerLink(name, "sender") : el("b", { class: "sender", text: name }));
   const chatForm = el(
     "form",
     { class: "say" },
@@ -23,7 +35,7 @@ export function chatSection(known) {
     el(
       "ul",
       { class: "lines", id: "chat-lines" },
-      ...known.chat.slice(-100).map((c) => el("li", {}, el("b", { class: "sender", text: c.sender }), ": ", el("span", { class: "text", text: c.text }))),
+      ...known.chat.slice(-100).map((c) => el("li", {}, sender(c.sender), ": ", el("span", { class: "text", text: c.text }))),
     ),
     chatForm,
   );

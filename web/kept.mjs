@@ -2,6 +2,7 @@
 // (never a URL or a log), and the player's name in the local storage (a preference, not a secret).
 
 const seatKey = (id) => `kahuna.seat.${id}`;
+const NAME_KEY = "kahuna.name";
 
 export function savedSeat(id) {
   try {
@@ -28,23 +29,28 @@ export function forgetSeat(id) {
   }
 }
 
+// The name this browser plays under: the one chosen, or the guest name drawn on its first visit
+// and kept, so that a reload or a second tab is the same guest as the seat it holds.
 export function preferredName() {
   let name = null;
   try {
-    name = localStorage.getItem("kahuna.name");
+    name = localStorage.getItem(NAME_KEY);
   } catch {
     name = null;
   }
   return name || guestName();
 }
 
+// A new guest name, kept as the browser's name (the server refused the one it had).
 export function guestName() {
-  return `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
+  const name = `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
+  rememberName(name);
+  return name;
 }
 
 export function rememberName(name) {
   try {
-    localStorage.setItem("kahuna.name", name);
+    localStorage.setItem(NAME_KEY, name);
   } catch {
     // kept for this page only
   }

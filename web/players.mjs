@@ -1,10 +1,25 @@
-// The players as the page names them (name, rating, away), and the table's two players' boxes:
+// The players as the page names them (name, rating, away, a link to their page), and the table's two players' boxes:
 // seat, name, points, pieces, open cards and clock.
 
 import { clockLeft, clockText } from "./clock.mjs";
 import { el } from "./dom.mjs";
 import { tableOf } from "./state.mjs";
 import { _, fmt, seatName, t } from "./words.mjs";
+
+// A player's page (/player/NAME): their rating's history, results and games.
+export function playerLink(name, className = null) {
+  return el("a", { href: `/player/${encodeURIComponent(name)}`, "data-link": "player", class: className, text: name });
+}
+
+// A seat's player in the lobby's rows: the name, a link to their page where they have an account
+// (a rating), and the rating; "(empty seat)" for nobody.
+export function playerName(players, seat) {
+  const p = players ? players[seat] : null;
+  if (!p) return _("(empty seat)");
+  const account = typeof p.rating === "number" && !p.computer;
+  const rest = playerLabel(players, seat).slice(p.name.length);
+  return account ? el("span", { class: "player-name" }, playerLink(p.name), rest) : playerLabel(players, seat);
+}
 
 export function playerLabel(players, seat) {
   const p = players ? players[seat] : null;
