@@ -281,15 +281,24 @@ function pointsNode() {
   return el("ul", { class: "learn-points", "aria-label": round }, line("white"), line("black"), el("li", { class: "dim", text: round }));
 }
 
+// What was played in the lesson so far: each move and what it did, then the lesson's last word.
 function toldNode() {
   const current = lesson();
-  const items = [];
-  current.steps.slice(0, learn.step).forEach((step) => {
-    items.push(el("li", { class: "move", text: `${seatName(step.seat)}: ${playWords(step.action)}` }));
-    items.push(el("li", { text: _(step.done) }));
-  });
-  if (finished()) items.push(el("li", { class: "outro", text: _(current.outro) }));
-  return el("ol", { class: "told", "aria-label": _("lesson") }, ...items);
+  const moves = current.steps.slice(0, learn.step).map((step) =>
+    el(
+      "li",
+      {},
+      el("span", { class: "move", text: `${seatName(step.seat)}: ${playWords(step.action)}` }),
+      " ",
+      el("span", { text: _(step.done) }),
+    ),
+  );
+  return el(
+    "div",
+    { class: "told" },
+    moves.length ? el("ol", { "aria-label": _("lesson") }, ...moves) : null,
+    finished() ? el("p", { class: "outro", text: _(current.outro) }) : null,
+  );
 }
 
 function lessonList() {
@@ -304,15 +313,20 @@ function lessonList() {
         return el(
           "li",
           { class: done ? "done" : null },
-          el("button", {
-            type: "button",
-            class: "link",
-            "data-lesson": each.key,
-            "aria-current": i === learn.index ? "step" : null,
-            text: done ? `${_(each.title)} ✓` : _(each.title),
-            "aria-label": done ? `${_(each.title)} (${_("Lesson done.")})` : null,
-            onclick: () => open(i),
-          }),
+          el(
+            "button",
+            {
+              type: "button",
+              class: "link",
+              "data-lesson": each.key,
+              "aria-current": i === learn.index ? "step" : null,
+              onclick: () => open(i),
+            },
+            `${i + 1}. ${_(each.title)}`,
+            // the mark for the eye, the words for a screen reader
+            done ? el("span", { class: "tick", "aria-hidden": "true", text: " ✓" }) : null,
+            done ? el("span", { class: "unseen", text: ` (${_("Lesson done.")})` }) : null,
+          ),
         );
       }),
     ),
