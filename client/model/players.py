@@ -212,7 +212,11 @@ class PlayersState:
             c for c in msg.challenges if c.challenge_id not in before and c.sender != self.account
         ]
         if new:
-            return _("{count} challenge(s) for you: c lists them.").format(count=len(new))
+            return ngettext(
+                "{count} challenge for you: c lists it.",
+                "{count} challenges for you: c lists them.",
+                len(new),
+            ).format(count=len(new))
         return None
 
     def _note(self, msg: PlayerNote) -> str | None:

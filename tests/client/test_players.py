@@ -156,7 +156,8 @@ def test_the_state_follows_the_players_messages() -> None:
             set_language("en")
     note = people.handle(PlayerNote("challenge_received", None, "Bob"), "Ann")
     assert note is not None and "Bob" in note
-    people.handle(Challenges([ChallengeInfo("c1", "Bob", "Ann", ChallengeTerms(), 1.0)]), "Ann")
+    listed = Challenges([ChallengeInfo("c1", "Bob", "Ann", ChallengeTerms(), 1.0)])
+    assert people.handle(listed, "Ann") == "1 challenge for you: c lists it."
     people.open("challenges")
     selected = people.selected_challenge()
     assert selected is not None and selected.challenge_id == "c1"
