@@ -9,6 +9,7 @@ import { renderReplay } from "./replay.mjs";
 import { renderRules } from "./rules.mjs";
 import { app } from "./state.mjs";
 import { renderTable } from "./table.mjs";
+import { setIcon } from "./table-signals.mjs";
 import { _ } from "./words.mjs";
 
 export function renderHeader() {
@@ -23,6 +24,7 @@ export function renderPage() {
   renderHeader();
   const main = byId("main");
   if (!app.board) return;
+  if (app.place.page !== "table") setIcon(false); // the icon's "your move" is the table's
   // each place's owner draws it (a place whose module has not come yet shows the lobby)
   switch (app.place.page) {
     case "table":

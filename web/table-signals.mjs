@@ -3,7 +3,7 @@
 // while the tab is hidden (once the player allowed it with the button here).
 
 import { el } from "./dom.mjs";
-import { app, render, tableOf } from "./state.mjs";
+import { render, tableOf } from "./state.mjs";
 import { t } from "./words.mjs";
 
 const SOUND_KEY = "kahuna.sound"; // a preference, not a secret
@@ -110,9 +110,4 @@ export function signalButtons(known) {
     );
   }
   return el("div", { class: "signals" }, ...buttons);
-}
-
-export function leaveTable() {
-  setIcon(false);
-  app.why = "";
 }
