@@ -238,3 +238,20 @@ def test_the_ratings_numbers_stand_under_their_titles(language: str) -> None:
     games_end = head.index(_("games")) + len(_("games"))
     assert row[rating_end - 4 : rating_end] == "1662"
     assert row[games_end - 3 : games_end] == "123"
+
+
+def test_the_help_pages_titles_fit_and_the_legend_speaks_the_maps_labels(language: str) -> None:
+    """Seen in tmux in Italian: the commands' title ran one word past 80 columns, and the map's
+    legend said '4of6' where the map's labels say '4su6' ('4/6' in German)."""
+    from client.language.i18n import pgettext
+    from client.screens.help_screen import help_lines
+
+    titles = ["".join(text for _style, text in row) for row in help_lines(80)]
+    titles = [
+        line for line, row in zip(titles, help_lines(80), strict=True) if row[0][0] == "class:title"
+    ]
+    assert all(len(line) <= 80 for line in titles)
+    assert titles[0].endswith(("first", "prima", "geprüft"))  # whole on its line
+    label = pgettext("island label, 4 characters at most", "{needed}of{lines}")
+    legend = titles[-1]
+    assert label.format(needed=4, lines=6) + ":" in legend
