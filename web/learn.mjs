@@ -13,7 +13,7 @@ import { playWords } from "./events.mjs";
 import { parseAction } from "./legality.mjs";
 import { LESSONS } from "./lessons.mjs";
 import { app, render } from "./state.mjs";
-import { _, fmt, pgettext, seatName, t } from "./words.mjs";
+import { _, fmt, seatName, t } from "./words.mjs";
 
 const STORE_KEY = "kahuna.lessons"; // progress, not a secret
 
@@ -403,7 +403,7 @@ export function renderLearn(main) {
               { class: "actions" },
               button("learn-abstain", _("abstain"), () => attempt("abstain"), over),
               pub.phase === "final" ? button("learn-end", _("end"), () => attempt("end"), over) : null,
-              button("learn-hint", pgettext("command", "hint"), () => {
+              button("learn-hint", _("Show the move"), () => {
                 say("you", () => fmt(_("The lesson's move: {move}"), { move: playWords(step.action) }));
                 render();
               }, over),
