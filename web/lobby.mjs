@@ -232,9 +232,9 @@ function playersPart() {
     "section",
     { class: "part players-part", "aria-label": _("Players and ratings") },
     el(
-      "h2",
-      {},
-      _("Players and ratings"),
+      "div",
+      { class: "part-head" },
+      el("h2", { text: _("Players and ratings") }),
       el("button", { type: "button", id: "ratings", class: "small", text: _("Refresh"), onclick: () => app.conn.send("get_ratings") }),
     ),
     ratingsTable(),

@@ -1,0 +1,53 @@
+"""A rated game's end, seen from the lobby: the account's rating beside its name, the ratings
+list and a player's page open elsewhere all follow it, without a reload."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import expect
+
+from protocol.player_messages import Games, GetGames, Login
+from tests.conftest import Client, ServerFactory
+from tests.web.conftest import Pages
+from tests.web.rated import PASSWORD, account, rated_game
+from tests.web.test_accounts import register
+
+pytestmark = pytest.mark.browser
+
+
+async def test_a_rated_games_end_moves_the_rating_shown(
+    pages: Pages, make_server: ServerFactory
+) -> None:
+    server = await make_server(web=True, password_cost="test")
+    site = Pages(pages.browser, server.port)
+    bobby = await site.open("/")
+    await register(bobby, "Bobby", PASSWORD)
+    await expect(bobby.locator(".account .logged-in")).to_have_text("Logged in as Bobby (1500)")
+    await expect(bobby.locator(".players-part")).to_contain_text("No rated player yet.")
+    # a visitor has Bobby's page open: no games yet
+    visitor = await site.open("/player/Bobby")
+    await expect(visitor.locator(".player-page .empty")).to_have_text("No games yet.")
+    # Bobby plays a rated game against Ann on another machine of his
+    elsewhere = await Client.connect(server.port, "Bobby's phone")
+    await elsewhere.send(Login("Bobby", PASSWORD))
+    ann = await account(server.port, "Ann")
+    table_id = await rated_game(elsewhere, ann, seed=2)
+    await ann.send(GetGames("Bobby"))
+    rating = (await ann.expect(Games)).rating
+    assert rating is not None and rating != 1500
+    # the lobby says the new rating beside his name, and in the ratings list
+    await expect(bobby.locator(".account .logged-in")).to_have_text(
+        f"Logged in as Bobby ({rating})", timeout=5000
+    )
+    row = bobby.locator(".ratings tr", has=bobby.locator("a", has_text="Bobby"))
+    await expect(row.locator("td.num").first).to_have_text(str(rating), timeout=5000)
+    # the open page follows: the new rating, and the game with its change
+    await expect(visitor.locator(".player-head .rating strong")).to_have_text(
+        str(rating), timeout=5000
+    )
+    game = visitor.locator(f".game-list [data-table='{table_id}']")
+    await expect(game.locator(".change")).to_have_text(
+        f"+{rating - 1500}" if rating > 1500 else f"−{1500 - rating}"
+    )
+    await expect(visitor.locator("#rating-chart .point")).to_have_count(2)
+    assert site.errors == []
