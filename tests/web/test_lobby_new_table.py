@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 
-from shared.game import Seat
+from shared.types import Seat
 from tests.conftest import ServerFactory
 from tests.web.conftest import Pages
 
