@@ -116,6 +116,57 @@ async def test_guests_in_the_lobby_keep_their_game_across_a_restart(tmp_path: Pa
         await server.stop()
 
 
+async def test_a_player_at_another_table_keeps_the_seat_stepped_away_from(
+    tmp_path: Path,
+) -> None:
+    """Ann stepped away from her game with Bob and plays the computer at another table when
+    the server restarts: she is back at that table, and her seat in the game with Bob is held
+    again by her connection, away, without her seeing it; the lobby asked for its listing
+    only is not watched any longer."""
+    port, db = free_port(), str(tmp_path / "kahuna.sqlite3")
+    server = restarted(port, db)
+    await server.start()
+    try:
+        async with (
+            player(server, "Ann", seats=SeatStore(tmp_path / "ann.json")) as ann,
+            player(server, "Bob", seats=SeatStore(tmp_path / "bob.json")) as bob,
+        ):
+            ann.type("n")
+            await until(lambda: ann.state.form_open, "the form")
+            ann.type("c\r")  # a table for two people
+            await until(lambda: ann.state.seat is Seat.WHITE, "Ann seated")
+            with_bob = ann.state.table_id
+            assert with_bob is not None
+            await until(lambda: len(bob.state.tables) == 1, "the table in Bob's lobby")
+            bob.type("\r")
+            await until(lambda: ann.state.game_running, "the game")
+            ann.line("lobby")
+            await until(lambda: ann.state.screen == "lobby", "Ann in the lobby")
+            ann.type("n")
+            await until(lambda: ann.state.form_open, "the form")
+            ann.type("c\r")  # the form kept 'a person': back to the computer
+            await until(lambda: ann.state.table_id not in (None, with_bob), "the computer's table")
+            await until(lambda: ann.state.game_running, "the game against the computer")
+            computer = ann.state.table_id
+            assert ann.state.form.vs_computer
+            ann.client.session.backoff = bob.client.session.backoff = QUICK
+            await server.stop()
+            await until(lambda: not ann.state.connected, "the drop")
+            seen = watch(ann)
+            server = restarted(port, db)
+            await server.start()
+            await until(lambda: ann.state.connected and bob.state.connected, "the reconnections")
+            held = server.lobby.tables[with_bob].seats[Seat.WHITE]
+            await until(lambda: held is not None and held.away is not None, "Ann's seat held away")
+            await until(lambda: not server.lobby.watchers, "the lobby no longer watched")
+            assert ann.state.table_id == computer and ann.state.screen == "game"
+            assert all(s[:2] == ("game", computer) for s in seen), seen
+            await asyncio.sleep(3 * ABANDON)
+            assert server.lobby.tables[with_bob].status == "playing"
+    finally:
+        await server.stop()
+
+
 def listed(
     table_id: str, white: PlayerInfo | None, black: PlayerInfo | None, status: StatusName
 ) -> TableInfo:
