@@ -70,9 +70,9 @@ export function boardTextNode(board, pub, known, open) {
     { class: "board-text", id: "board-text", open },
     el("summary", { text: t("The board as text") }),
     last ? el("p", { text: `${t("Last:")} ${last}` }) : null,
-    el("h3", { text: t("Islands") }),
+    el("h2", { text: t("Islands") }),
     el("ul", {}, ...islands),
-    el("h3", { text: t("Lines") }),
+    el("h2", { text: t("Lines") }),
     el("ul", {}, ...lines),
   );
 }

@@ -123,10 +123,11 @@ export function renderTable(main) {
   const choices = choicesNow(actions);
   const over = known.status === "over" || pub.result !== null;
   const status = statusOf(known, pub, mySeat, actions, !back);
+  // a log region that the keyboard can scroll (focusable), around the list of its lines
   const log = el(
-    "ol",
+    "div",
     { class: "log", role: "log", tabindex: "0", "aria-label": _("log") },
-    ...known.log.slice(-200).map((line) => el("li", { text: line })),
+    el("ol", { class: "log-lines" }, ...known.log.slice(-200).map((line) => el("li", { text: line }))),
   );
   const chatText = byId("chat-input") ? byId("chat-input").value : "";
   const opened = (id, otherwise) => (byId(id) ? byId(id).open : otherwise);
@@ -135,6 +136,7 @@ export function renderTable(main) {
   const logOpen = opened("log-box", true);
   replace(
     main,
+    el("h1", { class: "sr-only", text: fmt(_("table {id}"), { id: known.id }) }),
     back ? null : banner(),
     el(
       "div",
