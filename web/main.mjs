@@ -50,19 +50,17 @@ function languageSwitch() {
 }
 
 async function start() {
-  const [board] = await Promise.all([
-    fetch("/board.json").then((r) => r.json()),
-    setLanguage(preferredLanguage()).catch(() => setLanguage("en")),
-  ]);
-  app.board = board;
-  app.rules = makeRules(board);
   app.name = preferredName();
   app.place = placeFromPath();
   app.current = app.place.page === "table" ? app.place.id : null;
-  languageSwitch();
+  // The connection opens while the board and the words load (the table's first paint waits for
+  // both); what the server says meanwhile is taken once they are in.
+  const early = [];
+  let ready = false;
+  const take = (m) => (replayMessage(m) ? render() : received(m));
   app.conn = new Connection({
     onOpen: () => app.conn.send("hello", { version: PROTOCOL_VERSION, name: app.name }),
-    onMessage: (m) => (replayMessage(m) ? render() : received(m)),
+    onMessage: (m) => (ready ? take(m) : early.push(m)),
     onStatus: (status) => {
       app.status = status;
       // a table's banner and its controls follow the connection (web/table.mjs)
@@ -71,6 +69,15 @@ async function start() {
     },
   });
   app.conn.open();
+  const [board] = await Promise.all([
+    fetch("/board.json").then((r) => r.json()),
+    setLanguage(preferredLanguage()).catch(() => setLanguage("en")),
+  ]);
+  app.board = board;
+  app.rules = makeRules(board);
+  languageSwitch();
+  ready = true;
+  for (const m of early.splice(0)) take(m);
   render();
   setInterval(tickClocks, 250);
   // for the tests, and for the curious: what the page holds (never the seat token)

@@ -11,8 +11,12 @@ this origin only (the page has no inline script or style). Assets carry an ETag,
 their bytes, and are revalidated on each load (a 304 when unchanged): ES modules import each
 other by name, so hashed file names would need a build step to rewrite those imports.
 
-Files are read once, at the first request for them, and kept: the page is small (tens of
-kilobytes) and never changes while the server runs."""
+Files are read once, at the first request for them, and kept, each with its gzipped form made
+then (the page is small, tens of kilobytes, and never changes while the server runs); every
+answer is gzipped for a browser that takes it. index.html is served with a modulepreload link
+for every module main.mjs imports, directly or not (found by reading their static imports), and
+a preload of board.json, so that the browser asks for them all at once rather than one level
+of imports after another."""
 
 from __future__ import annotations
 
@@ -76,6 +80,10 @@ _PLACE = re.compile(
     r"^/(table/[A-Za-z0-9_-]{1,64}|game/[A-Za-z0-9_-]{1,64}|player/[^/?#]{1,300}|learn|rules)$"
 )
 _WORDS = re.compile(r"^/words/([a-z]{2})\.json$")
+# A module's static imports (`import ... from "./x.mjs"`, `export ... from`, `import "./x.mjs"`).
+_IMPORT = re.compile(
+    r"""^\s*(?:import|export)\b[^;'"]*?(?:from\s*)?["'](\./[^"']+\.mjs)["']""", re.M
+)
 
 
 @attrs.frozen
@@ -304,7 +312,7 @@ class WebPages:
         if made is not None:
             return made()
         if path == "/index.html":
-            return self._file("index.html")
+            return self._index()
         words = _WORDS.match(path)
         if words is not None:
             return self._words(words.group(1))
@@ -320,6 +328,38 @@ class WebPages:
             return None
         kind = _TYPES.get(file.suffix) or mimetypes.guess_type(name)[0] or "text/plain"
         return page(body, kind)
+
+    def _index(self) -> Page | None:
+        """index.html, the page's modules and board.json preloaded (see the docstring)."""
+        try:
+            html = (self.web_dir / "index.html").read_text(encoding="utf-8")
+        except OSError:
+            return None
+        links = [f'<link rel="modulepreload" href="/assets/{name}">' for name in self.modules()]
+        links.append('<link rel="preload" href="/board.json" as="fetch" crossorigin>')
+        known = [line for line in links if line not in html]
+        where = html.find("<script") if "<script" in html else html.find("</head>")
+        html = html[:where] + "".join(f"{line}\n" for line in known) + html[where:]
+        return page(html.encode(), _TYPES[".html"])
+
+    def modules(self, start: str = "main.mjs") -> list[str]:
+        """Every module `start` imports, directly or through others, and itself: web/'s paths,
+        in the order first met."""
+        found: list[str] = []
+        todo = [start]
+        while todo:
+            name = todo.pop(0)
+            if name in found:
+                continue
+            try:
+                text = (self.web_dir / name).read_text(encoding="utf-8")
+            except OSError:
+                continue
+            found.append(name)
+            folder = Path(name).parent
+            for target in _IMPORT.findall(text):
+                todo.append((folder / target).as_posix().removeprefix("./"))
+        return found
 
     def _words(self, language: str) -> Page | None:
         if language not in LANGUAGES:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import re
 import struct
 
 from protocol.messages import Lobby, LobbySubscribe
@@ -43,7 +44,7 @@ async def test_the_pages_and_their_headers(web_server: KahunaServer) -> None:
         assert status == 200
         assert headers["content-type"].startswith("text/html")
         assert headers["content-security-policy"] == CSP
-        assert body == (WEB_DIR / "index.html").read_bytes()
+        assert body == WebPages().find("/").body  # type: ignore[union-attr]
         assert b"<script>" not in body  # the one script is a module file
     assert "script-src 'self'" in CSP and "unsafe-inline" not in CSP
     status, headers, body = await get(port, "/assets/main.mjs")
@@ -151,6 +152,27 @@ def test_read_mo_reads_what_msgfmt_writes() -> None:
 
     data = mo({"": "header", "Hi": "Hallo", "a\x00as": "eins\x00viele", "ctx\x04Hi": "Tag"})
     assert read_mo(data) == {"Hi": "Hallo", "a": ["eins", "viele"], "ctx\x04Hi": "Tag"}
+
+
+def test_the_index_preloads_every_module_the_page_imports() -> None:
+    """All at once rather than one level of imports after another; and board.json."""
+    pages = WebPages()
+    index = pages.find("/")
+    assert index is not None
+    html = index.body.decode()
+    source = (WEB_DIR / "index.html").read_text(encoding="utf-8")
+    preloaded = re.findall(r'<link rel="modulepreload" href="/assets/([^"]+)">', html)
+    assert preloaded == pages.modules()
+    assert set(preloaded) >= {"main.mjs", "screen.mjs", "board.mjs", "vendor/msgpack.mjs"}
+    assert '<link rel="preload" href="/board.json" as="fetch" crossorigin>' in html
+    assert html.index("modulepreload") < html.index("<script")
+    # nothing else of index.html changed
+    assert re.sub(r"<link rel=\"(module)?preload\"[^>]*>\n", "", html) == re.sub(
+        r"<link rel=\"(module)?preload\"[^>]*>\n", "", source
+    )
+    # every module the page has is among them, but the ones nothing imports yet
+    modules = {str(p.relative_to(WEB_DIR)) for p in WEB_DIR.rglob("*.mjs")}
+    assert len(set(preloaded)) > 0.8 * len(modules)
 
 
 def test_the_pages_files_are_read_once() -> None:
