@@ -84,6 +84,7 @@ class LobbyRequest:
     panel: str | None = None  # the panel to show: ratings, games, challenges
     refused: str | None = None  # why nothing is sent
     help: bool = False  # the lobby's help: its keys and these commands
+    said: str | None = None  # what the status line says once it is sent
 
 
 def read_lobby_line(text: str) -> LobbyRequest:
@@ -155,4 +156,5 @@ def _challenge(word: str, args: list[str]) -> LobbyRequest:
     clock = TimeControl(days=days) if days else None
     chosen: SeatName | None = "white" if seat == "white" else "black" if seat == "black" else None
     terms = ChallengeTerms(seat=chosen, first="white", clock=clock, rated=rated)
-    return LobbyRequest((Challenge(name, terms),), panel="challenges")
+    said = _("Your challenge to {name} is on its way: your challenges list it until the answer.")
+    return LobbyRequest((Challenge(name, terms),), panel="challenges", said=said.format(name=name))

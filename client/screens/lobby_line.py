@@ -126,6 +126,8 @@ class LobbyLine:
                 return
             if isinstance(message, Resume):
                 self.send(LobbyUnsubscribe())
+        if request.said is not None:  # a refusal that comes says so instead
+            state.say(request.said)
         if request.panel is not None:
             state.accounts.open(request.panel)  # type: ignore[arg-type]
 

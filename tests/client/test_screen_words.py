@@ -385,3 +385,16 @@ def test_a_password_not_given_says_what_is_now(tmp_path: Path) -> None:
     line.open("say hi")
     line.cancel()  # nothing was asked: the line above stays
     assert state.message == "Your password is unchanged."
+
+
+def test_a_challenge_sent_says_so(tmp_path: Path) -> None:
+    """Seen in tmux: after ':challenge Erika 3d' the status line still said the welcome."""
+    line, state, sent = lobby_line(tmp_path)
+    state.say("Welcome, Ann: your account is made; your rating is 1500.")
+    line.open()
+    typed(line, "challenge Bob 3d")
+    assert [type(m).__name__ for m in sent] == ["Challenge"]
+    assert state.message == (
+        "Your challenge to Bob is on its way: your challenges list it until the answer."
+    )
+    assert state.accounts.panel == "challenges"
