@@ -47,6 +47,12 @@ async def test_the_phone_table_fits_a_finger(pages: Pages) -> None:
     await page.click("#board-text summary")
     small = [t for t in await page.evaluate(TARGETS) if t["width"] < 44 or t["height"] < 44]
     assert small == []
+    # a long press on an island says what its "3/5" means
+    island = page.locator("svg.board .island[data-island='BARI']")
+    await island.dispatch_event("pointerdown")
+    await page.wait_for_timeout(700)
+    await island.dispatch_event("pointerup")
+    assert await page.text_content("#why") == "BARI: needs 3 of 5 lines"
 
 
 async def test_a_tap_picks_the_nearest_line_and_asks_to_confirm(pages: Pages) -> None:
