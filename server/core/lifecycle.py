@@ -49,7 +49,7 @@ class Lifecycle:
     # ----- creation -----------------------------------------------------------------------------
 
     def create(self, session: Session, create: CreateTable, now: float) -> None:
-        ctx, cfg = self.ctx, self.ctx.config
+        cfg = self.ctx.config
         self.sessions.room_for_one_more(session)
         options, clock = _terms(create)
         made = self.tables_by_address.get(session.address, set())
@@ -73,7 +73,6 @@ class Lifecycle:
         )  # fmt: skip
         table_id = table.table_id
         self._created(table, now)
-        ctx.lobby.add(table)
         self.tables_by_address.setdefault(session.address, set()).add(table_id)
         self.creators[table_id] = session.address
         self._seat_players(table, create.vs_computer, seat, session, now)
@@ -123,7 +122,6 @@ class Lifecycle:
         table_id = table.table_id
         table.hold_seat(theirs, challenger.name, challenger.key, challenger.shown_rating, now)
         self._created(table, now, held=theirs)
-        ctx.lobby.add(table)
         assert session.name is not None
         outbox = table.join(
             session.member, session.name, theirs.other, now=now, account=session.account,
@@ -171,7 +169,7 @@ class Lifecycle:
 
     def _created(self, table: Table, now: float, held: Seat | None = None) -> None:
         """Write a new table, its log so far, its state and (`held`) a seat held for a player
-        yet to come."""
+        yet to come; then list it in the lobby."""
         game = table.game
         self.ctx.write(
             CreateTableOp(
@@ -183,6 +181,7 @@ class Lifecycle:
             )
         )
         self.ctx.table_changed(table, now, state=True, seats=[] if held is None else [held])
+        self.ctx.lobby.add(table)
 
     def _seat_players(
         self, table: Table, vs_computer: bool, seat: Seat, session: Session, now: float
@@ -238,7 +237,6 @@ class Lifecycle:
         )  # fmt: skip
         table_id = new.table_id
         self._created(new, now)
-        ctx.lobby.add(new)
         table.rematch_to, table.rematch_offer = table_id, None
         self.ctx.table_changed(table, now, state=True)
         ctx.note(table, "rematch_started", None, table_id)
