@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from playwright.async_api import expect
+from playwright.async_api import Page, expect
 
 from server.net.app import KahunaServer
 from shared.actions import (
@@ -163,7 +163,7 @@ async def test_the_page_refuses_as_the_engine_does(pages: Pages) -> None:
     assert result["checked"] == sum(len(tried) for _, tried in found)
 
 
-async def reason(page: Any) -> str:
+async def reason(page: Page) -> str:
     why = page.locator("#why")
     await expect(why).to_be_visible()
     text = await why.text_content()
