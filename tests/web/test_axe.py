@@ -1,0 +1,147 @@
+"""axe-core (pinned in package.json, installed by `npm ci`, which `make lint-js` runs before the
+tests in `make test`) over the page's places in English and German: the lobby, a table as its
+player and as a spectator, a player's page and a finished game's replay. No serious or critical
+violation on any of them.
+
+axe.min.js is put into each page by Playwright (the page's Content-Security-Policy allows
+scripts of its own origin only, so the test's context bypasses it: the page itself is as
+served)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+from server.net.app import KahunaServer
+from tests.conftest import Client, ServerFactory, create_table, play_random
+from tests.web.conftest import DESKTOP
+from tests.web.test_replay import archived_game
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not AXE.exists(),
+        reason="node_modules/axe-core is missing: `npm ci` installs it (make lint-js does)",
+    ),
+]
+
+SERIOUS = ("serious", "critical")
+
+RUN = """
+async () => {
+  // besides axe's rules by default, one it counts as experimental: a control's name that is
+  // not its visible label (what a voice control user says to click it)
+  const rules = { "label-content-name-mismatch": { enabled: true } };
+  const result = await axe.run(document, { resultTypes: ["violations"], rules });
+  return result.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 4),
+  }));
+}
+"""
+
+# A game against the computer, as the lobby's "Play the computer now" asks for it.
+COMPUTER_GAME: dict[str, Any] = {
+    "options": {"variant1": False, "variant2": False, "handicap_seat": None, "handicap_bridges": 0},
+    "vs_computer": True,
+    "seat": "white",
+    "first": "white",
+    "clock": None,
+    "level": "easy",
+    "hints": True,
+    "rated": False,
+}
+
+# The page's own connection, once open: a message sent on it.
+SEND = """
+async ([type, fields]) => {
+  const { app } = await import("/assets/state.mjs");
+  await new Promise((ok) => {
+    const wait = () => (app.conn && app.conn.ready && app.welcome ? ok() : setTimeout(wait, 20));
+    wait();
+  });
+  app.conn.send(type, fields);
+}
+"""
+
+
+@pytest.fixture
+async def web_server(make_server: ServerFactory) -> KahunaServer:
+    return await make_server(
+        web=True, password_cost="test", analysis_playouts=32, analysis_search=100
+    )
+
+
+async def violations(page: Page) -> list[dict[str, Any]]:
+    await page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = await page.evaluate(RUN)
+    return found
+
+
+async def places(browser: Browser, server: KahunaServer, locale: str) -> dict[str, Page]:
+    """Each place of the page, ready to be checked, in a context of its own."""
+    port = server.port
+    base = f"http://127.0.0.1:{port}"
+
+    async def opened(path: str) -> Page:
+        context = await browser.new_context(viewport=DESKTOP, locale=locale, bypass_csp=True)
+        page = await context.new_page()
+        await page.goto(base + path)
+        return page
+
+    found: dict[str, Page] = {}
+    lobby = await opened("/")
+    await expect(lobby.locator("#main > *:not(.notice)").first).to_be_visible()
+    found["lobby"] = lobby
+    player = await opened("/")
+    await player.evaluate(SEND, ["create_table", COMPUTER_GAME])
+    await player.wait_for_url("**/table/*")
+    await expect(player.locator(".board .line.active").first).to_be_visible(timeout=10_000)
+    found["table as player"] = player
+    host = await Client.connect(port, "Host")
+    joined, state = await create_table(host, vs_computer=True)
+    # long enough for the log to scroll
+    await play_random(host, joined.table_id, random.Random(4), state, max_actions=60)
+    spectator = await opened(f"/table/{joined.table_id}")
+    await expect(spectator.locator(".board").first).to_be_visible(timeout=10_000)
+    found["table as spectator"] = spectator
+    game, _record = await archived_game(port, "Ann", actions=12)
+    page = await opened("/player/Ann")
+    await expect(page.locator(f"a[href='/game/{game}']").first).to_be_visible(timeout=10_000)
+    found["player page"] = page
+    replay = await opened(f"/game/{game}")
+    await expect(replay.locator(".replay-board svg.board")).to_be_visible(timeout=10_000)
+    await replay.click("#analyse")  # with its analysis, the chart and the turn's line
+    await expect(replay.locator("svg.analysis-chart")).to_be_visible(timeout=30_000)
+    found["replay"] = replay
+    await host.close()
+    return found
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+async def test_no_serious_violation_on_any_place(
+    browser: Browser, web_server: KahunaServer, locale: str
+) -> None:
+    pages = await places(browser, web_server, locale)
+    serious: dict[str, list[dict[str, Any]]] = {}
+    counts = {}
+    for name, page in pages.items():
+        assert await page.evaluate("document.documentElement.lang") == locale[:2]
+        found = await violations(page)
+        counts[name] = [(v["id"], v["impact"]) for v in found]
+        bad = [v for v in found if v["impact"] in SERIOUS]
+        if bad:
+            serious[name] = bad
+    print(f"axe-core, {locale}: the violations of each place: {counts}")
+    assert serious == {}
+    # the check itself finds what it is to find: a button with no name is a critical violation
+    lobby = pages["lobby"]
+    await lobby.evaluate("document.body.append(document.createElement('button'))")
+    assert "button-name" in {v["id"] for v in await violations(lobby) if v["impact"] in SERIOUS}
