@@ -91,7 +91,8 @@ async def places(browser: Browser, server: KahunaServer, locale: str) -> dict[st
     base = f"http://127.0.0.1:{port}"
 
     async def opened(path: str) -> Page:
-        context = await browser.new_context(viewport=DESKTOP, locale=locale, bypass_csp=True)
+        options: dict[str, Any] = {"viewport": DESKTOP, "locale": locale, "bypass_csp": True}
+        context = await browser.new_context(**options)
         page = await context.new_page()
         await page.goto(base + path)
         return page
