@@ -7,6 +7,7 @@
 import { GAME_OVER_NOTES } from "./code-words.mjs";
 import { el } from "./dom.mjs";
 import { accountWords } from "./errors.mjs";
+import { rememberName } from "./kept.mjs";
 import { _, fmt, seatName, t } from "./words.mjs";
 
 const LOGIN_KEY = "kahuna.login";
@@ -43,6 +44,9 @@ function keepLogin(value) {
 // After welcome: log in again with the token this tab kept, if any.
 export function resumeLogin(welcome, send) {
   accounts.account = null;
+  accounts.gamesAsked = null; // a player's page on the screen asks again on this connection
+  // a name kept that an account has taken: the guest name given instead is this browser's now
+  if (welcome.name_note === "name_registered" && welcome.name) rememberName(welcome.name);
   const kept = keptLogin();
   if (welcome.accounts && kept) send("login", { name: kept.name, password: null, token: kept.token });
 }

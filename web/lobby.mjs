@@ -166,7 +166,7 @@ function welcomePart() {
     "section",
     { class: `welcome${me ? " member" : ""}`, "aria-label": _("Welcome") },
     me
-      ? null
+      ? el("h1", { class: "sr-only", text: "Kahuna" })
       : el(
           "div",
           { class: "intro" },

@@ -120,7 +120,7 @@ function resultsTable(stats) {
     "table",
     { class: "results" },
     el("caption", { text: _("Results") }),
-    el("thead", {}, el("tr", {}, el("th", {}), el("th", { text: _("Wins") }), el("th", { text: _("Losses") }), el("th", { text: _("Draws") }))),
+    el("thead", {}, el("tr", {}, el("td", {}), el("th", { text: _("Wins") }), el("th", { text: _("Losses") }), el("th", { text: _("Draws") }))),
     el(
       "tbody",
       {},
