@@ -49,6 +49,22 @@ async def test_a_game_of_days_asks_to_notify(pages: Pages) -> None:
     table_id = await sit_against_the_computer(page, clock=days)
     await my_turn(page, table_id)
     await expect(page.locator("#notify")).to_have_text("Notifications on")
+    # the tab hidden, the player's next turn is notified (the browser's notifications recorded)
+    await page.evaluate(
+        """() => {
+          Object.defineProperty(document, "hidden", { get: () => true });
+          window.notified = [];
+          window.Notification = class { static permission = "granted";
+            constructor(title, options) { window.notified.push([title, options.body]); } };
+        }"""
+    )
+    version = await page.evaluate("(id) => kahuna.tables.get(id).version", table_id)
+    await page.click("#draw")
+    await page.wait_for_function("() => window.notified.length > 0")
+    assert await page.evaluate("(id) => kahuna.tables.get(id).version", table_id) > version
+    assert await page.evaluate("() => window.notified") == [
+        ["Kahuna", f"Your move at table {table_id}"]
+    ]
     # a live game has no such button
     other = await pages.open("/")
     await sit_against_the_computer(other)
