@@ -73,7 +73,16 @@ export function whyNotAction(known, action) {
 export function tellWhy(text, render) {
   app.why = text;
   app.whyTable = app.current;
+  app.whyNew = true;
   render();
+}
+
+// The reason's role as drawn now: an alert when just said, then a plain status, so that a
+// screen reader says it once and not again at every redraw of the table.
+export function whyRole() {
+  const role = app.whyNew ? "alert" : "status";
+  app.whyNew = false;
+  return role;
 }
 
 // The reason on the screen, at its own table only.

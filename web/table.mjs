@@ -20,7 +20,7 @@ import { focusKey, installTableKeys, restoreFocus } from "./table-keys.mjs";
 import { boardTextNode, legendNode } from "./table-legend.mjs";
 import { signalButtons, signalTurn } from "./table-signals.mjs";
 import { statusOf } from "./table-status.mjs";
-import { shownWhy, tellWhy } from "./table-why.mjs";
+import { shownWhy, tellWhy, whyRole } from "./table-why.mjs";
 import { _, fmt, t } from "./words.mjs";
 
 // A finished game of the player's games listed (version 3's archive), by its table id.
@@ -152,7 +152,7 @@ export function renderTable(main) {
           el("span", { class: "turn-text", text: status.text }),
           status.hint ? el("span", { class: "turn-hint", id: "turn-hint", text: status.hint }) : null,
         ),
-        shownWhy() ? el("p", { class: "why", id: "why", role: "alert", text: shownWhy() }) : null,
+        shownWhy() ? el("p", { class: "why", id: "why", role: whyRole(), text: shownWhy() }) : null,
         known.watchers && known.watchers.length
           ? el("p", { class: "watchers", id: "watchers", text: fmt(_("watched by {names}"), { names: known.watchers.join(", ") }) })
           : null,
