@@ -5,7 +5,7 @@
 // player typed in its forms (web/fields.mjs).
 
 import { accounts, challengesPart, passwordControl } from "./accounts.mjs";
-import { el, replace } from "./dom.mjs";
+import { el, replace, svg } from "./dom.mjs";
 import { restoreFields, typedFields } from "./fields.mjs";
 import { rememberName, savedSeat } from "./kept.mjs";
 import { computerGame, newTableForm } from "./new-table.mjs";
@@ -158,6 +158,29 @@ function accountBar(me) {
   );
 }
 
+// The board as a newcomer first sees it, a game under way: the twelve islands and their lines,
+// a few bridges of each colour. Only a picture (the lessons and the table are the real board).
+function boardPicture() {
+  const board = app.board;
+  if (!board) return null;
+  const [x, y, w, h] = board.view_box;
+  const colour = (k) => (k % 6 === 1 ? "white" : k % 7 === 4 ? "black" : null);
+  return svg(
+    "svg",
+    { class: "board-picture", viewBox: `${x} ${y} ${w} ${h}`, "aria-hidden": "true", focusable: "false" },
+    svg("rect", { x, y, width: w, height: h, rx: 24, class: "sea" }),
+    ...board.lines.map((line, k) => svg("path", { d: line.d, class: colour(k) ? `bridge ${colour(k)}` : "free" })),
+    ...board.islands.map((island) =>
+      svg(
+        "g",
+        { class: "island" },
+        svg("circle", { cx: island.x, cy: island.y, r: board.island_radius, class: "land" }),
+        svg("text", { x: island.x, y: island.y + 8, text: island.name }),
+      ),
+    ),
+  );
+}
+
 // The top: for a guest what Kahuna is, the game against the computer at once and the lessons;
 // the name or the account; the notice of the last attempt.
 function welcomePart() {
@@ -181,6 +204,7 @@ function welcomePart() {
             el("button", { type: "button", id: "play-computer", class: "primary big", text: _("Play the computer now"), onclick: () => ask("create_table", computerGame()) }),
             el("a", { href: "/learn", "data-link": "learn", class: "button big", id: "learn-link", text: _("Learn the game") }),
           ),
+          boardPicture(),
         ),
     el("div", { class: "who-am-i" }, me ? accountBar(me) : identityForm()),
     app.notice ? el("p", { class: "notice", role: "status", text: app.notice }) : null,
