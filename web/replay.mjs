@@ -307,4 +307,8 @@ export function renderReplay(main, id) {
       back,
     ),
   );
+  // the move shown in the middle of the list (the list scrolls, not the page)
+  const list = main.querySelector(".replay-moves");
+  const current = list.querySelector(".move.current");
+  if (current) list.scrollTop = Math.max(0, current.offsetTop - list.clientHeight / 2);
 }
