@@ -36,7 +36,12 @@ function known(id) {
 // a `games` list is read for the names of its games and left to the others.
 export function replayMessage(m) {
   if (m.type === "games") {
-    for (const entry of m.games || []) entries.set(entry.table_id, entry);
+    const same = (a, b) => String(a).toLowerCase() === String(b).toLowerCase();
+    for (const entry of m.games || []) {
+      // against the computer, the seat that is not the listed player's is the computer's
+      const computer = !entry.vs_computer ? null : same(entry.white, m.name) ? "black" : same(entry.black, m.name) ? "white" : null;
+      entries.set(entry.table_id, { ...entry, computer });
+    }
     return false;
   }
   if (m.type === "record" && replays.has(m.table_id)) {
@@ -116,19 +121,30 @@ document.addEventListener("keydown", (event) => {
 
 // ----- drawing ---------------------------------------------------------------------------------
 
+// A table of the lobby's list (a finished table not yet closed) as a games list names it.
+function fromLobby(id) {
+  const info = (app.lobby || []).find((i) => i.table_id === id);
+  if (!info || !info.players) return null;
+  const name = (s) => (info.players[s] ? info.players[s].name : "");
+  const computer = ["white", "black"].find((s) => info.players[s] && info.players[s].computer) || null;
+  // a guest has no page: named, not linked
+  const guests = ["white", "black"].filter((s) => info.players[s] && typeof info.players[s].rating !== "number");
+  return { white: name("white"), black: name("black"), computer, level: info.level, guests };
+}
+
 // The players, each a link to their page: known from a games list the page was given (the
-// record names no one), so not on a page opened at /game/ID from elsewhere.
+// record names no one) or from the lobby's list while the table is open; not otherwise.
 function playerLinks(id) {
-  const entry = entries.get(id);
+  const entry = entries.get(id) || fromLobby(id);
   if (!entry) return null;
+  const who = (s) => {
+    if (entry.computer === s) return fmt(_("computer: {level}"), { level: _(entry.level || "normal") });
+    if (!entry[s]) return _("(empty seat)");
+    if ((entry.guests || []).includes(s)) return entry[s];
+    return el("a", { href: `/player/${encodeURIComponent(entry[s])}`, "data-link": "", text: entry[s] });
+  };
   const seat = (s) =>
-    el(
-      "li",
-      { class: `replay-player ${s}` },
-      el("span", { class: `seat-mark ${s}`, "aria-hidden": "true" }),
-      `${seatName(s)}: `,
-      el("a", { href: `/player/${encodeURIComponent(entry[s])}`, "data-link": "", text: entry[s] }),
-    );
+    el("li", { class: `replay-player ${s}` }, el("span", { class: `seat-mark ${s}`, "aria-hidden": "true" }), `${seatName(s)}: `, who(s));
   return el("ul", { class: "replay-players" }, seat("white"), seat("black"));
 }
 

@@ -75,6 +75,10 @@ async def test_a_stranger_replays_an_archived_game(pages: Pages, web_server: Kah
     # the final position first, the result said
     assert (await where(page)).startswith(f"replay {table_id} · action {moves} of {moves}")
     assert "resigned" in await page.inner_text(".replay-result")
+    # the players, from the lobby's list while the finished table is open (the record names
+    # no one): Ann's page linked, the computer's level
+    await expect(page.locator(".replay-players a[href='/player/Ann']")).to_have_text("Ann")
+    await expect(page.locator(".replay-players li.black")).to_have_text("Black: computer: easy")
     await expect(page.locator("#replay-next")).to_be_disabled()
     # Home: the deal, no bridge
     await page.keyboard.press("Home")
@@ -114,6 +118,9 @@ async def test_the_games_list_opens_the_replay_with_the_players_pages(
     assert page.url.endswith(f"/game/{table_id}")
     link = page.locator(".replay-players a[href='/player/Bea']")
     await expect(link).to_have_text("Bea")
+    # the computer has no page: its level, not a link
+    assert await page.locator(".replay-players a").count() == 1
+    await expect(page.locator(".replay-players li.black")).to_have_text("Black: computer: easy")
     await link.click()
     assert page.url.endswith("/player/Bea")
     await page.go_back()
