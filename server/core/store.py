@@ -257,6 +257,8 @@ class ArchivedGame:
     level: str | None  # the computer's, against it
     started: float  # unix times
     finished: float
+    tournament_id: str | None = None  # version 5: the tournament the game was of, its round
+    round: int | None = None
 
 
 @attrs.frozen
@@ -271,11 +273,113 @@ class LobbyChatOp:
     at: float
 
 
+# ----- tournaments (schema version 5) -------------------------------------------------------
+
+
+@attrs.frozen
+class TournamentRow:
+    """A tournament as stored: `terms` (JSON-able) its format's details, clock, options and
+    start; `status` "open" (taking entrants), "started" or "finished"; `standings` the final
+    table, kept once it is finished."""
+
+    tournament_id: str
+    name: str
+    director: str  # account key
+    format: str  # server/core/tournaments/model.py's Format
+    terms: dict[str, Any]
+    created: float
+    status: str = "open"
+    standings: list[Any] | None = None
+
+
+@attrs.frozen
+class EntrantRow:
+    """A player of a tournament: `position` the order of joining (a round-robin's table
+    numbers), `joined` the first round they could be paired in, `left` the last they were in."""
+
+    tournament_id: str
+    account: str  # account key
+    rating: float  # the seed: the rating at joining
+    position: int
+    joined: int = 1
+    left: int | None = None
+    removed: bool = False
+
+
+@attrs.frozen
+class PairingRow:
+    """One game of a round, by board; `table_id` None for a game never played (a forfeit
+    decided at the pairing), `outcome` None while it is played."""
+
+    board: int
+    white: str  # account keys
+    black: str
+    table_id: str | None
+    outcome: str | None = None
+
+
+@attrs.frozen
+class RoundRow:
+    tournament_id: str
+    number: int
+    bye: str | None  # account key
+    relaxed: tuple[str, ...]  # the pairing rules the round had to break
+    paired: float  # unix time
+    games: tuple[PairingRow, ...]
+
+
+@attrs.frozen
+class TournamentOp:
+    """The tournament as it now is, inserted or replacing the stored one whole."""
+
+    tournament: TournamentRow
+
+
+@attrs.frozen
+class EntrantOp:
+    """An entrant as they now are, inserted or replacing the stored one."""
+
+    entrant: EntrantRow
+
+
+@attrs.frozen
+class EntrantGoneOp:
+    """An entrant withdrawn before the start: gone from the list."""
+
+    tournament_id: str
+    account: str
+
+
+@attrs.frozen
+class RoundOp:
+    """A round paired: its games, written with their tables' CreateTableOps before it."""
+
+    round: RoundRow
+
+
+@attrs.frozen
+class PairingResultOp:
+    """The result of a game of a round, final."""
+
+    tournament_id: str
+    number: int
+    board: int
+    outcome: str
+
+
+@attrs.frozen
+class StoredTournament:
+    tournament: TournamentRow
+    entrants: list[EntrantRow]  # by position
+    rounds: list[RoundRow]  # by number
+
+
 StorageOp = (
     CreateTableOp | SetSeatOp | ClearSeatOp | AppendLogOp | ChatOp | TableStateOp | FinishOp
     | CloseOp | AccountOp | LoginTokenOp | DropLoginTokensOp | ChallengeOp | ChallengeGoneOp
     | ArchiveOp | LobbyChatOp | KnownAddressOp | RegistrationOp | AccountActionOp
-    | AccountActionDoneOp
+    | AccountActionDoneOp | TournamentOp | EntrantOp | EntrantGoneOp | RoundOp
+    | PairingResultOp
 )  # fmt: skip
 
 
@@ -315,6 +419,7 @@ class StoredPlayers:
     known_addresses: list[tuple[str, bytes]] = attrs.Factory(list)
     registrations: list[Registration] = attrs.Factory(list)  # the recent ones
     account_actions: list[AccountAction] = attrs.Factory(list)
+    tournaments: list[StoredTournament] = attrs.Factory(list)  # oldest first
 
 
 class Storage(Protocol):
@@ -357,6 +462,9 @@ class Storage(Protocol):
 
     def load_account_actions(self) -> list[AccountAction]:
         """The operator's commands no server has applied yet, in order."""
+
+    def load_tournaments(self) -> list[StoredTournament]:
+        """Every tournament with its entrants, rounds, pairings and results, oldest first."""
 
     def alive(self) -> None:
         """Raise a StorageError when the database can no longer be written (a lost connection),

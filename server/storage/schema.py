@@ -13,7 +13,7 @@ import attrs
 
 from server.core.store import StorageError
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # "KaHu" in ASCII: SQLite's application id (its header says whose database a file is) and the
 # PostgreSQL advisory lock of the serving server.
@@ -100,6 +100,7 @@ _SEAT = "NOT NULL CHECK ({} IN ('white', 'black'))"
 _FLAG = "NOT NULL CHECK ({} IN (0, 1))"
 _TABLE_ID = "NOT NULL REFERENCES tables (id)"
 _ACCOUNT = "REFERENCES accounts (name_key)"
+_TOURNAMENT = "REFERENCES tournaments (id)"
 
 # In the order they are made: a table comes after those its columns refer to.
 TABLES: tuple[Table, ...] = (
@@ -253,6 +254,8 @@ TABLES: tuple[Table, ...] = (
             Column("level", Type.TEXT),
             Column("started", Type.REAL, "NOT NULL"),
             Column("finished", Type.REAL, "NOT NULL"),
+            Column("tournament_id", Type.TEXT, note="the tournament's game, if one", since=5),
+            Column("round", Type.INTEGER, since=5),
         ),
         since=3,
     ),
@@ -303,6 +306,74 @@ TABLES: tuple[Table, ...] = (
         ),
         indexes=(("account_actions_waiting", "done, seq"),),
         since=4,
+    ),
+    # Version 5: tournaments (protocol version 4): each with its entrants, its rounds and the
+    # games of each round with their tables and results.
+    Table(
+        "tournaments",
+        (
+            Column("seq", Type.SEQ, note="creation order"),
+            Column("id", Type.TEXT, "NOT NULL UNIQUE"),
+            Column("name", Type.TEXT, "NOT NULL"),
+            Column("director", Type.TEXT, f"NOT NULL {_ACCOUNT}"),
+            Column(
+                "format",
+                Type.TEXT,
+                "NOT NULL CHECK (format IN ('swiss', 'round_robin', 'double_round_robin'))",
+            ),
+            Column("terms", Type.TEXT, "NOT NULL", note="JSON: rounds, clock, options, start"),
+            Column("created", Type.REAL, "NOT NULL"),
+            Column(
+                "status",
+                Type.TEXT,
+                "NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'started', 'finished'))",
+            ),
+            Column("standings", Type.TEXT, note="JSON: the final table, once finished"),
+        ),
+        since=5,
+    ),
+    Table(
+        "tournament_entrants",
+        (
+            Column("tournament_id", Type.TEXT, f"NOT NULL {_TOURNAMENT}"),
+            Column("account", Type.TEXT, f"NOT NULL {_ACCOUNT}"),
+            Column("rating", Type.REAL, "NOT NULL", note="the seed: the rating at joining"),
+            Column("position", Type.INTEGER, "NOT NULL", note="the order of joining"),
+            Column("joined", Type.INTEGER, "NOT NULL", note="the first round they could play"),
+            Column("left_after", Type.INTEGER, note="the last round they played, once out"),
+            Column("removed", Type.INTEGER, _FLAG.format("removed")),
+        ),
+        key=("tournament_id", "account"),
+        clustered=True,
+        since=5,
+    ),
+    Table(
+        "tournament_rounds",
+        (
+            Column("tournament_id", Type.TEXT, f"NOT NULL {_TOURNAMENT}"),
+            Column("number", Type.INTEGER, "NOT NULL CHECK (number >= 1)"),
+            Column("bye", Type.TEXT, note="the account with the bye"),
+            Column("relaxed", Type.TEXT, "NOT NULL", note="JSON: the pairing rules broken"),
+            Column("paired", Type.REAL, "NOT NULL"),
+        ),
+        key=("tournament_id", "number"),
+        clustered=True,
+        since=5,
+    ),
+    Table(
+        "tournament_games",
+        (
+            Column("tournament_id", Type.TEXT, f"NOT NULL {_TOURNAMENT}"),
+            Column("round", Type.INTEGER, "NOT NULL"),
+            Column("board", Type.INTEGER, "NOT NULL CHECK (board >= 1)"),
+            Column("white", Type.TEXT, "NOT NULL"),
+            Column("black", Type.TEXT, "NOT NULL"),
+            Column("table_id", Type.TEXT, "REFERENCES tables (id)", note="NULL: never played"),
+            Column("outcome", Type.TEXT, note="NULL while it is played"),
+        ),
+        key=("tournament_id", "round", "board"),
+        clustered=True,
+        since=5,
     ),
 )
 

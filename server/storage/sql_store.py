@@ -48,18 +48,28 @@ from server.core.store import (
     CloseOp,
     CreateTableOp,
     DropLoginTokensOp,
+    EntrantGoneOp,
+    EntrantOp,
+    EntrantRow,
     FinishOp,
     KnownAddressOp,
     LobbyChatOp,
     LoginTokenOp,
+    PairingResultOp,
+    PairingRow,
     Registration,
     RegistrationOp,
+    RoundOp,
+    RoundRow,
     SetSeatOp,
     StorageError,
     StorageOp,
     StoredSeat,
     StoredTable,
+    StoredTournament,
     TableStateOp,
+    TournamentOp,
+    TournamentRow,
 )
 
 TOUCH_EVERY = 1.0  # seconds between writes of the tables' `updated` times (see above)
@@ -325,11 +335,13 @@ class SqlStorage:
                 run(
                     "INSERT INTO archive (table_id, white, black, white_account, black_account,"
                     " winner, ending, rated, white_change, black_change, vs_computer, level,"
-                    " started, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " started, finished, tournament_id, round)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         g.table_id, g.white, g.black, g.white_account, g.black_account, g.winner,
                         g.ending, int(g.rated), g.white_change, g.black_change,
-                        int(g.vs_computer), g.level, g.started, g.finished,
+                        int(g.vs_computer), g.level, g.started, g.finished, g.tournament_id,
+                        g.round,
                     ),
                 )  # fmt: skip
             case LobbyChatOp():
@@ -380,6 +392,67 @@ class SqlStorage:
                 )
             case AccountActionDoneOp():
                 run("UPDATE account_actions SET done = ? WHERE seq = ?", (op.at, op.seq))
+            case _:
+                self._apply_tournaments(op)
+
+    def _apply_tournaments(self, op: StorageOp) -> None:
+        """Version 5's operations: tournaments, their entrants, rounds and results."""
+        run = self._run
+        match op:
+            case TournamentOp(tournament=t):
+                standings = None if t.standings is None else _json(t.standings)
+                run(
+                    "INSERT INTO tournaments (id, name, director, format, terms, created, status,"
+                    " standings) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
+                    " name = excluded.name, terms = excluded.terms, status = excluded.status,"
+                    " standings = excluded.standings",
+                    (
+                        t.tournament_id, t.name, t.director, t.format, _json(t.terms), t.created,
+                        t.status, standings,
+                    ),
+                )  # fmt: skip
+            case EntrantOp(entrant=e):
+                run(
+                    "INSERT INTO tournament_entrants (tournament_id, account, rating, position,"
+                    " joined, left_after, removed) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (tournament_id, account) DO UPDATE SET"
+                    " rating = excluded.rating, position = excluded.position,"
+                    " joined = excluded.joined, left_after = excluded.left_after,"
+                    " removed = excluded.removed",
+                    (
+                        e.tournament_id, e.account, e.rating, e.position, e.joined, e.left,
+                        int(e.removed),
+                    ),
+                )  # fmt: skip
+            case EntrantGoneOp():
+                run(
+                    "DELETE FROM tournament_entrants WHERE tournament_id = ? AND account = ?",
+                    (op.tournament_id, op.account),
+                )
+            case RoundOp(round=r):
+                run(
+                    "INSERT INTO tournament_rounds (tournament_id, number, bye, relaxed, paired)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (r.tournament_id, r.number, r.bye, _json(sorted(r.relaxed)), r.paired),
+                )
+                for g in r.games:
+                    run(
+                        "INSERT INTO tournament_games (tournament_id, round, board, white, black,"
+                        " table_id, outcome) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (r.tournament_id, r.number, g.board, g.white, g.black, g.table_id,
+                         g.outcome),
+                    )  # fmt: skip
+            case PairingResultOp():
+                done = self._execute(
+                    "UPDATE tournament_games SET outcome = ? WHERE tournament_id = ?"
+                    " AND round = ? AND board = ? AND outcome IS NULL",
+                    (op.outcome, op.tournament_id, op.number, op.board),
+                )
+                if done.rowcount != 1:
+                    raise StorageError(
+                        f"{self.path}: game {op.board} of round {op.number} of tournament"
+                        f" {op.tournament_id} has no result to take; nothing written"
+                    )
             case _:
                 raise StorageError(f"{self.path}: unknown operation {type(op).__name__}")
 
@@ -575,14 +648,14 @@ class SqlStorage:
         rows = self._read(
             "the archive",
             "SELECT table_id, white, black, white_account, black_account, winner, ending, rated,"
-            " white_change, black_change, vs_computer, level, started, finished"
-            " FROM archive ORDER BY seq",
+            " white_change, black_change, vs_computer, level, started, finished, tournament_id,"
+            " round FROM archive ORDER BY seq",
         )
         # the columns in ArchivedGame's order; the flags are stored as 0 and 1
         return [
             ArchivedGame(
                 r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8], r[9], bool(r[10]),
-                r[11], r[12], r[13],
+                r[11], r[12], r[13], r[14], r[15],
             )
             for r in rows
         ]  # fmt: skip
@@ -618,6 +691,52 @@ class SqlStorage:
             " WHERE done IS NULL ORDER BY seq",
         )
         return [AccountAction(int(seq), key, action, hashed) for seq, key, action, hashed in rows]
+
+    def load_tournaments(self) -> list[StoredTournament]:
+        tournaments = self._read(
+            "the tournaments",
+            "SELECT id, name, director, format, terms, created, status, standings"
+            " FROM tournaments ORDER BY seq",
+        )
+        entrants: dict[str, list[EntrantRow]] = {row[0]: [] for row in tournaments}
+        rounds: dict[str, list[RoundRow]] = {row[0]: [] for row in tournaments}
+        for tid, account, rating, position, joined, left, removed in self._read(
+            "the tournaments' entrants",
+            "SELECT tournament_id, account, rating, position, joined, left_after, removed"
+            " FROM tournament_entrants ORDER BY tournament_id, position",
+        ):
+            entrants[tid].append(
+                EntrantRow(tid, account, rating, position, joined, left, bool(removed))
+            )
+        games: dict[tuple[str, int], list[PairingRow]] = {}
+        for tid, number, board, white, black, table_id, outcome in self._read(
+            "the tournaments' games",
+            "SELECT tournament_id, round, board, white, black, table_id, outcome"
+            " FROM tournament_games ORDER BY tournament_id, round, board",
+        ):
+            games.setdefault((tid, number), []).append(
+                PairingRow(board, white, black, table_id, outcome)
+            )
+        for tid, number, bye, relaxed, paired in self._read(
+            "the tournaments' rounds",
+            "SELECT tournament_id, number, bye, relaxed, paired FROM tournament_rounds"
+            " ORDER BY tournament_id, number",
+        ):
+            played = tuple(games.get((tid, number), ()))
+            rounds[tid].append(
+                RoundRow(tid, number, bye, tuple(json.loads(relaxed)), paired, played)
+            )
+        return [
+            StoredTournament(
+                TournamentRow(
+                    tid, name, director, fmt, json.loads(terms), created, status,
+                    None if standings is None else json.loads(standings),
+                ),
+                entrants[tid],
+                rounds[tid],
+            )
+            for tid, name, director, fmt, terms, created, status, standings in tournaments
+        ]  # fmt: skip
 
     def flush_times(self) -> None:
         """At close: the tables' times not yet written; they lag, as after a kill -9, if the

@@ -1,0 +1,143 @@
+"""Schema version 5 in both databases: a tournament, its entrants, its rounds with their games,
+tables and results, and the archive's tournament and round, kept across a reopening; and the
+migration of a version-4 database."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import attrs
+import pytest
+
+from server.core.store import (
+    AccountOp,
+    AccountRow,
+    ArchivedGame,
+    ArchiveOp,
+    CreateTableOp,
+    EntrantGoneOp,
+    EntrantOp,
+    EntrantRow,
+    PairingResultOp,
+    PairingRow,
+    RoundOp,
+    RoundRow,
+    StorageError,
+    StoredTournament,
+    TournamentOp,
+    TournamentRow,
+)
+from server.storage.sqlite_schema import SCHEMA_VERSION
+from tests.conftest import Backend
+from tests.server.test_storage_postgresql import run_sql
+from tests.server.test_storage_safety import VERSION_5_ARCHIVE, VERSION_5_TABLES
+
+
+def _account(key: str) -> AccountRow:
+    return AccountRow(key, key.title(), "$argon2id$x", 1500.0, 350.0, 0.06, 1.0, 1.0, False, {})
+
+
+TERMS = {"rounds": 3, "clock": {"initial": 300, "increment": 3}, "rated": True}
+CUP = TournamentRow("t1", "Club night", "ann", "swiss", TERMS, 10.0)
+ROUND_1 = RoundRow(
+    "t1",
+    1,
+    "cid",
+    (),
+    20.0,
+    (
+        PairingRow(1, "ann", "bob", "tab1"),
+        PairingRow(2, "dan", "cid", None, "white_won_by_forfeit"),
+    ),
+)
+
+
+def _entrant(key: str, position: int, **more: object) -> EntrantRow:
+    return EntrantRow("t1", key, 1500.0 + position, position, **more)  # type: ignore[arg-type]
+
+
+def test_a_tournament_and_its_rounds_are_kept(backend: Backend) -> None:
+    storage = backend.open()
+    storage.write([AccountOp(_account(k)) for k in ("ann", "bob", "cid", "dan", "eve")])
+    storage.write([TournamentOp(CUP)])
+    storage.write([EntrantOp(_entrant(k, i)) for i, k in enumerate(("ann", "bob", "cid", "dan"))])
+    storage.write([EntrantOp(_entrant("eve", 4)), EntrantGoneOp("t1", "eve")])
+    started = TournamentRow("t1", "Club night", "ann", "swiss", TERMS, 10.0, "started")
+    storage.write(
+        [
+            TournamentOp(started),
+            CreateTableOp("tab1", {}, "white", False, 20.0),
+            RoundOp(ROUND_1),
+        ]
+    )
+    storage.write([PairingResultOp("t1", 1, 1, "black_won")])
+    storage.write([EntrantOp(_entrant("dan", 3, left=1))])
+    storage.close()
+
+    storage = backend.open()
+    (kept,) = storage.load_tournaments()
+    played = (PairingRow(1, "ann", "bob", "tab1", "black_won"), ROUND_1.games[1])
+    assert kept == StoredTournament(
+        started,
+        [_entrant("ann", 0), _entrant("bob", 1), _entrant("cid", 2), _entrant("dan", 3, left=1)],
+        [RoundRow("t1", 1, "cid", (), 20.0, played)],
+    )
+    # a result is final: a second one for the same game is refused and writes nothing
+    with pytest.raises(StorageError, match="no result to take"):
+        storage.write([PairingResultOp("t1", 1, 1, "draw"), EntrantGoneOp("t1", "ann")])
+    assert len(storage.load_tournaments()[0].entrants) == 4
+    final = [{"name": "bob", "points": 2}]
+    storage.write([TournamentOp(attrs.evolve(started, status="finished", standings=final))])
+    assert storage.load_tournaments()[0].tournament.standings == final
+    storage.close()
+
+
+def test_the_archive_keeps_a_games_tournament_and_round(backend: Backend) -> None:
+    storage = backend.open()
+    storage.write([AccountOp(_account("ann")), CreateTableOp("tab1", {}, "white", False, 1.0)])
+    game = ArchivedGame(
+        "tab1", "Ann", "Bob", "ann", None, "white", "resigned", False, None, None, False, None,
+        1.0, 2.0, "t1", 2,
+    )  # fmt: skip
+    storage.write([ArchiveOp(game)])
+    storage.close()
+    storage = backend.open()
+    assert storage.load_archive() == [game]
+    storage.close()
+
+
+def _to_version_4(backend: Backend) -> None:
+    if backend.kind == "sqlite":
+        db = sqlite3.connect(backend.db)
+        for name in VERSION_5_TABLES:
+            db.execute(f"DROP TABLE {name}")
+        for column in VERSION_5_ARCHIVE:
+            db.execute(f"ALTER TABLE archive DROP COLUMN {column}")
+        db.execute("PRAGMA user_version=4")
+        db.commit()
+        db.close()
+    else:
+        for name in VERSION_5_TABLES:
+            run_sql(backend.db, f"DROP TABLE {name}")
+        for column in VERSION_5_ARCHIVE:
+            run_sql(backend.db, f"ALTER TABLE archive DROP COLUMN {column}")
+        run_sql(backend.db, "UPDATE kahuna_schema SET version = 4")
+
+
+def test_a_version_4_database_gains_the_tournaments(backend: Backend) -> None:
+    storage = backend.open()
+    storage.write([AccountOp(_account("ann")), CreateTableOp("tab1", {}, "white", False, 1.0)])
+    old_game = ArchivedGame(
+        "tab1", "Ann", "Bob", "ann", None, None, "agreed", False, None, None, False, None, 1.0,
+        2.0,
+    )  # fmt: skip
+    storage.write([ArchiveOp(old_game)])
+    storage.close()
+    _to_version_4(backend)
+    storage = backend.open()
+    assert storage.load_archive() == [old_game]  # no tournament: NULL
+    assert storage.load_tournaments() == []
+    storage.write([TournamentOp(CUP), EntrantOp(_entrant("ann", 0))])
+    assert [t.tournament.name for t in storage.load_tournaments()] == ["Club night"]
+    storage.close()
+    assert SCHEMA_VERSION == 5
