@@ -198,14 +198,16 @@ class Tournament:
 
     def pair_next_round(self) -> Tournament:
         """The next round paired: the Swiss's by weighted matching of those present, the
-        round-robin's from Berger's table. Refused while a game of the round is on, or when no
-        round is left."""
+        round-robin's from Berger's table. Refused while a game of the round is on, when no
+        round is left, or with fewer than two players to pair."""
         self._open()
         if self.current is not None and not self.current.finished:
             raise TournamentError("round_unfinished")
         number = len(self.rounds) + 1
         if number > self.total_rounds:
             raise TournamentError("no_round_left")
+        if sum(e.in_round(number) for e in self.entrants) < 2:
+            raise TournamentError("too_few_players")
         new = self._swiss_round(number) if self.swiss else self._round_robin_round(number)
         return attrs.evolve(self, rounds=(*self.rounds, new))
 

@@ -69,18 +69,27 @@ class Cost:
     def hard(self) -> bool:
         return bool(self.second_bye or self.repeat or self.colours)
 
-    def terms(self) -> tuple[int, ...]:
-        return attrs.astuple(self)
+    def terms(self) -> tuple[int, int, int, int, int, int, int]:
+        return (
+            self.second_bye,
+            self.repeat,
+            self.colours,
+            self.bye_score,
+            self.score_gap,
+            self.colour_wish,
+            self.order,
+        )
 
 
-def pair_round(players: Sequence[SwissPlayer]) -> SwissPairing:
-    """Pairs every player given (those present for the round), with one bye for an odd count."""
+def pair_round(players: Sequence[SwissPlayer], *, exact: bool = False) -> SwissPairing:
+    """Pairs every player given (those present for the round), with one bye for an odd count.
+    Above EXACT_UP_TO players the candidate pairs are tried first, unless `exact`."""
     if len({p.name for p in players}) != len(players):
         raise ValueError("a player is listed twice")
     if not players:
         return SwissPairing((), None)
     ordered = sorted(players, key=lambda p: (-p.score, p.rank))
-    if len(ordered) > EXACT_UP_TO:
+    if len(ordered) > EXACT_UP_TO and not exact:
         candidates = pair_costs(ordered, _candidates(ordered))
         matching = _solve(candidates, len(ordered), keep_hard=False)
         if matching is not None:
@@ -163,7 +172,10 @@ def weights(costs: dict[tuple[str, str], Cost], players: int) -> dict[tuple[str,
     greatest weight minimises the terms in order (lexicographically). Integers keep networkx's
     algorithm exact."""
     edges = (players + 1) // 2
-    bounds = [max(cost.terms()[k] for cost in costs.values()) for k in range(len(Cost().terms()))]
+    terms = {pair: cost.terms() for pair, cost in costs.items()}
+    bounds = [max(column, default=0) for column in zip(*terms.values(), strict=True)]
+    if not bounds:
+        return {}
     units = [0] * len(bounds)
     unit = 1
     for k in reversed(range(len(bounds))):
@@ -172,8 +184,8 @@ def weights(costs: dict[tuple[str, str], Cost], players: int) -> dict[tuple[str,
         unit *= bounds[k] * edges + 1
     base = unit  # above any round's total cost: every weight is positive
     return {
-        pair: base - sum(t * u for t, u in zip(cost.terms(), units, strict=True))
-        for pair, cost in costs.items()
+        pair: base - sum(t * u for t, u in zip(row, units, strict=True))
+        for pair, row in terms.items()
     }
 
 
