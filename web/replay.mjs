@@ -154,29 +154,30 @@ function resultWords(result) {
   return `${fmt(_("Game over: {who}"), { who })} (${reasonWords(result.winner, result.kind)})`;
 }
 
-// The lines and islands the step changed: marked on the board as the table marks the last turn.
-function changed(before, after) {
-  const lines = new Set();
+// What the step changed (in `key`: the bridges or the tokens), marked on the board as the table
+// marks the last turn's.
+function changed(before, after, key) {
+  const names = new Set();
   for (const seat of ["white", "black"]) {
-    const was = new Set(before.bridges[seat]);
-    const now = new Set(after.bridges[seat]);
-    for (const name of now) if (!was.has(name)) lines.add(name);
-    for (const name of was) if (!now.has(name)) lines.add(name);
+    const was = new Set(before[key][seat]);
+    const now = new Set(after[key][seat]);
+    for (const name of now) if (!was.has(name)) names.add(name);
+    for (const name of was) if (!now.has(name)) names.add(name);
   }
-  return lines;
+  return names;
 }
 
 function boardOf(found) {
   const steps = found.steps;
   const pub = publicOf(steps[found.at], app.board);
-  const recent = found.at ? changed(publicOf(steps[found.at - 1], app.board), pub) : new Set();
+  const before = found.at ? publicOf(steps[found.at - 1], app.board) : pub;
   const none = () => {};
   const board = drawBoard(app.board, pub, {
     active: new Set(),
     playable: new Set(),
     selected: null,
-    recent,
-    recentIslands: new Set(),
+    recent: changed(before, pub, "bridges"),
+    recentIslands: changed(before, pub, "tokens"),
     fresh: null,
     onLine: none,
     onTap: none,
