@@ -17,12 +17,13 @@ from shared.board import line_name
 from shared.history import Move
 from shared.record import read_record
 from tests.conftest import Client, ServerFactory, create_table, play_random
-from tests.web.conftest import Pages
+from tests.web.conftest import PHONE, Pages
 
 pytestmark = pytest.mark.browser
 
 PLAYOUTS = 32
 SEARCH = 100
+KEYS = ("first", "previous", "next", "last")  # the step buttons, #replay-KEY
 
 
 @pytest.fixture
@@ -133,3 +134,17 @@ async def test_a_game_the_archive_does_not_have_says_so(pages: Pages) -> None:
     await expect(page.locator(".replay .notice")).to_have_text(
         "This game is not kept on the server.", timeout=10_000
     )
+
+
+async def test_the_replay_fits_a_phone(pages: Pages, web_server: KahunaServer) -> None:
+    """At 360 px: no sideways scroll, the board as wide as the screen, the step buttons on one
+    row and 44 px high."""
+    table_id, _record = await archived_game(web_server.port, "Cy", actions=16)
+    page = await pages.open(f"/game/{table_id}", viewport=PHONE)
+    await expect(page.locator(".replay-board svg.board")).to_be_visible(timeout=10_000)
+    assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    board = await page.locator(".replay-board svg.board").bounding_box()
+    assert board is not None and board["width"] >= PHONE["width"] - 40
+    boxes = [await page.locator(f"#replay-{key}").bounding_box() for key in KEYS]
+    assert all(b is not None and b["height"] >= 44 for b in boxes)
+    assert len({round(b["y"]) for b in boxes if b is not None}) == 1
