@@ -39,6 +39,8 @@ $(NODE_STAMP): package.json package-lock.json
 ifneq ($(shell command -v npm 2>/dev/null),)
 lint-js: $(NODE_STAMP)
 	node_modules/.bin/eslint --max-warnings 0 web eslint.config.mjs
+# the page's accessibility test takes axe-core from node_modules (make -j too)
+pytest: $(NODE_STAMP)
 else
 lint-js:
 	@echo "lint-js skipped: ESLint needs Node.js and npm (Debian: apt-get install nodejs npm)" >&2
