@@ -20,7 +20,7 @@ from shared.types import Seat
 BYE = "\x00bye"  # the bye's node in the graph: no account name holds a NUL
 # Up to this many players every pair is an edge; above, the candidates first (_candidates)
 EXACT_UP_TO = 24
-WINDOW = 6
+WINDOW = 4
 
 
 class Relaxation(StrEnum):
