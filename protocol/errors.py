@@ -68,6 +68,9 @@ class ErrorCode(StrEnum):
     TOO_MANY_CHALLENGES = "too_many_challenges"
     NO_SUCH_GAME = "no_such_game"
     BUSY = "busy"
+    # version 4
+    NO_SUCH_TOURNAMENT = "no_such_tournament"
+    BAD_TOURNAMENT = "bad_tournament"
 
 
 MEANINGS: dict[ErrorCode, str] = {
@@ -156,6 +159,11 @@ MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.BUSY: (
         "version 3: analyse: the connection's analysis under way has not ended (your_analysis),"
         " or the server runs as many analyses as it allows (too_many: ask again later)"
+    ),
+    ErrorCode.NO_SUCH_TOURNAMENT: "version 4: no tournament has this id",
+    ErrorCode.BAD_TOURNAMENT: (
+        "version 4: the tournament cannot be made, joined, left or started; 'reason' says why"
+        " (docs/protocol.md, Tournaments)"
     ),
 }
 

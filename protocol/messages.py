@@ -58,6 +58,16 @@ from protocol.player_messages import (
     Resume,
     Watchers,
 )
+from protocol.tournament_messages import (
+    CreateTournament,
+    GetTournaments,
+    JoinTournament,
+    StartTournament,
+    Tournaments,
+    TournamentState,
+    WatchTournament,
+    WithdrawTournament,
+)
 
 # ----- client to server -------------------------------------------------------------------
 
@@ -340,13 +350,14 @@ ClientMessage = (
     Hello | LobbySubscribe | LobbyUnsubscribe | CreateTable | Join | Spectate | Reclaim | Leave
     | Command | Resync | Chat | GetRecord | Resign | OfferDraw | DeclineDraw | Claim | Rematch
     | Register | Login | Logout | ChangePassword | GetRatings | GetGames | Challenge
-    | AnswerChallenge | LobbyChat | Ignore | Resume | Analyse
+    | AnswerChallenge | LobbyChat | Ignore | Resume | Analyse | GetTournaments | CreateTournament
+    | JoinTournament | WithdrawTournament | StartTournament | WatchTournament
 )  # fmt: skip
 ServerMessage = (
     Welcome | Error | Lobby | Joined | Spectating | Left | State | Update | PlayersChanged
     | ChatMessage | TableClosed | History | Record | TableNote | LoggedIn | LoggedOut
     | PasswordChanged | Ratings | Games | Challenges | PlayerNote | LobbyChatMessage | Ignoring
-    | Watchers | AnalysisProgress | Analysis
+    | Watchers | AnalysisProgress | Analysis | Tournaments | TournamentState
 )  # fmt: skip
 Message = ClientMessage | ServerMessage
 
@@ -356,7 +367,8 @@ CLIENT_TYPES: dict[str, type[Any]] = {
         Hello, LobbySubscribe, LobbyUnsubscribe, CreateTable, Join, Spectate, Reclaim, Leave,
         Command, Resync, Chat, GetRecord, Resign, OfferDraw, DeclineDraw, Claim, Rematch,
         Register, Login, Logout, ChangePassword, GetRatings, GetGames, Challenge,
-        AnswerChallenge, LobbyChat, Ignore, Resume, Analyse,
+        AnswerChallenge, LobbyChat, Ignore, Resume, Analyse, GetTournaments, CreateTournament,
+        JoinTournament, WithdrawTournament, StartTournament, WatchTournament,
     )
 }  # fmt: skip
 SERVER_TYPES: dict[str, type[Any]] = {
@@ -365,7 +377,7 @@ SERVER_TYPES: dict[str, type[Any]] = {
         Welcome, Error, Lobby, Joined, Spectating, Left, State, Update, PlayersChanged,
         ChatMessage, TableClosed, History, Record, TableNote, LoggedIn, LoggedOut,
         PasswordChanged, Ratings, Games, Challenges, PlayerNote, LobbyChatMessage, Ignoring,
-        Watchers, AnalysisProgress, Analysis,
+        Watchers, AnalysisProgress, Analysis, Tournaments, TournamentState,
     )
 }  # fmt: skip
 ALL_TYPES: dict[str, type[Any]] = {**CLIENT_TYPES, **SERVER_TYPES}
@@ -390,5 +402,18 @@ V3_ONLY: frozenset[str] = frozenset(
     )
 )  # fmt: skip
 
+# Messages that exist only from version 4 on: the tournaments.
+V4_ONLY: frozenset[str] = frozenset(
+    cls.TYPE
+    for cls in (
+        GetTournaments, CreateTournament, JoinTournament, WithdrawTournament, StartTournament,
+        WatchTournament, Tournaments, TournamentState,
+    )
+)  # fmt: skip
+
 # The version that added each message type (1 for those not listed).
-MESSAGE_SINCE: dict[str, int] = {**dict.fromkeys(V2_ONLY, 2), **dict.fromkeys(V3_ONLY, 3)}
+MESSAGE_SINCE: dict[str, int] = {
+    **dict.fromkeys(V2_ONLY, 2),
+    **dict.fromkeys(V3_ONLY, 3),
+    **dict.fromkeys(V4_ONLY, 4),
+}

@@ -249,9 +249,11 @@ PlayerNoteNameV3 = Literal[
     "challenge_accepted", "challenge_declined", "challenge_withdrawn", "challenge_received",
     "your_move", "time_low",
 ]  # fmt: skip
-# version 4 adds "game_over": version 3's peers neither get nor accept it (NOTE_SINCE)
-PlayerNoteName = Literal[PlayerNoteNameV3, "game_over"]
-NOTE_SINCE: dict[str, int] = {"game_over": 4}  # the notes newer than player_note itself
+# version 4 adds "game_over" and "tournament_round": version 3's peers neither get nor accept
+# them (NOTE_SINCE)
+PlayerNoteName = Literal[PlayerNoteNameV3, "game_over", "tournament_round"]
+# the notes newer than player_note itself
+NOTE_SINCE: dict[str, int] = {"game_over": 4, "tournament_round": 4}
 OutcomeName = Literal["won", "lost", "drawn"]
 
 
@@ -259,7 +261,9 @@ OutcomeName = Literal["won", "lost", "drawn"]
 class PlayerNote:
     """Version 3: something for the player that is not at a table they are watching: a
     challenge answered (`table_id`: the new game's), a move awaited, a clock running low;
-    version 4: a game of theirs over (`outcome` for them, `ending`: the result's kind)."""
+    version 4: a game of theirs over (`outcome` for them, `ending`: the result's kind), their
+    game of a tournament's round ready (`tournament_round`: `table_id` the game's, `name` the
+    opponent)."""
 
     TYPE: ClassVar[str] = "player_note"
     note: PlayerNoteName = attrs.field(metadata={VALUES_SINCE: NOTE_SINCE})

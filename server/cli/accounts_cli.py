@@ -5,9 +5,12 @@ database whether or not a server is using it.
     kahuna-server accounts recent [--hours H] [--db PATH|URL]
     kahuna-server accounts reset-password NAME [--db PATH|URL]
     kahuna-server accounts disable NAME... [--from ADDRESS [--hours H]] [--db PATH|URL]
+    kahuna-server accounts director NAME... [--off] [--db PATH|URL]
 
 `recent` lists the accounts registered in the last hours, by the address they came from, and
-`disable --from ADDRESS` disables those of one address at once.
+`disable --from ADDRESS` disables those of one address at once. `director` lets the accounts
+make tournaments on a server started with `--tournaments directors` (`--off`: no longer); a
+server reads the directors when it starts, so one that runs takes the change at its next start.
 
 Beside a running server (which holds the database's lock and keeps the accounts in memory), the
 database is opened `shared` (server/storage/sqlite_store.py, server/storage/pg_store.py): each
@@ -43,6 +46,7 @@ from server.core.store import (
     AccountActionOp,
     AccountRow,
     DatabaseInUse,
+    DirectorOp,
     NoDatabase,
     Registration,
     Storage,
@@ -106,6 +110,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--hours", type=float, default=RECENT_HOURS, metavar="H",
         help="with --from (default: %(default)s)",
     )  # fmt: skip
+    director = commands.add_parser(
+        "director", parents=[db], help="NAME... may make tournaments under --tournaments"
+        " directors (a running server: from its next start)",
+    )  # fmt: skip
+    director.add_argument("names", metavar="NAME", nargs="+")
+    director.add_argument("--off", action="store_true", help="no longer")
     return parser
 
 
@@ -187,6 +197,13 @@ def _command(args: argparse.Namespace, storage: Storage, running: bool) -> int:
             return 1
         found.append(account)
     later = " (the running server logs its clients out within seconds)" if running else ""
+    if args.command == "director":
+        storage.write([DirectorOp(a.key, not args.off, now) for a in found])
+        then = " (the running server: from its next start)" if running else ""
+        for account in found:
+            may = "may no longer" if args.off else "may"
+            print(f"{account.name} {may} make tournaments{then}")
+        return 0
     if args.command == "disable":
         if args.address is not None:
             since = now - args.hours * 3600

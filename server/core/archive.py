@@ -104,6 +104,7 @@ class Archive:
             table.level if table.vs_computer else None,
             table.created_wall,
             ctx.wall,
+            *ctx.tournament_tables.get(table.table_id, (None, None)),
         )
         ctx.write(ArchiveOp(game))
         self._index(game)

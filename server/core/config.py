@@ -211,6 +211,19 @@ class ServerConfig:
         natural_float,
         "seconds a new account may neither chat in the lobby nor challenge; 0 turns it off",
     )
+    # version 4's tournaments (server/core/tournament_desk.py)
+    tournaments: str = option(
+        "everyone",
+        "who may make a tournament: everyone (any account) or directors (the accounts named"
+        " with `kahuna-server accounts director NAME`)",
+        choices=("everyone", "directors"),
+    )
+    tournament_forfeit: float = limit(
+        300.0,
+        positive_float,
+        "seconds a player of a live tournament has for their first move of a game before they"
+        " lose it by forfeit, unless the tournament's director set another time",
+    )
     # seconds between the server's looks for the operator's `kahuna-server accounts` commands
     account_actions_interval: float = 2.0
     chat_history: int = 50  # chat messages sent in a full state

@@ -64,6 +64,10 @@ class Context:
         # what a game that has just ended does besides its storage (the clocks stop, the result,
         # the record, the archive, the players told): Play.game_ended, which sets it
         self.game_ended: Callable[[Table, float], None] = _no_game_end
+        # version 4: the tables of tournaments' games, with their tournament and round, and what
+        # the end of a game does for its tournament (TournamentDesk.game_over, which sets it)
+        self.tournament_tables: dict[str, tuple[str, int]] = {}
+        self.tournament_game_over: Callable[[Table, float], None] = _no_game_end
 
     def begin(self, now: float, wall: float) -> None:
         """An event that happened at `now`, `wall` by the wall clock, is being handled."""

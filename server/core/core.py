@@ -63,6 +63,14 @@ from protocol.player_messages import (
     Register,
     Resume,
 )
+from protocol.tournament_messages import (
+    CreateTournament,
+    GetTournaments,
+    JoinTournament,
+    StartTournament,
+    WatchTournament,
+    WithdrawTournament,
+)
 from server.core.archive import Archive
 from server.core.challenges import ChallengeBoard
 from server.core.config import ServerConfig
@@ -79,6 +87,7 @@ from server.core.session import Session
 from server.core.sessions import Sessions
 from server.core.store import AccountAction, StoredPlayers, StoredTable
 from server.core.table import Closing, MemberId, Table, TableError
+from server.core.tournament_desk import FIRST_MOVE, STARTS, TournamentDesk
 from shared.actions import Action
 from shared.types import Termination
 
@@ -113,6 +122,7 @@ class ServerCore:
         self._lobby_chat = LobbyChatRoom(self._ctx)
         self._challenges = ChallengeBoard(self._ctx, self._tables)
         self._logins.on_login = self._challenges.logged_in
+        self._desk = TournamentDesk(self._ctx, self._tables, self._play)
         # what the sweep under way has yet to look at, the last first
         self._sweep_sessions: list[Session] = []
         self._sweep_tables: list[Table] = []
@@ -135,6 +145,7 @@ class ServerCore:
         """The tables of a previous run, from storage (see Lifecycle.restore)."""
         self._ctx.begin(now, wall)
         self._tables.restore(stored, used_ids, now)
+        self._desk.tables_restored(now)
         return self._ctx.take()
 
     def restore_players(self, stored: StoredPlayers, now: float, wall: float) -> Effects:
@@ -147,6 +158,7 @@ class ServerCore:
         self._archive.restore(stored.archive)
         self._lobby_chat.restore(stored.lobby_chat)
         self._challenges.restore(stored.challenges)
+        self._desk.restore(stored.tournaments, stored.directors, now)
         return self._ctx.take()
 
     def record_read(
@@ -233,6 +245,7 @@ class ServerCore:
             return ctx.take()
         self._seen(session.account, leaving=True)
         self._logins.forget(member)
+        self._desk.forget(member)
         self._seating.disconnect(session, now)
         return ctx.take()
 
@@ -278,9 +291,15 @@ class ServerCore:
         ctx.begin(now, wall)
         timers = ctx.timers
         for table_id, what in timers.due(now):
+            if what == STARTS:  # a tournament's id
+                self._desk.start_due(table_id, now)
+                continue
             table = ctx.lobby.tables.get(table_id)
             if table is not None and not table.closed:
-                self._play.timer_due(table, what, now)
+                if what == FIRST_MOVE:
+                    self._desk.first_move_due(table, now)
+                else:
+                    self._play.timer_due(table, what, now)
         if timers.lobby_flush_due(now):
             ctx.flush_lobby()
         if timers.sweep_due(now):
@@ -400,6 +419,18 @@ class ServerCore:
                 self._finished.record(session, table_id)
             case Analyse(table_id):
                 self._finished.analyse(session, table_id)
+            case GetTournaments():
+                self._desk.listing(session)
+            case CreateTournament(terms):
+                self._desk.create(session, terms, now)
+            case JoinTournament(tournament_id):
+                self._desk.join(session, tournament_id, now)
+            case WithdrawTournament(tournament_id):
+                self._desk.withdraw(session, tournament_id, now)
+            case StartTournament(tournament_id):
+                self._desk.start(session, tournament_id, now)
+            case WatchTournament(tournament_id, watch):
+                self._desk.watch(session, tournament_id, watch)
 
     def _reconcile(self, table_id: str | None, now: float) -> None:
         """After an unexpected failure part-way through a change: whatever the table became in

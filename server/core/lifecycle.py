@@ -134,6 +134,28 @@ class Lifecycle:
                  session.name)  # fmt: skip
         return table_id
 
+    def create_for_tournament(
+        self,
+        white: Account,
+        black: Account,
+        options: GameOptions,
+        clock: Clock | None,
+        rated: bool,
+        now: float,
+    ) -> Table:
+        """Version 4: the table of a game of a tournament's round: White moving first, both
+        seats held for their accounts (each player takes theirs with `resume`), so that the
+        game, and its clock, begin at once."""
+        table = self._new_table("white", options, clock, now, rated=rated)
+        for seat, account in ((Seat.WHITE, white), (Seat.BLACK, black)):
+            table.hold_seat(seat, account.name, account.key, account.shown_rating, now)
+        self._created(table, now, held=Seat.WHITE)
+        started = self.play.game_may_start(table, now)
+        self.ctx.table_changed(table, now, state=started, seats=[Seat.BLACK], lobby=True)
+        log.info("table %s: %s against %s in a tournament", table.table_id, white.name,
+                 black.name)  # fmt: skip
+        return table
+
     def _waiting(self, table_ids: set[str]) -> list[Table]:
         """Those of the tables that wait for a second player, the oldest first."""
         tables = self.ctx.lobby.tables

@@ -166,6 +166,7 @@ class Play:
         table.draw_offer = None
         self.finished(table)
         self.note_game_over(table)
+        self.ctx.tournament_game_over(table, now)
 
     def finished(self, table: Table) -> None:
         """Write the result and the record."""

@@ -368,6 +368,16 @@ class PairingResultOp:
 
 
 @attrs.frozen
+class DirectorOp:
+    """The operator made the account a tournament director (`director`), or no longer one
+    (server/cli/accounts_cli.py)."""
+
+    key: str
+    director: bool
+    at: float
+
+
+@attrs.frozen
 class StoredTournament:
     tournament: TournamentRow
     entrants: list[EntrantRow]  # by position
@@ -379,7 +389,7 @@ StorageOp = (
     | CloseOp | AccountOp | LoginTokenOp | DropLoginTokensOp | ChallengeOp | ChallengeGoneOp
     | ArchiveOp | LobbyChatOp | KnownAddressOp | RegistrationOp | AccountActionOp
     | AccountActionDoneOp | TournamentOp | EntrantOp | EntrantGoneOp | RoundOp
-    | PairingResultOp
+    | PairingResultOp | DirectorOp
 )  # fmt: skip
 
 
@@ -420,6 +430,7 @@ class StoredPlayers:
     registrations: list[Registration] = attrs.Factory(list)  # the recent ones
     account_actions: list[AccountAction] = attrs.Factory(list)
     tournaments: list[StoredTournament] = attrs.Factory(list)  # oldest first
+    directors: list[str] = attrs.Factory(list)  # account keys
 
 
 class Storage(Protocol):
@@ -465,6 +476,9 @@ class Storage(Protocol):
 
     def load_tournaments(self) -> list[StoredTournament]:
         """Every tournament with its entrants, rounds, pairings and results, oldest first."""
+
+    def load_directors(self) -> list[str]:
+        """The accounts (keys) the operator made tournament directors."""
 
     def alive(self) -> None:
         """Raise a StorageError when the database can no longer be written (a lost connection),

@@ -159,6 +159,8 @@ class KahunaServer:
                 self.storage.load_known_addresses(),
                 self.storage.load_registrations(time.time() - REGISTRATIONS_KEPT),
                 self.storage.load_account_actions(),
+                self.storage.load_tournaments(),
+                self.storage.load_directors(),
             )
             self._actions_seen = max((a.seq for a in players.account_actions), default=0)
             self.carry_out(self.core.restore_players(players, self._now(), time.time()))

@@ -375,6 +375,15 @@ TABLES: tuple[Table, ...] = (
         clustered=True,
         since=5,
     ),
+    Table(
+        "tournament_directors",
+        (
+            Column("account", Type.TEXT, f"PRIMARY KEY {_ACCOUNT}"),
+            Column("at", Type.REAL, "NOT NULL"),
+        ),
+        clustered=True,
+        since=5,
+    ),
 )
 
 

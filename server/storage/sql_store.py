@@ -47,6 +47,7 @@ from server.core.store import (
     ClearSeatOp,
     CloseOp,
     CreateTableOp,
+    DirectorOp,
     DropLoginTokensOp,
     EntrantGoneOp,
     EntrantOp,
@@ -453,6 +454,14 @@ class SqlStorage:
                         f"{self.path}: game {op.board} of round {op.number} of tournament"
                         f" {op.tournament_id} has no result to take; nothing written"
                     )
+            case DirectorOp(director=True):
+                run(
+                    "INSERT INTO tournament_directors (account, at) VALUES (?, ?)"
+                    " ON CONFLICT (account) DO NOTHING",
+                    (op.key, op.at),
+                )
+            case DirectorOp():
+                run("DELETE FROM tournament_directors WHERE account = ?", (op.key,))
             case _:
                 raise StorageError(f"{self.path}: unknown operation {type(op).__name__}")
 
@@ -737,6 +746,12 @@ class SqlStorage:
             )
             for tid, name, director, fmt, terms, created, status, standings in tournaments
         ]  # fmt: skip
+
+    def load_directors(self) -> list[str]:
+        rows = self._read(
+            "the tournament directors", "SELECT account FROM tournament_directors ORDER BY account"
+        )
+        return [key for (key,) in rows]
 
     def flush_times(self) -> None:
         """At close: the tables' times not yet written; they lag, as after a kill -9, if the

@@ -87,6 +87,10 @@ from protocol.player_messages import (
     Watchers,
 )
 from shared.types import GameOptions, Seat
+from tests.protocol.test_tournament_messages import (
+    TOURNAMENT_CLIENT_SAMPLES,
+    TOURNAMENT_SERVER_SAMPLES,
+)
 
 PLAYERS = Players(PlayerInfo("Ana", True, False), None)
 CLIENT_SAMPLES: list[Any] = [
@@ -124,6 +128,7 @@ CLIENT_SAMPLES: list[Any] = [
     Ignore("Bob", True),
     Resume("t1"),
     Analyse("t1"),
+    *TOURNAMENT_CLIENT_SAMPLES,
 ]
 SERVER_SAMPLES: list[Any] = [
     Welcome(1, "kahuna", 16384, 300),
@@ -219,6 +224,7 @@ SERVER_SAMPLES: list[Any] = [
         [1, 2],
         128,
     ),
+    *TOURNAMENT_SERVER_SAMPLES,
 ]
 
 

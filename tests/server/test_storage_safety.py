@@ -29,7 +29,13 @@ from tests.conftest import Backend
 from tests.server.test_storage_postgresql import run_sql
 
 # what schema version 5 added (tests/server/test_storage_tournaments.py)
-VERSION_5_TABLES = ("tournament_games", "tournament_rounds", "tournament_entrants", "tournaments")
+VERSION_5_TABLES = (
+    "tournament_directors",
+    "tournament_games",
+    "tournament_rounds",
+    "tournament_entrants",
+    "tournaments",
+)
 VERSION_5_ARCHIVE = ("tournament_id", "round")
 ANN = AccountRow("ann", "Ann", "$argon2id$x", 1500.0, 350.0, 0.06, 10.0, 10.0, False, {})
 BOB = AccountRow("bob", "Bob", "$argon2id$y", 1500.0, 350.0, 0.06, 20.0, 20.0, False, {})

@@ -15,6 +15,7 @@ from server.core.store import (
     ArchivedGame,
     ArchiveOp,
     CreateTableOp,
+    DirectorOp,
     EntrantGoneOp,
     EntrantOp,
     EntrantRow,
@@ -141,3 +142,16 @@ def test_a_version_4_database_gains_the_tournaments(backend: Backend) -> None:
     assert [t.tournament.name for t in storage.load_tournaments()] == ["Club night"]
     storage.close()
     assert SCHEMA_VERSION == 5
+
+
+def test_the_directors_are_kept(backend: Backend) -> None:
+    storage = backend.open()
+    storage.write([AccountOp(_account(k)) for k in ("ann", "bob")])
+    storage.write([DirectorOp("bob", True, 1.0), DirectorOp("ann", True, 2.0)])
+    storage.write([DirectorOp("ann", True, 3.0)])  # again: nothing new
+    storage.close()
+    storage = backend.open()
+    assert storage.load_directors() == ["ann", "bob"]
+    storage.write([DirectorOp("bob", False, 4.0)])
+    assert storage.load_directors() == ["ann"]
+    storage.close()

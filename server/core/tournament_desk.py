@@ -1,0 +1,604 @@
+"""Version 4's tournaments on the server: made by an account (any, or the directors only, as
+`--tournaments` says), joined and left by accounts, started by their director or at their start
+time; each round paired by server/core/tournaments/ (the model, the Swiss pairing, Berger's
+tables, the standings), its tables made with both seats held for their players at their colours
+and the tournament's clock, the players told (`player_note` `tournament_round`), each result
+taken into the model when its game ends, and the next round paired when the last game of the
+round has ended. Everything is written as it happens (schema version 5), so that a restart on
+the same database goes on with the round.
+
+A live tournament's player who makes no first move within the forfeit time (the director's, else
+`tournament_forfeit`) loses that game by forfeit; in a game of days the clock does it."""
+
+from __future__ import annotations
+
+import logging
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from protocol.errors import ErrorCode
+from protocol.fields import TableOptions, TimeControl
+from protocol.player_messages import NOTE_SINCE, PlayerNote
+from protocol.tournament_messages import (
+    Pairing,
+    PairingResult,
+    StandingEntry,
+    TournamentPlayer,
+    TournamentRound,
+    Tournaments,
+    TournamentState,
+    TournamentStatus,
+    TournamentSummary,
+    TournamentTerms,
+)
+from server.core.archive import turns_completed
+from server.core.clock import Clock, ClockError
+from server.core.context import Context
+from server.core.lifecycle import Lifecycle
+from server.core.play import Play
+from server.core.session import Session
+from server.core.sessions import clean_text, logged_in_account
+from server.core.store import (
+    EntrantGoneOp,
+    EntrantOp,
+    EntrantRow,
+    PairingResultOp,
+    PairingRow,
+    RoundOp,
+    RoundRow,
+    StoredTournament,
+    TournamentOp,
+    TournamentRow,
+)
+from server.core.table import MemberId, Outbox, Table, TableError
+from server.core.tournaments.model import (
+    Entrant,
+    Format,
+    Game,
+    Round,
+    Tournament,
+    TournamentError,
+)
+from server.core.tournaments.outcomes import Outcome
+from server.core.tournaments.standings import standings
+from server.core.tournaments.swiss import Relaxation
+from shared.types import OptionsError, Seat, Termination
+
+log = logging.getLogger(__name__)
+
+NAME_MAX = 60  # characters of a tournament's name
+ROUNDS_MAX = 30  # a Swiss's rounds at most
+PLAYERS_MAX = 256  # entrants of one tournament at most
+FORFEIT_MIN, FORFEIT_MAX = 30, 7 * 86400  # seconds a director may give for a first move
+LISTED = 100  # tournaments get_tournaments lists, the newest
+START_AHEAD = 366 * 86400.0  # seconds ahead a start time may be
+FIRST_MOVE = "first_move"  # the timer of a tournament game's first moves
+STARTS = "tournament_start"  # the timer of a tournament's start time
+
+
+def bad(reason: str, english: str) -> TableError:
+    return TableError.refused(ErrorCode.BAD_TOURNAMENT, reason, english)
+
+
+def terms_to_dict(terms: TournamentTerms) -> dict[str, Any]:
+    return attrs.asdict(terms)
+
+
+def terms_from_dict(data: dict[str, Any]) -> TournamentTerms:
+    clock = data.get("clock")
+    return TournamentTerms(
+        data["name"],
+        data["format"],
+        int(data.get("rounds", 0)),
+        None if clock is None else TimeControl(**clock),
+        bool(data.get("rated", True)),
+        TableOptions(**data.get("options", {})),
+        data.get("start"),
+        data.get("forfeit_after"),
+    )
+
+
+@attrs.define
+class Held:
+    """A tournament as the desk keeps it: the model (entrants and results by account key), its
+    tables by (round, board) and back, and the connections that watch it."""
+
+    tournament_id: str
+    director: str  # account key
+    terms: TournamentTerms
+    created: float
+    model: Tournament
+    positions: dict[str, int]  # account key -> the order of joining
+    boards: dict[tuple[int, int], str] = attrs.Factory(dict)  # (round, board) -> table id
+    watchers: set[MemberId] = attrs.Factory(set)
+
+    @property
+    def status(self) -> TournamentStatus:
+        if self.model.finished:
+            return "finished"
+        return "started" if self.model.started else "open"
+
+    @property
+    def correspondence(self) -> bool:
+        return self.terms.clock is not None and self.terms.clock.days > 0
+
+
+class TournamentDesk:
+    def __init__(self, ctx: Context, tables: Lifecycle, play: Play) -> None:
+        self.ctx = ctx
+        self.tables = tables
+        self.play = play
+        self.held: dict[str, Held] = {}  # by id, oldest first
+        self.directors: set[str] = set()  # the accounts that may make one under `directors`
+        ctx.tournament_game_over = self.game_over
+
+    # ----- from storage -----------------------------------------------------------------------
+
+    def restore(self, stored: list[StoredTournament], directors: list[str], now: float) -> None:
+        self.directors = set(directors)
+        for kept in stored:
+            row = kept.tournament
+            terms = terms_from_dict(row.terms)
+            entrants = tuple(
+                Entrant(e.account, e.rating, e.joined, e.left, e.removed) for e in kept.entrants
+            )
+            rounds = tuple(
+                Round(
+                    r.number,
+                    tuple(
+                        Game(g.white, g.black, None if g.outcome is None else Outcome(g.outcome))
+                        for g in r.games
+                    ),
+                    r.bye,
+                    frozenset(Relaxation(x) for x in r.relaxed),
+                )
+                for r in kept.rounds
+            )
+            model = Tournament(
+                Format(row.format), terms.rounds, entrants, rounds, row.status == "finished"
+            )
+            held = Held(
+                row.tournament_id,
+                row.director,
+                terms,
+                row.created,
+                model,
+                {e.account: e.position for e in kept.entrants},
+            )
+            for r in kept.rounds:
+                for g in r.games:
+                    if g.table_id is not None:
+                        held.boards[r.number, g.board] = g.table_id
+                        self.ctx.tournament_tables[g.table_id] = (row.tournament_id, r.number)
+            self.held[row.tournament_id] = held
+
+    def tables_restored(self, now: float) -> None:
+        """After the tables came back: the first-move forfeits of the games under way count
+        afresh from now, and the start times wait again."""
+        for held in self.held.values():
+            if held.status == "open" and held.terms.start is not None:
+                self._schedule_start(held, now)
+            if held.status != "started" or held.model.current is None:
+                continue
+            number = held.model.current.number
+            for (round_number, _), table_id in held.boards.items():
+                table = self.ctx.lobby.tables.get(table_id)
+                if round_number == number and table is not None and not table.game.is_over:
+                    self._schedule_first_move(held, table, now)
+
+    # ----- the messages -------------------------------------------------------------------------
+
+    def listing(self, session: Session) -> None:
+        newest = list(self.held.values())[-LISTED:][::-1]
+        self.ctx.send(session.member, Tournaments([self._summary(h) for h in newest]))
+
+    def create(self, session: Session, terms: TournamentTerms, now: float) -> None:
+        ctx = self.ctx
+        account = logged_in_account(ctx, session, "log in to make a tournament")
+        if ctx.config.tournaments == "directors" and account.key not in self.directors:
+            raise bad("not_director", "only the server's tournament directors make tournaments")
+        terms = self._checked(terms)
+        while True:
+            tournament_id = ctx.rng.randbytes(4).hex()
+            if tournament_id not in self.held:
+                break
+        held = Held(
+            tournament_id,
+            account.key,
+            terms,
+            ctx.wall,
+            Tournament(Format(terms.format), terms.rounds),
+            {},
+        )
+        self.held[tournament_id] = held
+        self._write(held)
+        held.watchers.add(session.member)
+        if terms.start is not None:
+            self._schedule_start(held, now)
+        self._tell(held)
+        log.info("tournament %s made by %s: %s", tournament_id, account.name, terms.format)
+
+    def _checked(self, terms: TournamentTerms) -> TournamentTerms:
+        name = clean_text(terms.name)
+        if not name or len(name) > NAME_MAX:
+            raise bad("bad_terms", f"a tournament's name has 1 to {NAME_MAX} characters")
+        swiss = terms.format == "swiss"
+        if swiss and not 1 <= terms.rounds <= ROUNDS_MAX:
+            raise bad("bad_terms", f"a Swiss has 1 to {ROUNDS_MAX} rounds")
+        if not swiss and terms.rounds != 0:
+            raise bad("bad_terms", "a round-robin's rounds follow from its players: give 0")
+        try:
+            terms.options.to_game_options()
+            if terms.clock is not None:
+                Clock.new(terms.clock)
+        except (OptionsError, ClockError) as exc:
+            raise bad("bad_terms", str(exc)) from None
+        forfeit = terms.forfeit_after
+        if forfeit is not None and not FORFEIT_MIN <= forfeit <= FORFEIT_MAX:
+            raise bad("bad_terms", f"the time for a first move is {FORFEIT_MIN} to {FORFEIT_MAX} s")
+        start = terms.start
+        if start is not None and not self.ctx.wall < start <= self.ctx.wall + START_AHEAD:
+            raise bad("bad_terms", "the start time is to come, within a year")
+        return attrs.evolve(terms, name=name)
+
+    def join(self, session: Session, tournament_id: str, now: float) -> None:
+        account = logged_in_account(self.ctx, session, "log in to play in a tournament")
+        held = self._get(tournament_id)
+        if len(held.model.entrants) >= PLAYERS_MAX:
+            raise bad("full", f"a tournament has {PLAYERS_MAX} players at most")
+        held.model = self._change(lambda: held.model.join(account.key, account.rating))
+        held.positions[account.key] = max(held.positions.values(), default=-1) + 1
+        self._write_entrant(held, account.key)
+        held.watchers.add(session.member)
+        self._tell(held)
+
+    def withdraw(self, session: Session, tournament_id: str, now: float) -> None:
+        account = logged_in_account(self.ctx, session, "log in to leave a tournament")
+        held = self._get(tournament_id)
+        held.model = self._change(lambda: held.model.withdraw(account.key))
+        if held.model.entrant(account.key) is None:
+            held.positions.pop(account.key, None)
+            self.ctx.write(EntrantGoneOp(tournament_id, account.key))
+        else:
+            self._write_entrant(held, account.key)
+        self._tell(held)
+
+    def start(self, session: Session, tournament_id: str, now: float) -> None:
+        account = logged_in_account(self.ctx, session, "log in to start a tournament")
+        held = self._get(tournament_id)
+        if held.director != account.key:
+            raise bad("not_director", "only the tournament's director starts it")
+        if held.status != "open":
+            raise bad("started", "the tournament has started already")
+        if len(held.model.entrants) < 2:
+            raise bad("too_few_players", "a tournament needs two players at least")
+        self._begin(held, now)
+
+    def watch(self, session: Session, tournament_id: str, watch: bool) -> None:
+        held = self._get(tournament_id)
+        if not watch:
+            held.watchers.discard(session.member)
+            return
+        held.watchers.add(session.member)
+        self.ctx.send(session.member, self._state(held))
+
+    def forget(self, member: MemberId) -> None:
+        """A connection gone: it watches nothing any more."""
+        for held in self.held.values():
+            held.watchers.discard(member)
+
+    def _get(self, tournament_id: str) -> Held:
+        held = self.held.get(tournament_id)
+        if held is None:
+            raise TableError(ErrorCode.NO_SUCH_TOURNAMENT, "no tournament has this id")
+        return held
+
+    def _change(self, change: Any) -> Tournament:
+        try:
+            changed: Tournament = change()
+        except TournamentError as exc:
+            raise bad(exc.code, _REFUSALS.get(exc.code, exc.code)) from None
+        return changed
+
+    # ----- the rounds ---------------------------------------------------------------------------
+
+    def _begin(self, held: Held, now: float) -> None:
+        if len(held.model.entrants) < 2:
+            log.info("tournament %s ends: fewer than two players at its start", held.tournament_id)
+            self._finish(held)
+            return
+        log.info("tournament %s starts with %d players", held.tournament_id,
+                 len(held.model.entrants))  # fmt: skip
+        self._next_round(held, now)
+
+    def _next_round(self, held: Held, now: float) -> None:
+        """Pair the next round and make its tables; a round whose games were all decided at its
+        pairing (a round-robin's forfeits) is followed by the next at once. After the last, or
+        when fewer than two players are left to pair, the tournament is over."""
+        while True:
+            model = held.model
+            number = len(model.rounds) + 1
+            present = [e for e in model.entrants if e.in_round(number)]
+            if number > model.total_rounds or (model.swiss and len(present) < 2):
+                self._finish(held)
+                return
+            held.model = model.pair_next_round()
+            paired = held.model.current
+            assert paired is not None
+            rows = []
+            for board, game in enumerate(paired.games, start=1):
+                table_id = None
+                if game.outcome is None:
+                    table = self._table_for(held, number, game, now)
+                    table_id = table.table_id
+                    held.boards[number, board] = table_id
+                    self.ctx.tournament_tables[table_id] = (held.tournament_id, number)
+                outcome = None if game.outcome is None else game.outcome.value
+                rows.append(PairingRow(board, game.white, game.black, table_id, outcome))
+            relaxed = tuple(sorted(r.value for r in paired.relaxed))
+            self.ctx.write(
+                RoundOp(
+                    RoundRow(
+                        held.tournament_id, number, paired.bye, relaxed, self.ctx.wall, tuple(rows)
+                    )
+                )
+            )
+            if number == 1:
+                self._write(held)  # started
+            self._note_players(held, number)
+            log.info("tournament %s: round %d paired", held.tournament_id, number)
+            if not paired.finished:
+                break
+        self._tell(held)
+
+    def _table_for(self, held: Held, number: int, game: Game, now: float) -> Table:
+        accounts = self.ctx.accounts
+        white, black = accounts.by_key[game.white], accounts.by_key[game.black]
+        terms = held.terms
+        clock = None if terms.clock is None else Clock.new(terms.clock)
+        table = self.tables.create_for_tournament(
+            white, black, terms.options.to_game_options(), clock, terms.rated, now
+        )
+        self._schedule_first_move(held, table, now)
+        return table
+
+    def _note_players(self, held: Held, number: int) -> None:
+        """Each player of the round's games made at a table: where their game is."""
+        sessions = self.ctx.sessions
+        since = NOTE_SINCE["tournament_round"]
+        paired = held.model.rounds[number - 1]
+        outbox: Outbox = []
+        for board, game in enumerate(paired.games, start=1):
+            table_id = held.boards.get((number, board))
+            if table_id is None:
+                continue
+            for key in (game.white, game.black):
+                note = PlayerNote(
+                    "tournament_round", table_id, self.ctx.accounts.name_of(game.opponent(key))
+                )
+                outbox += [
+                    (member, note)
+                    for member, s in sessions.items()
+                    if s.account == key and s.version >= since
+                ]
+        self.ctx.send_all(outbox)
+
+    def game_over(self, table: Table, now: float) -> None:
+        """A game has ended (its result, record and archive written): a tournament's takes its
+        result, and the last of a round pairs the next."""
+        where = self.ctx.tournament_tables.get(table.table_id)
+        if where is None:
+            return
+        held = self.held.get(where[0])
+        result = table.game.result
+        if held is None or result is None:
+            return
+        number = where[1]
+        board = next(b for (n, b), t in held.boards.items() if t == table.table_id and n == number)
+        game = held.model.rounds[number - 1].games[board - 1]
+        outcome = _outcome(table, result.winner, result.kind)
+        try:
+            held.model = held.model.record(number, game.white, outcome)
+        except TournamentError as exc:
+            log.warning("tournament %s round %d board %d: %s", held.tournament_id, number,
+                        board, exc.code)  # fmt: skip
+            return
+        self.ctx.write(PairingResultOp(held.tournament_id, number, board, outcome.value))
+        current = held.model.current
+        if current is not None and current.number == number and current.finished:
+            self._next_round(held, now)
+        else:
+            self._tell(held)
+
+    def _finish(self, held: Held) -> None:
+        held.model = held.model.end()
+        self._write(held)
+        self._tell(held)
+        log.info("tournament %s finished", held.tournament_id)
+
+    # ----- the timers -------------------------------------------------------------------------
+
+    def _forfeit_after(self, held: Held) -> float | None:
+        if held.terms.forfeit_after is not None:
+            return float(held.terms.forfeit_after)
+        return None if held.correspondence else self.ctx.config.tournament_forfeit
+
+    def _schedule_first_move(self, held: Held, table: Table, now: float) -> None:
+        after = self._forfeit_after(held)
+        if after is not None:
+            self.ctx.timers.schedule(now + after, table.table_id, FIRST_MOVE)
+
+    def _schedule_start(self, held: Held, now: float) -> None:
+        start = held.terms.start
+        assert start is not None
+        self.ctx.timers.schedule(now + max(0.0, start - self.ctx.wall), held.tournament_id, STARTS)
+
+    def first_move_due(self, table: Table, now: float) -> None:
+        """A game's first moves: the player to move who has made none within the forfeit time
+        of their turn's start loses the game by forfeit; else a look again when it may be due."""
+        where = self.ctx.tournament_tables.get(table.table_id)
+        held = None if where is None else self.held.get(where[0])
+        after = None if held is None else self._forfeit_after(held)
+        if after is None or table.game.is_over or table.status != "playing":
+            return
+        turns = turns_completed(table)
+        if all(turns.values()):
+            return  # both have played: the clock and the rules of any game go on
+        mover = table.game.to_move
+        if turns[mover]:
+            self.ctx.timers.schedule(now + after, table.table_id, FIRST_MOVE)
+            return
+        due = table.turn_since + after
+        if now < due:
+            self.ctx.timers.schedule(due, table.table_id, FIRST_MOVE)
+            return
+        log.info("table %s: no first move in %.0f s, forfeit", table.table_id, after)
+        self.play.end(table, Termination.FORFEIT, mover, now)
+
+    def start_due(self, tournament_id: str, now: float) -> None:
+        held = self.held.get(tournament_id)
+        if held is None or held.status != "open":
+            return  # started by its director meanwhile
+        self._begin(held, now)
+
+    # ----- telling and writing ------------------------------------------------------------------
+
+    def _summary(self, held: Held) -> TournamentSummary:
+        model, terms = held.model, held.terms
+        return TournamentSummary(
+            held.tournament_id,
+            terms.name,
+            terms.format,
+            self.ctx.accounts.name_of(held.director),
+            held.status,
+            sum(1 for e in model.entrants if e.left is None),
+            len(model.rounds),
+            model.total_rounds,
+            terms.clock,
+            terms.rated,
+            terms.start,
+        )
+
+    def _state(self, held: Held) -> TournamentState:
+        name_of = self.ctx.accounts.name_of
+        model = held.model
+        rounds = [
+            TournamentRound(
+                r.number,
+                None if r.bye is None else name_of(r.bye),
+                [
+                    Pairing(
+                        board,
+                        name_of(g.white),
+                        name_of(g.black),
+                        held.boards.get((r.number, board)),
+                        None if g.outcome is None else _wire_result(g.outcome),
+                    )
+                    for board, g in enumerate(r.games, start=1)
+                ],
+            )
+            for r in model.rounds
+        ]
+        table = (
+            [
+                StandingEntry(
+                    s.place, name_of(s.name), float(s.points), float(s.buchholz),
+                    float(s.sonneborn_berger), float(s.direct_encounter), s.wins, s.withdrawn,
+                )
+                for s in standings(model)
+            ]
+            if model.started
+            else []
+        )  # fmt: skip
+        return TournamentState(
+            self._summary(held),
+            held.terms.options,
+            held.terms.forfeit_after,
+            [
+                TournamentPlayer(name_of(e.name), round(e.rating), e.joined, e.left is not None)
+                for e in model.entrants
+            ],
+            rounds,
+            table,
+        )
+
+    def _tell(self, held: Held) -> None:
+        state = self._state(held)
+        self.ctx.send_all([(member, state) for member in sorted(held.watchers)])
+
+    def _write(self, held: Held) -> None:
+        final = None
+        if held.model.finished and held.model.started:
+            final = [
+                {
+                    "place": s.place, "name": s.name, "points": _number(s.points),
+                    "buchholz": _number(s.buchholz),
+                    "sonneborn_berger": _number(s.sonneborn_berger),
+                    "direct_encounter": _number(s.direct_encounter), "wins": s.wins,
+                    "withdrawn": s.withdrawn,
+                }
+                for s in standings(held.model)
+            ]  # fmt: skip
+        self.ctx.write(
+            TournamentOp(
+                TournamentRow(
+                    held.tournament_id,
+                    held.terms.name,
+                    held.director,
+                    held.terms.format,
+                    terms_to_dict(held.terms),
+                    held.created,
+                    held.status,
+                    final,
+                )
+            )
+        )
+
+    def _write_entrant(self, held: Held, key: str) -> None:
+        entrant = held.model.entrant(key)
+        assert entrant is not None
+        self.ctx.write(
+            EntrantOp(
+                EntrantRow(
+                    held.tournament_id,
+                    key,
+                    entrant.rating,
+                    held.positions[key],
+                    entrant.joined,
+                    entrant.left,
+                    entrant.removed,
+                )
+            )
+        )
+
+
+def _outcome(table: Table, winner: Seat | None, kind: Termination) -> Outcome:
+    """A tournament game's outcome from its result: a forfeit by a player who had not made a
+    move is a game not played (the tie-breaks count it so), any other ending a game played."""
+    if winner is None:
+        return Outcome.DRAW
+    loser = winner.other
+    if kind is Termination.FORFEIT and not turns_completed(table)[loser]:
+        return Outcome.forfeit_against(loser)
+    return Outcome.WHITE_WON if winner is Seat.WHITE else Outcome.BLACK_WON
+
+
+def _wire_result(outcome: Outcome) -> PairingResult:
+    result: PairingResult = outcome.value
+    return result
+
+
+def _number(value: Fraction) -> float:
+    return float(value)
+
+
+_REFUSALS = {
+    "already_joined": "you are in this tournament already",
+    "round_robin_started": "a round-robin takes no player once started",
+    "no_round_left": "the tournament has no round left to join",
+    "not_joined": "you are not in this tournament",
+    "already_withdrawn": "you have left this tournament already",
+    "tournament_finished": "the tournament is over",
+}

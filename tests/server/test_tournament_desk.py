@@ -1,0 +1,227 @@
+"""Tournaments in the core without sockets (protocol version 4): made, joined, left and started
+by accounts, every round's tables made with both seats held at their colours, the players told,
+results taken when the games end, the next round paired after the last game of a round, the
+standings; the refusals; the first-move forfeit; a restart in the middle of a round from what
+was written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from protocol.codec import encode
+from protocol.fields import TimeControl
+from protocol.messages import Error, Resign
+from protocol.player_messages import Login, PlayerNote, Resume
+from protocol.tournament_messages import (
+    CreateTournament,
+    GetTournaments,
+    JoinTournament,
+    StartTournament,
+    Tournaments,
+    TournamentState,
+    TournamentTerms,
+    WatchTournament,
+    WithdrawTournament,
+)
+from server.core.core import ServerCore
+from server.core.names import name_key
+from server.core.store import (
+    ArchiveOp,
+    EntrantGoneOp,
+    PairingResultOp,
+    RoundOp,
+    StoredPlayers,
+    TournamentOp,
+)
+from server.core.table import MemberId
+from server.storage.sqlite_store import SqliteStorage
+from shared.types import Seat
+from tests.server.test_core import WALL, codes, of, writes_of
+from tests.server.test_logins import Accounts
+
+NAMES = ("Ann", "Bob", "Cid", "Dan", "Eve")
+BY_KEY = {name_key(name): name for name in NAMES}
+SWISS = TournamentTerms("Club night", "swiss", 3, TimeControl(300, 3))
+
+
+TOKENS: dict[str, str] = {}
+
+
+def v4_account(h: Accounts, name: str) -> MemberId:
+    """A new account, logged in on a connection of version 4."""
+    member, token = h.account(name)
+    h.disconnect(member)
+    TOKENS[name] = token
+    return v4_login(h, name)
+
+
+def v4_login(h: Accounts, name: str) -> MemberId:
+    member = h.guest(name, version=4)
+    h.send(member, Login(name, None, TOKENS[name]))
+    return member
+
+
+def last_state(h: Accounts, member: MemberId) -> TournamentState:
+    return [m for m in h.sent_to(member) if isinstance(m, TournamentState)][-1]
+
+
+def made(h: Accounts, director: MemberId, terms: TournamentTerms = SWISS) -> str:
+    created = h.send(director, CreateTournament(terms))
+    (op,) = writes_of(created, TournamentOp)
+    return op.tournament.tournament_id
+
+
+def play_round(h: Accounts, players: dict[str, MemberId], tournament_id: str, loser: str) -> None:
+    """Every game of the current round ended: its players resume their seats, and in each game
+    the one who comes first in NAMES resigns, unless `loser` is at the table, who resigns."""
+    state = last_state(h, players["Ann"])
+    for pairing in state.rounds[-1].games:
+        if pairing.result is not None:
+            continue
+        assert pairing.table_id is not None
+        at = sorted((pairing.white, pairing.black), key=NAMES.index)
+        resigner = loser if loser in at else at[0]
+        h.send(players[resigner], Resume(pairing.table_id))
+        h.send(players[resigner], Resign(pairing.table_id))
+
+
+def test_a_swiss_of_five_players_is_played_to_its_final_standings() -> None:
+    h = Accounts()
+    players = {name: v4_account(h, name) for name in NAMES}
+    tournament_id = made(h, players["Ann"])
+    for name in NAMES:
+        h.send(players[name], JoinTournament(tournament_id))
+    assert codes(h.send(players["Bob"], JoinTournament(tournament_id)), players["Bob"]) == [
+        "bad_tournament"
+    ]
+    assert codes(h.send(players["Bob"], StartTournament(tournament_id)), players["Bob"]) == [
+        "bad_tournament"
+    ]  # only the director starts it
+    started = h.send(players["Ann"], StartTournament(tournament_id))
+    (paired,) = writes_of(started, RoundOp)
+    assert paired.round.number == 1 and len(paired.round.games) == 2 and paired.round.bye
+    for game in paired.round.games:
+        table = h.core.lobby.tables[game.table_id or ""]
+        assert table.status == "playing" and table.clock is not None and table.rated
+        white, black = table.seats[Seat.WHITE], table.seats[Seat.BLACK]
+        assert white is not None and black is not None
+        assert (white.account, black.account) == (game.white, game.black)
+        for key, other in ((game.white, game.black), (game.black, game.white)):
+            member = players[BY_KEY[key]]
+            note = [n for n in of(started, member, PlayerNote) if n.note == "tournament_round"]
+            assert [(n.table_id, n.name) for n in note] == [(game.table_id, BY_KEY[other])]
+    assert codes(h.send(players["Cid"], StartTournament(tournament_id)), players["Cid"])
+    for number, loser in ((1, "Eve"), (2, "Dan"), (3, "Cid")):
+        play_round(h, players, tournament_id, loser)
+        state = last_state(h, players["Bob"])
+        assert all(g.result is not None for g in state.rounds[number - 1].games)
+    state = last_state(h, players["Ann"])
+    assert state.summary.status == "finished" and len(state.rounds) == 3
+    byes = [r.bye for r in state.rounds]
+    assert None not in byes and len(set(byes)) == 3  # never twice to one player
+    met = [frozenset((g.white, g.black)) for r in state.rounds for g in r.games]
+    assert len(met) == len(set(met)) == 6  # no pairing twice
+    points = {s.name: s.points for s in state.standings}
+    assert sum(points.values()) == 3 * 2 + 3  # every game's point and the byes'
+    assert state.standings[0].place == 1
+    assert state.standings == sorted(state.standings, key=lambda s: s.place)
+    finished = [op for b in h.batches for op in b if isinstance(op, TournamentOp)][-1]
+    assert finished.tournament.status == "finished"
+    assert finished.tournament.standings is not None
+    archived = [op.game for b in h.batches for op in b if isinstance(op, ArchiveOp)]
+    assert len(archived) == 6 and {(g.tournament_id, g.round) for g in archived} == {
+        (tournament_id, 1), (tournament_id, 2), (tournament_id, 3),
+    }  # fmt: skip
+    assert not any(g.rated for g in archived)  # resigned at once: too short to rate
+    listing = h.send(players["Eve"], GetTournaments())
+    (listed,) = of(listing, players["Eve"], Tournaments)
+    (summary,) = listed.tournaments
+    assert (summary.status, summary.round, summary.rounds) == ("finished", 3, 3)
+
+
+def test_joining_leaving_and_the_refusals() -> None:
+    h = Accounts()
+    ann, bob = v4_account(h, "Ann"), v4_account(h, "Bob")
+    guest = h.guest("Guest", version=4)
+    assert codes(h.send(guest, CreateTournament(SWISS)), guest) == ["login_required"]
+    bad_terms = [
+        TournamentTerms("", "swiss", 3),
+        TournamentTerms("Cup", "swiss", 0),
+        TournamentTerms("Cup", "round_robin", 3),
+        TournamentTerms("Cup", "swiss", 3, TimeControl(days=99)),
+        TournamentTerms("Cup", "swiss", 3, forfeit_after=5),
+        TournamentTerms("Cup", "swiss", 3, start=WALL - 1),
+    ]
+    for terms in bad_terms:
+        refused = h.send(ann, CreateTournament(terms))
+        assert codes(refused, ann) == ["bad_tournament"] and not refused.writes
+    tournament_id = made(h, ann, TournamentTerms("Letters", "round_robin"))
+    assert codes(h.send(bob, JoinTournament("nope")), bob) == ["no_such_tournament"]
+    h.send(bob, JoinTournament(tournament_id))
+    left = h.send(bob, WithdrawTournament(tournament_id))
+    assert writes_of(left, EntrantGoneOp) and last_state(h, ann).players == []
+    assert codes(h.send(bob, WithdrawTournament(tournament_id)), bob) == ["bad_tournament"]
+    h.send(bob, JoinTournament(tournament_id))
+    assert codes(h.send(ann, StartTournament(tournament_id)), ann) == ["bad_tournament"]
+    h.send(ann, JoinTournament(tournament_id))
+    h.send(ann, StartTournament(tournament_id))
+    cid = v4_account(h, "Cid")
+    late = h.send(cid, JoinTournament(tournament_id))
+    assert [e.reason for e in of(late, cid, Error)] == ["round_robin_started"]
+    h.send(cid, WatchTournament(tournament_id))
+    assert last_state(h, cid).summary.status == "started"
+    old = h.guest("Old", version=3)
+    assert codes(h.raw(old, encode(GetTournaments(), 4)), old) == ["unknown_type"]
+
+
+def test_a_player_without_a_first_move_loses_by_forfeit() -> None:
+    h = Accounts()
+    ann, bob = v4_account(h, "Ann"), v4_account(h, "Bob")
+    tournament_id = made(h, ann, TournamentTerms("Quick", "swiss", 1, forfeit_after=60))
+    h.send(ann, JoinTournament(tournament_id))
+    h.send(bob, JoinTournament(tournament_id))
+    h.send(ann, StartTournament(tournament_id))
+    (pairing,) = last_state(h, ann).rounds[0].games
+    h.advance(h.now + 59)
+    assert last_state(h, ann).rounds[0].games[0].result is None
+    ended = h.advance(h.now + 2)
+    (result,) = writes_of(ended, PairingResultOp)
+    assert result.outcome == "black_won_by_forfeit"  # White never moved
+    state = last_state(h, ann)
+    assert state.summary.status == "finished"
+    assert (state.standings[0].name, state.standings[0].points) == (pairing.black, 1.0)
+
+
+def test_a_restart_in_the_middle_of_a_round_goes_on(tmp_path: Path) -> None:
+    h = Accounts()
+    players = {name: v4_account(h, name) for name in NAMES[:4]}
+    tournament_id = made(h, players["Ann"], TournamentTerms("Cup", "swiss", 2))
+    for member in players.values():
+        h.send(member, JoinTournament(tournament_id))
+    h.send(players["Ann"], StartTournament(tournament_id))
+    first, second = last_state(h, players["Ann"]).rounds[0].games
+    assert first.table_id and second.table_id
+    resigner = players[first.white]
+    h.send(resigner, Resume(first.table_id))
+    h.send(resigner, Resign(first.table_id))
+    storage = SqliteStorage(tmp_path / "db.sqlite3")
+    for batch in h.batches:
+        storage.write(batch)
+    core = ServerCore(h.config)
+    stored = StoredPlayers(
+        storage.load_accounts(), storage.load_login_tokens(), [], storage.load_archive(), [],
+        tournaments=storage.load_tournaments(), directors=storage.load_directors(),
+    )  # fmt: skip
+    core.restore_players(stored, 0.0, WALL)
+    core.restore(storage.load_open_tables(50), storage.table_ids(), 0.0, WALL)
+    storage.close()
+    h.core, h.now = core, 0.0
+    watcher = h.guest("Watcher", version=4)
+    h.send(watcher, WatchTournament(tournament_id))
+    state = last_state(h, watcher)
+    assert [g.result for g in state.rounds[0].games] == ["black_won", None]
+    bob = v4_login(h, second.white)
+    h.send(bob, Resume(second.table_id))
+    h.send(bob, Resign(second.table_id))
+    state = last_state(h, watcher)
+    assert len(state.rounds) == 2 and state.summary.round == 2  # the next round, paired
