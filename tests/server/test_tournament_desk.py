@@ -28,6 +28,7 @@ from server.core.names import name_key
 from server.core.store import (
     ArchiveOp,
     EntrantGoneOp,
+    EntrantOp,
     PairingResultOp,
     RoundOp,
     StoredPlayers,
@@ -225,3 +226,66 @@ def test_a_restart_in_the_middle_of_a_round_goes_on(tmp_path: Path) -> None:
     h.send(bob, Resign(second.table_id))
     state = last_state(h, watcher)
     assert len(state.rounds) == 2 and state.summary.round == 2  # the next round, paired
+
+
+DAY = 86400.0
+
+
+def test_a_double_round_robin_by_correspondence_goes_on_by_the_calendar() -> None:
+    """Four players, every pairing twice with the seats swapped, a day a move: nobody moves, so
+    every game is lost on time by White after a day, and each round is paired as the last game
+    of the one before ends; no first-move forfeit in a game of days (the clock decides)."""
+    h = Accounts()
+    players = {name: v4_account(h, name) for name in NAMES[:4]}
+    terms = TournamentTerms("Letters", "double_round_robin", clock=TimeControl(days=1))
+    tournament_id = made(h, players["Ann"], terms)
+    for member in players.values():
+        h.send(member, JoinTournament(tournament_id))
+    h.send(players["Ann"], StartTournament(tournament_id))
+    assert last_state(h, players["Ann"]).summary.rounds == 6
+    for number in range(1, 7):
+        state = last_state(h, players["Bob"])
+        assert len(state.rounds) == number and state.rounds[-1].bye is None
+        assert all(g.result is None for g in state.rounds[-1].games)
+        # the round was paired when the last flag of the one before fell, a day after it
+        h.advance((number - 0.01) * DAY)
+        assert all(g.result is None for g in last_state(h, players["Bob"]).rounds[-1].games)
+        h.advance((number + 0.01) * DAY)
+    state = last_state(h, players["Ann"])
+    assert state.summary.status == "finished"
+    games = [(g.white, g.black) for r in state.rounds for g in r.games]
+    assert len(games) == len(set(games)) == 12  # every pairing twice, the seats swapped
+    assert {frozenset(g) for g in games} == {
+        frozenset((a, b)) for a in NAMES[:4] for b in NAMES[:4] if a < b
+    }
+    assert {g.result for r in state.rounds for g in r.games} == {"black_won"}
+    assert sorted(s.points for s in state.standings) == [3.0] * 4  # three games as Black each
+
+
+def test_a_late_joiner_and_a_withdrawal_between_rounds_of_a_swiss() -> None:
+    h = Accounts()
+    players = {name: v4_account(h, name) for name in NAMES[:4]}
+    tournament_id = made(h, players["Ann"], TournamentTerms("Cup", "swiss", 2))
+    for name in ("Ann", "Bob", "Cid"):
+        h.send(players[name], JoinTournament(tournament_id))
+    h.send(players["Ann"], StartTournament(tournament_id))
+    late = h.send(players["Dan"], JoinTournament(tournament_id))
+    (entrant,) = [op.entrant for op in writes_of(late, EntrantOp)]
+    assert (entrant.account, entrant.joined) == ("dan", 2)  # into the next round, no points
+    (game,) = last_state(h, players["Ann"]).rounds[0].games
+    out = next(name for name in ("Ann", "Bob", "Cid") if name not in (game.white, game.black))
+    left = h.send(players[out], WithdrawTournament(tournament_id))  # the one with the bye
+    assert [op.entrant.left for op in writes_of(left, EntrantOp)] == [1]
+    h.send(players[game.white], Resume(game.table_id or ""))
+    h.send(players[game.white], Resign(game.table_id or ""))
+    state = last_state(h, players["Ann"])
+    (second,) = state.rounds[1].games
+    assert out not in (second.white, second.black) and state.rounds[1].bye is not None
+    assert "Dan" in (second.white, second.black, state.rounds[1].bye)
+    withdrawn = {p.name: p.withdrawn for p in state.players}
+    assert withdrawn == {
+        "Ann": out == "Ann",
+        "Bob": out == "Bob",
+        "Cid": out == "Cid",
+        "Dan": False,
+    }
