@@ -60,6 +60,7 @@ from protocol.player_messages import (
 )
 from protocol.tournament_messages import (
     CreateTournament,
+    DirectTournament,
     GetTournaments,
     JoinTournament,
     StartTournament,
@@ -351,7 +352,7 @@ ClientMessage = (
     | Command | Resync | Chat | GetRecord | Resign | OfferDraw | DeclineDraw | Claim | Rematch
     | Register | Login | Logout | ChangePassword | GetRatings | GetGames | Challenge
     | AnswerChallenge | LobbyChat | Ignore | Resume | Analyse | GetTournaments | CreateTournament
-    | JoinTournament | WithdrawTournament | StartTournament | WatchTournament
+    | JoinTournament | WithdrawTournament | StartTournament | WatchTournament | DirectTournament
 )  # fmt: skip
 ServerMessage = (
     Welcome | Error | Lobby | Joined | Spectating | Left | State | Update | PlayersChanged
@@ -368,7 +369,7 @@ CLIENT_TYPES: dict[str, type[Any]] = {
         Command, Resync, Chat, GetRecord, Resign, OfferDraw, DeclineDraw, Claim, Rematch,
         Register, Login, Logout, ChangePassword, GetRatings, GetGames, Challenge,
         AnswerChallenge, LobbyChat, Ignore, Resume, Analyse, GetTournaments, CreateTournament,
-        JoinTournament, WithdrawTournament, StartTournament, WatchTournament,
+        JoinTournament, WithdrawTournament, StartTournament, WatchTournament, DirectTournament,
     )
 }  # fmt: skip
 SERVER_TYPES: dict[str, type[Any]] = {
@@ -407,7 +408,7 @@ V4_ONLY: frozenset[str] = frozenset(
     cls.TYPE
     for cls in (
         GetTournaments, CreateTournament, JoinTournament, WithdrawTournament, StartTournament,
-        WatchTournament, Tournaments, TournamentState,
+        WatchTournament, DirectTournament, Tournaments, TournamentState,
     )
 )  # fmt: skip
 

@@ -83,6 +83,22 @@ class StartTournament:
     tournament_id: str
 
 
+DirectorAction = Literal["remove", "draw_round", "end"]
+
+
+@attrs.frozen
+class DirectTournament:
+    """Version 4: the director's hand: `remove` the player `name` (before the start, off the
+    list; after it, paired no more: their games already paired stand), `draw_round` (the
+    round's games still played end as draws), `end` (the tournament ends now, its games still
+    played as draws)."""
+
+    TYPE: ClassVar[str] = "direct_tournament"
+    tournament_id: str
+    action: DirectorAction
+    name: str | None = since_v4(None)
+
+
 @attrs.frozen
 class WatchTournament:
     """Version 4: get the tournament's state now and at each change (`watch` false: no more)."""

@@ -65,6 +65,7 @@ from protocol.player_messages import (
 )
 from protocol.tournament_messages import (
     CreateTournament,
+    DirectTournament,
     GetTournaments,
     JoinTournament,
     StartTournament,
@@ -431,6 +432,8 @@ class ServerCore:
                 self._desk.start(session, tournament_id, now)
             case WatchTournament(tournament_id, watch):
                 self._desk.watch(session, tournament_id, watch)
+            case DirectTournament(tournament_id, action, name):
+                self._desk.direct(session, tournament_id, action, name, now)
 
     def _reconcile(self, table_id: str | None, now: float) -> None:
         """After an unexpected failure part-way through a change: whatever the table became in

@@ -22,6 +22,7 @@ from protocol.errors import ErrorCode
 from protocol.fields import TableOptions, TimeControl
 from protocol.player_messages import NOTE_SINCE, PlayerNote
 from protocol.tournament_messages import (
+    DirectorAction,
     Pairing,
     PairingResult,
     StandingEntry,
@@ -37,6 +38,7 @@ from server.core.archive import turns_completed
 from server.core.clock import Clock, ClockError
 from server.core.context import Context
 from server.core.lifecycle import Lifecycle
+from server.core.names import name_key
 from server.core.play import Play
 from server.core.session import Session
 from server.core.sessions import clean_text, logged_in_account
@@ -276,6 +278,51 @@ class TournamentDesk:
             raise bad("too_few_players", "a tournament needs two players at least")
         self._begin(held, now)
 
+    def direct(
+        self,
+        session: Session,
+        tournament_id: str,
+        action: DirectorAction,
+        name: str | None,
+        now: float,
+    ) -> None:
+        account = logged_in_account(self.ctx, session, "log in to direct a tournament")
+        held = self._get(tournament_id)
+        if held.director != account.key:
+            raise bad("not_director", "only the tournament's director does that")
+        if held.status == "finished":
+            raise bad("tournament_finished", _REFUSALS["tournament_finished"])
+        if action == "remove":
+            player = None if name is None else self.ctx.accounts.get(name_key(clean_text(name)))
+            if player is None or held.model.entrant(player.key) is None:
+                raise bad("not_joined", "no such player in this tournament")
+            held.model = self._change(lambda: held.model.withdraw(player.key, removed=True))
+            if held.model.entrant(player.key) is None:
+                held.positions.pop(player.key, None)
+                self.ctx.write(EntrantGoneOp(tournament_id, player.key))
+            else:
+                self._write_entrant(held, player.key)
+            self._tell(held)
+            return
+        if action == "end":
+            # finished first, so that the games drawn below pair no further round
+            held.model = held.model.end()
+        self._draw_round(held, now)
+        if action == "end":
+            self._finish(held)
+
+    def _draw_round(self, held: Held, now: float) -> None:
+        """The games of the current round still played end as draws (agreed), each taking its
+        result as any game's end does."""
+        current = held.model.current
+        if current is None:
+            return
+        for board, game in enumerate(current.games, start=1):
+            table_id = held.boards.get((current.number, board))
+            table = None if table_id is None else self.ctx.lobby.tables.get(table_id)
+            if game.outcome is None and table is not None and table.status == "playing":
+                self.play.end(table, Termination.AGREED, None, now)
+
     def watch(self, session: Session, tournament_id: str, watch: bool) -> None:
         held = self._get(tournament_id)
         if not watch:
@@ -407,7 +454,9 @@ class TournamentDesk:
             return
         self.ctx.write(PairingResultOp(held.tournament_id, number, board, outcome.value))
         current = held.model.current
-        if current is not None and current.number == number and current.finished:
+        if held.model.finished:
+            self._tell(held)  # ended by its director: no further round
+        elif current is not None and current.number == number and current.finished:
             self._next_round(held, now)
         else:
             self._tell(held)

@@ -15,6 +15,7 @@ from protocol.fields import TableOptions, TimeControl
 from protocol.player_messages import PlayerNote
 from protocol.tournament_messages import (
     CreateTournament,
+    DirectTournament,
     GetTournaments,
     JoinTournament,
     Pairing,
@@ -44,6 +45,8 @@ TOURNAMENT_CLIENT_SAMPLES: list[Any] = [
     WithdrawTournament("ab12"),
     StartTournament("ab12"),
     WatchTournament("ab12", False),
+    DirectTournament("ab12", "remove", "Bob"),
+    DirectTournament("ab12", "end"),
 ]
 TOURNAMENT_SERVER_SAMPLES: list[Any] = [
     Tournaments([SUMMARY]),

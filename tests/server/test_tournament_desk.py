@@ -14,6 +14,7 @@ from protocol.messages import Error, Resign
 from protocol.player_messages import Login, PlayerNote, Resume
 from protocol.tournament_messages import (
     CreateTournament,
+    DirectTournament,
     GetTournaments,
     JoinTournament,
     StartTournament,
@@ -289,3 +290,48 @@ def test_a_late_joiner_and_a_withdrawal_between_rounds_of_a_swiss() -> None:
         "Cid": out == "Cid",
         "Dan": False,
     }
+
+
+def test_a_tournament_starts_at_its_time_or_ends_without_two_players() -> None:
+    h = Accounts()
+    ann, bob = v4_account(h, "Ann"), v4_account(h, "Bob")
+    timed = made(h, ann, TournamentTerms("At eight", "swiss", 1, start=WALL + 600))
+    empty = made(h, ann, TournamentTerms("Nobody came", "round_robin", start=WALL + 600))
+    h.send(ann, JoinTournament(timed))
+    h.send(bob, JoinTournament(timed))
+    h.send(ann, JoinTournament(empty))
+    h.advance(h.now + 599)
+    assert last_state(h, ann).summary.status == "open"
+    started = h.advance(h.now + 2)
+    assert [op.round.tournament_id for op in writes_of(started, RoundOp)] == [timed]
+    statuses = {op.tournament.tournament_id: op.tournament.status
+                for op in writes_of(started, TournamentOp)}  # fmt: skip
+    assert statuses == {timed: "started", empty: "finished"}
+    assert codes(h.send(ann, StartTournament(timed)), ann) == ["bad_tournament"]
+
+
+def test_the_director_removes_a_player_draws_a_round_and_ends_the_tournament() -> None:
+    h = Accounts()
+    players = {name: v4_account(h, name) for name in NAMES[:4]}
+    ann = players["Ann"]
+    tournament_id = made(h, ann, TournamentTerms("Cup", "swiss", 3))
+    for member in players.values():
+        h.send(member, JoinTournament(tournament_id))
+    bob = players["Bob"]
+    direct = DirectTournament(tournament_id, "remove", "Dan")
+    assert [e.reason for e in of(h.send(bob, direct), bob, Error)] == ["not_director"]
+    h.send(ann, direct)
+    assert [p.name for p in last_state(h, ann).players] == ["Ann", "Bob", "Cid"]
+    h.send(ann, StartTournament(tournament_id))
+    h.send(ann, DirectTournament(tournament_id, "draw_round"))
+    state = last_state(h, ann)
+    assert [g.result for g in state.rounds[0].games] == ["draw"]
+    assert len(state.rounds) == 2  # the next round paired as the last game ended
+    ended = h.send(ann, DirectTournament(tournament_id, "end"))
+    state = last_state(h, ann)
+    assert state.summary.status == "finished" and len(state.rounds) == 2
+    assert [g.result for g in state.rounds[1].games] == ["draw"]
+    assert not writes_of(ended, RoundOp)
+    assert writes_of(ended, TournamentOp)[-1].tournament.status == "finished"
+    refused = h.send(ann, DirectTournament(tournament_id, "draw_round"))
+    assert [e.reason for e in of(refused, ann, Error)] == ["tournament_finished"]
