@@ -92,11 +92,14 @@ class Lifecycle:
         level: LevelName = "easy",
         hints: bool = True,
         rated: bool = True,
+        owed: bool = False,
     ) -> Table:
         """A new table under a new id, its game dealt: who moves first as its terms say it
-        ("white", "black" or "random"), its settings as asked for. Not yet stored or listed."""
+        ("white", "black" or "random"), its settings as asked for. Not yet stored or listed.
+        `owed`: a table the server owes its players (a tournament's), made even when the server
+        holds all the tables it can."""
         ctx = self.ctx
-        table_id = self._new_table_id(now)
+        table_id = self._new_table_id(now, owed)
         seat = ctx.rng.choice((Seat.WHITE, Seat.BLACK)) if first == "random" else Seat.parse(first)
         game = Game.new(ctx.card_source(), seat, options)
         table = Table(
@@ -146,7 +149,8 @@ class Lifecycle:
         """Version 4: the table of a game of a tournament's round: White moving first, both
         seats held for their accounts (each player takes theirs with `resume`), so that the
         game, and its clock, begin at once."""
-        table = self._new_table("white", options, clock, now, rated=rated)
+        # made however full the server is: a round half made would leave its tournament stuck
+        table = self._new_table("white", options, clock, now, rated=rated, owed=True)
         for seat, account in ((Seat.WHITE, white), (Seat.BLACK, black)):
             table.hold_seat(seat, account.name, account.key, account.shown_rating, now)
         self._created(table, now, held=Seat.WHITE)
@@ -179,9 +183,10 @@ class Lifecycle:
         self.close_table(oldest, Closing("made_room", "the server needed the room"), now)
         return True
 
-    def _new_table_id(self, now: float) -> str:
+    def _new_table_id(self, now: float, owed: bool = False) -> str:
         lobby = self.ctx.lobby
-        if len(lobby.tables) >= lobby.max_tables and not self._make_room(now):
+        full = len(lobby.tables) >= lobby.max_tables
+        if full and not owed and not self._make_room(now):
             raise TableError(ErrorCode.TOO_MANY_TABLES, "the server holds all the tables it can")
         while True:
             table_id = self.ctx.rng.randbytes(4).hex()  # the form of secrets.token_hex(4)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from protocol.codec import encode
-from protocol.fields import TimeControl
-from protocol.messages import Error, Resign
+from protocol.fields import TableOptions, TimeControl
+from protocol.messages import CreateTable, Error, Resign
 from protocol.player_messages import Login, PlayerNote, Resume
 from protocol.tournament_messages import (
     CreateTournament,
@@ -335,3 +335,21 @@ def test_the_director_removes_a_player_draws_a_round_and_ends_the_tournament() -
     assert writes_of(ended, TournamentOp)[-1].tournament.status == "finished"
     refused = h.send(ann, DirectTournament(tournament_id, "draw_round"))
     assert [e.reason for e in of(refused, ann, Error)] == ["tournament_finished"]
+
+
+def test_a_round_is_paired_on_a_full_server() -> None:
+    """A tournament's tables are owed to its players: made even when the server holds all the
+    tables it can (a round half made would leave the tournament stuck)."""
+    h = Accounts(max_tables=2)
+    players = {name: v4_account(h, name) for name in NAMES[:4]}
+    tournament_id = made(h, players["Ann"], TournamentTerms("Cup", "swiss", 1))
+    for member in players.values():
+        h.send(member, JoinTournament(tournament_id))
+    for name in ("Guest", "Other"):  # the server is full: two games against the computer
+        guest = h.guest(name, version=4)
+        h.send(guest, CreateTable(TableOptions(), True, "white"))
+    assert [t.status for t in h.core.lobby.tables.values()] == ["playing", "playing"]
+    started = h.send(players["Ann"], StartTournament(tournament_id))
+    (paired,) = writes_of(started, RoundOp)
+    assert all(g.table_id in h.core.lobby.tables for g in paired.round.games)
+    assert len(h.core.lobby.tables) == 4
