@@ -44,10 +44,11 @@ class TournamentTerms:
 
 @attrs.frozen
 class GetTournaments:
-    """Version 4: the server's tournaments, open, under way and finished (answer:
-    `tournaments`)."""
+    """Version 4: the server's tournaments, open, under way and finished; with `name`, those
+    that player is or was in (answer: `tournaments`)."""
 
     TYPE: ClassVar[str] = "get_tournaments"
+    name: str | None = since_v4(None)
 
 
 @attrs.frozen
@@ -83,7 +84,7 @@ class StartTournament:
     tournament_id: str
 
 
-DirectorAction = Literal["remove", "draw_round", "end"]
+DirectorAction = Literal["remove", "draw_round", "end", "pause", "resume"]
 
 
 @attrs.frozen
@@ -91,7 +92,7 @@ class DirectTournament:
     """Version 4: the director's hand: `remove` the player `name` (before the start, off the
     list; after it, paired no more: their games already paired stand), `draw_round` (the
     round's games still played end as draws), `end` (the tournament ends now, its games still
-    played as draws)."""
+    played as draws), `pause` (the games under way go on, no round is paired) and `resume`."""
 
     TYPE: ClassVar[str] = "direct_tournament"
     tournament_id: str
@@ -127,6 +128,7 @@ class TournamentSummary:
     clock: TimeControl | None
     rated: bool
     start: float | None
+    paused: bool  # by its director: no round is paired until they resume it
 
 
 @attrs.frozen
@@ -135,6 +137,7 @@ class Tournaments:
 
     TYPE: ClassVar[str] = "tournaments"
     tournaments: list[TournamentSummary]
+    name: str | None  # the player asked about, as get_tournaments named them
 
 
 @attrs.frozen

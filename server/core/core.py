@@ -420,8 +420,8 @@ class ServerCore:
                 self._finished.record(session, table_id)
             case Analyse(table_id):
                 self._finished.analyse(session, table_id)
-            case GetTournaments():
-                self._desk.listing(session)
+            case GetTournaments(name):
+                self._desk.listing(session, name)
             case CreateTournament(terms):
                 self._desk.create(session, terms, now)
             case JoinTournament(tournament_id):

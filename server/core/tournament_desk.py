@@ -115,6 +115,7 @@ class Held:
     positions: dict[str, int]  # account key -> the order of joining
     boards: dict[tuple[int, int], str] = attrs.Factory(dict)  # (round, board) -> table id
     watchers: set[MemberId] = attrs.Factory(set)
+    paused: bool = False  # by its director: no round is paired meanwhile
 
     @property
     def status(self) -> TournamentStatus:
@@ -168,6 +169,7 @@ class TournamentDesk:
                 row.created,
                 model,
                 {e.account: e.position for e in kept.entrants},
+                paused=bool(row.terms.get("paused", False)),
             )
             for r in kept.rounds:
                 for g in r.games:
@@ -192,9 +194,17 @@ class TournamentDesk:
 
     # ----- the messages -------------------------------------------------------------------------
 
-    def listing(self, session: Session) -> None:
-        newest = list(self.held.values())[-LISTED:][::-1]
-        self.ctx.send(session.member, Tournaments([self._summary(h) for h in newest]))
+    def listing(self, session: Session, name: str | None) -> None:
+        """The newest tournaments, or (`name`) those the player is or was in."""
+        held = list(self.held.values())
+        if name is not None:
+            player = self.ctx.accounts.get(name_key(clean_text(name)))
+            if player is None:
+                raise TableError(ErrorCode.NO_SUCH_PLAYER, "no player has this name")
+            held = [h for h in held if h.model.entrant(player.key) is not None]
+            name = player.name
+        newest = held[-LISTED:][::-1]
+        self.ctx.send(session.member, Tournaments([self._summary(h) for h in newest], name))
 
     def create(self, session: Session, terms: TournamentTerms, now: float) -> None:
         ctx = self.ctx
@@ -303,6 +313,15 @@ class TournamentDesk:
             else:
                 self._write_entrant(held, player.key)
             self._tell(held)
+            return
+        if action in ("pause", "resume"):
+            held.paused = action == "pause"
+            self._write(held)
+            current = held.model.current
+            if not held.paused and current is not None and current.finished:
+                self._next_round(held, now)  # the round ended while paused
+            else:
+                self._tell(held)
             return
         if action == "end":
             # finished first, so that the games drawn below pair no further round
@@ -454,8 +473,8 @@ class TournamentDesk:
             return
         self.ctx.write(PairingResultOp(held.tournament_id, number, board, outcome.value))
         current = held.model.current
-        if held.model.finished:
-            self._tell(held)  # ended by its director: no further round
+        if held.model.finished or held.paused:
+            self._tell(held)  # ended or paused by its director: no further round now
         elif current is not None and current.number == number and current.finished:
             self._next_round(held, now)
         else:
@@ -508,8 +527,8 @@ class TournamentDesk:
 
     def start_due(self, tournament_id: str, now: float) -> None:
         held = self.held.get(tournament_id)
-        if held is None or held.status != "open":
-            return  # started by its director meanwhile
+        if held is None or held.status != "open" or held.paused:
+            return  # started by its director meanwhile, or held back
         self._begin(held, now)
 
     # ----- telling and writing ------------------------------------------------------------------
@@ -528,6 +547,7 @@ class TournamentDesk:
             terms.clock,
             terms.rated,
             terms.start,
+            held.paused,
         )
 
     def _state(self, held: Held) -> TournamentState:
@@ -597,7 +617,7 @@ class TournamentDesk:
                     held.terms.name,
                     held.director,
                     held.terms.format,
-                    terms_to_dict(held.terms),
+                    {**terms_to_dict(held.terms), "paused": held.paused},
                     held.created,
                     held.status,
                     final,

@@ -35,10 +35,22 @@ TERMS = TournamentTerms(
     "Club night", "swiss", 5, TimeControl(300, 3), True, TableOptions(variant1=True), None, 120
 )
 SUMMARY = TournamentSummary(
-    "ab12", "Club night", "swiss", "Ann", "started", 5, 1, 5, TimeControl(300, 3), True, None
+    "ab12",
+    "Club night",
+    "swiss",
+    "Ann",
+    "started",
+    5,
+    1,
+    5,
+    TimeControl(300, 3),
+    True,
+    None,
+    False,
 )
 TOURNAMENT_CLIENT_SAMPLES: list[Any] = [
     GetTournaments(),
+    GetTournaments("Bob"),
     CreateTournament(TERMS),
     CreateTournament(TournamentTerms("Letters", "double_round_robin", clock=TimeControl(days=3))),
     JoinTournament("ab12"),
@@ -47,9 +59,11 @@ TOURNAMENT_CLIENT_SAMPLES: list[Any] = [
     WatchTournament("ab12", False),
     DirectTournament("ab12", "remove", "Bob"),
     DirectTournament("ab12", "end"),
+    DirectTournament("ab12", "pause"),
 ]
 TOURNAMENT_SERVER_SAMPLES: list[Any] = [
-    Tournaments([SUMMARY]),
+    Tournaments([SUMMARY], None),
+    Tournaments([], "Bob"),
     TournamentState(
         SUMMARY,
         TableOptions(),

@@ -353,3 +353,31 @@ def test_a_round_is_paired_on_a_full_server() -> None:
     (paired,) = writes_of(started, RoundOp)
     assert all(g.table_id in h.core.lobby.tables for g in paired.round.games)
     assert len(h.core.lobby.tables) == 4
+
+
+def test_a_paused_tournament_pairs_no_round_until_resumed_and_a_players_list() -> None:
+    h = Accounts()
+    players = {name: v4_account(h, name) for name in NAMES[:3]}
+    ann = players["Ann"]
+    tournament_id = made(h, ann, TournamentTerms("Cup", "swiss", 2))
+    other = made(h, ann, TournamentTerms("Other", "swiss", 1))
+    for name in ("Ann", "Bob"):
+        h.send(players[name], JoinTournament(tournament_id))
+    h.send(ann, StartTournament(tournament_id))
+    paused = h.send(ann, DirectTournament(tournament_id, "pause"))
+    assert writes_of(paused, TournamentOp)[0].tournament.terms["paused"] is True
+    assert last_state(h, ann).summary.paused
+    (game,) = last_state(h, ann).rounds[0].games
+    h.send(players[game.white], Resume(game.table_id or ""))
+    h.send(players[game.white], Resign(game.table_id or ""))
+    state = last_state(h, ann)
+    assert state.rounds[0].games[0].result == "black_won" and len(state.rounds) == 1
+    h.send(ann, DirectTournament(tournament_id, "resume"))
+    state = last_state(h, ann)
+    assert len(state.rounds) == 2 and not state.summary.paused
+    cid = players["Cid"]
+    (mine,) = of(h.send(cid, GetTournaments("bob")), cid, Tournaments)
+    assert mine.name == "Bob" and [t.tournament_id for t in mine.tournaments] == [tournament_id]
+    (every,) = of(h.send(cid, GetTournaments()), cid, Tournaments)
+    assert [t.tournament_id for t in every.tournaments] == [other, tournament_id]  # newest first
+    assert codes(h.send(cid, GetTournaments("Nobody")), cid) == ["no_such_player"]
