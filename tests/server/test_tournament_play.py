@@ -1,5 +1,5 @@
-"""Tournaments played by clients over real sockets (protocol version 4): a Swiss of five
-accounts and three rounds, each game ended by a resignation, to its final standings; and a
+"""Tournaments played by clients over real sockets (protocol version 4): a Swiss of nine
+accounts and four rounds, each game ended by a resignation, to its final standings; and a
 kahuna-server process killed (-9) in the middle of a round, on SQLite and on PostgreSQL, started
 again on the same database, where the round goes on and the next is paired; the operator's
 directors with `--tournaments directors`."""
@@ -30,7 +30,7 @@ from tests.server.test_accounts_cli import run
 from tests.server.test_restart import free_port
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-NAMES = ("Ann", "Bob", "Cid", "Dan", "Eve")
+NAMES = ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy")
 WORDS = "long enough words"
 
 
@@ -55,7 +55,7 @@ async def resign(client: Client, table_id: str) -> None:
     await client.send(Resign(table_id))
 
 
-async def test_a_swiss_of_five_is_played_over_sockets_to_its_standings(
+async def test_a_swiss_of_nine_is_played_over_sockets_to_its_standings(
     tmp_path: Path, make_server: ServerFactory
 ) -> None:
     server = await make_server(db=str(tmp_path / "db.sqlite3"), password_cost="test")
@@ -66,7 +66,7 @@ async def test_a_swiss_of_five_is_played_over_sockets_to_its_standings(
         await client.expect(LoggedIn)
         clients[name] = client
     ann = clients["Ann"]
-    await ann.send(CreateTournament(TournamentTerms("Club night", "swiss", 3)))
+    await ann.send(CreateTournament(TournamentTerms("Club night", "swiss", 4)))
     tournament_id = (await ann.expect(TournamentState)).summary.tournament_id
     for client in clients.values():
         await client.send(JoinTournament(tournament_id))
@@ -74,25 +74,28 @@ async def test_a_swiss_of_five_is_played_over_sockets_to_its_standings(
     await clients["Bob"].send(StartTournament(tournament_id))
     assert (await clients["Bob"].expect_error("bad_tournament")).reason == "not_director"
     await ann.send(StartTournament(tournament_id))
-    for number in (1, 2, 3):
+    for number in (1, 2, 3, 4):
         state = await state_with(ann, number)
         paired = state.rounds[-1]
-        assert paired.bye is not None and len(paired.games) == 2
+        assert paired.bye is not None and len(paired.games) == 4
         for pairing in paired.games:
             assert pairing.table_id is not None and pairing.result is None
             for me, other in ((pairing.white, pairing.black), (pairing.black, pairing.white)):
                 note = await round_note(clients[me])
                 assert (note.table_id, note.name) == (pairing.table_id, other)
-            # the one later in NAMES resigns: Eve loses every game she plays
+            # the one later in NAMES resigns: Ivy loses every game she plays
             loser = max(pairing.white, pairing.black, key=NAMES.index)
             await resign(clients[loser], pairing.table_id)
-    final = await state_with(ann, 3, finished=True)
+    final = await state_with(ann, 4, finished=True)
     results = [g.result for r in final.rounds for g in r.games]
-    assert len(results) == 6 and set(results) <= {"white_won", "black_won"}
-    assert sum(s.points for s in final.standings) == 6 + 3  # the games' points and the byes'
-    assert len({r.bye for r in final.rounds}) == 3
+    assert len(results) == 16 and set(results) <= {"white_won", "black_won"}
+    assert sum(s.points for s in final.standings) == 16 + 4  # the games' points and the byes'
+    assert len({r.bye for r in final.rounds}) == 4  # never twice to one player
+    met = [frozenset((g.white, g.black)) for r in final.rounds for g in r.games]
+    assert len(set(met)) == 16  # no pairing twice
     standing = {s.name: s for s in final.standings}
-    assert standing["Eve"].points == 1.0 and standing["Eve"].place == 5  # her bye alone
+    assert standing["Ivy"].points <= 1.0  # a bye at most
+    assert standing["Ann"].points == final.standings[0].points == 4.0  # she never resigns
     assert [s.place for s in final.standings] == sorted(s.place for s in final.standings)
     for client in clients.values():
         await client.close()
