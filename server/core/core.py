@@ -122,8 +122,8 @@ class ServerCore:
         self._logins = Logins(self._ctx)
         self._lobby_chat = LobbyChatRoom(self._ctx)
         self._challenges = ChallengeBoard(self._ctx, self._tables)
-        self._logins.on_login = self._challenges.logged_in
         self._desk = TournamentDesk(self._ctx, self._tables, self._play)
+        self._logins.on_login = self._logged_in
         # what the sweep under way has yet to look at, the last first
         self._sweep_sessions: list[Session] = []
         self._sweep_tables: list[Table] = []
@@ -137,6 +137,11 @@ class ServerCore:
     def sessions(self) -> dict[MemberId, Session]:
         """The connections, by member (for tests)."""
         return self._ctx.sessions
+
+    def _logged_in(self, session: Session) -> None:
+        """A connection logged in: its player's challenges, and their tournament games waiting."""
+        self._challenges.logged_in(session)
+        self._desk.logged_in(session)
 
     # ----- the events ---------------------------------------------------------------------------
 

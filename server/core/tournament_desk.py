@@ -430,6 +430,27 @@ class TournamentDesk:
         self._schedule_first_move(held, table, now)
         return table
 
+    def logged_in(self, session: Session) -> None:
+        """A connection logged in (version 4): a note for each game of the player's in a round
+        under way that waits for them away from its table, as when the round was paired."""
+        key = session.account
+        if key is None or session.version < NOTE_SINCE["tournament_round"]:
+            return
+        for held in self.held.values():
+            current = held.model.current
+            if held.status != "started" or current is None:
+                continue
+            for board, game in enumerate(current.games, start=1):
+                table_id = held.boards.get((current.number, board))
+                table = None if table_id is None else self.ctx.lobby.tables.get(table_id)
+                if game.outcome is not None or table is None or key not in (game.white, game.black):
+                    continue
+                holder = table.seats[Seat.WHITE if key == game.white else Seat.BLACK]
+                if holder is not None and holder.member is None:
+                    opponent = self.ctx.accounts.name_of(game.opponent(key))
+                    note = PlayerNote("tournament_round", table.table_id, opponent)
+                    self.ctx.send(session.member, note)
+
     def _note_players(self, held: Held, number: int) -> None:
         """Each player of the round's games made at a table: where their game is."""
         sessions = self.ctx.sessions

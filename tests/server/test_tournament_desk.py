@@ -222,7 +222,12 @@ def test_a_restart_in_the_middle_of_a_round_goes_on(tmp_path: Path) -> None:
     h.send(watcher, WatchTournament(tournament_id))
     state = last_state(h, watcher)
     assert [g.result for g in state.rounds[0].games] == ["black_won", None]
+    before = len(h.sent)  # the member ids of the first core's connections come again
     bob = v4_login(h, second.white)
+    notes = [m for to, m in h.sent[before:] if to == bob and isinstance(m, PlayerNote)]
+    assert [(n.note, n.table_id, n.name) for n in notes] == [
+        ("tournament_round", second.table_id, second.black)
+    ]  # at login: the game waiting for them
     h.send(bob, Resume(second.table_id))
     h.send(bob, Resign(second.table_id))
     state = last_state(h, watcher)

@@ -176,6 +176,8 @@ async def test_a_kill_in_the_middle_of_a_round_loses_nothing(
         assert again.rounds == state.rounds and again.summary.status == "started"
         assert [p.name for p in again.players] == ["Ann", "Bob", "Dan", "Eve"]
         player = await _login(port, second.black)
+        note = await round_note(player)  # the game waiting for them, said at login
+        assert (note.table_id, note.name) == (second.table_id, second.white)
         await resign(player, second.table_id)
         paired = await state_with(watcher, 2)
         assert [g.result for g in paired.rounds[0].games] == ["black_won", "white_won"]
