@@ -2,7 +2,7 @@
 handshake (websockets' process_request), the upgrade left to go on as before.
 
     /                the lobby page          /table/ID   the same page, showing table ID
-    /player/NAME, /game/ID, /learn, /rules     the same page again, at its other places
+    /player/NAME, /game/ID, /tournament/ID, /learn, /rules: the same page, at its other places
     /assets/NAME     the page's files (web/) /board.json the board, made from shared/board.py
     /words/LANG.json the catalogue's translations for LANG (its .mo file), as JSON
 
@@ -77,7 +77,8 @@ _ASSET = re.compile(r"^[a-z0-9_-]+(/[a-z0-9_-]+)?\.(mjs|css|svg|txt)$")
 # The page's places (web/routes.mjs): each is index.html, the page finding its place in the
 # address. A player's name comes percent-encoded (a space, a letter beyond ASCII).
 _PLACE = re.compile(
-    r"^/(table/[A-Za-z0-9_-]{1,64}|game/[A-Za-z0-9_-]{1,64}|player/[^/?#]{1,300}|learn|rules)$"
+    r"^/(table/[A-Za-z0-9_-]{1,64}|game/[A-Za-z0-9_-]{1,64}|tournament/[A-Za-z0-9_-]{1,64}"
+    r"|player/[^/?#]{1,300}|learn|rules)$"
 )
 _WORDS = re.compile(r"^/words/([a-z]{2})\.json$")
 # A module's static imports (`import ... from "./x.mjs"`, `export ... from`, `import "./x.mjs"`).

@@ -39,7 +39,7 @@ async def get(port: int, path: str, headers: dict[str, str] | None = None) -> An
 async def test_the_pages_and_their_headers(web_server: KahunaServer) -> None:
     port = web_server.port
     places = ("/", "/table/abc123", "/player/Ann", "/player/Ann%20B%C3%A4r", "/game/abc123")
-    for path in (*places, "/learn", "/rules", "/game/abc123?turn=3"):
+    for path in (*places, "/learn", "/rules", "/game/abc123?turn=3", "/tournament/5c0ffee1"):
         status, headers, body = await get(port, path)
         assert status == 200
         assert headers["content-type"].startswith("text/html")
@@ -60,6 +60,7 @@ async def test_the_pages_and_their_headers(web_server: KahunaServer) -> None:
     assert headers["etag"] != etag and headers["vary"] == "Accept-Encoding"
     missing_paths = ("/nothing", "/assets/../server/web.py", "/assets/x.py", "/words/fr.json")
     places_beyond = ("/player/", "/player/a/b", "/game/", "/game/a.b", "/learn/x", "/rulesx")
+    places_beyond += ("/tournament/", "/tournament/a.b")
     for missing in (*missing_paths, *places_beyond):
         status, headers, _ = await get(port, missing)
         assert status == 404, missing
