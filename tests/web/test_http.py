@@ -60,8 +60,7 @@ async def test_the_pages_and_their_headers(web_server: KahunaServer) -> None:
     assert headers["etag"] != etag and headers["vary"] == "Accept-Encoding"
     missing_paths = ("/nothing", "/assets/../server/web.py", "/assets/x.py", "/words/fr.json")
     places_beyond = ("/player/", "/player/a/b", "/game/", "/game/a.b", "/learn/x", "/rulesx")
-    places_beyond += ("/tournament/", "/tournament/a.b")
-    for missing in (*missing_paths, *places_beyond):
+    for missing in (*missing_paths, *places_beyond, "/tournament/", "/tournament/a.b"):
         status, headers, _ = await get(port, missing)
         assert status == 404, missing
         assert headers["content-security-policy"] == CSP
