@@ -88,7 +88,7 @@ from server.core.session import Session
 from server.core.sessions import Sessions
 from server.core.store import AccountAction, StoredPlayers, StoredTable
 from server.core.table import Closing, MemberId, Table, TableError
-from server.core.tournament_desk import FIRST_MOVE, STARTS, TournamentDesk
+from server.core.tournament_desk import FIRST_MOVE, STARTS, TELLS, TournamentDesk
 from shared.actions import Action
 from shared.types import Termination
 
@@ -299,6 +299,9 @@ class ServerCore:
         for table_id, what in timers.due(now):
             if what == STARTS:  # a tournament's id
                 self._desk.start_due(table_id, now)
+                continue
+            if what == TELLS:
+                self._desk.tell_due(table_id)
                 continue
             table = ctx.lobby.tables.get(table_id)
             if table is not None and not table.closed:

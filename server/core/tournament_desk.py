@@ -78,6 +78,8 @@ LISTED = 100  # tournaments get_tournaments lists, the newest
 START_AHEAD = 366 * 86400.0  # seconds ahead a start time may be
 FIRST_MOVE = "first_move"  # the timer of a tournament game's first moves
 STARTS = "tournament_start"  # the timer of a tournament's start time
+TELLS = "tournament_tell"  # the timer of the watchers' state after results
+TELL_EVERY = 1.0  # seconds: the watchers get the results at most this often
 
 
 def bad(reason: str, english: str) -> TableError:
@@ -116,6 +118,8 @@ class Held:
     boards: dict[tuple[int, int], str] = attrs.Factory(dict)  # (round, board) -> table id
     watchers: set[MemberId] = attrs.Factory(set)
     paused: bool = False  # by its director: no round is paired meanwhile
+    told_at: float = float("-inf")  # when the watchers last had the state
+    tell_pending: bool = False  # a result they have not had yet, for TELL_EVERY
 
     @property
     def status(self) -> TournamentStatus:
@@ -495,11 +499,11 @@ class TournamentDesk:
         self.ctx.write(PairingResultOp(held.tournament_id, number, board, outcome.value))
         current = held.model.current
         if held.model.finished or held.paused:
-            self._tell(held)  # ended or paused by its director: no further round now
+            self._tell(held, result=True)  # ended or paused by its director: no round now
         elif current is not None and current.number == number and current.finished:
             self._next_round(held, now)
         else:
-            self._tell(held)
+            self._tell(held, result=True)
 
     def _finish(self, held: Held) -> None:
         held.model = held.model.end()
@@ -614,9 +618,28 @@ class TournamentDesk:
             table,
         )
 
-    def _tell(self, held: Held) -> None:
+    def _tell(self, held: Held, result: bool = False) -> None:
+        """The state to the watchers: at once, or (`result`: a game's result and nothing else)
+        at most every TELL_EVERY seconds, the results meanwhile together: the standings of a
+        large tournament take a while to work out, and a round's games end close together."""
+        if not held.watchers:
+            held.tell_pending = False
+            return
+        now = self.ctx.now
+        if result and now < held.told_at + TELL_EVERY:
+            if not held.tell_pending:
+                held.tell_pending = True
+                self.ctx.timers.schedule(held.told_at + TELL_EVERY, held.tournament_id, TELLS)
+            return
+        held.tell_pending = False
+        held.told_at = now
         state = self._state(held)
         self.ctx.send_all([(member, state) for member in sorted(held.watchers)])
+
+    def tell_due(self, tournament_id: str) -> None:
+        held = self.held.get(tournament_id)
+        if held is not None and held.tell_pending:
+            self._tell(held)
 
     def _write(self, held: Held) -> None:
         final = None

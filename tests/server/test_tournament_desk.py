@@ -375,6 +375,8 @@ def test_a_paused_tournament_pairs_no_round_until_resumed_and_a_players_list() -
     (game,) = last_state(h, ann).rounds[0].games
     h.send(players[game.white], Resume(game.table_id or ""))
     h.send(players[game.white], Resign(game.table_id or ""))
+    assert last_state(h, ann).rounds[0].games[0].result is None  # told within a second
+    h.advance(h.now + 1)  # the results of a second go out together
     state = last_state(h, ann)
     assert state.rounds[0].games[0].result == "black_won" and len(state.rounds) == 1
     h.send(ann, DirectTournament(tournament_id, "resume"))

@@ -1,0 +1,121 @@
+"""A tournament's rounds in the server core: a script, not a test.
+
+    .venv/bin/python bench/tournament_bench.py                  # 200 players, 5 rounds
+    .venv/bin/python bench/tournament_bench.py --players 64 --rounds 7
+
+--players accounts (logged in by token, each on a protocol-version-4 connection) join a Swiss
+of --rounds rounds; each round is paired in the core (server/core/tournament_desk.py) and its
+games ended by resignations. Printed per round: the time of the event that pairs it (the
+director's start, then the last resignation of the round before: the pairing, the round's
+tables made, dealt and written as storage operations, the notes, the standings and the state
+sent to the watchers), how many storage operations and messages it made, and the size of the
+`tournament` message encoded; then the median and longest of the other results' events (the
+watchers get those at most every second, so that the standings are not worked out for each).
+--black-wins (White resigns every game) makes colour histories all alike, the pairing's
+hardest case. pairing_bench.py times the pairing alone; the issue's target is a round of 200
+players paired in under 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from protocol.codec import encode
+from protocol.messages import Hello, Resign
+from protocol.player_messages import Login, Resume
+from protocol.tournament_messages import (
+    CreateTournament,
+    JoinTournament,
+    StartTournament,
+    TournamentState,
+    TournamentTerms,
+)
+from server.core.config import ServerConfig
+from server.core.core import ServerCore
+from server.core.effects import Effects
+from server.core.store import AccountRow, StoredPlayers, hash_token
+
+WALL = 1.8e9
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--black-wins", action="store_true",
+        help="White resigns every game (else a seeded random one of the two)",
+    )  # fmt: skip
+    args = parser.parse_args()
+    config = ServerConfig(
+        rate=1e6, burst=10**6, flood_limit=10**6, max_per_address=10**6, max_connections=10**6,
+        max_tables=10**6, rng=random.Random(1),
+    )  # fmt: skip
+    core = ServerCore(config)
+    names = [f"P{i:03d}" for i in range(args.players)]
+    rng = random.Random(2)
+    rows = [
+        AccountRow(n.lower(), n, "$argon2id$x", rng.uniform(1200, 2200), 80.0, 0.06, 1.0, 1.0,
+                   False, {})
+        for n in names
+    ]  # fmt: skip
+    tokens = [(hash_token(n), n.lower()) for n in names]
+    core.restore_players(StoredPlayers(rows, tokens), 0.0, WALL)
+    now = 0.0
+    members: dict[str, int] = {}
+    for name in names:
+        member = core.connect("10.0.0.1", now)
+        assert isinstance(member, int)
+        core.frame(member, encode(Hello(4, name)), now, WALL)
+        core.frame(member, encode(Login(name, None, name)), now, WALL)
+        members[name] = member
+    director = members[names[0]]
+    terms = TournamentTerms("Bench", "swiss", args.rounds)
+    effects = core.frame(director, encode(CreateTournament(terms)), now, WALL)
+    state = next(m for _, m, _ in effects.sends if isinstance(m, TournamentState))
+    tournament_id = state.summary.tournament_id
+    for name in names:
+        core.frame(members[name], encode(JoinTournament(tournament_id)), now, WALL)
+
+    def timed(member: int, message: object) -> tuple[float, Effects]:
+        start = time.perf_counter()
+        effects = core.frame(member, encode(message), now, WALL)  # type: ignore[arg-type]
+        return time.perf_counter() - start, effects
+
+    def report(number: int, seconds: float, effects: Effects) -> TournamentState:
+        states = [m for _, m, _ in effects.sends if isinstance(m, TournamentState)]
+        size = len(encode(states[-1])) if states else 0
+        print(
+            f"round {number}: paired in {seconds * 1000:7.1f} ms, {len(effects.writes):5d}"
+            f" storage ops, {len(effects.sends):5d} messages, tournament message {size} bytes"
+        )
+        return states[-1]
+
+    seconds, effects = timed(director, StartTournament(tournament_id))
+    state = report(1, seconds, effects)
+    results: list[float] = []  # the resignations that pair nothing
+    for number in range(2, args.rounds + 2):
+        games = [g for g in state.rounds[-1].games if g.result is None and g.table_id]
+        for i, game in enumerate(games):
+            assert game.table_id is not None
+            loser = game.white if args.black_wins else rng.choice((game.white, game.black))
+            member = members[loser]
+            core.frame(member, encode(Resume(game.table_id)), now, WALL)
+            seconds, effects = timed(member, Resign(game.table_id))
+            if i < len(games) - 1:
+                results.append(seconds)
+        if number > args.rounds:
+            print(f"finished: the last resignation took {seconds * 1000:.1f} ms")
+            break
+        state = report(number, seconds, effects)
+    results.sort()
+    print(
+        f"a result alone: median {results[len(results) // 2] * 1000:.2f} ms,"
+        f" max {results[-1] * 1000:.2f} ms ({len(results)} results)"
+    )
+
+
+if __name__ == "__main__":
+    main()
