@@ -12,6 +12,7 @@ import { computerGame, newTableForm } from "./new-table.mjs";
 import { playerLink, playerName } from "./players.mjs";
 import { analyseGame, enterTable } from "./routes.mjs";
 import { app } from "./state.mjs";
+import { calledTitle, tournamentsPart } from "./tournament.mjs";
 import { _, fmt, t } from "./words.mjs";
 
 // What the player asks for from the lobby: a new attempt, so the last one's notice goes.
@@ -296,7 +297,7 @@ let ratingsAsked = null;
 
 export function renderLobby(main) {
   const typed = typedFields(main);
-  document.title = "Kahuna";
+  document.title = calledTitle("Kahuna");
   const withAccounts = Boolean(app.welcome && app.welcome.accounts);
   // the leaderboard is part of the lobby: asked for once a connection
   if (withAccounts && ratingsAsked !== app.welcome && app.conn.send("get_ratings")) ratingsAsked = app.welcome;
@@ -312,7 +313,7 @@ export function renderLobby(main) {
         { class: `lobby-parts${withAccounts ? " with-accounts" : ""}` },
         tablesPart(),
         playPart(me),
-        withAccounts ? el("div", { class: "community" }, playersPart(), chatPart(me)) : null,
+        withAccounts ? el("div", { class: "community" }, tournamentsPart(me), playersPart(), chatPart(me)) : null,
       ),
     ),
   );

@@ -10,6 +10,7 @@ import { PROTOCOL_VERSION } from "./net.mjs";
 import { enterTable } from "./routes.mjs";
 import { app, render, table } from "./state.mjs";
 import { TABLE_MESSAGES } from "./table-messages.mjs";
+import { tournamentMessage } from "./tournament.mjs";
 import { t } from "./words.mjs";
 
 // A handler's answer when the screen is to stay as it is.
@@ -65,7 +66,7 @@ const HANDLERS = {
 };
 
 export function received(m) {
-  if (accountMessage(m, app) || analysisMessage(m)) {
+  if (tournamentMessage(m) || accountMessage(m, app) || analysisMessage(m)) {
     render();
     return;
   }

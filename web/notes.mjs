@@ -2,6 +2,7 @@
 // the table's state until the next view says it again, and what the page tells the player.
 
 import { app } from "./state.mjs";
+import { beep, soundOn } from "./table-signals.mjs";
 import { _, fmt, seatName, t } from "./words.mjs";
 
 const NOTE_CHANGES = {
@@ -30,4 +31,15 @@ export function onNote(m) {
     rematch_started: fmt(_("Rematch at table {table}"), { table: m.detail || "" }),
   };
   if (m.table_id === app.current && words[m.note]) app.notice = words[m.note];
+}
+
+// A round's game is ready for the player (player_note tournament_round): the page shows its
+// link (web/tournament.mjs) and the tab's title says it; here the sound, if on, and the
+// browser's notification while the tab is hidden (once the player allowed them at a table).
+export function tournamentRoundNote(m) {
+  if (soundOn()) beep();
+  if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+    const body = t("Your tournament game against {name} is ready: table {table}.", { name: m.name || "", table: m.table_id });
+    new Notification("Kahuna", { body, tag: `kahuna-${m.table_id}` });
+  }
 }

@@ -1,13 +1,14 @@
 // A player's page at /player/NAME: the rating and its history as a chart (drawn here in SVG from
 // the games' rating changes, counted back from today's rating), the results against the
 // computer at each level, and the recent games, each with its replay (/game/ID) and the
-// opponent's page. For a logged-in visitor: challenge or ignore the player.
+// opponent's page, and their tournaments. For a logged-in visitor: challenge or ignore the player.
 
 import { accounts, askGames } from "./accounts.mjs";
 import { el, replace, svg } from "./dom.mjs";
 import { playerLink } from "./players.mjs";
 import { goTo } from "./routes.mjs";
 import { app, render } from "./state.mjs";
+import { playerTournaments } from "./tournament.mjs";
 import { _, fmt, ngettext, seatName, t } from "./words.mjs";
 
 const same = (a, b) => typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
@@ -264,6 +265,7 @@ export function renderPlayerPage(main, name) {
             ? el("ul", { class: "game-list" }, ...found.games.map((g) => gameRow(g, found.name)))
             : el("p", { class: "empty", text: _("No games yet.") }),
         ),
+        playerTournaments(found.name),
       ),
     ),
   );

@@ -1,6 +1,6 @@
 // Where the page is, in the address bar and its history: the lobby at /, a table at /table/ID,
-// a player at /player/NAME, an archived game's replay at /game/ID, the lessons at /learn and the
-// rules at /rules. `app.place` holds it ({page, id}); `app.current` is the table's id while the
+// a player at /player/NAME, a tournament at /tournament/ID, an archived game's replay at
+// /game/ID, the lessons at /learn and the rules at /rules. `app.place` holds it ({page, id}); `app.current` is the table's id while the
 // page is a table's. Going to a table asks the server for it as the tab's seat, the account's,
 // or to watch.
 
@@ -14,6 +14,7 @@ const PLACES = [
   ["table", /^\/table\/([A-Za-z0-9_-]+)$/],
   ["game", /^\/game\/([A-Za-z0-9_-]+)$/],
   ["player", /^\/player\/([^/?#]+)$/],
+  ["tournament", /^\/tournament\/([A-Za-z0-9_-]+)$/],
   ["learn", /^\/learn$/],
   ["rules", /^\/rules$/],
 ];

@@ -10,6 +10,7 @@ import { renderRules } from "./rules.mjs";
 import { app } from "./state.mjs";
 import { renderTable } from "./table.mjs";
 import { setIcon } from "./table-signals.mjs";
+import { leaveTournament, renderTournament } from "./tournament.mjs";
 import { _ } from "./words.mjs";
 
 export function renderHeader() {
@@ -25,6 +26,7 @@ export function renderPage() {
   const main = byId("main");
   if (!app.board) return;
   if (app.place.page !== "table") setIcon(false); // the icon's "your move" is the table's
+  if (app.place.page !== "tournament") leaveTournament();
   // each place's owner draws it (a place whose module has not come yet shows the lobby)
   switch (app.place.page) {
     case "table":
@@ -35,6 +37,9 @@ export function renderPage() {
       break;
     case "game":
       renderReplay(main, app.place.id);
+      break;
+    case "tournament":
+      renderTournament(main, app.place.id);
       break;
     case "learn":
       renderLearn(main);

@@ -30,7 +30,7 @@ function setSound(on) {
 
 let audio = null;
 
-function beep() {
+export function beep() {
   try {
     audio = audio || new AudioContext();
     const osc = audio.createOscillator();

@@ -20,6 +20,7 @@ from server.net.app import KahunaServer
 from tests.conftest import Client, ServerFactory, create_table, play_random
 from tests.web.conftest import DESKTOP
 from tests.web.test_replay import archived_game
+from tests.web.test_tournament_page import started_tournament
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -122,6 +123,12 @@ async def places(browser: Browser, server: KahunaServer, locale: str) -> dict[st
     await replay.click("#analyse")  # with its analysis, the chart and the turn's line
     await expect(replay.locator("svg.analysis-chart")).to_be_visible(timeout=30_000)
     found["replay"] = replay
+    players, paired = await started_tournament(server, ("Tia", "Udo", "Vic", "Wes"))
+    tournament = await opened(f"/tournament/{paired.summary.tournament_id}")
+    await expect(tournament.locator("table.standings tbody tr")).to_have_count(4)
+    found["tournament"] = tournament
+    for client in players.values():
+        await client.close()
     await host.close()
     return found
 

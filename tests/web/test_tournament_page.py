@@ -1,0 +1,180 @@
+"""Tournaments in the page: /tournament/ID with its terms, live standings and the round's
+pairings, each game a link to watch it and, once over, to its replay, drawn again when a game
+ends; the lobby's list leading there; an account making one with the lobby's form, joining,
+starting it and told of its game of the round; in German too. Accounts and their moves go over
+the protocol (tests/web/rated.py)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Page, expect
+
+from protocol.messages import Resign, State
+from protocol.player_messages import Resume
+from protocol.tournament_messages import (
+    CreateTournament,
+    JoinTournament,
+    StartTournament,
+    TournamentState,
+    TournamentTerms,
+)
+from server.net.app import KahunaServer
+from tests.conftest import Client, ServerFactory
+from tests.web.conftest import DESKTOP, PHONE, Pages
+from tests.web.rated import account
+from tests.web.test_accounts import register
+
+pytestmark = pytest.mark.browser
+
+NAMES = ("Ann", "Bob", "Cid", "Dan")
+SHOTS = Path(os.environ.get("KAHUNA_SHOTS", "/tmp/shots-tpage38"))
+
+
+async def started_tournament(
+    server: KahunaServer, names: tuple[str, ...] = NAMES
+) -> tuple[dict[str, Client], TournamentState]:
+    """Four accounts in a Swiss of two rounds that the first made and started: its first
+    round."""
+    clients = {name: await account(server.port, name) for name in names}
+    ann = clients[names[0]]
+    await ann.send(CreateTournament(TournamentTerms("Club night", "swiss", 2)))
+    tournament_id = (await ann.expect(TournamentState)).summary.tournament_id
+    for client in clients.values():
+        await client.send(JoinTournament(tournament_id))
+        await client.expect(TournamentState)
+    await ann.send(StartTournament(tournament_id))
+    while True:
+        state = await ann.expect(TournamentState)
+        if state.rounds:
+            return clients, state
+
+
+async def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+async def test_the_tournaments_page_shows_the_round_and_follows_its_games(
+    pages: Pages, make_server: ServerFactory
+) -> None:
+    server = await make_server(web=True, password_cost="test")
+    site = Pages(pages.browser, server.port)
+    clients, state = await started_tournament(server)
+    tournament_id = state.summary.tournament_id
+    # the lobby lists it, and its link opens its page without a reload
+    lobby = await site.open("/")
+    link = lobby.locator(f".tournaments-part a[href='/tournament/{tournament_id}']")
+    await expect(link).to_have_text("Club night")
+    await lobby.evaluate("window.stayed = true")
+    await link.click()
+    await lobby.wait_for_url(f"**/tournament/{tournament_id}")
+    assert await lobby.evaluate("window.stayed") is True
+    page = lobby
+    await expect(page.locator(".tournament-head h1")).to_have_text("Club night")
+    await expect(page.locator("dl.terms")).to_contain_text("Swiss, 2 rounds")
+    await expect(page.locator("dl.terms")).to_contain_text("round 1 of 2")
+    await expect(page.locator("ul.entrants li")).to_have_count(4)
+    # the round's two games, each a way to watch it
+    (first_round,) = state.rounds
+    games = page.locator(".round[data-round='1'] .pairing")
+    await expect(games).to_have_count(2)
+    for game in first_round.games:
+        item = page.locator(f".pairing[data-table='{game.table_id}']")
+        await expect(item.locator("a.watch")).to_have_attribute("href", f"/table/{game.table_id}")
+        await expect(item.locator(".who")).to_contain_text(f"{game.white} – ")
+    # the standings: four players at nought, with the Swiss's tie-breaks and their legend
+    rows = page.locator("table.standings tbody tr")
+    await expect(rows).to_have_count(4)
+    headers = page.locator("table.standings thead th")
+    await expect(headers).to_have_text(["#", "Player", "Points", "Bh", "SB", "DE", "W"])
+    await expect(page.locator("dl.legend")).to_contain_text("Buchholz cut 1")
+    # a game ends: its result, its replay and the standings come without a reload
+    game = first_round.games[0]
+    assert game.table_id is not None
+    loser = clients[game.black]
+    await loser.send(Resume(game.table_id))
+    await loser.expect(State)
+    await loser.send(Resign(game.table_id))
+    item = page.locator(f".pairing[data-table='{game.table_id}']")
+    await expect(item.locator(".score")).to_have_text("1–0", timeout=10_000)
+    await expect(item.locator("a.replay")).to_have_attribute("href", f"/game/{game.table_id}")
+    leader = rows.nth(0)
+    await expect(leader.locator("td").nth(1)).to_have_text(game.white)
+    await expect(leader.locator("td.points")).to_have_text("1")
+    assert await page.evaluate("window.stayed") is True
+    # a spectator's way into the game still played
+    other = first_round.games[1]
+    await page.locator(f".pairing[data-table='{other.table_id}'] a.watch").click()
+    await page.wait_for_url(f"**/table/{other.table_id}")
+    await expect(page.locator(".board").first).to_be_visible(timeout=10_000)
+    # the player's page lists their tournaments
+    await page.goto(f"http://127.0.0.1:{server.port}/player/Ann")
+    await expect(page.locator(".player-tournaments a.name")).to_have_text("Club night")
+    # how it looks: a phone and a desktop, in English and in German
+    for language in ("en", "de"):
+        for size, viewport in (("360", PHONE), ("1280", DESKTOP)):
+            look = await site.open(
+                f"/tournament/{tournament_id}", viewport=viewport, locale=language
+            )
+            await expect(look.locator("table.standings tbody tr")).to_have_count(4)
+            await expect(look.locator(".pairing a.replay")).to_have_count(1)
+            width = await look.evaluate("document.documentElement.scrollWidth")
+            assert width <= viewport["width"], (language, size)
+            await shot(look, f"tournament-{language}-{size}")
+            if language == "de":
+                await expect(look.locator("table.standings thead th").nth(2)).to_have_text("Punkte")
+    for client in clients.values():
+        await client.close()
+    assert site.errors == []
+
+
+async def test_an_account_makes_joins_and_starts_a_tournament_in_the_page(
+    pages: Pages, make_server: ServerFactory
+) -> None:
+    server = await make_server(web=True, password_cost="test")
+    site = Pages(pages.browser, server.port)
+    page = await site.open("/")
+    await register(page, "Eve", "eve's long password")
+    part = page.locator(".tournaments-part")
+    await expect(part).to_contain_text("No tournament yet.")
+    await part.locator("details.new-tournament-fold summary").click()
+    await part.locator("#tournament-name").fill("Friday blitz")
+    await part.locator("#tournament-rounds").fill("2")
+    await shot(page, "lobby-new-tournament-en-1280")
+    await part.locator("#create-tournament").click()
+    await page.wait_for_url("**/tournament/*")
+    tournament_id = page.url.rsplit("/", 1)[1]
+    await expect(page.locator(".tournament-head h1")).to_have_text("Friday blitz")
+    await expect(page.locator("dl.terms")).to_contain_text("5+3")
+    # the director alone cannot start it: the refusal in words
+    await page.locator("#join-tournament").click()
+    await expect(page.locator("ul.entrants li")).to_have_count(1)
+    await page.locator("#start-tournament").click()
+    await expect(page.locator(".notice")).to_have_text(
+        "A tournament starts with two players at least."
+    )
+    # withdrawing and joining again
+    await page.locator("#withdraw-tournament").click()
+    await expect(page.locator(".entrants-part")).to_contain_text("No player has joined yet.")
+    await page.locator("#join-tournament").click()
+    await expect(page.locator("ul.entrants li")).to_have_count(1)
+    bob = await account(server.port, "Bob")
+    await bob.send(JoinTournament(tournament_id))
+    await bob.expect(TournamentState)
+    await expect(page.locator("ul.entrants li")).to_have_count(2)
+    # started: Eve is told of her game, in the title and with its table's link
+    await page.locator("#start-tournament").click()
+    call = page.locator(".tournament-call a")
+    await expect(call).to_be_visible(timeout=10_000)
+    assert (await page.title()).startswith("(Your game is ready)")
+    table_id = (await call.get_attribute("href") or "").rsplit("/", 1)[1]
+    await expect(page.locator(f".pairing.mine[data-table='{table_id}']")).to_have_count(1)
+    await shot(page, "tournament-started-en-1280")
+    await call.click()
+    await page.wait_for_url(f"**/table/{table_id}")
+    await expect(page.locator(".board").first).to_be_visible(timeout=10_000)
+    await bob.close()
+    assert site.errors == []

@@ -1,0 +1,485 @@
+// Tournaments on the page: the tournament's own page at /tournament/ID (its terms, players, live
+// standings with the tie-breaks in the server's order, each round's pairings with a way to watch
+// or replay every game, and join / withdraw / start), the lobby's list with a form for a new one,
+// and a player's tournaments for their page. The page watches the tournament it shows
+// (watch_tournament), so every change the server sends draws it again.
+
+import { accounts } from "./accounts.mjs";
+import { el, replace } from "./dom.mjs";
+import { errorWords } from "./errors.mjs";
+import { tournamentRoundNote } from "./notes.mjs";
+import { playerLink } from "./players.mjs";
+import { goTo } from "./routes.mjs";
+import { app } from "./state.mjs";
+import { _, fmt, ngettext, seatName, t } from "./words.mjs";
+
+export const tournaments = {
+  list: null, // the lobby's: get_tournaments's answer
+  ofPlayer: new Map(), // a player's (lower-case name) -> their tournaments
+  known: new Map(), // tournament id -> its latest `tournament` message
+  missing: new Set(), // ids the server knows no tournament by
+  call: null, // {table_id, name}: the player's game of a round, waiting for them
+};
+
+let watched = null; // {id, welcome}: the tournament watched, on which connection
+let listAsked = null; // the welcome whose connection was asked for the list
+let creating = false; // a create_tournament sent: its answer opens the new tournament's page
+const playerAsked = new Map(); // a player's name -> the welcome it was asked on
+
+const same = (a, b) => typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
+
+// Why the server refused, from bad_tournament's reason (docs/protocol.md, Tournaments).
+function refusalWords(m) {
+  if (m.code === "no_such_tournament") return _("No tournament has this id.");
+  const words = {
+    bad_terms: fmt(_("These terms make no tournament: {message}"), { message: m.message }),
+    not_director: _("Only the tournament's director may do that (or, on this server, make one)."),
+    started: _("The tournament has started already."),
+    too_few_players: _("A tournament starts with two players at least."),
+    full: _("The tournament is full."),
+    already_joined: _("You play in this tournament already."),
+    round_robin_started: _("A round-robin under way takes no new players."),
+    no_round_left: _("No round is left to join."),
+    not_joined: _("You do not play in this tournament."),
+    already_withdrawn: _("You have withdrawn from this tournament already."),
+    tournament_finished: _("The tournament is over."),
+  };
+  return words[m.reason] || errorWords(m);
+}
+
+const TOURNAMENT_REQUESTS = new Set([
+  "get_tournaments",
+  "create_tournament",
+  "join_tournament",
+  "withdraw_tournament",
+  "start_tournament",
+  "watch_tournament",
+  "direct_tournament",
+]);
+
+// The tournaments' messages (the `tournament_round` note among the player's notes); true when
+// the message was one of them and the screen is to be drawn again.
+export function tournamentMessage(m) {
+  switch (m.type) {
+    case "tournaments":
+      if (m.name) tournaments.ofPlayer.set(m.name.toLowerCase(), m.tournaments);
+      else tournaments.list = m.tournaments;
+      return true;
+    case "tournament": {
+      const id = m.summary.tournament_id;
+      tournaments.known.set(id, m);
+      if (creating) {
+        creating = false;
+        tournaments.list = null;
+        listAsked = null;
+        watched = { id, welcome: app.welcome }; // the director watches it from its making
+        goTo("tournament", id);
+      }
+      return true;
+    }
+    case "player_note":
+      if (m.note !== "tournament_round") return false;
+      tournaments.call = { table_id: m.table_id, name: m.name };
+      tournamentRoundNote(m);
+      return true;
+    case "error":
+      if (!TOURNAMENT_REQUESTS.has(m.refused) && !["no_such_tournament", "bad_tournament"].includes(m.code)) return false;
+      if (m.refused === "get_tournaments" && m.code === "no_such_player") return false; // the player's page says it
+      creating = false;
+      if (m.code === "no_such_tournament" && app.place.page === "tournament") tournaments.missing.add(app.place.id);
+      app.notice = refusalWords(m);
+      return true;
+    default:
+      return false;
+  }
+}
+
+// ----- words ------------------------------------------------------------------------------
+
+function formatWords(summary) {
+  if (summary.format === "swiss") {
+    return fmt(ngettext("Swiss, {n} round", "Swiss, {n} rounds", summary.rounds), { n: summary.rounds });
+  }
+  return summary.format === "double_round_robin" ? _("Double round-robin") : _("Round-robin");
+}
+
+// A time control's words as the new-table form says them (web/new-table.mjs).
+function clockWords(clock) {
+  if (!clock) return _("none");
+  if (clock.days) return fmt(ngettext("{n} day a move", "{n} days a move", clock.days), { n: clock.days });
+  if (clock.per_turn) return t("{n} min per turn", { n: clock.per_turn / 60 });
+  const minutes = String(clock.initial / 60);
+  const short = `${minutes}+${clock.increment}`;
+  return clock.increment
+    ? t("{short} ({minutes} min each, +{n} s a turn)", { short, minutes, n: clock.increment })
+    : t("{short} ({minutes} min each)", { short, minutes });
+}
+
+function statusWords(summary) {
+  let words;
+  if (summary.status === "open") words = summary.start ? fmt(_("starts at {when}"), { when: new Date(summary.start * 1000).toLocaleString(document.documentElement.lang || undefined) }) : _("open: its director starts it");
+  else if (summary.status === "finished") words = _("finished");
+  else words = fmt(_("round {round} of {rounds}"), { round: summary.round, rounds: summary.rounds });
+  return summary.paused ? `${words} · ${_("paused")}` : words;
+}
+
+// Points and tie-breaks with their halves: 2.5 -> "2½".
+function points(n) {
+  const whole = Math.floor(n);
+  const half = n - whole >= 0.5;
+  if (!half) return String(whole);
+  return whole ? `${whole}½` : "½";
+}
+
+const RESULTS = {
+  white_won: ["1–0", null],
+  black_won: ["0–1", null],
+  draw: ["½–½", null],
+  white_won_by_forfeit: ["1–0", "forfeit"],
+  black_won_by_forfeit: ["0–1", "forfeit"],
+  double_forfeit: ["0–0", "forfeit"],
+};
+
+// ----- the tournament's page ---------------------------------------------------------------
+
+function watch(id) {
+  if (!app.conn || !app.conn.ready) return;
+  if (watched && watched.id === id && watched.welcome === app.welcome) return;
+  if (watched && watched.id !== id && watched.welcome === app.welcome) app.conn.send("watch_tournament", { tournament_id: watched.id, watch: false });
+  if (app.conn.send("watch_tournament", { tournament_id: id })) watched = { id, welcome: app.welcome };
+}
+
+// Leaving the tournament's page: the server need send it no more.
+export function leaveTournament() {
+  if (!watched) return;
+  if (watched.welcome === app.welcome && app.conn && app.conn.ready) app.conn.send("watch_tournament", { tournament_id: watched.id, watch: false });
+  watched = null;
+  listAsked = null; // the lobby's list is asked again, as it may have changed meanwhile
+}
+
+function ask(type, fields) {
+  app.notice = "";
+  return app.conn.send(type, fields);
+}
+
+function actions(state) {
+  const me = accounts.account;
+  const summary = state.summary;
+  const id = summary.tournament_id;
+  if (!me) return el("p", { class: "dim", text: _("Log in to play in a tournament.") });
+  if (summary.status === "finished") return null;
+  const entry = state.players.find((p) => same(p.name, me.name));
+  const playing = entry && !entry.withdrawn;
+  const buttons = [];
+  if (!entry && (summary.status === "open" || summary.format === "swiss")) {
+    buttons.push(el("button", { type: "button", id: "join-tournament", class: "primary", text: _("Join the tournament"), onclick: () => ask("join_tournament", { tournament_id: id }) }));
+  }
+  if (playing) {
+    buttons.push(el("button", { type: "button", id: "withdraw-tournament", text: _("Withdraw"), onclick: () => ask("withdraw_tournament", { tournament_id: id }) }));
+  }
+  if (same(summary.director, me.name) && summary.status === "open") {
+    buttons.push(el("button", { type: "button", id: "start-tournament", class: "primary", text: _("Start the tournament"), onclick: () => ask("start_tournament", { tournament_id: id }) }));
+  }
+  return buttons.length ? el("div", { class: "tournament-actions" }, ...buttons) : null;
+}
+
+function termsList(state) {
+  const summary = state.summary;
+  const rows = [
+    [_("Format"), formatWords(summary)],
+    [_("Time control"), clockWords(summary.clock)],
+    [t("rated"), summary.rated ? _("yes") : _("no")],
+    [_("Director"), playerLink(summary.director)],
+    [_("Status"), statusWords(summary)],
+  ];
+  return el("dl", { class: "terms" }, ...rows.flatMap(([term, value]) => [el("dt", { text: term }), el("dd", {}, value)]));
+}
+
+function playersPart(state) {
+  const list = state.players.length
+    ? el(
+        "ul",
+        { class: "entrants" },
+        ...state.players.map((p) =>
+          el(
+            "li",
+            { class: p.withdrawn ? "withdrawn" : "" },
+            playerLink(p.name),
+            el("span", { class: "dim", text: ` ${p.rating}` }),
+            p.joined > 1 ? el("span", { class: "dim", text: ` · ${fmt(_("from round {round}"), { round: p.joined })}` }) : null,
+            p.withdrawn ? el("span", { class: "dim", text: ` · ${_("withdrawn")}` }) : null,
+          ),
+        ),
+      )
+    : el("p", { class: "empty dim", text: _("No player has joined yet.") });
+  return el("section", { class: "part entrants-part", "aria-label": _("Players") }, el("h2", { text: fmt(_("Players ({n})"), { n: state.summary.players }) }), list);
+}
+
+// The tie-breaks in the server's order (docs/tournaments.md): a round-robin has no Buchholz.
+function tieBreaks(format) {
+  const all = [
+    ["buchholz", _("Bh"), _("Buchholz cut 1: the opponents' points, the lowest left out")],
+    ["sonneborn_berger", _("SB"), _("Sonneborn-Berger: the points of the opponents beaten, and half those of the opponents drawn")],
+    ["direct_encounter", _("DE"), _("Direct encounter: the points among the players equal so far")],
+    ["wins", _("W"), _("Wins")],
+  ];
+  return format === "swiss" ? all : all.slice(1);
+}
+
+function standingsPart(state) {
+  const breaks = tieBreaks(state.summary.format);
+  let body;
+  if (!state.standings.length) body = el("p", { class: "empty dim", text: _("The standings start with the first round.") });
+  else {
+    body = el(
+      "div",
+      { class: "scroll" },
+      el(
+        "table",
+        { class: "standings" },
+        el(
+          "thead",
+          {},
+          el(
+            "tr",
+            {},
+            el("th", { class: "num", scope: "col", text: "#" }),
+            el("th", { scope: "col", text: _("Player") }),
+            el("th", { class: "num", scope: "col", text: _("Points") }),
+            ...breaks.map(([, short, long]) => el("th", { class: "num", scope: "col" }, el("abbr", { title: long, text: short }))),
+          ),
+        ),
+        el(
+          "tbody",
+          {},
+          ...state.standings.map((s) =>
+            el(
+              "tr",
+              { class: s.withdrawn ? "withdrawn" : "" },
+              el("td", { class: "num", text: String(s.place) }),
+              el("td", {}, playerLink(s.name), s.withdrawn ? el("span", { class: "dim", text: ` · ${_("withdrawn")}` }) : null),
+              el("td", { class: "num points", text: points(s.points) }),
+              ...breaks.map(([key]) => el("td", { class: "num", text: key === "wins" ? String(s.wins) : points(s[key]) })),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  const legend = el(
+    "dl",
+    { class: "legend" },
+    ...breaks.flatMap(([, short, long]) => [el("dt", { text: short }), el("dd", { text: long })]),
+  );
+  return el(
+    "section",
+    { class: "part standings-part", "aria-label": _("Standings") },
+    el("h2", { text: _("Standings") }),
+    body,
+    state.standings.length ? el("p", { class: "dim order", text: _("Points first, then the tie-breaks from left to right.") }) : null,
+    state.standings.length ? legend : null,
+  );
+}
+
+function gameItem(game) {
+  const [score, how] = game.result ? RESULTS[game.result] || ["?", null] : [null, null];
+  const me = accounts.account;
+  const mine = Boolean(me && game.table_id && !game.result && (same(game.white, me.name) || same(game.black, me.name)));
+  const link = !game.table_id
+    ? null
+    : game.result
+      ? el("a", { href: `/game/${game.table_id}`, "data-link": "game", class: "replay", text: _("Replay") })
+      : el("a", { href: `/table/${game.table_id}`, "data-link": "table", class: "watch", text: mine ? t("Back to my seat") : t("Watch") });
+  return el(
+    "li",
+    { class: `pairing${game.result ? " over" : " playing"}${mine ? " mine" : ""}`, "data-table": game.table_id || "" },
+    el("span", { class: "board dim", text: String(game.board) }),
+    el(
+      "span",
+      { class: "who" },
+      el("span", { class: "side" }, el("span", { class: "seat-mark white", role: "img", "aria-label": seatName("white"), title: seatName("white") }), playerLink(game.white)),
+      " – ",
+      el("span", { class: "side" }, el("span", { class: "seat-mark black", role: "img", "aria-label": seatName("black"), title: seatName("black") }), playerLink(game.black)),
+    ),
+    el("span", { class: "score", text: score ? (how ? `${score} ${_("(forfeit)")}` : score) : _("playing") }),
+    link,
+  );
+}
+
+function roundsPart(state) {
+  if (!state.rounds.length) return null;
+  const rounds = [...state.rounds].reverse(); // the round under way first
+  return el(
+    "section",
+    { class: "part rounds-part", "aria-label": _("Rounds") },
+    el("h2", { text: _("Rounds") }),
+    ...rounds.map((round) =>
+      el(
+        "div",
+        { class: "round", "data-round": String(round.number) },
+        el("h3", { text: fmt(_("Round {round}"), { round: round.number }) }),
+        el("ol", { class: "pairings" }, ...round.games.map(gameItem)),
+        round.bye ? el("p", { class: "bye" }, `${_("Bye (a point):")} `, playerLink(round.bye)) : null,
+      ),
+    ),
+  );
+}
+
+// The note of a round's game waiting for the player, with its table's link; gone once they
+// are at it.
+export function callPart() {
+  const call = tournaments.call;
+  if (call && app.current === call.table_id) tournaments.call = null; // they have come
+  if (!tournaments.call) return null;
+  return el(
+    "p",
+    { class: "notice tournament-call", role: "status" },
+    fmt(_("Your tournament game against {name} is ready."), { name: call.name || "" }),
+    " ",
+    el("a", { href: `/table/${call.table_id}`, "data-link": "table", text: fmt(_("To table {table}"), { table: call.table_id }) }),
+  );
+}
+
+// The tab's title while a game of a round waits for the player.
+export function calledTitle(title) {
+  const call = tournaments.call;
+  return call && app.current !== call.table_id ? `(${_("Your game is ready")}) ${title}` : title;
+}
+
+export function renderTournament(main, id) {
+  watch(id);
+  const state = tournaments.known.get(id);
+  document.title = calledTitle(`Kahuna · ${state ? state.summary.name : _("Tournament")}`);
+  const back = el("a", { href: "/", "data-link": "lobby", class: "back", text: _("Back to the lobby") });
+  const notice = app.notice ? el("p", { class: "notice", role: "status", text: app.notice }) : null;
+  if (!state) {
+    let words = _("Loading…");
+    if (app.welcome && !app.welcome.accounts) words = _("This server keeps no accounts, so it has no tournaments.");
+    else if (tournaments.missing.has(id)) words = _("No tournament has this id.");
+    replace(main, el("article", { class: "tournament-page" }, el("nav", {}, back), el("h1", { text: _("Tournament") }), notice, el("p", { class: "dim", text: words })));
+    return;
+  }
+  replace(
+    main,
+    el(
+      "article",
+      { class: "tournament-page" },
+      el("nav", {}, back),
+      el("header", { class: "tournament-head" }, el("h1", { text: state.summary.name }), termsList(state), actions(state)),
+      callPart(),
+      notice,
+      el("div", { class: "tournament-parts" }, standingsPart(state), roundsPart(state), playersPart(state)),
+    ),
+  );
+}
+
+// ----- the lobby's list and form -----------------------------------------------------------
+
+// The terminal client's and the new-table form's clocks (web/new-table.mjs), as TimeControls.
+const CLOCKS = [
+  null,
+  { initial: 300, increment: 3, per_turn: 0, days: 0 },
+  { initial: 600, increment: 5, per_turn: 0, days: 0 },
+  { initial: 1800, increment: 0, per_turn: 0, days: 0 },
+  { initial: 0, increment: 0, per_turn: 60, days: 0 },
+  { initial: 0, increment: 0, per_turn: 0, days: 1 },
+  { initial: 0, increment: 0, per_turn: 0, days: 3 },
+  { initial: 0, increment: 0, per_turn: 0, days: 7 },
+];
+
+function summaryItem(summary) {
+  return el(
+    "li",
+    { class: `tournament-row ${summary.status}`, "data-tournament": summary.tournament_id },
+    el("a", { href: `/tournament/${summary.tournament_id}`, "data-link": "tournament", class: "name", text: summary.name }),
+    el("span", { class: "what dim", text: [formatWords(summary), clockWords(summary.clock), statusWords(summary), fmt(ngettext("{n} player", "{n} players", summary.players), { n: summary.players })].join(" · ") }),
+  );
+}
+
+function labelled(label, field) {
+  return el("label", {}, el("span", { class: "caption", text: label }), field);
+}
+
+// The form kept open between drawings: the lobby is drawn anew for every message.
+let formOpen = false;
+
+function newTournamentForm() {
+  const form = el(
+    "form",
+    { class: "new-tournament", "aria-label": _("New tournament") },
+    el(
+      "div",
+      { class: "fields" },
+      labelled(_("Name"), el("input", { name: "tournament-name", id: "tournament-name", maxlength: 60, required: true, autocomplete: "off" })),
+      labelled(
+        _("Format"),
+        el(
+          "select",
+          { name: "format", id: "tournament-format" },
+          el("option", { value: "swiss", text: _("Swiss") }),
+          el("option", { value: "round_robin", text: _("Round-robin") }),
+          el("option", { value: "double_round_robin", text: _("Double round-robin") }),
+        ),
+      ),
+      labelled(_("Rounds (Swiss)"), el("input", { name: "rounds", id: "tournament-rounds", type: "number", min: 1, max: 30, value: 3 })),
+      labelled(_("Time control"), el("select", { name: "tournament-clock", id: "tournament-clock" }, ...CLOCKS.map((clock, i) => el("option", { value: String(i), text: clockWords(clock), selected: i === 1 })))),
+      el("label", { class: "box" }, el("input", { type: "checkbox", name: "tournament-rated", id: "tournament-rated", checked: true }), " ", t("rated")),
+    ),
+    el("p", { class: "dim", text: _("You direct it: it starts when you start it.") }),
+    el("button", { type: "submit", id: "create-tournament", class: "primary", text: _("Make the tournament") }),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const format = data.get("format");
+    const terms = {
+      name: String(data.get("tournament-name") || "").trim(),
+      format,
+      rounds: format === "swiss" ? Number(data.get("rounds")) : 0,
+      clock: CLOCKS[Number(data.get("tournament-clock"))] || null,
+      rated: data.get("tournament-rated") === "on",
+    };
+    creating = true;
+    ask("create_tournament", { terms });
+  });
+  const fold = el(
+    "details",
+    { class: "new-tournament-fold", open: formOpen, ontoggle: () => { formOpen = fold.open; } },
+    el("summary", { text: _("New tournament") }),
+    form,
+  );
+  return fold;
+}
+
+// The lobby's part: the server's tournaments (asked for once a connection, and again after a
+// tournament's page), and a new one's form for an account.
+export function tournamentsPart(me) {
+  if (listAsked !== app.welcome && app.conn.send("get_tournaments", {})) listAsked = app.welcome;
+  const list = tournaments.list;
+  return el(
+    "section",
+    { class: "part tournaments-part", "aria-label": _("Tournaments") },
+    el("h2", { text: _("Tournaments") }),
+    callPart(),
+    list === null
+      ? el("p", { class: "dim", text: _("Loading…") })
+      : list.length
+        ? el("ul", { class: "tournament-list" }, ...list.map(summaryItem))
+        : el("p", { class: "empty dim", text: _("No tournament yet.") }),
+    me ? newTournamentForm() : el("p", { class: "dim", text: _("Log in to play in a tournament.") }),
+  );
+}
+
+// A player's tournaments, for their page (asked once a connection); null until they come.
+export function playerTournaments(name) {
+  const key = name.toLowerCase();
+  if (playerAsked.get(key) !== app.welcome && app.conn.ready && app.conn.send("get_tournaments", { name })) playerAsked.set(key, app.welcome);
+  const found = tournaments.ofPlayer.get(key);
+  if (!found) return null;
+  return el(
+    "section",
+    { class: "part player-tournaments", "aria-label": _("Tournaments") },
+    el("h2", { text: _("Tournaments") }),
+    found.length ? el("ul", { class: "tournament-list" }, ...found.map(summaryItem)) : el("p", { class: "empty dim", text: _("No tournament yet.") }),
+  );
+}
