@@ -28,6 +28,7 @@ from client.model.players import PlayersState
 from client.model.table import TableView, table_from_view
 from client.model.table_form import CreateForm
 from client.model.table_talk import absence_words, note_words, turn_words
+from client.model.tournaments import TournamentsState, refusal_words, round_note_words
 from protocol.fields import ChatEntry, Players, TableInfo
 from protocol.messages import (
     ChatMessage,
@@ -57,6 +58,7 @@ from protocol.player_messages import (
     Ratings,
     Watchers,
 )
+from protocol.tournament_messages import Tournaments, TournamentState
 from shared.board import BoardNameError, parse_line
 from shared.types import Seat
 from shared.views import (
@@ -139,6 +141,8 @@ class ClientState:
     # the new-table form's choices, kept for the next run when a table is made with them
     keep_form: Callable[[CreateForm], None] = lambda form: None
     hinting: int | None = None  # the version a hint is being computed for
+    # version 4: the tournaments' list, the one shown, its screen over the lobby
+    tournaments: TournamentsState = attrs.Factory(TournamentsState)
 
     # ----- derived -------------------------------------------------------------------------
 
@@ -255,6 +259,10 @@ class ClientState:
                 ).format(count=waiting)
             if said:
                 self.say(said)
+            if isinstance(msg, PlayerNote) and msg.note == "tournament_round":
+                self._round_note(msg)
+        if isinstance(msg, Tournaments | TournamentState):
+            self.tournaments.handle(msg, self.accounts.account)
         if isinstance(msg, Welcome):
             self.server = msg.server
             self.max_chat = msg.max_chat
@@ -332,6 +340,15 @@ class ClientState:
                 )
         elif isinstance(msg, Error):
             self._error(msg)
+
+    def _round_note(self, msg: PlayerNote) -> None:
+        """A tournament's round paired with a game for this player: the bell, and the way to
+        it, on the message line and, at another table, in its log."""
+        said = round_note_words(msg)
+        self.accounts.attention = _("Tournament round")
+        self.say(said, "you")
+        if self.screen == "game":
+            self.add_log(said, "you")
 
     def _enter_table(self, table_id: str) -> None:
         self.table_id = table_id
@@ -598,8 +615,11 @@ class ClientState:
         self.pending = None
         # the sentence is the player's; the code is for whoever reads the debug log (--log)
         LOG.debug("server error %s (%s): %s", msg.code, msg.reason, msg.message)
+        tournament = refusal_words(msg)
         if msg.code == "chat_too_long":
             reason = chat_limit_words(self.max_chat)
+        elif tournament is not None:
+            reason = tournament
         else:
             reason = error_sentence(msg)
         self.say(_("Server: {reason}").format(reason=reason), "error")

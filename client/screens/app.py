@@ -55,6 +55,7 @@ from client.screens.render import KEY_HINTS, render_game
 from client.screens.saving import GameSaver
 from client.screens.screen import CanvasControl, full_screen_application, with_completions
 from client.screens.status_lines import header
+from client.screens.tournaments_screen import LIST_KEYS, ONE_KEYS
 from protocol.messages import Chat, Command, Resync, ServerMessage
 
 
@@ -185,6 +186,10 @@ class KahunaApp:
                 return " " + _("{keys} change an option   Enter create   Esc cancel").format(
                     keys=form_keys(self.state)
                 )
+            tournaments = self.state.tournaments.view
+            if tournaments is not None:
+                keys = LIST_KEYS if tournaments == "list" else ONE_KEYS
+                return " " + _(keys)
             if self.state.accounts.panel != "tables":
                 return " " + _(PANEL_KEYS)
             if self.state.accounts.accounts:

@@ -184,6 +184,7 @@ LOBBY_HELP_KEYS: tuple[tuple[str, str], ...] = (
 LOBBY_HELP_ACCOUNT_KEYS: tuple[tuple[str, str], ...] = (
     ("g  R  c", N_("games, ratings, challenges: ↑↓ Enter opens, Esc back")),
     ("x", N_("in the challenges: decline one, or withdraw your own")),
+    ("T", N_("tournaments (j, w, s in one: join, withdraw, start)")),
     ("'  :", N_("the lobby's chat; the command line, below")),
 )
 LOBBY_HELP_COMMANDS: tuple[tuple[str, str], ...] = (
@@ -199,6 +200,7 @@ LOBBY_HELP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("accept/decline ID", N_("answer a challenge; withdraw ID takes yours back")),
     ("ignore NAME", N_("stop hearing a player (unignore NAME: hear again)")),
     ("'TEXT   say TEXT", N_("say something in the lobby's chat")),
+    ("tournament new", N_("NAME swiss 5 [5+3|3d] (or roundrobin, double)")),
 )
 
 

@@ -20,6 +20,7 @@ from client.screens.lobby_actions import create, join, spectate
 from client.screens.lobby_line import LobbyLine
 from client.screens.lobby_screen import form_keys
 from client.screens.screen import complete_or_cycle
+from client.screens.tournament_keys import tournament_keys
 from protocol.messages import LobbySubscribe
 from shared.board import ISLANDS
 
@@ -59,8 +60,11 @@ def key_bindings(ui: Controls) -> KeyBindings:
             and not line.help_open
         )
     )
-    lobby = in_lobby & Condition(lambda: state.accounts.panel == "tables")
-    panel = in_lobby & Condition(lambda: state.accounts.panel != "tables")
+    touring = Condition(lambda: state.tournaments.view is not None)
+    shown = in_lobby & touring  # the tournaments' screen, over the tables and panels
+    free = in_lobby & ~touring
+    lobby = free & Condition(lambda: state.accounts.panel == "tables")
+    panel = free & Condition(lambda: state.accounts.panel != "tables")
     form = Condition(lambda: state.screen == "lobby" and state.form_open)
     _program_keys(kb, ui)
     _quick_keys(kb, ui, game)
@@ -68,7 +72,9 @@ def key_bindings(ui: Controls) -> KeyBindings:
     _page_keys(kb, state, game)
     _lobby_keys(kb, ui, lobby)
     _form_keys(kb, ui, form)
-    _account_keys(kb, ui, in_lobby, panel)
+    _account_keys(kb, ui, free, panel)
+    accounts = free & Condition(lambda: state.accounts.accounts)
+    tournament_keys(kb, state, ui.send, shown, accounts, ui.open_lobby_line)
     return kb
 
 

@@ -15,6 +15,7 @@ from client.language.words import record_problem
 from client.model.lobby_commands import Asking, LobbyRequest, local_words, read_lobby_line
 from client.model.sending import Send
 from client.model.state import ClientState, too_long_chat
+from client.model.tournaments import TournamentRequest, read_tournament_line
 from client.screens.analysis_view import start_analysis
 from client.screens.replay import ReplayViewer, timeline
 from protocol.messages import Error, GetRecord, LobbyUnsubscribe, Record, ServerMessage
@@ -97,6 +98,10 @@ class LobbyLine:
             self._password_given(text)
             return False
         self.typing = False
+        tournament = read_tournament_line(text)
+        if tournament is not None:
+            self.run_tournament(tournament)
+            return False
         request = read_lobby_line(text)
         long = [m for m in request.messages if isinstance(m, LobbyChat)]
         if long and len(long[0].text) > self.state.max_chat:
@@ -130,6 +135,22 @@ class LobbyLine:
             state.say(request.said)
         if request.panel is not None:
             state.accounts.open(request.panel)  # type: ignore[arg-type]
+
+    def run_tournament(self, request: TournamentRequest) -> None:
+        """`tournaments` (the list) or `tournament new ...` (made, then shown)."""
+        state = self.state
+        if request.refused is not None:
+            state.say(request.refused, "error")
+            return
+        for message in request.messages:
+            if not self.send(message):
+                state.say(_("Not connected."), "error")
+                return
+        if request.show_list:
+            state.tournaments.view = "list"
+        if request.creating:
+            state.tournaments.creating = True
+            state.say(_("Asking the server..."))
 
     def _password_given(self, password: str) -> None:
         assert self.asking is not None

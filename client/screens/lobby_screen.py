@@ -11,6 +11,7 @@ from client.model.table import describe_control, short_control
 from client.screens.canvas import Canvas
 from client.screens.players_screen import chat_rows, render_panel
 from client.screens.status_lines import header, message_lines
+from client.screens.tournaments_screen import render_tournaments
 from protocol.fields import PlayerInfo, TableInfo, TableOptions
 from shared.types import Seat
 
@@ -92,8 +93,12 @@ def render_lobby(state: ClientState, width: int, height: int) -> Canvas:
     canvas.blit(0, 0, header(state, width))
     lines = message_lines(state.message, width)
     full_height, height = height, height - len(lines) + 1  # the rest is laid out above it
-    if state.accounts.panel != "tables" and not state.form_open:
-        render_panel(canvas, state, width, height)
+    tournaments = state.tournaments.view is not None
+    if (tournaments or state.accounts.panel != "tables") and not state.form_open:
+        if tournaments:
+            render_tournaments(canvas, state, width, height)
+        else:
+            render_panel(canvas, state, width, height)
         style = "class:msg.error" if state.message_kind == "error" else "class:msg"
         for i, line in enumerate(lines):
             canvas.put(0, full_height - len(lines) + i, line, style)
@@ -225,7 +230,9 @@ LOBBY_INTRO = N_(
 )
 LOBBY_KEYS = N_("↑↓ select  Enter join  w/b sit as White/Black  s watch  n new table  ^Q quit")
 # with accounts on the server (version 3): the players' panels and the lobby's command line
+# (the tournaments' key second: a narrow screen drops items from the middle, the later first)
 ACCOUNT_KEYS = N_(
-    "Enter join  n new  : command  g games  R ratings  c challenges  ' chat  F1 help  ^Q quit"
+    "Enter join  T tournaments  n new  : command  g games  R ratings  c challenges  ' chat"
+    "  F1 help  ^Q quit"
 )
 PANEL_KEYS = N_("↑↓ select  Enter open  Esc tables  : command  ^Q quit")

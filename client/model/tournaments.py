@@ -1,0 +1,224 @@
+"""What the client knows of the server's tournaments (protocol version 4): the list, the one it
+watches (its players, standings and rounds), the round's note; and the lobby's tournament
+commands read into messages. Pure, like client/model/state.py, which hands it the messages.
+
+    tournaments                                  the list (T in the lobby)
+    tournament new NAME swiss ROUNDS [CLOCK] [unrated]
+    tournament new NAME roundrobin|double [CLOCK] [unrated]
+
+CLOCK is 5+3 (minutes and seconds added a turn) or 3d (days a move); none: no clock. A NAME of
+several words is quoted: "Club night".
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Literal
+
+import attrs
+
+from client.language.i18n import N_, _, pgettext
+from protocol.fields import TimeControl
+from protocol.messages import ClientMessage, Error
+from protocol.player_messages import PlayerNote
+from protocol.tournament_messages import (
+    CreateTournament,
+    FormatName,
+    GetTournaments,
+    Pairing,
+    TournamentRound,
+    Tournaments,
+    TournamentState,
+    TournamentSummary,
+    TournamentTerms,
+)
+
+View = Literal["list", "one"]
+
+# bad_tournament's reasons (docs/protocol.md), in words
+REFUSALS = {
+    "not_director": N_("only the tournament's director may do that"),
+    "started": N_("the tournament has started"),
+    "too_few_players": N_("a tournament needs two players to start"),
+    "full": N_("the tournament is full"),
+    "already_joined": N_("you are in this tournament already"),
+    "round_robin_started": N_("a round-robin cannot be joined once started"),
+    "no_round_left": N_("no round is left to join"),
+    "not_joined": N_("you are not in this tournament"),
+    "already_withdrawn": N_("you have withdrawn already"),
+    "tournament_finished": N_("the tournament is over"),
+}
+
+
+def refusal_words(error: Error) -> str | None:
+    """A tournament's refusal in words; None for another error (or bad terms, whose message says
+    which term: the server's sentence is kept)."""
+    if error.code == "no_such_tournament":
+        return _("no tournament has this id")
+    if error.code == "bad_tournament" and error.reason in REFUSALS:
+        return _(REFUSALS[error.reason])
+    return None
+
+
+@attrs.define
+class TournamentsState:
+    view: View | None = None  # the tournaments' screen over the lobby, when open
+    listing: list[TournamentSummary] = attrs.Factory(list)
+    cursor: int = 0  # in the list
+    watching: str | None = None  # the tournament shown (watch_tournament sent)
+    current: TournamentState | None = None  # its state, once it came
+    game_cursor: int = 0  # on the shown round's games
+    creating: bool = False  # a create_tournament sent: its answer is shown
+
+    def handle(self, msg: Tournaments | TournamentState, me: str | None) -> None:
+        if isinstance(msg, Tournaments):
+            if msg.name is None:
+                before = self.selected()
+                self.listing = list(msg.tournaments)
+                ids = [t.tournament_id for t in self.listing]
+                if before is not None and before.tournament_id in ids:
+                    self.cursor = ids.index(before.tournament_id)
+                self.cursor = min(self.cursor, max(len(self.listing) - 1, 0))
+            return
+        made = self.creating and msg.summary.director == me and not msg.players
+        if made:
+            self.creating = False
+            self.watching, self.view, self.game_cursor = msg.summary.tournament_id, "one", 0
+        if msg.summary.tournament_id == self.watching:
+            self.current = msg
+            self.game_cursor = min(self.game_cursor, max(len(self.shown_games()) - 1, 0))
+        for i, entry in enumerate(self.listing):  # the list's line follows too
+            if entry.tournament_id == msg.summary.tournament_id:
+                self.listing[i] = msg.summary
+
+    def selected(self) -> TournamentSummary | None:
+        if 0 <= self.cursor < len(self.listing):
+            return self.listing[self.cursor]
+        return None
+
+    def move(self, step: int) -> None:
+        if self.view == "list":
+            self.cursor = max(0, min(self.cursor + step, len(self.listing) - 1))
+        elif self.view == "one":
+            last = max(len(self.shown_games()) - 1, 0)
+            self.game_cursor = max(0, min(self.game_cursor + step, last))
+
+    def shown_round(self) -> TournamentRound | None:
+        """The round under way, or the last one played."""
+        if self.current is None or not self.current.rounds:
+            return None
+        return self.current.rounds[-1]
+
+    def shown_games(self) -> list[Pairing]:
+        shown = self.shown_round()
+        return [] if shown is None else list(shown.games)
+
+    def selected_game(self) -> Pairing | None:
+        games = self.shown_games()
+        if 0 <= self.game_cursor < len(games):
+            return games[self.game_cursor]
+        return None
+
+    def place_on_mine(self, me: str | None) -> None:
+        """The cursor on this player's game of the round, if they have one."""
+        for i, game in enumerate(self.shown_games()):
+            if me in (game.white, game.black):
+                self.game_cursor = i
+                return
+
+
+def round_note_words(note: PlayerNote) -> str:
+    """A tournament's round is paired: the player's game, and how to get there."""
+    return _(
+        "Your tournament game against {name} is ready at table {table}: ':{resume} {table}'"
+        " or Enter on it in the lobby (T: the tournaments)."
+    ).format(
+        name=note.name or "?", table=note.table_id or "?", resume=pgettext("command", "resume")
+    )
+
+
+# ----- the lobby's tournament commands ----------------------------------------------------
+
+
+@attrs.frozen
+class TournamentRequest:
+    messages: tuple[ClientMessage, ...] = ()
+    refused: str | None = None
+    show_list: bool = False  # the tournaments' screen opens on the list
+    creating: bool = False  # a tournament is made: its screen opens when it comes
+
+
+FORMATS: dict[str, FormatName] = {
+    "swiss": "swiss",
+    "roundrobin": "round_robin",
+    "round_robin": "round_robin",
+    "rr": "round_robin",
+    "double": "double_round_robin",
+    "double_round_robin": "double_round_robin",
+}
+USAGE = N_("tournament new NAME swiss ROUNDS [5+3|3d] [unrated] (or roundrobin, double: no ROUNDS)")
+
+
+def tournament_words() -> tuple[set[str], set[str]]:
+    """The words of the list's command and of the tournament command, English and local."""
+    many = {"tournaments", pgettext("command", "tournaments").lower()}
+    one = {"tournament", pgettext("command", "tournament").lower()}
+    return many, one
+
+
+def read_tournament_line(text: str) -> TournamentRequest | None:
+    """A line of the lobby's command line that is a tournament command, read; None if it is
+    another command."""
+    word, _sep, rest = text.strip().partition(" ")
+    many, one = tournament_words()
+    if word.lower() in many:
+        return TournamentRequest((GetTournaments(),), show_list=True)
+    if word.lower() not in one:
+        return None
+    try:
+        args = shlex.split(rest)
+    except ValueError:
+        return TournamentRequest(refused=_(USAGE))
+    if not args:
+        return TournamentRequest((GetTournaments(),), show_list=True)
+    if args[0].lower() not in ("new", pgettext("command", "new").lower()) or len(args) < 3:
+        return TournamentRequest(refused=_(USAGE))
+    name, kind, options = args[1], FORMATS.get(args[2].lower()), args[3:]
+    if kind is None:
+        return TournamentRequest(refused=_(USAGE))
+    rounds = 0
+    if kind == "swiss":
+        if not options or not options[0].isdigit():
+            return TournamentRequest(
+                refused=_("a Swiss needs its number of rounds: {usage}").format(usage=_(USAGE))
+            )
+        rounds, options = int(options[0]), options[1:]
+    clock: TimeControl | None = None
+    rated = True
+    for option in options:
+        read = read_clock(option)
+        if option.lower() in ("unrated", pgettext("command", "unrated").lower()):
+            rated = False
+        elif option.lower() == "none":
+            clock = None
+        elif read is not None:
+            clock = read
+        else:
+            return TournamentRequest(
+                refused=_("{option}: not a tournament option (5+3, 3d, unrated)").format(
+                    option=option
+                )
+            )
+    terms = TournamentTerms(name=name, format=kind, rounds=rounds, clock=clock, rated=rated)
+    return TournamentRequest((CreateTournament(terms),), creating=True)
+
+
+def read_clock(text: str) -> TimeControl | None:
+    """'5+3': 5 minutes and 3 s a turn; '3d': 3 days a move; None for anything else."""
+    lowered = text.lower()
+    if lowered.endswith("d") and lowered[:-1].isdigit() and int(lowered[:-1]) > 0:
+        return TimeControl(days=int(lowered[:-1]))
+    minutes, plus, increment = lowered.partition("+")
+    if plus and minutes.isdigit() and increment.isdigit() and int(minutes) > 0:
+        return TimeControl(initial=int(minutes) * 60, increment=int(increment))
+    return None

@@ -1,0 +1,193 @@
+"""The tournaments' screen over the lobby (version 4): the server's tournaments, and one of them
+with its players, standings and the round's pairings and results."""
+
+from __future__ import annotations
+
+import textwrap
+
+from client.language.i18n import N_, _
+from client.model.state import ClientState
+from client.model.table import describe_control, short_control
+from client.model.tournaments import TournamentsState
+from client.screens.canvas import Canvas
+from client.screens.players_screen import cut
+from protocol.tournament_messages import Pairing, TournamentSummary
+
+LIST_KEYS = N_("↑↓ select  Enter open  r refresh  : command  q back")
+ONE_KEYS = N_("↑↓ game  Enter go/watch  j join  w withdraw  s start  q back")
+
+
+def format_word(summary: TournamentSummary) -> str:
+    words = {
+        "swiss": _("Swiss"),
+        "round_robin": _("round-robin"),
+        "double_round_robin": _("double round-robin"),
+    }
+    return words.get(summary.format, summary.format)
+
+
+def status_words(summary: TournamentSummary) -> str:
+    if summary.paused:
+        return _("paused")
+    words = {"open": _("open"), "started": _("under way"), "finished": _("finished")}
+    return words.get(summary.status, summary.status)
+
+
+def rounds_text(summary: TournamentSummary) -> str:
+    if summary.status == "open":
+        return str(summary.rounds or "-")
+    return f"{summary.round}/{summary.rounds}"
+
+
+def points(value: float) -> str:
+    """1.5 as '1½', 2.0 as '2', a tie-break's 2.25 as it is."""
+    if (value * 2) != int(value * 2):
+        return f"{value:g}"
+    whole = int(value)
+    if value - whole:
+        return f"{whole}½" if whole else "½"
+    return str(whole)
+
+
+def result_words(game: Pairing) -> str:
+    words = {
+        None: _("playing"),
+        "white_won": "1-0",
+        "black_won": "0-1",
+        "draw": "½-½",
+        "white_won_by_forfeit": _("1-0 forfeit"),
+        "black_won_by_forfeit": _("0-1 forfeit"),
+        "double_forfeit": _("0-0 forfeit"),
+    }
+    return words.get(game.result, game.result or "")
+
+
+def render_tournaments(canvas: Canvas, state: ClientState, width: int, height: int) -> None:
+    """The list or the one tournament, from row 2 down to `height` (the message line below)."""
+    tours = state.tournaments
+    if tours.view == "one":
+        render_one(canvas, tours, state.accounts.account, width, height)
+    else:
+        render_list(canvas, tours, width, height)
+
+
+def render_list(canvas: Canvas, tours: TournamentsState, width: int, height: int) -> None:
+    canvas.put(1, 2, _("Tournaments on this server"), "class:title")
+    name, kind, rounds, clock = _("name"), _("format"), _("rounds"), _("clock")
+    players, status = _("players"), _("status")
+    room = max(width - 4, 20)
+    head = columns(name, kind, rounds, clock, players, status, room)
+    canvas.put(3, 3, head, "class:label")
+    y = 4
+    if not tours.listing:
+        said = _("No tournaments yet: ':tournament new NAME swiss ROUNDS' makes one.")
+        for line in textwrap.wrap(said, room):
+            canvas.put(3, y, line, "class:dim")
+            y += 1
+        return
+    rows = max(height - y - 1, 1)
+    first = max(0, tours.cursor - rows + 1)
+    for i, entry in enumerate(tours.listing[first : first + rows], start=first):
+        selected = i == tours.cursor
+        row = columns(
+            entry.name,
+            format_word(entry),
+            rounds_text(entry),
+            short_control(entry.clock) or "-",
+            str(entry.players),
+            status_words(entry),
+            room,
+        )
+        style = "class:selected" if selected else ""
+        canvas.put(1, y, ("> " if selected else "  ") + row, style)
+        y += 1
+
+
+def columns(
+    name: str, kind: str, rounds: str, clock: str, players: str, status: str, width: int
+) -> str:
+    """A row of the list: the name takes what the others leave, each of those cut to its
+    column with an ellipsis (a cut is seen as one)."""
+    tail = f" {cut(kind, 14):<14} {cut(rounds, 6):<6} {cut(clock, 6):<6} {cut(players, 7):>7}"
+    tail += f" {cut(status, 10):<10}"
+    name_w = max(width - len(tail), 8)
+    return f"{cut(name, name_w):<{name_w}}{tail}".rstrip()[:width]
+
+
+def render_one(
+    canvas: Canvas, tours: TournamentsState, me: str | None, width: int, height: int
+) -> None:
+    shown = tours.current
+    room = max(width - 4, 20)
+    if shown is None:
+        canvas.put(1, 2, _("Tournament"), "class:title")
+        canvas.put(3, 4, _("Asking the server..."), "class:dim")
+        return
+    summary = shown.summary
+    canvas.put(1, 2, cut(summary.name, width - 2), "class:title")
+    facts = [
+        format_word(summary),
+        _("round {round} of {rounds}").format(round=summary.round, rounds=summary.rounds or "?")
+        if summary.status != "open"
+        else _("{rounds} rounds").format(rounds=summary.rounds or "?"),
+        describe_control(summary.clock),
+        _("rated") if summary.rated else _("unrated"),
+        _("director {name}").format(name=summary.director),
+        status_words(summary),
+    ]
+    y = 3
+    for line in textwrap.wrap(" · ".join(facts), room)[:2]:
+        canvas.put(3, y, line, "class:dim")
+        y += 1
+    names = [p.name + (" " + _("(out)") if p.withdrawn else "") for p in shown.players]
+    who = _("Players ({count}): {names}").format(
+        count=len([p for p in shown.players if not p.withdrawn]), names=", ".join(names) or "-"
+    )
+    lines = textwrap.wrap(who, room)
+    if len(lines) > 2:
+        lines = lines[:2]
+        lines[1] = cut(lines[1] + " …", room)
+    for line in lines:
+        canvas.put(3, y, line, "class:value")
+        y += 1
+    games = tours.shown_games()
+    stand_rows = min(len(shown.standings), max(height - y - 4 - len(games), 3))
+    if shown.standings:
+        place, player, pts = "#", _("player"), _("points")
+        head = f"{place:>3} {player:<20} {cut(pts, 7):>7} {'BH':>5} {'SB':>5} {'DE':>4} {'W':>3}"
+        canvas.put(3, y, head[:room], "class:label")
+        y += 1
+        for entry in shown.standings[:stand_rows]:
+            row = (
+                f"{entry.place:>3} {cut(entry.name, 20):<20} {points(entry.points):>7}"
+                f" {points(entry.buchholz):>5} {points(entry.sonneborn_berger):>5}"
+                f" {points(entry.direct_encounter):>4} {entry.wins:>3}"
+            )
+            if entry.withdrawn:
+                row += " " + _("(out)")
+            mine = entry.name == me
+            canvas.put(3, y, row[:room], "class:value" if mine else "")
+            y += 1
+    elif summary.status == "open":
+        canvas.put(3, y, _("Not started yet: j joins, s starts (the director)."), "class:dim")
+        y += 1
+    current = tours.shown_round()
+    if current is None or y >= height - 1:
+        return
+    title = _("Round {number}").format(number=current.number)
+    if current.bye:
+        title += "  " + _("bye: {name}").format(name=current.bye)
+    canvas.put(1, y, cut(title, width - 2), "class:title")
+    y += 1
+    rows = max(height - y - 1, 1)
+    first = max(0, tours.game_cursor - rows + 1)
+    for i, game in enumerate(games[first : first + rows], start=first):
+        selected = i == tours.game_cursor
+        mine = me in (game.white, game.black)
+        row = (
+            f"{game.board:>3} {cut(game.white, 20):<20} - {cut(game.black, 20):<20}"
+            f" {cut(result_words(game), 12):<12} {game.table_id or ''}"
+        )
+        style = "class:selected" if selected else ("class:value" if mine else "")
+        canvas.put(1, y, (("> " if selected else "  ") + row)[: width - 2], style)
+        y += 1

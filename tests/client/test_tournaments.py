@@ -1,0 +1,188 @@
+"""The terminal client's tournaments (version 4): the lobby's commands read, the screen drawn at
+80 columns in each language, and a tournament made, joined, started and its round's games taken
+by two clients over real sockets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from client.language.i18n import set_language
+from client.model.state import ClientState
+from client.model.tournaments import read_clock, read_tournament_line
+from client.screens.lobby_screen import render_lobby
+from client.screens.tournaments_screen import LIST_KEYS, ONE_KEYS
+from protocol.fields import TableOptions, TimeControl
+from protocol.messages import Error
+from protocol.player_messages import PlayerNote
+from protocol.tournament_messages import (
+    CreateTournament,
+    GetTournaments,
+    Pairing,
+    StandingEntry,
+    TournamentPlayer,
+    TournamentRound,
+    Tournaments,
+    TournamentState,
+    TournamentSummary,
+)
+from tests.client.test_app import until
+from tests.client.test_players import account_player
+from tests.conftest import ServerFactory
+
+LANGUAGES = ("en", "de", "it")
+
+
+@pytest.fixture(autouse=True)
+def english() -> object:
+    set_language("en")
+    yield None
+    set_language("en")
+
+
+def test_the_lobby_commands() -> None:
+    made = read_tournament_line('tournament new "Club night" swiss 5 5+3 unrated')
+    assert made is not None and made.refused is None and made.creating
+    (message,) = made.messages
+    assert isinstance(message, CreateTournament)
+    terms = message.terms
+    assert (terms.name, terms.format, terms.rounds, terms.rated) == (
+        "Club night",
+        "swiss",
+        5,
+        False,
+    )
+    assert terms.clock == TimeControl(initial=300, increment=3)
+    rr = read_tournament_line("tournament new Month double 3d")
+    assert rr is not None and isinstance(rr.messages[0], CreateTournament)
+    assert rr.messages[0].terms.format == "double_round_robin"
+    assert rr.messages[0].terms.clock == TimeControl(days=3)
+    listing = read_tournament_line("tournaments")
+    assert listing is not None and listing.show_list and listing.messages == (GetTournaments(),)
+    for bad in ("tournament new X swiss", "tournament new X knockout", "tournament new X rr 9z"):
+        refused = read_tournament_line(bad)
+        assert refused is not None and refused.refused and not refused.messages, bad
+    assert read_tournament_line("games") is None
+    assert read_clock("0+3") is None and read_clock("2d") == TimeControl(days=2)
+
+
+def summary(status: str = "started") -> TournamentSummary:
+    return TournamentSummary(
+        tournament_id="5c0ffee1" if status == "started" else "5c0ffee2",
+        name="Donnerstagsturnier des Vereins am langen Abend",
+        format="swiss",
+        director="Annamaria",
+        status=status,  # type: ignore[arg-type]
+        players=9,
+        round=2,
+        rounds=4,
+        clock=TimeControl(initial=300, increment=3),
+        rated=True,
+        start=None,
+        paused=False,
+    )
+
+
+NAMES = [f"Spielerin{n:02d}Langname" for n in range(9)]
+
+
+def shown_state() -> ClientState:
+    state = ClientState(name=NAMES[0])
+    state.accounts.accounts, state.accounts.account = True, NAMES[0]
+    games = [
+        Pairing(1, NAMES[0], NAMES[1], "77aa0b1e", None),
+        Pairing(2, NAMES[2], NAMES[3], "77aa0b1f", "white_won"),
+        Pairing(3, NAMES[4], NAMES[5], None, "black_won_by_forfeit"),
+        Pairing(4, NAMES[6], NAMES[7], "77aa0b20", "draw"),
+    ]
+    standings = [
+        StandingEntry(i + 1, name, 2.5 - i * 0.5 if i < 5 else 0, 3.5, 2.25, 0, 2, i == 8)
+        for i, name in enumerate(NAMES)
+    ]
+    players = [TournamentPlayer(name, 1500, 1, name == NAMES[8]) for name in NAMES]
+    rounds = [TournamentRound(1, NAMES[8], []), TournamentRound(2, NAMES[8], games)]
+    tournament = TournamentState(summary(), TableOptions(), None, players, rounds, standings)
+    state.handle(Tournaments([summary(), summary("open")], None))
+    state.tournaments.view, state.tournaments.watching = "one", "5c0ffee1"
+    state.handle(tournament)
+    return state
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_screens_fit_80_by_24(lang: str) -> None:
+    set_language(lang)
+    state = shown_state()
+    text = render_lobby(state, 80, 23).text()
+    lines = text.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    # every game of the round, its result, and the standings' first places are on the screen
+    for board in ("77aa0b1e", "77aa0b1f", "77aa0b20", "1-0", "½-½", "2½"):
+        assert board in text, (lang, board, text)
+    assert f"  1 {NAMES[0]}" in text and NAMES[3] in text
+    state.tournaments.view = "list"
+    listing = render_lobby(state, 80, 23).text()
+    assert all(len(line) <= 80 for line in listing.splitlines())
+    assert "5+3" in listing and "2/4" in listing and "Donnerstag" in listing
+    rows = [line for line in listing.splitlines() if "Donnerstag" in line]
+    assert len(rows) == 2 and len({row.index("5+3") for row in rows}) == 1  # the columns align
+    from client.language.i18n import _
+
+    for keys in (LIST_KEYS, ONE_KEYS):
+        assert len(" " + _(keys)) <= 80, (lang, _(keys))
+
+
+def test_the_round_note_rings_and_says_the_way() -> None:
+    state = ClientState(name="Ann")
+    state.handle(PlayerNote("tournament_round", "77aa0b1e", "Bob"))
+    assert state.accounts.attention is not None
+    assert "77aa0b1e" in state.message and "Bob" in state.message and "resume" in state.message
+    state.screen = "game"
+    state.handle(PlayerNote("tournament_round", "77aa0b1f", "Cid"))
+    assert "77aa0b1f" in state.log[-1].text
+    state.handle(Error("bad_tournament", "no", reason="already_joined", refused="join_tournament"))
+    assert "already" in state.message
+
+
+async def test_two_clients_play_a_tournament(make_server: ServerFactory, tmp_path: Path) -> None:
+    server = await make_server(db=str(tmp_path / "db.sqlite3"), password_cost="test")
+    async with (
+        account_player(server, "Ann", tmp_path, True) as ann,
+        account_player(server, "Bob", tmp_path, True) as bob,
+    ):
+        ann.type(":")
+        ann.line('tournament new "Club night" swiss 2 5+3')
+        await until(lambda: ann.state.tournaments.current is not None, "Ann's tournament")
+        assert ann.state.tournaments.view == "one"
+        bob.type("T")
+        await until(lambda: bob.state.tournaments.listing, "the list")
+        assert bob.state.tournaments.listing[0].name == "Club night"
+        bob.type("\r")
+        await until(lambda: bob.state.tournaments.current is not None, "Bob's tournament")
+        bob.type("j")
+        ann.type("j")
+        await until(
+            lambda: (
+                (shown := bob.state.tournaments.current) is not None and len(shown.players) == 2
+            ),
+            "two players",
+        )
+        ann.type("s")
+        for who in (ann, bob):
+            await until(lambda who=who: "table" in who.state.message, "the round's note")  # type: ignore[misc]
+            assert who.state.tournaments.shown_round() is not None
+        current = bob.state.tournaments.current
+        assert current is not None and current.summary.status == "started"
+        (game,) = current.rounds[0].games
+        # Bob goes from the screen: Enter on his game of the round
+        bob.type("\r")
+        await until(lambda: bob.state.table_id == game.table_id, "Bob at his table")
+        # Ann the way the note says: the lobby's command line
+        assert f"resume {game.table_id}" in ann.state.message
+        ann.type(":")
+        ann.line(f"resume {game.table_id}")
+        await until(lambda: ann.state.table_id == game.table_id, "Ann at her table")
+        seats = {ann.state.role, bob.state.role}
+        assert seats == {"white", "black"}
+        white = ann if ann.state.role == "white" else bob
+        assert white.state.accounts.account == game.white
