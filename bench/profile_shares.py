@@ -4,7 +4,8 @@
     .venv/bin/python bench/profile_shares.py /tmp/prof/server-2000x0.5.speedscope.json
 
 bench/core_bench.py measures the core, the encoding and the storage without sockets; the whole
-server under bench/load_bench.py costs about twice that an action. This splits a profile of the
+server under bench/load_bench.py costs more an action (2.05 times, then 1.6 after the sockets'
+fast paths: docs/architecture.md). This splits a profile of the
 whole server (py-spy's speedscope JSON, as `load_bench.py --py-spy` writes it) into those parts
 and the rest (reading and writing the sockets, websockets' framing, the event loop, the server's
 glue between them), so that the difference can be read off. Each sample goes to the first
@@ -28,9 +29,10 @@ PARTS = [
      r"protocol/codec\.py:encode$"),
     ("storage (SQLite, its checkpoint thread)", r"server/storage/|sqlite3"),
     ("core (server/core, shared; the frame's decoding)", r"server/core/|(^|/)shared/"),
-    ("websockets: framing a message sent",
-     r"websockets/.*(serialize|send_binary|send_frame|send_data)"),
-    ("websockets: parsing the frames received", r"websockets/"),
+    ("framing a message sent (websockets, or connection.py's binary_frame)",
+     r"websockets/.*(serialize|send_binary|send_frame|send_data)|connection\.py:binary_frame$"),
+    ("parsing the frames received (websockets, or FrameConnection's fast path)",
+     r"websockets/|sockets\.py:FrameConnection\.(_whole_frames|_parser_idle)$"),
     ("socket send (transport.write and the kernel's send)",
      r"selector_events\.py:_SelectorSocketTransport\.write"),
     ("socket receive (_read_ready and the kernel's recv)", r"selector_events\.py:.*_read_ready"),
