@@ -81,6 +81,8 @@ export function tournamentMessage(m) {
       if (m.note !== "tournament_round") return false;
       tournaments.call = { table_id: m.table_id, name: m.name };
       tournamentRoundNote(m);
+      // at another table, where no tournament's part is drawn: its notice says it
+      if (app.current && app.current !== m.table_id) app.notice = t("Your tournament game against {name} is ready: table {table}.", { name: m.name || "", table: m.table_id });
       return true;
     case "error":
       if (!TOURNAMENT_REQUESTS.has(m.refused) && !["no_such_tournament", "bad_tournament"].includes(m.code)) return false;
@@ -480,6 +482,6 @@ export function playerTournaments(name) {
     "section",
     { class: "part player-tournaments", "aria-label": _("Tournaments") },
     el("h2", { text: _("Tournaments") }),
-    found.length ? el("ul", { class: "tournament-list" }, ...found.map(summaryItem)) : el("p", { class: "empty dim", text: _("No tournament yet.") }),
+    found.length ? el("ul", { class: "tournament-list" }, ...found.map(summaryItem)) : el("p", { class: "dim no-tournaments", text: _("No tournament yet.") }),
   );
 }
