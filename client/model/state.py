@@ -262,7 +262,9 @@ class ClientState:
             if isinstance(msg, PlayerNote) and msg.note == "tournament_round":
                 self._round_note(msg)
         if isinstance(msg, Tournaments | TournamentState):
-            self.tournaments.handle(msg, self.accounts.account)
+            made = self.tournaments.handle(msg, self.accounts.account)
+            if made:
+                self.say(made)
         if isinstance(msg, Welcome):
             self.server = msg.server
             self.max_chat = msg.max_chat
@@ -345,6 +347,8 @@ class ClientState:
         """A tournament's round paired with a game for this player: the bell, and the way to
         it, on the message line and, at another table, in its log."""
         said = round_note_words(msg)
+        if self.tournaments.asked == "start":  # this says more than that it began
+            self.tournaments.asked = None
         self.accounts.attention = _("Tournament round")
         self.say(said, "you")
         if self.screen == "game":

@@ -69,8 +69,10 @@ class TournamentsState:
     current: TournamentState | None = None  # its state, once it came
     game_cursor: int = 0  # on the shown round's games
     creating: bool = False  # a create_tournament sent: its answer is shown
+    asked: str | None = None  # join, withdraw or start sent: said when the state shows it
 
-    def handle(self, msg: Tournaments | TournamentState, me: str | None) -> None:
+    def handle(self, msg: Tournaments | TournamentState, me: str | None) -> str | None:
+        """Take the message in; what to say (a tournament made by this player), if anything."""
         if isinstance(msg, Tournaments):
             if msg.name is None:
                 before = self.selected()
@@ -79,7 +81,7 @@ class TournamentsState:
                 if before is not None and before.tournament_id in ids:
                     self.cursor = ids.index(before.tournament_id)
                 self.cursor = min(self.cursor, max(len(self.listing) - 1, 0))
-            return
+            return None
         made = self.creating and msg.summary.director == me and not msg.players
         if made:
             self.creating = False
@@ -90,6 +92,28 @@ class TournamentsState:
         for i, entry in enumerate(self.listing):  # the list's line follows too
             if entry.tournament_id == msg.summary.tournament_id:
                 self.listing[i] = msg.summary
+        if made:
+            return _("Tournament {name} made: j joins it, s starts it.").format(
+                name=msg.summary.name
+            )
+        if msg.summary.tournament_id == self.watching:
+            return self._answered(msg, me)
+        return None
+
+    def _answered(self, msg: TournamentState, me: str | None) -> str | None:
+        """What a join, a withdrawal or the start asked for, once the state shows it done."""
+        mine = [p for p in msg.players if p.name == me]
+        asked = self.asked
+        if asked == "join" and mine and not mine[0].withdrawn:
+            said = _("You are in the tournament.")
+        elif asked == "withdraw" and (not mine or mine[0].withdrawn):
+            said = _("You have left the tournament.")
+        elif asked == "start" and msg.summary.status != "open":
+            said = _("The tournament has begun.")
+        else:
+            return None
+        self.asked = None
+        return said
 
     def selected(self) -> TournamentSummary | None:
         if 0 <= self.cursor < len(self.listing):

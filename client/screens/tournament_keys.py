@@ -94,6 +94,7 @@ def act(state: ClientState, send: Send, what: str) -> None:
         "start": _("Starting the tournament..."),
     }
     if send(messages[what]):
+        tours.asked = what
         state.say(said[what])
     else:
         state.say(_("Not connected."), "error")

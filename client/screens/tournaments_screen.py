@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
-from client.language.i18n import N_, _
+from client.language.i18n import N_, _, pgettext
 from client.model.state import ClientState
 from client.model.table import describe_control, short_control
 from client.model.tournaments import TournamentsState
@@ -19,7 +19,7 @@ ONE_KEYS = N_("↑↓ game  Enter go/watch  j join  w withdraw  s start  q back"
 
 def format_word(summary: TournamentSummary) -> str:
     words = {
-        "swiss": _("Swiss"),
+        "swiss": pgettext("tournament", "Swiss"),
         "round_robin": _("round-robin"),
         "double_round_robin": _("double round-robin"),
     }
@@ -28,8 +28,12 @@ def format_word(summary: TournamentSummary) -> str:
 
 def status_words(summary: TournamentSummary) -> str:
     if summary.paused:
-        return _("paused")
-    words = {"open": _("open"), "started": _("under way"), "finished": _("finished")}
+        return pgettext("tournament", "paused")
+    words = {
+        "open": pgettext("tournament", "open"),
+        "started": _("under way"),
+        "finished": pgettext("tournament", "finished"),
+    }
     return words.get(summary.status, summary.status)
 
 
@@ -71,12 +75,28 @@ def render_tournaments(canvas: Canvas, state: ClientState, width: int, height: i
         render_list(canvas, tours, width, height)
 
 
+def fact_lines(facts: list[str], width: int) -> list[str]:
+    """The facts one after the other, ' · ' between them, each whole on its line."""
+    lines: list[str] = []
+    for fact in facts:
+        if lines and len(lines[-1]) + 3 + len(fact) <= width:
+            lines[-1] += " · " + fact
+        else:
+            lines.extend(textwrap.wrap(fact, width) or [""])
+    return lines
+
+
 def render_list(canvas: Canvas, tours: TournamentsState, width: int, height: int) -> None:
     canvas.put(1, 2, _("Tournaments on this server"), "class:title")
     name, kind, rounds, clock = _("name"), _("format"), _("rounds"), _("clock")
     players, status = _("players"), _("status")
     room = max(width - 4, 20)
-    head = columns(name, kind, rounds, clock, players, status, room)
+    # each column as wide as its title in the language, or its values
+    widths = (
+        max(len(kind), 14), max(len(rounds), 6), max(len(clock), 6), max(len(players), 7),
+        max(len(status), 10),
+    )  # fmt: skip
+    head = columns((name, kind, rounds, clock, players, status), widths, room)
     canvas.put(3, 3, head, "class:label")
     y = 4
     if not tours.listing:
@@ -89,27 +109,27 @@ def render_list(canvas: Canvas, tours: TournamentsState, width: int, height: int
     first = max(0, tours.cursor - rows + 1)
     for i, entry in enumerate(tours.listing[first : first + rows], start=first):
         selected = i == tours.cursor
-        row = columns(
+        cells = (
             entry.name,
             format_word(entry),
             rounds_text(entry),
             short_control(entry.clock) or "-",
             str(entry.players),
             status_words(entry),
-            room,
         )
+        row = columns(cells, widths, room)
         style = "class:selected" if selected else ""
         canvas.put(1, y, ("> " if selected else "  ") + row, style)
         y += 1
 
 
-def columns(
-    name: str, kind: str, rounds: str, clock: str, players: str, status: str, width: int
-) -> str:
+def columns(cells: tuple[str, ...], widths: tuple[int, ...], width: int) -> str:
     """A row of the list: the name takes what the others leave, each of those cut to its
-    column with an ellipsis (a cut is seen as one)."""
-    tail = f" {cut(kind, 14):<14} {cut(rounds, 6):<6} {cut(clock, 6):<6} {cut(players, 7):>7}"
-    tail += f" {cut(status, 10):<10}"
+    column with an ellipsis (a cut is seen as one); the players' count to the right."""
+    name, kind, rounds, clock, players, status = cells
+    kw, rw, cw, pw, sw = widths
+    tail = f" {cut(kind, kw):<{kw}} {cut(rounds, rw):<{rw}} {cut(clock, cw):<{cw}}"
+    tail += f" {cut(players, pw):>{pw}} {cut(status, sw):<{sw}}"
     name_w = max(width - len(tail), 8)
     return f"{cut(name, name_w):<{name_w}}{tail}".rstrip()[:width]
 
@@ -136,7 +156,7 @@ def render_one(
         status_words(summary),
     ]
     y = 3
-    for line in textwrap.wrap(" · ".join(facts), room)[:2]:
+    for line in fact_lines(facts, room)[:2]:
         canvas.put(3, y, line, "class:dim")
         y += 1
     names = [p.name + (" " + _("(out)") if p.withdrawn else "") for p in shown.players]
@@ -186,7 +206,7 @@ def render_one(
         mine = me in (game.white, game.black)
         row = (
             f"{game.board:>3} {cut(game.white, 20):<20} - {cut(game.black, 20):<20}"
-            f" {cut(result_words(game), 12):<12} {game.table_id or ''}"
+            f" {cut(result_words(game), 14):<14} {game.table_id or ''}"
         )
         style = "class:selected" if selected else ("class:value" if mine else "")
         canvas.put(1, y, (("> " if selected else "  ") + row)[: width - 2], style)

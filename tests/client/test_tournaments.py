@@ -120,11 +120,16 @@ def test_the_screens_fit_80_by_24(lang: str) -> None:
     for board in ("77aa0b1e", "77aa0b1f", "77aa0b20", "1-0", "½-½", "2½"):
         assert board in text, (lang, board, text)
     assert f"  1 {NAMES[0]}" in text and NAMES[3] in text
+    # no word of the language cut: the results and the columns' titles whole
+    # (the players' list, whose names go on past two lines, ends with one)
+    assert not [line for line in lines if "…" in line and not line.endswith(", …")], text
     state.tournaments.view = "list"
     listing = render_lobby(state, 80, 23).text()
     assert all(len(line) <= 80 for line in listing.splitlines())
     assert "5+3" in listing and "2/4" in listing and "Donnerstag" in listing
     rows = [line for line in listing.splitlines() if "Donnerstag" in line]
+    assert not [line for line in listing.splitlines() if "…" in line and line not in rows]
+    assert all(row.count("…") == 1 for row in rows)  # only the long name, cut
     assert len(rows) == 2 and len({row.index("5+3") for row in rows}) == 1  # the columns align
     from client.language.i18n import _
 
@@ -154,6 +159,7 @@ async def test_two_clients_play_a_tournament(make_server: ServerFactory, tmp_pat
         ann.line('tournament new "Club night" swiss 2 5+3')
         await until(lambda: ann.state.tournaments.current is not None, "Ann's tournament")
         assert ann.state.tournaments.view == "one"
+        assert "Club night" in ann.state.message  # made: what to do next
         bob.type("T")
         await until(lambda: bob.state.tournaments.listing, "the list")
         assert bob.state.tournaments.listing[0].name == "Club night"
@@ -167,6 +173,7 @@ async def test_two_clients_play_a_tournament(make_server: ServerFactory, tmp_pat
             ),
             "two players",
         )
+        await until(lambda: "You are in" in ann.state.message, "Ann told she is in")
         ann.type("s")
         for who in (ann, bob):
             await until(lambda who=who: "table" in who.state.message, "the round's note")  # type: ignore[misc]
