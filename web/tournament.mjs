@@ -182,6 +182,11 @@ function actions(state) {
   if (same(summary.director, me.name) && summary.status === "open") {
     buttons.push(el("button", { type: "button", id: "start-tournament", class: "primary", text: _("Start the tournament"), onclick: () => ask("start_tournament", { tournament_id: id }) }));
   }
+  if (same(summary.director, me.name) && summary.status === "started") {
+    const action = summary.paused ? "resume" : "pause";
+    const words = summary.paused ? _("Resume the tournament") : _("Pause the tournament");
+    buttons.push(el("button", { type: "button", id: `${action}-tournament`, text: words, onclick: () => ask("direct_tournament", { tournament_id: id, action, name: null }) }));
+  }
   return buttons.length ? el("div", { class: "tournament-actions" }, ...buttons) : null;
 }
 
@@ -299,9 +304,9 @@ function gameItem(game) {
     el(
       "span",
       { class: "who" },
-      el("span", { class: "side" }, el("span", { class: "seat-mark white", role: "img", "aria-label": seatName("white"), title: seatName("white") }), playerLink(game.white)),
+      el("span", { class: "player-seat" }, el("span", { class: "seat-mark white", role: "img", "aria-label": seatName("white"), title: seatName("white") }), playerLink(game.white)),
       " – ",
-      el("span", { class: "side" }, el("span", { class: "seat-mark black", role: "img", "aria-label": seatName("black"), title: seatName("black") }), playerLink(game.black)),
+      el("span", { class: "player-seat" }, el("span", { class: "seat-mark black", role: "img", "aria-label": seatName("black"), title: seatName("black") }), playerLink(game.black)),
     ),
     el("span", { class: "score", text: score ? (how ? `${score} ${_("(forfeit)")}` : score) : _("playing") }),
     link,

@@ -126,6 +126,14 @@ async def test_the_tournaments_page_shows_the_round_and_follows_its_games(
             await shot(look, f"tournament-{language}-{size}")
             if language == "de":
                 await expect(look.locator("table.standings thead th").nth(2)).to_have_text("Punkte")
+    # the lobby's list on a phone, in German
+    lobby_de = await site.open("/", viewport=PHONE, locale="de")
+    await expect(lobby_de.locator(".tournaments-part .tournament-row")).to_contain_text(
+        "Schweizer System, 2 Runden"
+    )
+    assert await lobby_de.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    await lobby_de.locator(".tournaments-part").scroll_into_view_if_needed()
+    await lobby_de.locator(".tournaments-part").screenshot(path=str(SHOTS / "lobby-de-360.png"))
     for client in clients.values():
         await client.close()
     assert site.errors == []
@@ -173,6 +181,12 @@ async def test_an_account_makes_joins_and_starts_a_tournament_in_the_page(
     table_id = (await call.get_attribute("href") or "").rsplit("/", 1)[1]
     await expect(page.locator(f".pairing.mine[data-table='{table_id}']")).to_have_count(1)
     await shot(page, "tournament-started-en-1280")
+    # its director pauses it (no round is paired meanwhile) and resumes it
+    await page.locator("#pause-tournament").click()
+    await expect(page.locator("dl.terms")).to_contain_text("round 1 of 2 · paused")
+    await page.locator("#resume-tournament").click()
+    await expect(page.locator("#pause-tournament")).to_be_visible()
+    await expect(page.locator("dl.terms")).not_to_contain_text("paused")
     await call.click()
     await page.wait_for_url(f"**/table/{table_id}")
     await expect(page.locator(".board").first).to_be_visible(timeout=10_000)
