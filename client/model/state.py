@@ -620,6 +620,7 @@ class ClientState:
         # the sentence is the player's; the code is for whoever reads the debug log (--log)
         LOG.debug("server error %s (%s): %s", msg.code, msg.reason, msg.message)
         tournament = refusal_words(msg)
+        self.tournaments.refused(msg)
         if msg.code == "chat_too_long":
             reason = chat_limit_words(self.max_chat)
         elif tournament is not None:

@@ -115,6 +115,13 @@ class TournamentsState:
         self.asked = None
         return said
 
+    def refused(self, error: Error) -> None:
+        """A tournament message refused: what was waited for will not come."""
+        if error.refused == "create_tournament":
+            self.creating = False
+        if error.refused in ("join_tournament", "withdraw_tournament", "start_tournament"):
+            self.asked = None
+
     def selected(self) -> TournamentSummary | None:
         if 0 <= self.cursor < len(self.listing):
             return self.listing[self.cursor]

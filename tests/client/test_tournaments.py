@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import attrs
 import pytest
 
 from client.language.i18n import set_language
@@ -193,3 +194,22 @@ async def test_two_clients_play_a_tournament(make_server: ServerFactory, tmp_pat
         assert seats == {"white", "black"}
         white = ann if ann.state.role == "white" else bob
         assert white.state.accounts.account == game.white
+
+
+def test_what_was_asked_is_said_when_the_state_shows_it() -> None:
+    state = shown_state()
+    tours = state.tournaments
+    tournament = tours.current
+    assert tournament is not None
+    tours.asked = "withdraw"
+    state.handle(tournament)  # not withdrawn yet: nothing said
+    assert tours.asked == "withdraw"
+    out = [TournamentPlayer(p.name, p.rating, p.joined, True) for p in tournament.players]
+    state.handle(attrs.evolve(tournament, players=out))
+    assert tours.asked is None and state.message == "You have left the tournament."
+    # a refusal: nothing is waited for any more
+    tours.asked, tours.creating = "join", True
+    state.handle(Error("bad_tournament", "no", reason="started", refused="join_tournament"))
+    assert tours.asked is None and tours.creating and "started" in state.message
+    state.handle(Error("bad_tournament", "x", reason="bad_terms", refused="create_tournament"))
+    assert not tours.creating
