@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
+from itertools import islice
 
 import attrs
 import networkx as nx
@@ -90,10 +91,11 @@ def pair_round(players: Sequence[SwissPlayer], *, exact: bool = False) -> SwissP
         return SwissPairing((), None)
     ordered = sorted(players, key=lambda p: (-p.score, p.rank))
     if len(ordered) > EXACT_UP_TO and not exact:
-        candidates = pair_costs(ordered, _candidates(ordered))
-        matching = _solve(candidates, len(ordered), keep_hard=False)
-        if matching is not None:
-            return _round(ordered, matching, candidates)
+        for choose in (_candidates, _fitting_candidates):
+            candidates = pair_costs(ordered, choose(ordered))
+            matching = _solve(candidates, len(ordered), keep_hard=False)
+            if matching is not None:
+                return _round(ordered, matching, candidates)
     costs = pair_costs(ordered)
     matching = _solve(costs, len(ordered), keep_hard=False)
     if matching is None:
@@ -123,6 +125,48 @@ def _candidates(ordered: Sequence[SwissPlayer]) -> list[tuple[int, int]]:
                 for j in range(end, min(below_end, end + 2 * WINDOW)):
                     pairs.append((i, j))
     return pairs
+
+
+def _fitting_candidates(ordered: Sequence[SwissPlayer]) -> list[tuple[int, int]]:
+    """The pairs to try where `_candidates` leave someone unpaired, as positions: each player's
+    nearest WINDOW (either side) of those they may meet, keeping the hard rules, around their
+    Dutch opponent in their score group, and around the same depth in each of the two groups
+    below and above (the n-th from the bottom of a group with the n-th from the top of the
+    next, looked for from both ends so that a few players who cannot float do not push the
+    others out of reach). Where
+    colour histories are alike (everyone at the top has had Black twice running and must be
+    White) whole score groups float, deeper than `_candidates` reach, yet each player still
+    needs only a few edges: some 2,000 for 200 players rather than every allowed pair."""
+    starts = [0] + [i for i in range(1, len(ordered)) if ordered[i].score != ordered[i - 1].score]
+    ends = [*starts[1:], len(ordered)]
+
+    allowed = [(p.colours.allows(Seat.WHITE), p.colours.allows(Seat.BLACK)) for p in ordered]
+
+    def fits(i: int, j: int) -> bool:
+        (a_white, a_black), (b_white, b_black) = allowed[i], allowed[j]
+        return ((a_white and b_black) or (a_black and b_white)) and (
+            ordered[j].name not in ordered[i].met
+        )
+
+    def nearest(i: int, target: int, lo: int, hi: int) -> list[int]:
+        target = min(max(target, lo), hi)
+        up = (j for j in range(target, hi) if j != i and fits(i, j))
+        down = (j for j in range(target - 1, lo - 1, -1) if j != i and fits(i, j))
+        return [*islice(up, WINDOW), *islice(down, WINDOW)]
+
+    pairs: set[tuple[int, int]] = set()
+    for k, (start, end) in enumerate(zip(starts, ends, strict=True)):
+        half = (end - start) // 2
+        for i in range(start, end):
+            # the Dutch opponent of the top half is below, of the bottom half above
+            for target in (i + half, i - half):
+                pairs.update((min(i, j), max(i, j)) for j in nearest(i, target, start, end))
+            depth = end - 1 - i
+            for lo, hi in zip(starts[k + 1 : k + 3], ends[k + 1 : k + 3], strict=False):
+                pairs.update((i, j) for j in nearest(i, lo + depth, lo, hi))
+            for lo, hi in zip(starts[max(k - 2, 0) : k], ends[max(k - 2, 0) : k], strict=False):
+                pairs.update((j, i) for j in nearest(i, hi - 1 - (i - start), lo, hi))
+    return sorted(pairs)
 
 
 def pair_costs(
