@@ -305,8 +305,10 @@ class ClientState:
             if self.connection_note:  # after the game's story so far: a takeover
                 self.add_log(self.connection_note, "info")
                 self.connection_note = None
+            self._round_waits()
         elif isinstance(msg, Update):
             self._update(msg)
+            self._round_waits()
         elif isinstance(msg, PlayersChanged):
             if msg.table_id == self.table_id:
                 self._players_changed(msg.players)
@@ -346,13 +348,26 @@ class ClientState:
     def _round_note(self, msg: PlayerNote) -> None:
         """A tournament's round paired with a game for this player: the bell, and the way to
         it, on the message line and, at another table, in its log."""
-        said = round_note_words(msg)
+        at_table = self.screen == "game" and msg.table_id != self.table_id
+        said = round_note_words(msg, at_table)
         if self.tournaments.asked == "start":  # this says more than that it began
             self.tournaments.asked = None
         self.accounts.attention = _("Tournament round")
         self.say(said, "you")
-        if self.screen == "game":
+        if at_table:
             self.add_log(said, "you")
+            self.tournaments.waiting = (msg.table_id or "", said)
+
+    def _round_waits(self) -> None:
+        """The game at this table is over and the next round's game waits: said again, over
+        the table's end."""
+        waiting = self.tournaments.waiting
+        if waiting is None or self.screen != "game" or self.public is None:
+            return
+        if waiting[0] == self.table_id:
+            self.tournaments.waiting = None
+        elif self.public.result is not None:
+            self.say(waiting[1], "you")
 
     def _enter_table(self, table_id: str) -> None:
         self.table_id = table_id

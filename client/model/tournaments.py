@@ -17,6 +17,7 @@ from typing import Literal
 
 import attrs
 
+from client.language.command_words import in_words
 from client.language.i18n import N_, _, pgettext
 from protocol.fields import TimeControl
 from protocol.messages import ClientMessage, Error
@@ -70,6 +71,9 @@ class TournamentsState:
     game_cursor: int = 0  # on the shown round's games
     creating: bool = False  # a create_tournament sent: its answer is shown
     asked: str | None = None  # join, withdraw or start sent: said when the state shows it
+    # a round's note that came while the player was at a table (its id, what it says): said
+    # again when that game is over, where the table's end would hide it
+    waiting: tuple[str, str] | None = None
 
     def handle(self, msg: Tournaments | TournamentState, me: str | None) -> str | None:
         """Take the message in; what to say (a tournament made by this player), if anything."""
@@ -158,8 +162,14 @@ class TournamentsState:
                 return
 
 
-def round_note_words(note: PlayerNote) -> str:
-    """A tournament's round is paired: the player's game, and how to get there."""
+def round_note_words(note: PlayerNote, at_table: bool = False) -> str:
+    """A tournament's round is paired: the player's game, and how to get there (from the
+    lobby, or from the table the player is at)."""
+    if at_table:
+        return _(
+            "Your tournament game against {name} is ready at table {table}: '{lobby}', then"
+            " Enter on it."
+        ).format(name=note.name or "?", table=note.table_id or "?", lobby=in_words("lobby"))
     return _(
         "Your tournament game against {name} is ready at table {table}: ':{resume} {table}'"
         " or Enter on it in the lobby (T: the tournaments)."

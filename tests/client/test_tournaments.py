@@ -28,8 +28,11 @@ from protocol.tournament_messages import (
     TournamentState,
     TournamentSummary,
 )
+from shared.game import Result
+from shared.types import Seat
 from tests.client.test_app import until
 from tests.client.test_players import account_player
+from tests.client.test_render import known_state
 from tests.conftest import ServerFactory
 
 LANGUAGES = ("en", "de", "it")
@@ -145,7 +148,23 @@ def test_the_round_note_rings_and_says_the_way() -> None:
     assert "77aa0b1e" in state.message and "Bob" in state.message and "resume" in state.message
     state.screen = "game"
     state.handle(PlayerNote("tournament_round", "77aa0b1f", "Cid"))
-    assert "77aa0b1f" in state.log[-1].text
+    assert "77aa0b1f" in state.log[-1].text and "'lobby'" in state.log[-1].text
+
+
+def test_the_next_rounds_note_is_said_again_when_the_game_ends() -> None:
+    """The note comes as the game at the table ends: the game's end would hide it."""
+    state = known_state()
+    state.handle(PlayerNote("tournament_round", "77aa0b1f", "Cid"))
+    state.say("Game over: 'rematch' plays again.")
+    state._round_waits()  # the game is not over: its own messages stand
+    assert "rematch" in state.message
+    assert state.public is not None
+    state.public = attrs.evolve(state.public, result=Result(Seat.WHITE, "more points"))
+    state._round_waits()
+    assert "77aa0b1f" in state.message and "'lobby'" in state.message
+    state.table_id = "77aa0b1f"  # at the new table, it is done with
+    state._round_waits()
+    assert state.tournaments.waiting is None
     state.handle(Error("bad_tournament", "no", reason="already_joined", refused="join_tournament"))
     assert "already" in state.message
 
