@@ -466,7 +466,12 @@ export function tournamentsPart(me) {
   return el(
     "section",
     { class: "part tournaments-part", "aria-label": _("Tournaments") },
-    el("h2", { text: _("Tournaments") }),
+    el(
+      "div",
+      { class: "part-head" },
+      el("h2", { text: _("Tournaments") }),
+      el("button", { type: "button", id: "tournaments-refresh", class: "small", text: _("Refresh"), onclick: () => app.conn.send("get_tournaments", {}) }),
+    ),
     callPart(),
     list === null
       ? el("p", { class: "dim", text: _("Loading…") })

@@ -192,3 +192,31 @@ async def test_an_account_makes_joins_and_starts_a_tournament_in_the_page(
     await expect(page.locator(".board").first).to_be_visible(timeout=10_000)
     await bob.close()
     assert site.errors == []
+
+
+async def test_a_round_robin_shows_its_own_tie_breaks_and_the_bye(
+    pages: Pages, make_server: ServerFactory
+) -> None:
+    server = await make_server(web=True, password_cost="test")
+    site = Pages(pages.browser, server.port)
+    lobby = await site.open("/")
+    await expect(lobby.locator(".tournaments-part")).to_contain_text("No tournament yet.")
+    clients = {name: await account(server.port, name) for name in NAMES[:3]}
+    ann = clients["Ann"]
+    await ann.send(CreateTournament(TournamentTerms("Spring league", "round_robin")))
+    tournament_id = (await ann.expect(TournamentState)).summary.tournament_id
+    for client in clients.values():
+        await client.send(JoinTournament(tournament_id))
+        await client.expect(TournamentState)
+    await ann.send(StartTournament(tournament_id))
+    # the lobby's list, asked again
+    await lobby.locator("#tournaments-refresh").click()
+    await lobby.locator(f"a[href='/tournament/{tournament_id}']").click()
+    await expect(lobby.locator("dl.terms")).to_contain_text("Round-robin")
+    headers = lobby.locator("table.standings thead th")
+    await expect(headers).to_have_text(["#", "Player", "Points", "SB", "DE", "W"])
+    await expect(lobby.locator(".round[data-round='1'] .pairing")).to_have_count(1)
+    await expect(lobby.locator(".round[data-round='1'] .bye")).to_contain_text("Bye (a point):")
+    for client in clients.values():
+        await client.close()
+    assert site.errors == []
