@@ -91,11 +91,17 @@ def pair_round(players: Sequence[SwissPlayer], *, exact: bool = False) -> SwissP
         return SwissPairing((), None)
     ordered = sorted(players, key=lambda p: (-p.score, p.rank))
     if len(ordered) > EXACT_UP_TO and not exact:
+        # a bye above the lowest score that may have one can mean that the candidates left out
+        # the pairs that would have kept it there: then the next ones are tried
+        lowest_bye = min((p.score for p in ordered if not p.had_bye), default=None)
         for choose in (_candidates, _fitting_candidates):
             candidates = pair_costs(ordered, choose(ordered))
             matching = _solve(candidates, len(ordered), keep_hard=False)
             if matching is not None:
-                return _round(ordered, matching, candidates)
+                pairing = _round(ordered, matching, candidates)
+                bye = next((p.score for p in ordered if p.name == pairing.bye), lowest_bye)
+                if bye == lowest_bye:
+                    return pairing
     costs = pair_costs(ordered)
     matching = _solve(costs, len(ordered), keep_hard=False)
     if matching is None:
@@ -133,10 +139,11 @@ def _fitting_candidates(ordered: Sequence[SwissPlayer]) -> list[tuple[int, int]]
     Dutch opponent in their score group, and around the same depth in each of the two groups
     below and above (the n-th from the bottom of a group with the n-th from the top of the
     next, looked for from both ends so that a few players who cannot float do not push the
-    others out of reach). Where
-    colour histories are alike (everyone at the top has had Black twice running and must be
-    White) whole score groups float, deeper than `_candidates` reach, yet each player still
-    needs only a few edges: some 2,000 for 200 players rather than every allowed pair."""
+    others out of reach), and there also WINDOW either side of the n-th of those who would
+    leave both colour wishes. Where colour histories are alike (everyone at the top has had
+    Black twice running and must be White) whole score groups float, deeper than `_candidates`
+    reach, yet each player still needs only a few edges: some 3,000 for 200 players rather
+    than every allowed pair."""
     starts = [0] + [i for i in range(1, len(ordered)) if ordered[i].score != ordered[i - 1].score]
     ends = [*starts[1:], len(ordered)]
 
@@ -154,6 +161,14 @@ def _fitting_candidates(ordered: Sequence[SwissPlayer]) -> list[tuple[int, int]]
         down = (j for j in range(target - 1, lo - 1, -1) if j != i and fits(i, j))
         return [*islice(up, WINDOW), *islice(down, WINDOW)]
 
+    wishes = [p.colours.preference for p in ordered]
+
+    def suited(i: int, rank: int, group: Iterable[int]) -> list[int]:
+        """Those in `group` (in the order given) whom i may meet and who leave both colour
+        wishes, WINDOW either side of the `rank`-th of them."""
+        fitting = (j for j in group if fits(i, j) and not same_wish_of(*wishes[i], *wishes[j]))
+        return list(islice(fitting, max(rank - WINDOW, 0), rank + WINDOW))
+
     pairs: set[tuple[int, int]] = set()
     for k, (start, end) in enumerate(zip(starts, ends, strict=True)):
         half = (end - start) // 2
@@ -164,8 +179,10 @@ def _fitting_candidates(ordered: Sequence[SwissPlayer]) -> list[tuple[int, int]]
             depth = end - 1 - i
             for lo, hi in zip(starts[k + 1 : k + 3], ends[k + 1 : k + 3], strict=False):
                 pairs.update((i, j) for j in nearest(i, lo + depth, lo, hi))
+                pairs.update((i, j) for j in suited(i, depth, range(lo, hi)))
             for lo, hi in zip(starts[max(k - 2, 0) : k], ends[max(k - 2, 0) : k], strict=False):
                 pairs.update((j, i) for j in nearest(i, hi - 1 - (i - start), lo, hi))
+                pairs.update((j, i) for j in suited(i, i - start, range(hi - 1, lo - 1, -1)))
     return sorted(pairs)
 
 
