@@ -72,7 +72,8 @@ RULES_ENGLISH: dict[str, str] = {
     "not_an_action": "{action} is not an action",
 }
 
-# Version 3's refusals with a reason (accounts, challenges): "code/reason".
+# Version 3's refusals with a reason (accounts, challenges) and version 4's (tournaments):
+# "code/reason".
 ACCOUNT_REASONS: dict[str, str] = {
     "bad_account_name/too_short": N_("that name is too short to register (2 at least)"),
     "bad_account_name/too_long": N_("that name is too long to register (20 at most)"),
@@ -106,6 +107,17 @@ ACCOUNT_REASONS: dict[str, str] = {
     "login_throttled/registrations": N_(
         "too many accounts were made from your address lately: try again later"
     ),
+    # version 4's tournaments (bad_terms is not here: its message says which term)
+    "bad_tournament/not_director": N_("only the tournament's director may do that"),
+    "bad_tournament/started": N_("the tournament has started"),
+    "bad_tournament/too_few_players": N_("a tournament needs two players to start"),
+    "bad_tournament/full": N_("the tournament is full"),
+    "bad_tournament/already_joined": N_("you are in this tournament already"),
+    "bad_tournament/round_robin_started": N_("a round-robin cannot be joined once started"),
+    "bad_tournament/no_round_left": N_("no round is left to join"),
+    "bad_tournament/not_joined": N_("you are not in this tournament"),
+    "bad_tournament/already_withdrawn": N_("you have withdrawn already"),
+    "bad_tournament/tournament_finished": N_("the tournament is over"),
 }
 
 # Version 3's refusals by their code alone (accounts, challenges, the archive); a {field} is
@@ -121,6 +133,7 @@ ACCOUNT_ERRORS: dict[str, str] = {
     "too_many_challenges": N_("you have as many challenges waiting as you may"),
     "no_such_game": N_("there is no such finished game"),
     "login_throttled": N_("too many failed logins: try again in {seconds} s"),
+    "no_such_tournament": N_("no tournament has this id"),
 }
 
 # The server's other refusals, by code. Not here, since the message carries the detail:

@@ -53,7 +53,17 @@ export const ACCOUNT_REASONS = {
   "bad_challenge/new_account": "a new account may challenge a few minutes after it was made",
   "chat_rate_limited/new_account": "a new account may speak in the lobby a few minutes after it was made",
   "login_throttled/busy": "the server is checking many passwords: try again in a moment",
-  "login_throttled/registrations": "too many accounts were made from your address lately: try again later"
+  "login_throttled/registrations": "too many accounts were made from your address lately: try again later",
+  "bad_tournament/not_director": "only the tournament's director may do that",
+  "bad_tournament/started": "the tournament has started",
+  "bad_tournament/too_few_players": "a tournament needs two players to start",
+  "bad_tournament/full": "the tournament is full",
+  "bad_tournament/already_joined": "you are in this tournament already",
+  "bad_tournament/round_robin_started": "a round-robin cannot be joined once started",
+  "bad_tournament/no_round_left": "no round is left to join",
+  "bad_tournament/not_joined": "you are not in this tournament",
+  "bad_tournament/already_withdrawn": "you have withdrawn already",
+  "bad_tournament/tournament_finished": "the tournament is over"
 };
 
 export const ACCOUNT_ERRORS = {
@@ -66,7 +76,8 @@ export const ACCOUNT_ERRORS = {
   "no_such_challenge": "there is no such challenge for you",
   "too_many_challenges": "you have as many challenges waiting as you may",
   "no_such_game": "there is no such finished game",
-  "login_throttled": "too many failed logins: try again in {seconds} s"
+  "login_throttled": "too many failed logins: try again in {seconds} s",
+  "no_such_tournament": "no tournament has this id"
 };
 
 export const ERRORS = {

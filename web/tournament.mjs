@@ -28,23 +28,11 @@ const playerAsked = new Map(); // a player's name -> the welcome it was asked on
 
 const same = (a, b) => typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
 
-// Why the server refused, from bad_tournament's reason (docs/protocol.md, Tournaments).
+// Why the server refused: bad_tournament's reasons and no_such_tournament are the catalogue's
+// (web/code-words.mjs, through errorWords); bad terms say which term in the server's message.
 function refusalWords(m) {
-  if (m.code === "no_such_tournament") return _("No tournament has this id.");
-  const words = {
-    bad_terms: fmt(_("These terms make no tournament: {message}"), { message: m.message }),
-    not_director: _("Only the tournament's director may do that (or, on this server, make one)."),
-    started: _("The tournament has started already."),
-    too_few_players: _("A tournament starts with two players at least."),
-    full: _("The tournament is full."),
-    already_joined: _("You play in this tournament already."),
-    round_robin_started: _("A round-robin under way takes no new players."),
-    no_round_left: _("No round is left to join."),
-    not_joined: _("You do not play in this tournament."),
-    already_withdrawn: _("You have withdrawn from this tournament already."),
-    tournament_finished: _("The tournament is over."),
-  };
-  return words[m.reason] || errorWords(m);
+  if (m.code === "bad_tournament" && m.reason === "bad_terms") return fmt(_("These terms make no tournament: {message}"), { message: m.message });
+  return errorWords(m);
 }
 
 const TOURNAMENT_REQUESTS = new Set([

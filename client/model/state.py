@@ -28,7 +28,7 @@ from client.model.players import PlayersState
 from client.model.table import TableView, table_from_view
 from client.model.table_form import CreateForm
 from client.model.table_talk import absence_words, note_words, turn_words
-from client.model.tournaments import TournamentsState, refusal_words, round_note_words
+from client.model.tournaments import TournamentsState, round_note_words
 from protocol.fields import ChatEntry, Players, TableInfo
 from protocol.messages import (
     ChatMessage,
@@ -634,12 +634,9 @@ class ClientState:
         self.pending = None
         # the sentence is the player's; the code is for whoever reads the debug log (--log)
         LOG.debug("server error %s (%s): %s", msg.code, msg.reason, msg.message)
-        tournament = refusal_words(msg)
         self.tournaments.refused(msg)
         if msg.code == "chat_too_long":
             reason = chat_limit_words(self.max_chat)
-        elif tournament is not None:
-            reason = tournament
         else:
             reason = error_sentence(msg)
         self.say(_("Server: {reason}").format(reason=reason), "error")

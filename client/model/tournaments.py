@@ -36,30 +36,6 @@ from protocol.tournament_messages import (
 
 View = Literal["list", "one"]
 
-# bad_tournament's reasons (docs/protocol.md), in words
-REFUSALS = {
-    "not_director": N_("only the tournament's director may do that"),
-    "started": N_("the tournament has started"),
-    "too_few_players": N_("a tournament needs two players to start"),
-    "full": N_("the tournament is full"),
-    "already_joined": N_("you are in this tournament already"),
-    "round_robin_started": N_("a round-robin cannot be joined once started"),
-    "no_round_left": N_("no round is left to join"),
-    "not_joined": N_("you are not in this tournament"),
-    "already_withdrawn": N_("you have withdrawn already"),
-    "tournament_finished": N_("the tournament is over"),
-}
-
-
-def refusal_words(error: Error) -> str | None:
-    """A tournament's refusal in words; None for another error (or bad terms, whose message says
-    which term: the server's sentence is kept)."""
-    if error.code == "no_such_tournament":
-        return _("no tournament has this id")
-    if error.code == "bad_tournament" and error.reason in REFUSALS:
-        return _(REFUSALS[error.reason])
-    return None
-
 
 @attrs.define
 class TournamentsState:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from catalogue.codes import ACCOUNT_ERRORS, ACCOUNT_REASONS
 from client.language.i18n import _, set_language
 from client.language.words import error_sentence, refusal_words
 from protocol.messages import Error
@@ -98,3 +101,36 @@ def test_an_account_refusal_fills_in_its_parameters_from_the_code(german: None) 
     assert "30" in said and said != english  # German, from the code
     # Without the parameter its sentence needs: the server's English, not a "{seconds}".
     assert error_sentence(Error("login_throttled", english)) == english
+
+
+def test_every_tournament_refusal_has_the_catalogues_sentence() -> None:
+    """bad_tournament's reasons (docs/protocol.md lists them) and no_such_tournament are worded
+    from catalogue/codes.py, the table the page gets too (web/code-words.mjs); bad_terms keeps
+    the server's sentence, which says which term."""
+    docs = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    listed = re.search(r"`bad_tournament` with `reason`:(.*?)\n\n", docs, re.DOTALL)
+    assert listed is not None
+    said = re.sub(r"\([^)]*\)", "", listed.group(1))  # without the asides' words
+    reasons = set(re.findall(r"`([a-z_]+)`", said))
+    assert {"started", "not_director", "tournament_finished"} <= reasons
+    for reason in reasons - {"bad_terms"}:
+        english = ACCOUNT_REASONS[f"bad_tournament/{reason}"]
+        error = Error("bad_tournament", "the server's English", reason=reason)
+        assert error_sentence(error) == english
+        set_language("de")
+        try:
+            assert error_sentence(error) not in (english, "the server's English"), reason
+        finally:
+            set_language("en")
+    terms = Error("bad_tournament", "rounds must be 1 to 30", reason="bad_terms")
+    assert error_sentence(terms) == "rounds must be 1 to 30"
+    missing = Error("no_such_tournament", "no tournament has this id")
+    set_language("it")
+    try:
+        assert (
+            error_sentence(missing)
+            == _(ACCOUNT_ERRORS["no_such_tournament"])
+            != ("no tournament has this id")
+        )
+    finally:
+        set_language("en")

@@ -98,6 +98,9 @@ def test_the_pages_tables_are_the_catalogues() -> None:
     assert '"not_your_turn": "it is not your turn"' in written
     assert '"time": "{seat} ran out of time"' in written
     assert '"token_placed": "{seat} won {island}"' in written
+    # the tournaments' refusals: the page words them from the same table as the terminal
+    assert '"bad_tournament/started": "the tournament has started"' in written
+    assert '"no_such_tournament": "no tournament has this id"' in written
 
 
 def test_the_pages_protocol_version_is_the_newest() -> None:
