@@ -10,7 +10,7 @@ import { errorWords } from "./errors.mjs";
 import { tournamentRoundNote } from "./notes.mjs";
 import { playerLink } from "./players.mjs";
 import { goTo } from "./routes.mjs";
-import { app } from "./state.mjs";
+import { app, render } from "./state.mjs";
 import { _, fmt, ngettext, seatName, t } from "./words.mjs";
 
 export const tournaments = {
@@ -141,6 +141,7 @@ function watch(id) {
 
 // Leaving the tournament's page: the server need send it no more.
 export function leaveTournament() {
+  confirming = null;
   if (!watched) return;
   if (watched.welcome === app.welcome && app.conn && app.conn.ready) app.conn.send("watch_tournament", { tournament_id: watched.id, watch: false });
   watched = null;
@@ -150,6 +151,58 @@ export function leaveTournament() {
 function ask(type, fields) {
   app.notice = "";
   return app.conn.send(type, fields);
+}
+
+// The director's destructive action waiting for its "Yes": {id, action, name}; kept between
+// drawings, as the page is drawn anew for every message.
+let confirming = null;
+let focusConfirm = false; // the question just asked: its "Yes" takes the keyboard's focus
+
+function direct(id, action, name = null) {
+  confirming = null;
+  return ask("direct_tournament", { tournament_id: id, action, name });
+}
+
+// A button that asks "Really? Yes / No" in its place before it does what it says; Escape or
+// "No" takes the question back.
+function confirmed(id, action, name, key, words, question) {
+  const asking = confirming && confirming.id === id && confirming.action === action && confirming.name === name;
+  if (!asking) {
+    return el("button", {
+      type: "button",
+      id: key,
+      class: "director",
+      text: words,
+      onclick: () => {
+        confirming = { id, action, name };
+        focusConfirm = true;
+        render();
+      },
+    });
+  }
+  const no = () => {
+    confirming = null;
+    render();
+  };
+  return el(
+    "span",
+    {
+      class: "confirm",
+      role: "group",
+      "aria-label": question,
+      onkeydown: (event) => {
+        if (event.key === "Escape") no();
+      },
+    },
+    el("span", { class: "question", text: question }),
+    el("button", { type: "button", class: "yes danger", "data-confirm": key, text: _("Yes"), onclick: () => direct(id, action, name) }),
+    el("button", { type: "button", class: "no", text: _("No"), onclick: no }),
+  );
+}
+
+function isDirector(summary) {
+  const me = accounts.account;
+  return Boolean(me && same(summary.director, me.name));
 }
 
 function actions(state) {
@@ -167,13 +220,21 @@ function actions(state) {
   if (playing) {
     buttons.push(el("button", { type: "button", id: "withdraw-tournament", text: _("Withdraw"), onclick: () => ask("withdraw_tournament", { tournament_id: id }) }));
   }
-  if (same(summary.director, me.name) && summary.status === "open") {
+  const director = isDirector(summary);
+  if (director && summary.status === "open") {
     buttons.push(el("button", { type: "button", id: "start-tournament", class: "primary", text: _("Start the tournament"), onclick: () => ask("start_tournament", { tournament_id: id }) }));
   }
-  if (same(summary.director, me.name) && summary.status === "started") {
+  if (director && summary.status === "started") {
     const action = summary.paused ? "resume" : "pause";
     const words = summary.paused ? _("Resume the tournament") : _("Pause the tournament");
-    buttons.push(el("button", { type: "button", id: `${action}-tournament`, text: words, onclick: () => ask("direct_tournament", { tournament_id: id, action, name: null }) }));
+    buttons.push(el("button", { type: "button", id: `${action}-tournament`, text: words, onclick: () => direct(id, action) }));
+    const last = state.rounds[state.rounds.length - 1];
+    if (last && last.games.some((game) => !game.result)) {
+      buttons.push(confirmed(id, "draw_round", null, "draw-round", _("Draw the round's games"), _("Really end this round's games still played as draws?")));
+    }
+  }
+  if (director) {
+    buttons.push(confirmed(id, "end", null, "end-tournament", _("End the tournament"), _("Really end the tournament now? Its games still played are drawn.")));
   }
   return buttons.length ? el("div", { class: "tournament-actions" }, ...buttons) : null;
 }
@@ -191,6 +252,8 @@ function termsList(state) {
 }
 
 function playersPart(state) {
+  const id = state.summary.tournament_id;
+  const directing = isDirector(state.summary) && state.summary.status !== "finished";
   const list = state.players.length
     ? el(
         "ul",
@@ -203,6 +266,7 @@ function playersPart(state) {
             el("span", { class: "dim", text: ` ${p.rating}` }),
             p.joined > 1 ? el("span", { class: "dim", text: ` · ${fmt(_("from round {round}"), { round: p.joined })}` }) : null,
             p.withdrawn ? el("span", { class: "dim", text: ` · ${_("withdrawn")}` }) : null,
+            directing && !p.withdrawn ? confirmed(id, "remove", p.name, `remove-${p.name}`, _("Remove"), fmt(_("Really remove {name}?"), { name: p.name })) : null,
           ),
         ),
       )
@@ -325,6 +389,8 @@ function roundsPart(state) {
 export function callPart() {
   const call = tournaments.call;
   if (call && app.current === call.table_id) tournaments.call = null; // they have come
+  // or the game is over without them (drawn by the director, the tournament ended)
+  if (call && [...tournaments.known.values()].some((state) => state.rounds.some((round) => round.games.some((game) => game.table_id === call.table_id && game.result)))) tournaments.call = null;
   if (!tournaments.call) return null;
   return el(
     "p",
@@ -366,6 +432,11 @@ export function renderTournament(main, id) {
       el("div", { class: "tournament-parts" }, standingsPart(state), roundsPart(state), playersPart(state)),
     ),
   );
+  if (focusConfirm) {
+    focusConfirm = false;
+    const yes = main.querySelector(".confirm .yes");
+    if (yes) yes.focus();
+  }
 }
 
 // ----- the lobby's list and form -----------------------------------------------------------
@@ -398,6 +469,14 @@ function labelled(label, field) {
 // The form kept open between drawings: the lobby is drawn anew for every message.
 let formOpen = false;
 
+// The form's datetime-local, read in the browser's own time zone, as the server's unix time;
+// null (the director starts it) when left empty.
+function startTime(value) {
+  if (!value) return null;
+  const when = new Date(String(value)).getTime();
+  return Number.isNaN(when) ? null : Math.floor(when / 1000);
+}
+
 function newTournamentForm() {
   const form = el(
     "form",
@@ -418,9 +497,10 @@ function newTournamentForm() {
       ),
       labelled(_("Rounds (Swiss)"), el("input", { name: "rounds", id: "tournament-rounds", type: "number", min: 1, max: 30, value: 3 })),
       labelled(_("Time control"), el("select", { name: "tournament-clock", id: "tournament-clock" }, ...CLOCKS.map((clock, i) => el("option", { value: String(i), text: clockWords(clock), selected: i === 1 })))),
+      labelled(_("Starts at (optional)"), el("input", { name: "tournament-start", id: "tournament-start", type: "datetime-local" })),
       el("label", { class: "box" }, el("input", { type: "checkbox", name: "tournament-rated", id: "tournament-rated", checked: true }), " ", t("rated")),
     ),
-    el("p", { class: "dim", text: _("You direct it: it starts when you start it.") }),
+    el("p", { class: "dim", text: _("You direct it: it starts when you start it, or by itself at its start time.") }),
     el("button", { type: "submit", id: "create-tournament", class: "primary", text: _("Make the tournament") }),
   );
   form.addEventListener("submit", (event) => {
@@ -433,6 +513,7 @@ function newTournamentForm() {
       rounds: format === "swiss" ? Number(data.get("rounds")) : 0,
       clock: CLOCKS[Number(data.get("tournament-clock"))] || null,
       rated: data.get("tournament-rated") === "on",
+      start: startTime(data.get("tournament-start")),
     };
     creating = true;
     ask("create_tournament", { terms });

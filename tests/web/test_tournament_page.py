@@ -7,6 +7,7 @@ the protocol (tests/web/rated.py)."""
 from __future__ import annotations
 
 import os
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -16,15 +17,17 @@ from protocol.messages import Resign, State
 from protocol.player_messages import Resume
 from protocol.tournament_messages import (
     CreateTournament,
+    GetTournaments,
     JoinTournament,
     StartTournament,
+    Tournaments,
     TournamentState,
     TournamentTerms,
 )
 from server.net.app import KahunaServer
 from tests.conftest import Client, ServerFactory
 from tests.web.conftest import DESKTOP, PHONE, Pages
-from tests.web.rated import account
+from tests.web.rated import PASSWORD, account
 from tests.web.test_accounts import register
 
 pytestmark = pytest.mark.browser
@@ -217,6 +220,93 @@ async def test_a_round_robin_shows_its_own_tie_breaks_and_the_bye(
     await expect(headers).to_have_text(["#", "Player", "Points", "SB", "DE", "W"])
     await expect(lobby.locator(".round[data-round='1'] .pairing")).to_have_count(1)
     await expect(lobby.locator(".round[data-round='1'] .bye")).to_contain_text("Bye (a point):")
+    for client in clients.values():
+        await client.close()
+    assert site.errors == []
+
+
+async def test_the_director_removes_a_player_draws_the_round_and_ends_it_in_the_page(
+    pages: Pages, make_server: ServerFactory
+) -> None:
+    server = await make_server(web=True, password_cost="test")
+    site = Pages(pages.browser, server.port)
+    clients, state = await started_tournament(server)
+    tournament_id = state.summary.tournament_id
+    page = await site.open("/")
+    form = page.locator("form.login")
+    await form.locator("input[name=name]").fill("Ann")
+    await form.locator("input[name=password]").fill(PASSWORD)
+    await form.locator("button[value=login]").click()
+    await expect(page.get_by_text("Ann (1500)").first).to_be_visible(timeout=10_000)
+    await page.goto(f"http://127.0.0.1:{server.port}/tournament/{tournament_id}")
+    await expect(page.locator("ul.entrants li")).to_have_count(4)
+    # each player not withdrawn has a Remove; it asks first, and "No" takes it back
+    await expect(page.locator("ul.entrants button.director")).to_have_count(4)
+    await page.locator("#remove-Dan").click()
+    confirm = page.locator("ul.entrants .confirm")
+    await expect(confirm).to_contain_text("Really remove Dan?")
+    await expect(confirm.locator(".yes")).to_be_focused()
+    await shot(page, "director-confirm-en-1280")
+    await confirm.locator(".no").click()
+    await expect(confirm).to_have_count(0)
+    await expect(page.locator("ul.entrants li").nth(3)).not_to_have_class("withdrawn")
+    # Escape takes it back too; then Enter on the focused "Yes" removes him
+    await page.locator("#remove-Dan").click()
+    await page.keyboard.press("Escape")
+    await expect(confirm).to_have_count(0)
+    await page.locator("#remove-Dan").click()
+    await expect(confirm.locator(".yes")).to_be_focused()
+    await page.keyboard.press("Enter")
+    dan = page.locator("ul.entrants li", has_text="Dan")
+    await expect(dan).to_have_class("withdrawn")
+    await expect(dan.locator("button")).to_have_count(0)
+    # the round's games still played end as draws, and the next round is paired
+    await page.locator("#draw-round").click()
+    await expect(page.locator(".tournament-actions .confirm")).to_contain_text("Really end")
+    await page.locator(".tournament-actions .confirm .yes").click()
+    first = page.locator(".round[data-round='1'] .pairing .score")
+    await expect(first).to_have_text(["½–½", "½–½"], timeout=10_000)
+    await expect(page.locator(".round[data-round='2']")).to_have_count(1)
+    await expect(page.locator(".round[data-round='2'] .bye")).to_have_count(1)
+    # a guest sees no director's button
+    guest = await site.open(f"/tournament/{tournament_id}")
+    await expect(guest.locator("ul.entrants li")).to_have_count(4)
+    await expect(guest.locator("ul.entrants button.director")).to_have_count(0)
+    await expect(guest.locator("#end-tournament")).to_have_count(0)
+    # the director's view at a phone's width: nothing sideways
+    await page.set_viewport_size(PHONE)
+    await page.locator("#end-tournament").click()
+    assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    await shot(page, "director-end-confirm-en-360")
+    await page.locator(".tournament-actions .confirm .yes").click()
+    # ended: finished, the final standings kept, no director's button left
+    await expect(page.locator("dl.terms")).to_contain_text("finished", timeout=10_000)
+    await expect(page.locator("table.standings tbody tr")).to_have_count(4)
+    await expect(page.locator(".round[data-round='2'] .pairing .score")).to_have_text("½–½")
+    await expect(page.locator(".tournament-actions")).to_have_count(0)
+    await expect(page.locator("ul.entrants button")).to_have_count(0)
+    leader = page.locator("table.standings tbody tr").nth(0)
+    await expect(leader.locator("td.points")).not_to_have_text("0")
+    await shot(page, "director-finished-en-360")
+    await page.set_viewport_size(DESKTOP)
+    await shot(page, "director-finished-en-1280")
+    # a new tournament with a start time: it waits for it
+    await page.goto(f"http://127.0.0.1:{server.port}/")
+    part = page.locator(".tournaments-part")
+    await part.locator("details.new-tournament-fold summary").click()
+    await part.locator("#tournament-name").fill("Sunday rapid")
+    when = datetime.now() + timedelta(days=2)
+    await part.locator("#tournament-start").fill(when.strftime("%Y-%m-%dT%H:%M"))
+    await part.locator("#create-tournament").click()
+    await page.wait_for_url("**/tournament/*")
+    await expect(page.locator("dl.terms")).to_contain_text("starts at")
+    new_id = page.url.rsplit("/", 1)[1]
+    bob = clients["Bob"]
+    await bob.send(GetTournaments())
+    listed = await bob.expect(Tournaments)
+    (made,) = [s for s in listed.tournaments if s.tournament_id == new_id]
+    assert made.start is not None
+    assert abs(made.start - when.replace(second=0, microsecond=0).timestamp()) < 1
     for client in clients.values():
         await client.close()
     assert site.errors == []
