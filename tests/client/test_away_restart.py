@@ -55,6 +55,22 @@ def watch(p: Player) -> list[tuple[str, str | None, str]]:
     return seen
 
 
+async def game_of_two(ann: Player, bob: Player) -> str:
+    """Ann makes a table for two people in the lobby and Bob sits down at it: its id, once
+    the game runs."""
+    ann.type("n")
+    await until(lambda: ann.state.form_open, "the form")
+    ann.type("c\r")  # a table for two people
+    await until(lambda: ann.state.seat is Seat.WHITE, "Ann seated")
+    table = ann.state.table_id
+    assert table is not None
+    await until(lambda: len(bob.state.tables) == 1, "the table in Bob's lobby")
+    bob.type("\r")
+    await until(lambda: bob.state.seat is Seat.BLACK, "Bob seated")
+    await until(lambda: ann.state.game_running, "the game")
+    return table
+
+
 async def test_guests_in_the_lobby_keep_their_game_across_a_restart(tmp_path: Path) -> None:
     port, db = free_port(), str(tmp_path / "kahuna.sqlite3")
     server = restarted(port, db)
@@ -64,16 +80,7 @@ async def test_guests_in_the_lobby_keep_their_game_across_a_restart(tmp_path: Pa
             player(server, "Ann", seats=SeatStore(tmp_path / "ann.json")) as ann,
             player(server, "Bob", seats=SeatStore(tmp_path / "bob.json")) as bob,
         ):
-            ann.type("n")
-            await until(lambda: ann.state.form_open, "the form")
-            ann.type("c\r")  # a table for two people
-            await until(lambda: ann.state.seat is Seat.WHITE, "Ann seated")
-            table = ann.state.table_id
-            assert table is not None
-            await until(lambda: len(bob.state.tables) == 1, "the table in Bob's lobby")
-            bob.type("\r")
-            await until(lambda: bob.state.seat is Seat.BLACK, "Bob seated")
-            await until(lambda: ann.state.game_running, "the game")
+            table = await game_of_two(ann, bob)
             for p in (ann, bob):
                 p.line("lobby")
                 await until(lambda p=p: p.state.screen == "lobby", "back in the lobby")  # type: ignore[misc]
@@ -131,15 +138,7 @@ async def test_a_player_at_another_table_keeps_the_seat_stepped_away_from(
             player(server, "Ann", seats=SeatStore(tmp_path / "ann.json")) as ann,
             player(server, "Bob", seats=SeatStore(tmp_path / "bob.json")) as bob,
         ):
-            ann.type("n")
-            await until(lambda: ann.state.form_open, "the form")
-            ann.type("c\r")  # a table for two people
-            await until(lambda: ann.state.seat is Seat.WHITE, "Ann seated")
-            with_bob = ann.state.table_id
-            assert with_bob is not None
-            await until(lambda: len(bob.state.tables) == 1, "the table in Bob's lobby")
-            bob.type("\r")
-            await until(lambda: ann.state.game_running, "the game")
+            with_bob = await game_of_two(ann, bob)
             ann.line("lobby")
             await until(lambda: ann.state.screen == "lobby", "Ann in the lobby")
             ann.type("n")
