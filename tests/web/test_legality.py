@@ -22,6 +22,18 @@ pytestmark = pytest.mark.browser
 GAMES_PER_OPTIONS = 8
 
 
+def builders_action(rng: random.Random, legal: list[Action], builds: float) -> Action:
+    """A builder's pick among the legal actions: a placement or removal with odds `builds`,
+    else mostly a draw or take, seldom a discard."""
+    building = [a for a in legal if isinstance(a, Place | Remove)]
+    ends = [a for a in legal if isinstance(a, Draw | Take)]
+    if building and rng.random() < builds:
+        return rng.choice(building)
+    if ends and rng.random() < 0.8:
+        return rng.choice(ends)
+    return rng.choice([a for a in legal if not isinstance(a, Discard)] or legal)
+
+
 def positions(seed: int) -> list[tuple[dict[str, Any], list[str]]]:
     """(the mover's view, the engine's legal actions) at every action of games played by a
     builder: it places and removes most of the time, so that games reach full supplies, full
@@ -35,17 +47,7 @@ def positions(seed: int) -> list[tuple[dict[str, Any], list[str]]]:
                 legal = game.legal_actions()
                 view = seat_view_to_dict(seat_view(game, game.to_move))
                 found.append((view, [str(a) for a in legal]))
-                builds = [a for a in legal if isinstance(a, Place | Remove)]
-                ends = [a for a in legal if isinstance(a, Draw | Take)]
-                action: Action
-                if builds and rng.random() < 0.75:
-                    action = rng.choice(builds)
-                elif ends and rng.random() < 0.8:
-                    action = rng.choice(ends)
-                else:
-                    pool = [a for a in legal if not isinstance(a, Discard)] or legal
-                    action = rng.choice(pool)
-                game.apply(action)
+                game.apply(builders_action(rng, legal, 0.75))
     return found
 
 

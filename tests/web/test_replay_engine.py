@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from shared.actions import Action, Discard, Draw, Place, Remove, Take, Undo
+from shared.actions import Action, Undo
 from shared.analysis import turns
 from shared.board import ISLANDS, iter_bits, line_name
 from shared.game import Game
@@ -22,6 +22,7 @@ from shared.record import read_record, write_record
 from shared.types import Seat, Termination
 from tests.options import OPTIONS
 from tests.web.conftest import Pages
+from tests.web.test_legality import builders_action
 
 pytestmark = pytest.mark.browser
 
@@ -76,18 +77,11 @@ def games(seed: int) -> list[tuple[str, list[dict[str, Any]], list[int | None]]]
                     states.append(state(game))
                     break
                 legal = game.legal_actions()
-                builds = [a for a in legal if isinstance(a, Place | Remove)]
-                ends = [a for a in legal if isinstance(a, Draw | Take)]
                 action: Action
                 if game.undoable and rng.random() < 0.1:
                     action = Undo(whole_turn=rng.random() < 0.5)
-                elif builds and rng.random() < 0.7:
-                    action = rng.choice(builds)
-                elif ends and rng.random() < 0.8:
-                    action = rng.choice(ends)
                 else:
-                    pool = [a for a in legal if not isinstance(a, Discard)] or legal
-                    action = rng.choice(pool)
+                    action = builders_action(rng, legal, 0.7)
                 game.apply(action)
                 states.append(state(game))
             record = write_record(game)
