@@ -3,16 +3,23 @@ watches (its players, standings and rounds), the round's note; and the lobby's t
 commands read into messages. Pure, like client/model/state.py, which hands it the messages.
 
     tournaments                                  the list (T in the lobby)
-    tournament new NAME swiss ROUNDS [CLOCK] [unrated]
-    tournament new NAME roundrobin|double [CLOCK] [unrated]
+    tournament new NAME swiss ROUNDS [CLOCK] [unrated] [at HH:MM]
+    tournament new NAME roundrobin|double [CLOCK] [unrated] [at HH:MM]
 
 CLOCK is 5+3 (minutes and seconds added a turn) or 3d (days a move); none: no clock. A NAME of
-several words is quoted: "Club night".
+several words is quoted: "Club night". `at 20:30` starts it by itself at the next 20:30 of the
+machine's time (today, or tomorrow if that is past); without it, its director starts it.
+
+On the screen of one tournament its director also has keys (client/screens/tournament_keys.py):
+remove the selected player, draw the round's games still played, end it (each asked y/n first),
+pause and resume it.
 """
 
 from __future__ import annotations
 
 import shlex
+import time
+from datetime import datetime, timedelta
 from typing import Literal
 
 import attrs
@@ -24,6 +31,7 @@ from protocol.messages import ClientMessage, Error
 from protocol.player_messages import PlayerNote
 from protocol.tournament_messages import (
     CreateTournament,
+    DirectorAction,
     FormatName,
     GetTournaments,
     Pairing,
@@ -50,6 +58,10 @@ class TournamentsState:
     # a round's note that came while the player was at a table (its id, what it says): said
     # again when that game is over, where the table's end would hide it
     waiting: tuple[str, str] | None = None
+    player_cursor: int = 0  # on the shown tournament's players not withdrawn (the director's)
+    # the director's action asked y/n before it is sent: (action, the player removed or None)
+    confirm: tuple[DirectorAction, str | None] | None = None
+    asked_name: str | None = None  # the player whose removal was asked
 
     def handle(self, msg: Tournaments | TournamentState, me: str | None) -> str | None:
         """Take the message in; what to say (a tournament made by this player), if anything."""
@@ -90,6 +102,18 @@ class TournamentsState:
             said = _("You have left the tournament.")
         elif asked == "start" and msg.summary.status != "open":
             said = _("The tournament has begun.")
+        elif asked == "remove" and any(
+            p.name == self.asked_name and p.withdrawn for p in msg.players
+        ):
+            said = _("{name} is out of the tournament.").format(name=self.asked_name)
+        elif asked == "end" and msg.summary.status == "finished":
+            said = _("The tournament is over: its final standings are shown.")
+        elif asked == "draw_round":
+            said = _("The round's games still played are drawn.")
+        elif asked == "pause" and msg.summary.paused:
+            said = _("The tournament is paused: no round is paired until p resumes it.")
+        elif asked == "resume" and not msg.summary.paused:
+            said = _("The tournament goes on.")
         else:
             return None
         self.asked = None
@@ -99,7 +123,12 @@ class TournamentsState:
         """A tournament message refused: what was waited for will not come."""
         if error.refused == "create_tournament":
             self.creating = False
-        if error.refused in ("join_tournament", "withdraw_tournament", "start_tournament"):
+        if error.refused in (
+            "join_tournament",
+            "withdraw_tournament",
+            "start_tournament",
+            "direct_tournament",
+        ):
             self.asked = None
 
     def selected(self) -> TournamentSummary | None:
@@ -113,6 +142,29 @@ class TournamentsState:
         elif self.view == "one":
             last = max(len(self.shown_games()) - 1, 0)
             self.game_cursor = max(0, min(self.game_cursor + step, last))
+
+    def active_players(self) -> list[str]:
+        """The shown tournament's players not withdrawn: those its director may remove."""
+        if self.current is None:
+            return []
+        return [p.name for p in self.current.players if not p.withdrawn]
+
+    def selected_player(self) -> str | None:
+        names = self.active_players()
+        if not names:
+            return None
+        return names[min(self.player_cursor, len(names) - 1)]
+
+    def move_player(self, step: int) -> None:
+        last = max(len(self.active_players()) - 1, 0)
+        self.player_cursor = max(0, min(self.player_cursor + step, last))
+
+    def is_director(self, me: str | None) -> bool:
+        return bool(
+            me is not None
+            and self.current is not None
+            and self.current.summary.director.lower() == me.lower()
+        )
 
     def shown_round(self) -> TournamentRound | None:
         """The round under way, or the last one played."""
@@ -173,7 +225,10 @@ FORMATS: dict[str, FormatName] = {
     "double": "double_round_robin",
     "double_round_robin": "double_round_robin",
 }
-USAGE = N_("tournament new NAME swiss ROUNDS [5+3|3d] [unrated] (or roundrobin, double: no ROUNDS)")
+USAGE = N_(
+    "tournament new NAME swiss ROUNDS [5+3|3d] [unrated] [at HH:MM] (or roundrobin, double:"
+    " no ROUNDS)"
+)
 
 
 def tournament_words() -> tuple[set[str], set[str]]:
@@ -183,9 +238,9 @@ def tournament_words() -> tuple[set[str], set[str]]:
     return many, one
 
 
-def read_tournament_line(text: str) -> TournamentRequest | None:
+def read_tournament_line(text: str, now: float | None = None) -> TournamentRequest | None:
     """A line of the lobby's command line that is a tournament command, read; None if it is
-    another command."""
+    another command. `now`: the unix time an `at HH:MM` counts from (the machine's)."""
     word, _sep, rest = text.strip().partition(" ")
     many, one = tournament_words()
     if word.lower() in many:
@@ -212,6 +267,15 @@ def read_tournament_line(text: str) -> TournamentRequest | None:
         rounds, options = int(options[0]), options[1:]
     clock: TimeControl | None = None
     rated = True
+    start: float | None = None
+    at_words = ("at",)  # the same word in every language, as the clocks
+    if len(options) >= 2 and options[-2].lower() in at_words:
+        start = read_start(options[-1], time.time() if now is None else now)
+        if start is None:
+            return TournamentRequest(
+                refused=_("{time}: not a time of day (HH:MM, as 20:30)").format(time=options[-1])
+            )
+        options = options[:-2]
     for option in options:
         read = read_clock(option)
         if option.lower() in ("unrated", pgettext("command", "unrated").lower()):
@@ -226,7 +290,9 @@ def read_tournament_line(text: str) -> TournamentRequest | None:
                     option=option
                 )
             )
-    terms = TournamentTerms(name=name, format=kind, rounds=rounds, clock=clock, rated=rated)
+    terms = TournamentTerms(
+        name=name, format=kind, rounds=rounds, clock=clock, rated=rated, start=start
+    )
     return TournamentRequest((CreateTournament(terms),), creating=True)
 
 
@@ -239,3 +305,18 @@ def read_clock(text: str) -> TimeControl | None:
     if plus and minutes.isdigit() and increment.isdigit() and int(minutes) > 0:
         return TimeControl(initial=int(minutes) * 60, increment=int(increment))
     return None
+
+
+def read_start(text: str, now: float) -> float | None:
+    """'20:30': the unix time of the next 20:30 of the machine's local time after `now` (today,
+    or tomorrow when today's is past); None for anything else."""
+    hours, colon, minutes = text.partition(":")
+    if not (colon and hours.isdigit() and minutes.isdigit() and len(minutes) == 2):
+        return None
+    if int(hours) > 23 or int(minutes) > 59:
+        return None
+    today = datetime.fromtimestamp(now)
+    when = today.replace(hour=int(hours), minute=int(minutes), second=0, microsecond=0)
+    if when.timestamp() <= now:
+        when += timedelta(days=1)
+    return when.timestamp()

@@ -55,7 +55,7 @@ from client.screens.render import KEY_HINTS, render_game
 from client.screens.saving import GameSaver
 from client.screens.screen import CanvasControl, full_screen_application, with_completions
 from client.screens.status_lines import header
-from client.screens.tournaments_screen import LIST_KEYS, ONE_KEYS
+from client.screens.tournaments_screen import tournament_hints
 from protocol.messages import Chat, Command, Resync, ServerMessage
 
 
@@ -186,10 +186,8 @@ class KahunaApp:
                 return " " + _("{keys} change an option   Enter create   Esc cancel").format(
                     keys=form_keys(self.state)
                 )
-            tournaments = self.state.tournaments.view
-            if tournaments is not None:
-                keys = LIST_KEYS if tournaments == "list" else ONE_KEYS
-                return " " + _(keys)
+            if self.state.tournaments.view is not None:
+                return " " + tournament_hints(self.state)
             if self.state.accounts.panel != "tables":
                 return " " + _(PANEL_KEYS)
             if self.state.accounts.accounts:

@@ -1,12 +1,14 @@
 """The tournaments' screen's keys and what they do (version 4): T in the lobby opens the list;
 Enter opens one (watched while it is shown); j, w and s join, withdraw and start it; Enter on a
-game of the round goes to one's own table (resume) or watches another; q goes back."""
+game of the round goes to one's own table (resume) or watches another; q goes back. Its
+director's: ←→ select a player, x removes them, D draws the round's games still played, E ends
+the tournament (each of these three asked y/n first), p pauses or resumes it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from prompt_toolkit.filters import Filter
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from client.language.i18n import _
@@ -15,6 +17,8 @@ from client.model.state import ClientState
 from protocol.messages import ClientMessage, LobbyUnsubscribe, Spectate
 from protocol.player_messages import Resume
 from protocol.tournament_messages import (
+    DirectorAction,
+    DirectTournament,
     GetTournaments,
     JoinTournament,
     StartTournament,
@@ -100,6 +104,59 @@ def act(state: ClientState, send: Send, what: str) -> None:
         state.say(_("Not connected."), "error")
 
 
+def direct(state: ClientState, send: Send, action: DirectorAction) -> None:
+    """x, D, E, p on the tournament shown, by its director: pause and resume at once, the
+    others asked y/n first."""
+    tours = state.tournaments
+    me = state.accounts.account
+    tours.confirm = None
+    if tours.view != "one" or tours.watching is None or not tours.is_director(me):
+        return
+    assert tours.current is not None
+    if tours.current.summary.status == "finished":
+        state.say(_("The tournament is over."), "error")
+        return
+    if action in ("pause", "resume"):
+        action = "resume" if tours.current.summary.paused else "pause"
+        _send_direct(state, send, action, None)
+        return
+    name = None
+    if action == "remove":
+        name = tours.selected_player()
+        if name is None:
+            state.say(_("No player to remove."), "error")
+            return
+        question = _("Remove {name} from the tournament? y/n").format(name=name)
+    elif action == "draw_round":
+        question = _("End the round's games still played as draws? y/n")
+    else:
+        question = _("End the tournament now (its games still played drawn)? y/n")
+    tours.confirm = (action, name)
+    state.say(question)
+
+
+def answer(state: ClientState, send: Send, yes: bool) -> None:
+    """y or n to the director's question."""
+    tours = state.tournaments
+    asked, tours.confirm = tours.confirm, None
+    if asked is None:
+        return
+    if yes:
+        _send_direct(state, send, *asked)
+    else:
+        state.say(_("Nothing done."))
+
+
+def _send_direct(state: ClientState, send: Send, action: DirectorAction, name: str | None) -> None:
+    tours = state.tournaments
+    assert tours.watching is not None
+    if not send(DirectTournament(tours.watching, action, name)):
+        state.say(_("Not connected."), "error")
+        return
+    tours.asked, tours.asked_name = action, name
+    state.say(_("Asking the server..."))
+
+
 def tournament_keys(
     kb: KeyBindings, state: ClientState, send: Send, shown: Filter, lobby: Filter,
     open_line: Callable[[str], None],
@@ -121,6 +178,22 @@ def tournament_keys(
     kb.add("j", filter=shown)(on(lambda: act(state, send, "join")))
     kb.add("w", filter=shown)(on(lambda: act(state, send, "withdraw")))
     kb.add("s", filter=shown)(on(lambda: act(state, send, "start")))
-    kb.add("q", filter=shown)(on(lambda: back(state, send)))
-    kb.add("escape", filter=shown, eager=True)(on(lambda: back(state, send)))
+    directing = shown & Condition(
+        lambda: (
+            state.tournaments.view == "one"
+            and state.tournaments.is_director(state.accounts.account)
+        )
+    )
+    asking = shown & Condition(lambda: state.tournaments.confirm is not None)
+    kb.add("left", filter=directing)(on(lambda: state.tournaments.move_player(-1)))
+    kb.add("right", filter=directing)(on(lambda: state.tournaments.move_player(1)))
+    kb.add("x", filter=directing)(on(lambda: direct(state, send, "remove")))
+    kb.add("D", filter=directing)(on(lambda: direct(state, send, "draw_round")))
+    kb.add("E", filter=directing)(on(lambda: direct(state, send, "end")))
+    kb.add("p", filter=directing)(on(lambda: direct(state, send, "pause")))
+    kb.add("y", filter=asking)(on(lambda: answer(state, send, True)))
+    kb.add("n", filter=asking)(on(lambda: answer(state, send, False)))
+    kb.add("escape", filter=asking, eager=True)(on(lambda: answer(state, send, False)))
+    kb.add("q", filter=shown & ~asking)(on(lambda: back(state, send)))
+    kb.add("escape", filter=shown & ~asking, eager=True)(on(lambda: back(state, send)))
     kb.add(":", filter=shown)(on(lambda: open_line("")))

@@ -15,6 +15,21 @@ from protocol.tournament_messages import Pairing, TournamentSummary
 
 LIST_KEYS = N_("↑↓ select  Enter open  r refresh  : command  q back")
 ONE_KEYS = N_("↑↓ game  Enter go/watch  j join  w withdraw  s start  q back")
+DIRECTOR_KEYS = N_("↑↓ game  ←→ player  Enter go  j w s  x remove  D draw  E end  p pause  q")
+CONFIRM_KEYS = N_("y yes   n or Esc no")
+
+
+def tournament_hints(state: ClientState) -> str:
+    """The key bar's words on the tournaments' screen: its director's keys to its director."""
+    tours = state.tournaments
+    if tours.view == "list":
+        return _(LIST_KEYS)
+    if tours.confirm is not None:
+        return _(CONFIRM_KEYS)
+    directing = tours.is_director(state.accounts.account)
+    if directing and tours.current is not None and tours.current.summary.status != "finished":
+        return _(DIRECTOR_KEYS)
+    return _(ONE_KEYS)
 
 
 def format_word(summary: TournamentSummary) -> str:
@@ -159,7 +174,12 @@ def render_one(
     for line in fact_lines(facts, room)[:2]:
         canvas.put(3, y, line, "class:dim")
         y += 1
-    names = [p.name + (" " + _("(out)") if p.withdrawn else "") for p in shown.players]
+    chosen = tours.selected_player() if tours.is_director(me) else None
+    names = [
+        (f"[{p.name}]" if p.name == chosen and summary.status != "finished" else p.name)
+        + (" " + _("(out)") if p.withdrawn else "")
+        for p in shown.players
+    ]
     who = _("Players ({count}): {names}").format(
         count=len([p for p in shown.players if not p.withdrawn]), names=", ".join(names) or "-"
     )

@@ -19,6 +19,7 @@ from protocol.messages import Error
 from protocol.player_messages import PlayerNote
 from protocol.tournament_messages import (
     CreateTournament,
+    DirectTournament,
     GetTournaments,
     Pairing,
     StandingEntry,
@@ -232,3 +233,146 @@ def test_what_was_asked_is_said_when_the_state_shows_it() -> None:
     assert tours.asked is None and tours.creating and "started" in state.message
     state.handle(Error("bad_tournament", "x", reason="bad_terms", refused="create_tournament"))
     assert not tours.creating
+
+
+def test_a_start_time_is_read_as_the_next_such_time() -> None:
+    from datetime import datetime
+
+    now = datetime(2026, 11, 27, 19, 0).timestamp()
+    made = read_tournament_line("tournament new Friday swiss 3 5+3 at 20:30", now)
+    assert made is not None and made.refused is None
+    (message,) = made.messages
+    assert isinstance(message, CreateTournament)
+    assert message.terms.start == datetime(2026, 11, 27, 20, 30).timestamp()
+    assert message.terms.clock == TimeControl(initial=300, increment=3)
+    # a time already past today: tomorrow's
+    made = read_tournament_line("tournament new Late roundrobin at 18:15", now)
+    assert made is not None and isinstance(made.messages[0], CreateTournament)
+    assert made.messages[0].terms.start == datetime(2026, 11, 28, 18, 15).timestamp()
+    # without it, its director starts it
+    made = read_tournament_line("tournament new Plain swiss 2", now)
+    assert made is not None and isinstance(made.messages[0], CreateTournament)
+    assert made.messages[0].terms.start is None
+    for bad in ("25:00", "20", "8:5", "noon"):
+        refused = read_tournament_line(f"tournament new X swiss 2 at {bad}", now)
+        assert refused is not None and refused.refused is not None and bad in refused.refused
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_directors_keys_are_the_directors_and_fit_80_by_24(lang: str) -> None:
+    from client.screens.tournament_keys import answer, direct
+    from client.screens.tournaments_screen import tournament_hints
+
+    set_language(lang)
+    state = shown_state()
+    tours = state.tournaments
+    # a player who is not its director: the players' keys
+    assert "x " not in tournament_hints(state)
+    sent: list[object] = []
+
+    def send(message: object) -> bool:
+        sent.append(message)
+        return True
+
+    direct(state, send, "end")  # not theirs: nothing asked, nothing sent
+    assert tours.confirm is None and not sent
+    current = tours.current
+    assert current is not None
+    director = attrs.evolve(current.summary, director=NAMES[0])
+    state.handle(attrs.evolve(current, summary=director))
+    hints = tournament_hints(state)
+    assert "x " in hints and "E " in hints and len(" " + hints) <= 80, (lang, hints)
+    # the selected player in brackets; → moves to the next one not withdrawn
+    tours.move_player(1)
+    text = render_lobby(state, 80, 23).text()
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert f"[{NAMES[1]}]" in text, text
+    for action in ("remove", "draw_round", "end"):
+        direct(state, send, action)
+        assert tours.confirm is not None and not sent
+        question = state.message
+        assert question.endswith("y/n") and len(question) <= 80, (lang, question)
+        assert len(" " + tournament_hints(state)) <= 80
+        if action == "remove":
+            assert NAMES[1] in question
+        answer(state, send, False)
+        assert tours.confirm is None and not sent
+    direct(state, send, "remove")
+    answer(state, send, True)
+    (message,) = sent
+    assert message == DirectTournament("5c0ffee1", "remove", NAMES[1])
+    # pause: at once, no question
+    direct(state, send, "pause")
+    assert sent[-1] == DirectTournament("5c0ffee1", "pause", None) and tours.confirm is None
+    # the director's refusal said, and nothing left waiting
+    state.handle(
+        Error("bad_tournament", "x", reason="tournament_finished", refused="direct_tournament")
+    )
+    assert tours.asked is None
+
+
+async def test_the_director_removes_a_player_and_ends_the_tournament(
+    make_server: ServerFactory, tmp_path: Path
+) -> None:
+    server = await make_server(db=str(tmp_path / "db.sqlite3"), password_cost="test")
+    async with (
+        account_player(server, "Ann", tmp_path, True) as ann,
+        account_player(server, "Bob", tmp_path, True) as bob,
+        account_player(server, "Cid", tmp_path, True) as cid,
+    ):
+        ann.type(":")
+        ann.line('tournament new "Club night" swiss 3 5+3')
+        await until(lambda: ann.state.tournaments.current is not None, "Ann's tournament")
+        for who in (bob, cid):
+            who.type("T")
+            await until(lambda who=who: who.state.tournaments.listing, "the list")  # type: ignore[misc]
+            who.type("\r")
+            await until(lambda who=who: who.state.tournaments.current is not None, "shown")  # type: ignore[misc]
+            who.type("j")
+        ann.type("j")
+        await until(
+            lambda: (
+                (shown := ann.state.tournaments.current) is not None and len(shown.players) == 3
+            ),
+            "three players",
+        )
+        ann.type("s")
+        await until(lambda: ann.state.tournaments.shown_round() is not None, "round 1")
+        assert ann.state.tournaments.active_players() == ["Bob", "Cid", "Ann"]
+        # Ann removes Cid: → to him, x, and n first: nothing done
+        ann.type("\x1b[C")
+        await until(lambda: ann.state.tournaments.selected_player() == "Cid", "Cid selected")
+        ann.type("x")
+        await until(lambda: ann.state.message.endswith("y/n"), "asked")
+        assert "Cid" in ann.state.message
+        ann.type("n")
+        await until(lambda: ann.state.message == "Nothing done.", "nothing done")
+        ann.type("x")
+        await until(lambda: ann.state.message.endswith("y/n"), "asked again")
+        ann.type("y")
+        await until(lambda: "Cid is out" in ann.state.message, "Cid removed")
+        shown = cid.state.tournaments
+        await until(
+            lambda: shown.current is not None and any(p.withdrawn for p in shown.current.players),
+            "Cid sees it",
+        )
+        # then she ends it: its games drawn, finished, the final standings kept
+        ann.type("E")
+        await until(lambda: ann.state.message.endswith("y/n"), "asked to end")
+        ann.type("y")
+        await until(lambda: "final standings" in ann.state.message, "ended")
+        final = ann.state.tournaments.current
+        assert final is not None and final.summary.status == "finished"
+        assert all(game.result is not None for r in final.rounds for game in r.games)
+        assert [entry.name for entry in final.standings if entry.withdrawn] == ["Cid"]
+        await until(
+            lambda: (
+                (seen := bob.state.tournaments.current) is not None
+                and seen.summary.status == "finished"
+            ),
+            "Bob sees it finished",
+        )
+        # the director's keys no more on the key bar
+        from client.screens.tournaments_screen import tournament_hints
+
+        assert "x " not in tournament_hints(ann.state)

@@ -274,7 +274,7 @@ async def test_the_director_removes_a_player_draws_the_round_and_ends_it_in_the_
     await expect(guest.locator("ul.entrants button.director")).to_have_count(0)
     await expect(guest.locator("#end-tournament")).to_have_count(0)
     # the director's view at a phone's width: nothing sideways
-    await page.set_viewport_size(PHONE)
+    await page.set_viewport_size({"width": PHONE["width"], "height": PHONE["height"]})
     await page.locator("#end-tournament").click()
     assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     await shot(page, "director-end-confirm-en-360")
@@ -288,7 +288,7 @@ async def test_the_director_removes_a_player_draws_the_round_and_ends_it_in_the_
     leader = page.locator("table.standings tbody tr").nth(0)
     await expect(leader.locator("td.points")).not_to_have_text("0")
     await shot(page, "director-finished-en-360")
-    await page.set_viewport_size(DESKTOP)
+    await page.set_viewport_size({"width": DESKTOP["width"], "height": DESKTOP["height"]})
     await shot(page, "director-finished-en-1280")
     # a new tournament with a start time: it waits for it
     await page.goto(f"http://127.0.0.1:{server.port}/")
