@@ -5,7 +5,8 @@
 // Only what the page needs to offer its buttons: an action the page offers is still checked by
 // the server, like every client's.
 
-const popcount = (x) => {
+// The bits set in a mask: the bridges or tokens it holds. record.mjs counts with it too.
+export const popcount = (x) => {
   let n = 0;
   while (x) {
     x &= x - 1;

@@ -4,14 +4,7 @@
 // this only follows it. tests/web/test_replay.py holds each step to the Python engine's game
 // after the same prefix of the log, inside Chromium, over whole games.
 
-const popcount = (x) => {
-  let n = 0;
-  while (x) {
-    x &= x - 1;
-    n += 1;
-  }
-  return n;
-};
+import { popcount } from "./legality.mjs";
 
 const SEATS = ["white", "black"];
 const DEAL_SIZE = 3;
