@@ -98,15 +98,16 @@ def test_a_shared_opening_needs_a_database_of_this_version(tmp_path: Path) -> No
         open_storage(str(old), shared=True)
 
 
-def _to_version_3(backend: Backend) -> None:
-    tables = (*VERSION_5_TABLES, "account_actions", "registrations", "login_addresses")
+def to_version(backend: Backend, version: int, tables: tuple[str, ...]) -> None:
+    """The database made as an older version would have left it: without the tables named and
+    version 5's columns of the archive, at the version given."""
     if backend.kind == "sqlite":
         db = sqlite3.connect(backend.db)
         for name in tables:
             db.execute(f"DROP TABLE {name}")
         for column in VERSION_5_ARCHIVE:
             db.execute(f"ALTER TABLE archive DROP COLUMN {column}")
-        db.execute("PRAGMA user_version=3")
+        db.execute(f"PRAGMA user_version={version}")
         db.commit()
         db.close()
     else:
@@ -114,14 +115,16 @@ def _to_version_3(backend: Backend) -> None:
             run_sql(backend.db, f"DROP TABLE {name}")
         for column in VERSION_5_ARCHIVE:
             run_sql(backend.db, f"ALTER TABLE archive DROP COLUMN {column}")
-        run_sql(backend.db, "UPDATE kahuna_schema SET version = 3")
+        run_sql(backend.db, f"UPDATE kahuna_schema SET version = {version}")
 
 
 def test_a_version_3_database_gains_the_new_tables(backend: Backend) -> None:
     storage = backend.open()
     storage.write([AccountOp(ANN)])
     storage.close()
-    _to_version_3(backend)
+    to_version(
+        backend, 3, (*VERSION_5_TABLES, "account_actions", "registrations", "login_addresses")
+    )
     storage = backend.open()
     assert [a.key for a in storage.load_accounts()] == ["ann"]
     assert storage.load_known_addresses() == []

@@ -4,8 +4,6 @@ migration of a version-4 database."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import attrs
 import pytest
 
@@ -30,8 +28,7 @@ from server.core.store import (
 )
 from server.storage.sqlite_schema import SCHEMA_VERSION
 from tests.conftest import Backend
-from tests.server.test_storage_postgresql import run_sql
-from tests.server.test_storage_safety import VERSION_5_ARCHIVE, VERSION_5_TABLES
+from tests.server.test_storage_safety import VERSION_5_TABLES, to_version
 
 
 def _account(key: str) -> AccountRow:
@@ -107,24 +104,6 @@ def test_the_archive_keeps_a_games_tournament_and_round(backend: Backend) -> Non
     storage.close()
 
 
-def _to_version_4(backend: Backend) -> None:
-    if backend.kind == "sqlite":
-        db = sqlite3.connect(backend.db)
-        for name in VERSION_5_TABLES:
-            db.execute(f"DROP TABLE {name}")
-        for column in VERSION_5_ARCHIVE:
-            db.execute(f"ALTER TABLE archive DROP COLUMN {column}")
-        db.execute("PRAGMA user_version=4")
-        db.commit()
-        db.close()
-    else:
-        for name in VERSION_5_TABLES:
-            run_sql(backend.db, f"DROP TABLE {name}")
-        for column in VERSION_5_ARCHIVE:
-            run_sql(backend.db, f"ALTER TABLE archive DROP COLUMN {column}")
-        run_sql(backend.db, "UPDATE kahuna_schema SET version = 4")
-
-
 def test_a_version_4_database_gains_the_tournaments(backend: Backend) -> None:
     storage = backend.open()
     storage.write([AccountOp(_account("ann")), CreateTableOp("tab1", {}, "white", False, 1.0)])
@@ -134,7 +113,7 @@ def test_a_version_4_database_gains_the_tournaments(backend: Backend) -> None:
     )  # fmt: skip
     storage.write([ArchiveOp(old_game)])
     storage.close()
-    _to_version_4(backend)
+    to_version(backend, 4, VERSION_5_TABLES)
     storage = backend.open()
     assert storage.load_archive() == [old_game]  # no tournament: NULL
     assert storage.load_tournaments() == []
