@@ -187,6 +187,9 @@ def render_one(
     if len(lines) > 2:
         lines = lines[:2]
         lines[1] = cut(lines[1] + " …", room)
+        if chosen is not None and f"[{chosen}]" not in " ".join(lines):
+            # the director's choice is seen even where the names go on past two lines
+            lines[1] = cut(f"… [{chosen}] …", room)
     for line in lines:
         canvas.put(3, y, line, "class:value")
         y += 1

@@ -287,6 +287,10 @@ def test_the_directors_keys_are_the_directors_and_fit_80_by_24(lang: str) -> Non
     text = render_lobby(state, 80, 23).text()
     assert all(len(line) <= 80 for line in text.splitlines())
     assert f"[{NAMES[1]}]" in text, text
+    tours.move_player(5)  # one whose name is past the players' two lines
+    text = render_lobby(state, 80, 23).text()
+    assert f"[{NAMES[6]}]" in text and all(len(line) <= 80 for line in text.splitlines())
+    tours.move_player(-5)
     for action in ("remove", "draw_round", "end"):
         direct(state, send, action)
         assert tours.confirm is not None and not sent
