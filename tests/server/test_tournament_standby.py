@@ -1,0 +1,99 @@
+"""A tournament across a standby's takeover: two kahuna-server processes on one PostgreSQL
+database; a Swiss in its first round on the first, which is killed with -9 after one game of the
+round ended; the standby takes over, where the result stands, the round's other game ends, the
+next round is paired without a repeat, and the tournament is played to its final standings."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+
+from protocol.tournament_messages import (
+    CreateTournament,
+    JoinTournament,
+    StartTournament,
+    TournamentState,
+    TournamentTerms,
+    WatchTournament,
+)
+from tests.conftest import Client
+from tests.postgres import Cluster
+from tests.server.test_restart import free_port, start_server
+from tests.server.test_standby import TAKEOVER_BOUND
+from tests.server.test_tournament_play import (
+    _accounts_db,
+    _login,
+    resign,
+    round_note,
+    state_with,
+)
+
+NAMES = ("Ann", "Bob", "Dan", "Eve")
+
+
+async def test_a_tournament_survives_a_standby_takeover(tmp_path: Path, postgres: Cluster) -> None:
+    url = postgres.database()
+    _accounts_db(url)
+    first_port, standby_port = free_port(), free_port()
+    (tmp_path / "first").mkdir()
+    (tmp_path / "standby").mkdir()
+    first = await start_server(first_port, url, tmp_path / "first")
+    standby = await start_server(standby_port, url, tmp_path / "standby", listening=False)
+    try:
+        clients = {name: await _login(first_port, name) for name in NAMES}
+        ann = clients["Ann"]
+        await ann.send(CreateTournament(TournamentTerms("Standby cup", "swiss", 2)))
+        tournament_id = (await ann.expect(TournamentState)).summary.tournament_id
+        for client in clients.values():
+            await client.send(JoinTournament(tournament_id))
+            await client.expect(TournamentState)
+        await ann.send(StartTournament(tournament_id))
+        one, two = (await state_with(ann, 1)).rounds[0].games
+        assert one.table_id is not None and two.table_id is not None
+        await resign(clients[one.white], one.table_id)
+        state = await ann.expect(TournamentState)  # told, so on disk
+        assert [g.result for g in state.rounds[0].games] == ["black_won", None]
+
+        first.kill()
+        assert await asyncio.wait_for(first.wait(), 10) == -signal.SIGKILL
+        assert standby.stdout is not None
+        line = (await asyncio.wait_for(standby.stdout.readline(), TAKEOVER_BOUND)).decode()
+        assert f":{standby_port}" in line, line
+
+        watcher = await Client.connect(standby_port, "Watcher")
+        await watcher.send(WatchTournament(tournament_id))
+        again = await watcher.expect(TournamentState)
+        assert again.rounds == state.rounds and again.summary.status == "started"
+        assert [p.name for p in again.players] == list(NAMES)
+        player = await _login(standby_port, two.black)
+        note = await round_note(player)  # the game still to play, said at login
+        assert (note.table_id, note.name) == (two.table_id, two.white)
+        await resign(player, two.table_id)
+        paired = await state_with(watcher, 2)
+        assert [g.result for g in paired.rounds[0].games] == ["black_won", "white_won"]
+        assert {s.name: s.points for s in paired.standings} == {
+            one.black: 1.0, two.white: 1.0, one.white: 0.0, two.black: 0.0,
+        }  # fmt: skip
+        met = {frozenset((g.white, g.black)) for g in paired.rounds[0].games}
+        assert not met & {frozenset((g.white, g.black)) for g in paired.rounds[1].games}
+
+        # the second round is played on the standby too, to the final standings
+        on_standby = {two.black: player}
+        for name in NAMES:
+            if name not in on_standby:
+                on_standby[name] = await _login(standby_port, name)
+        for game in paired.rounds[1].games:
+            assert game.table_id is not None
+            await resign(on_standby[game.black], game.table_id)
+        final = await state_with(watcher, 2, finished=True)
+        assert [g.result for g in final.rounds[1].games] == ["white_won", "white_won"]
+        assert final.rounds[0] == paired.rounds[0]  # nothing of the first round lost
+        assert sum(s.points for s in final.standings) == 4.0
+        for client in (*on_standby.values(), watcher):
+            await client.close()
+    finally:
+        for proc in (first, standby):
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
