@@ -47,6 +47,7 @@ REFUSALS: dict[str, str] = {
     "no_draw_offer": N_("there is no draw offer to decline"),
     "offer_stands": N_("your offer stands; the opponent decides"),
     "rematch_started": N_("the rematch has started already"),
+    "tournament_game": N_("a tournament's game has no rematch"),
     "opponent_left": N_("your opponent has left"),
     "opponent_away": N_("your opponent is not connected"),
     "claim_wait": N_("your opponent may still come back; you may claim in {seconds} s"),

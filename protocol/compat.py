@@ -1,5 +1,6 @@
 """Version 1 as released, for peers that say hello with version 1; and what versions 1 and 2 see
-of a game of days (version 3's), which their time controls cannot say.
+of a game of days (version 3's), which their time controls cannot say; and that versions 1 to 3
+do not see a tournament's table as one (version 4's `table.tournament`).
 
 The views and events inside `state` and `update` are free-form maps, so the codec's per-field
 versioning cannot see into them: this module cuts them back to what docs/protocol.md version 1
@@ -35,13 +36,19 @@ V1_EVENT_TYPES = frozenset(
 def for_version(message: Message, version: int) -> Message:
     """The message as a peer of this version expects it (the same object when nothing
     changes)."""
-    if version >= 3:
+    if version >= 4:
+        return message
+    if version == 3:
+        if type(message) is State or type(message) is Update:
+            view = without_tournament(message.view)
+            if view is not message.view:
+                return attrs.evolve(message, view=view)
         return message
     if type(message) is Lobby:
         return _without_days(message)
     if version == 2:
         if isinstance(message, State | Update):
-            view = v2_view(message.view)
+            view = v2_view(without_tournament(message.view))
             if view is not message.view:
                 return attrs.evolve(message, view=view)
         return message
@@ -69,6 +76,15 @@ def _without_days(lobby: Lobby) -> Lobby:
     show it as a game without a clock, its deadline unseen."""
     kept = [t for t in lobby.tables if t.clock is None or not t.clock.days]
     return lobby if len(kept) == len(lobby.tables) else Lobby(kept)
+
+
+def without_tournament(view: dict[str, Any]) -> dict[str, Any]:
+    """The view without version 4's `table.tournament` (a tournament's table: its name and
+    round); any other view as it is (the same object)."""
+    table = view.get("table")
+    if not isinstance(table, dict) or "tournament" not in table:
+        return view
+    return {**view, "table": {k: v for k, v in table.items() if k != "tournament"}}
 
 
 def v2_view(view: dict[str, Any]) -> dict[str, Any]:

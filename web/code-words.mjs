@@ -28,6 +28,7 @@ export const REFUSALS = {
   "no_draw_offer": "there is no draw offer to decline",
   "offer_stands": "your offer stands; the opponent decides",
   "rematch_started": "the rematch has started already",
+  "tournament_game": "a tournament's game has no rematch",
   "opponent_left": "your opponent has left",
   "opponent_away": "your opponent is not connected",
   "claim_wait": "your opponent may still come back; you may claim in {seconds} s",

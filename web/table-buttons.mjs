@@ -78,7 +78,8 @@ export function tableButtons(known, pub, mySeat, actions, over) {
   const info = tableOf(known);
   const buttons = [];
   if (mySeat && !over) buttons.push(...playingButtons(known, pub, mySeat, actions));
-  else if (mySeat && !info.rematch_table) {
+  // a tournament's game has no rematch: its tournament pairs the next one
+  else if (mySeat && !info.rematch_table && !info.tournament) {
     const opponent = mySeat === "white" ? "black" : "white";
     const offered = info.rematch_offer === opponent;
     buttons.push(

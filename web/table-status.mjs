@@ -3,6 +3,7 @@
 // pile leaves the face-up cards, the opponent's turn is waited for, the game over says how.
 
 import { reasonWords } from "./events.mjs";
+import { tableOf } from "./state.mjs";
 import { _, fmt, seatName, t } from "./words.mjs";
 
 function gameOverText(result) {
@@ -27,6 +28,7 @@ function yourTurnHint(known, pub, actions) {
 
 // {text, hint}: the line in bold, and under it what to do.
 export function statusOf(known, pub, mySeat, actions, offline) {
+  if (pub.result && mySeat && tableOf(known).tournament) return { text: gameOverText(pub.result), hint: _("The tournament pairs your next game.") };
   if (pub.result) return { text: gameOverText(pub.result), hint: mySeat ? t("Offer a rematch, or leave the table.") : "" };
   if (known.status === "waiting") return { text: _("Waiting for an opponent"), hint: "" };
   if (offline) return { text: t("Connection lost"), hint: t("The controls come back with the seat.") };

@@ -14,7 +14,7 @@ import { byId, el, replace } from "./dom.mjs";
 import { parseAction } from "./legality.mjs";
 import { activeLines, choicesFor, legal, onLine, onTap } from "./moves.mjs";
 import { playerBoxes } from "./players.mjs";
-import { app, publicOf, render, send, shown } from "./state.mjs";
+import { app, publicOf, render, send, shown, tableOf } from "./state.mjs";
 import { choicesNode, tableButtons } from "./table-buttons.mjs";
 import { focusKey, installTableKeys, restoreFocus } from "./table-keys.mjs";
 import { boardTextNode, legendNode } from "./table-legend.mjs";
@@ -87,6 +87,15 @@ function boardNode(known, pub, actions, choices) {
   });
 }
 
+// A tournament's table (version 4): the tournament's name and round, not the game's, with the
+// way to its page.
+function tournamentLine(known) {
+  const of = tableOf(known).tournament;
+  if (!of) return null;
+  const said = fmt(_("{name} · round {n}"), { name: of.name, n: of.round });
+  return el("p", { class: "table-tournament", id: "table-tournament" }, el("a", { href: `/tournament/${of.tournament_id}`, "data-link": "tournament", text: said }));
+}
+
 // The choices of the picked line or card; a line picked by a tap with a card picked keeps
 // to that card's plays.
 function choicesNow(actions) {
@@ -152,6 +161,7 @@ export function renderTable(main) {
           el("span", { class: "turn-text", text: status.text }),
           status.hint ? el("span", { class: "turn-hint", id: "turn-hint", text: status.hint }) : null,
         ),
+        tournamentLine(known),
         shownWhy() ? el("p", { class: "why", id: "why", role: whyRole(), text: shownWhy() }) : null,
         known.watchers && known.watchers.length
           ? el("p", { class: "watchers", id: "watchers", text: fmt(_("watched by {names}"), { names: known.watchers.join(", ") }) })

@@ -172,6 +172,10 @@ def table_command(
     # rematch
     if not over:
         return Outcome("refused", _("a rematch is for after the game"))
+    if table.tournament is not None:
+        return Outcome(
+            "refused", refusal_words("tournament_game", None, "a tournament's game has no rematch")
+        )
     if table.rematch_table is not None:
         return Outcome(
             "refused",

@@ -43,6 +43,15 @@ class ClockView:
 
 
 @attrs.frozen
+class TableTournament:
+    """Version 4: the tournament whose game the table plays, and its round (not the game's)."""
+
+    tournament_id: str
+    name: str
+    round: int
+
+
+@attrs.frozen
 class TableView:
     clock: ClockView | None = None
     draw_offer: Seat | None = None
@@ -51,6 +60,18 @@ class TableView:
     claim: Seat | None = None
     level: str | None = None
     hints: bool = True
+    tournament: TableTournament | None = None  # a tournament's game: no rematch
+
+
+def _tournament(value: Any) -> TableTournament | None:
+    if not isinstance(value, dict):
+        return None
+    tournament_id, name, number = value.get("tournament_id"), value.get("name"), value.get("round")
+    if not isinstance(tournament_id, str) or not isinstance(name, str):
+        return None
+    if not isinstance(number, int) or isinstance(number, bool):
+        return None
+    return TableTournament(tournament_id, name, number)
 
 
 def _seat(value: Any) -> Seat | None:
@@ -92,6 +113,7 @@ def table_from_view(view: dict[str, Any]) -> TableView | None:
         claim=_seat(data.get("claim")),
         level=level if isinstance(level, str) else None,
         hints=bool(data.get("hints", True)),
+        tournament=_tournament(data.get("tournament")),
     )
 
 

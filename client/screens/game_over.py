@@ -44,7 +44,10 @@ def result_lines(state: ClientState, width: int) -> list[list[Fragment]]:
     table = state.table
     if state.seat is not None:
         offer = None if table is None else table.rematch_offer
-        if table is not None and table.rematch_table is not None:
+        if table is not None and table.tournament is not None:
+            said = _("The tournament pairs your next game.")
+            out += [[("class:dim", line)] for line in textwrap.wrap(said, width)]
+        elif table is not None and table.rematch_table is not None:
             said = _("Rematch at table {table}").format(table=table.rematch_table)
             out += [[("class:you", line)] for line in textwrap.wrap(said, width)]
         elif offer is state.seat:

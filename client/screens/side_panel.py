@@ -81,12 +81,14 @@ def _side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
     if state.watchers:  # version 3: who watches, as one would see them round the table
         extra.append(_("watched by {names}").format(names=", ".join(state.watchers)))
     opts = ", ".join(([opts] if opts else []) + extra)
-    out.append(
-        [
-            ("class:title", _("Round {n} of 3").format(n=pub.round)),
-            ("", f" · {phase}"),
-        ]
-    )
+    tournament = None if table is None else table.tournament
+    if tournament is None:
+        game_round = _("Round {n} of 3").format(n=pub.round)
+    else:  # the tournament's round is said as such; the game's is said apart from it
+        said = _("{name} · round {n}").format(name=tournament.name, n=tournament.round)
+        out.append([("class:title", said)])
+        game_round = _("Game: round {n} of 3").format(n=pub.round)
+    out.append([("class:title", game_round), ("", f" · {phase}")])
     for line in textwrap.wrap(opts, width) if opts else []:
         out.append([("class:dim", line)])
     for seat in Seat:

@@ -67,6 +67,7 @@ class Context:
         # version 4: the tables of tournaments' games, with their tournament and round, and what
         # the end of a game does for its tournament (TournamentDesk.game_over, which sets it)
         self.tournament_tables: dict[str, tuple[str, int]] = {}
+        self.tournament_names: dict[str, str] = {}  # tournament id -> its name, for its tables
         self.tournament_game_over: Callable[[Table, float], None] = _no_game_end
 
     def begin(self, now: float, wall: float) -> None:
@@ -202,7 +203,7 @@ class Context:
         """Version 2: what every view of a table also shows, besides the game: the clocks at
         this moment, the offers standing, the settings."""
 
-        return {
+        overlay: dict[str, Any] = {
             "clock": None if table.clock is None else table.clock.to_view_at(self.now, self.wall),
             "draw_offer": _wire_seat(table.draw_offer),
             "rematch_offer": _wire_seat(table.rematch_offer),
@@ -211,6 +212,15 @@ class Context:
             "level": table.level if table.vs_computer else None,
             "hints": table.hints,
         }
+        where = self.tournament_tables.get(table.table_id)
+        if where is not None:  # version 4 (protocol.compat cuts it from the others' views)
+            tournament_id, number = where
+            overlay["tournament"] = {
+                "tournament_id": tournament_id,
+                "name": self.tournament_names.get(tournament_id, ""),
+                "round": number,
+            }
+        return overlay
 
     def note(
         self, table: Table, note: NoteName, seat: Seat | None, detail: str | None = None

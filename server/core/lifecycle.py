@@ -239,6 +239,8 @@ class Lifecycle:
             raise TableError(ErrorCode.GAME_NOT_OVER, "a rematch is offered after the game")
         if table.rematch_to is not None:
             raise no_offer("rematch_started", "the rematch has started already")
+        if table.table_id in self.ctx.tournament_tables:  # its tournament pairs the next game
+            raise no_offer("tournament_game", "a tournament's game has no rematch")
         other = table.seats[seat.other]
         if other is None:
             raise no_offer("opponent_left", "your opponent has left")

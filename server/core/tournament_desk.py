@@ -35,8 +35,9 @@ from protocol.tournament_messages import (
     TournamentTerms,
 )
 from server.core.archive import turns_completed
-from server.core.clock import Clock, ClockError
+from server.core.clock import Clock
 from server.core.context import Context
+from server.core.game_terms import game_terms
 from server.core.lifecycle import Lifecycle
 from server.core.names import name_key
 from server.core.play import Play
@@ -66,7 +67,7 @@ from server.core.tournaments.model import (
 from server.core.tournaments.outcomes import Outcome
 from server.core.tournaments.standings import standings
 from server.core.tournaments.swiss import Relaxation
-from shared.types import OptionsError, Seat, Termination
+from shared.types import Seat, Termination
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +182,7 @@ class TournamentDesk:
                         held.boards[r.number, g.board] = g.table_id
                         self.ctx.tournament_tables[g.table_id] = (row.tournament_id, r.number)
             self.held[row.tournament_id] = held
+            self.ctx.tournament_names[row.tournament_id] = terms.name
 
     def tables_restored(self, now: float) -> None:
         """After the tables came back: the first-move forfeits of the games under way count
@@ -229,6 +231,7 @@ class TournamentDesk:
             {},
         )
         self.held[tournament_id] = held
+        self.ctx.tournament_names[tournament_id] = terms.name
         self._write(held)
         held.watchers.add(session.member)
         if terms.start is not None:
@@ -245,12 +248,7 @@ class TournamentDesk:
             raise bad("bad_terms", f"a Swiss has 1 to {ROUNDS_MAX} rounds")
         if not swiss and terms.rounds != 0:
             raise bad("bad_terms", "a round-robin's rounds follow from its players: give 0")
-        try:
-            terms.options.to_game_options()
-            if terms.clock is not None:
-                Clock.new(terms.clock)
-        except (OptionsError, ClockError) as exc:
-            raise bad("bad_terms", str(exc)) from None
+        game_terms(terms.options, terms.clock, lambda why: bad("bad_terms", why))
         forfeit = terms.forfeit_after
         if forfeit is not None and not FORFEIT_MIN <= forfeit <= FORFEIT_MAX:
             raise bad("bad_terms", f"the time for a first move is {FORFEIT_MIN} to {FORFEIT_MAX} s")

@@ -9,8 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from protocol.codec import encode
+from protocol.compat import for_version
 from protocol.fields import TableOptions, TimeControl
-from protocol.messages import CreateTable, Error, Resign
+from protocol.messages import CreateTable, Error, Rematch, Resign, State
 from protocol.player_messages import Login, PlayerNote, Resume
 from protocol.tournament_messages import (
     CreateTournament,
@@ -388,3 +389,40 @@ def test_a_paused_tournament_pairs_no_round_until_resumed_and_a_players_list() -
     (every,) = of(h.send(cid, GetTournaments()), cid, Tournaments)
     assert [t.tournament_id for t in every.tournaments] == [other, tournament_id]  # newest first
     assert codes(h.send(cid, GetTournaments("Nobody")), cid) == ["no_such_player"]
+
+
+def test_a_tournaments_table_says_so_and_has_no_rematch() -> None:
+    """Version 4's view says a tournament's table with its name and round (versions 1 to 3 do
+    not see it); a rematch there is refused: the tournament pairs the next game."""
+    h = Accounts()
+    ann, bob = v4_account(h, "Ann"), v4_account(h, "Bob")
+    tournament_id = made(h, ann, TournamentTerms("Club night", "swiss", 2))
+    h.send(ann, JoinTournament(tournament_id))
+    h.send(bob, JoinTournament(tournament_id))
+    h.send(ann, StartTournament(tournament_id))
+    (pairing,) = last_state(h, ann).rounds[0].games
+    assert pairing.table_id is not None
+    resumed = h.send(ann, Resume(pairing.table_id))
+    (state,) = of(resumed, ann, State)
+    said = {"tournament_id": tournament_id, "name": "Club night", "round": 1}
+    assert state.view["table"]["tournament"] == said
+    for version in (1, 2, 3):
+        view = for_version(state, version)
+        assert isinstance(view, State) and "tournament" not in view.view.get("table", {})
+    assert for_version(state, 4) is state
+    h.send(bob, Resume(pairing.table_id))
+    h.send(ann, Resign(pairing.table_id))
+    for member in (ann, bob):
+        refused = h.send(member, Rematch(pairing.table_id))
+        (error,) = of(refused, member, Error)
+        assert (error.code, error.reason) == ("no_offer", "tournament_game")
+    table = h.core.lobby.tables[pairing.table_id]
+    assert table.rematch_offer is None and table.rematch_to is None
+    (second,) = last_state(h, ann).rounds[1].games  # the tournament's own next game
+    assert second.table_id is not None and second.table_id != pairing.table_id
+    resumed = h.send(bob, Resume(second.table_id))
+    (state,) = of(resumed, bob, State)
+    assert state.view["table"]["tournament"] == {**said, "round": 2}
+    elsewhere = h.send(ann, CreateTable(TableOptions()))
+    (own,) = of(elsewhere, ann, State)
+    assert "tournament" not in own.view["table"]  # any other table: no key at all

@@ -272,6 +272,20 @@ async def test_the_director_removes_a_player_draws_the_round_and_ends_it_in_the_
     await expect(guest.locator("ul.entrants li")).to_have_count(4)
     await expect(guest.locator("ul.entrants button.director")).to_have_count(0)
     await expect(guest.locator("#end-tournament")).to_have_count(0)
+    # the director's view on a phone in German: the longer words fit, nothing sideways
+    german = await site.open("/", viewport=PHONE, locale="de")
+    form_de = german.locator("form.login")
+    await form_de.locator("input[name=name]").fill("Ann")
+    await form_de.locator("input[name=password]").fill(PASSWORD)
+    await form_de.locator("button[value=login]").click()
+    await expect(german.get_by_text("Ann (1500)").first).to_be_visible(timeout=10_000)
+    await german.goto(f"http://127.0.0.1:{server.port}/tournament/{tournament_id}")
+    await expect(german.locator("#end-tournament")).to_have_text("Turnier beenden")
+    await german.locator("#remove-Bob").click()
+    await expect(german.locator("ul.entrants .confirm")).to_contain_text("Bob wirklich entfernen?")
+    assert await german.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    await shot(german, "director-confirm-de-360")
+    await german.locator("ul.entrants .confirm .no").click()
     # the director's view at a phone's width: nothing sideways
     await page.set_viewport_size({"width": PHONE["width"], "height": PHONE["height"]})
     await page.locator("#end-tournament").click()

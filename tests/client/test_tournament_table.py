@@ -1,0 +1,67 @@
+"""A tournament's table in the terminal client (protocol version 4's `table.tournament`): the
+side panel says the tournament's name and round apart from the game's own round, and the end
+offers no rematch (the tournament pairs the next game), in en, de and it at 80 columns."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from client.language.command_words import command_word
+from client.language.i18n import set_language
+from client.model.commands import interpret
+from client.model.table import TableTournament, table_from_view
+from client.screens.game_over import result_lines
+from client.screens.render import render_game
+from shared.results import Result
+from shared.types import Seat
+from tests.client.test_render import known_state
+
+VIEW = {
+    "table": {
+        "clock": None, "draw_offer": None, "rematch_offer": None, "rematch_table": None,
+        "claim": None, "level": None, "hints": True,
+        "tournament": {"tournament_id": "5c0ffee1", "name": "Club night", "round": 2},
+    }
+}  # fmt: skip
+
+
+def test_the_view_says_the_tournament() -> None:
+    table = table_from_view(VIEW)
+    assert table is not None and table.tournament == TableTournament("5c0ffee1", "Club night", 2)
+    plain = table_from_view({"table": {**VIEW["table"], "tournament": None}})
+    assert plain is not None and plain.tournament is None
+    odd = table_from_view({"table": {**VIEW["table"], "tournament": {"name": "x", "round": "2"}}})
+    assert odd is not None and odd.tournament is None  # what cannot be read is not guessed
+
+
+@pytest.mark.parametrize(
+    ("lang", "tournament", "game", "next_game"),
+    [
+        ("en", "Club night · round 2", "Game: round 1 of 3", "The tournament pairs your next"),
+        ("de", "Club night · Runde 2", "Partie: Durchgang 1 von 3", "Das Turnier lost"),
+        ("it", "Club night · turno 2", "Partita: manche 1 di 3", "Il torneo abbina"),
+    ],
+)
+def test_the_panel_says_the_tournaments_round_and_the_end_no_rematch(
+    lang: str, tournament: str, game: str, next_game: str
+) -> None:
+    state = known_state()
+    assert state.public is not None
+    before = render_game(state, 80, 30).text()
+    assert "Round 1 of 3" in before and "Club night" not in before  # any other table
+    state.table = table_from_view(VIEW)
+    set_language(lang)
+    try:
+        text = render_game(state, 80, 30).text()
+        assert tournament in text and game in text
+        state.public = attrs.evolve(state.public, result=Result(Seat.WHITE, "more points"))
+        state.table_status = "over"
+        over = "\n".join("".join(t for _, t in row) for row in result_lines(state, 40))
+        assert next_game in over
+        rematch = command_word("rematch")
+        outcome = interpret("rematch", state.seat_view, state.public, state.table, "over")
+    finally:
+        set_language("en")
+    assert rematch + ":" not in over  # not 'rematch: play again'
+    assert outcome.kind == "refused"

@@ -1,0 +1,59 @@
+"""A tournament's table in the page (protocol version 4's `table.tournament`): the side says
+the tournament's name and round with the way to its page, and the end of the game offers no
+rematch, since the tournament pairs the next game."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import expect
+
+from protocol.messages import Resign, State
+from protocol.player_messages import Resume
+from protocol.tournament_messages import (
+    CreateTournament,
+    JoinTournament,
+    StartTournament,
+    TournamentState,
+    TournamentTerms,
+)
+from tests.conftest import ServerFactory
+from tests.web.conftest import Pages
+from tests.web.rated import account
+from tests.web.test_accounts import register
+
+pytestmark = pytest.mark.browser
+
+
+async def test_a_tournaments_table_says_its_round_and_offers_no_rematch(
+    pages: Pages, make_server: ServerFactory
+) -> None:
+    server = await make_server(web=True, password_cost="test")
+    site = Pages(pages.browser, server.port)
+    bob = await account(server.port, "Bob")
+    await bob.send(CreateTournament(TournamentTerms("Club night", "swiss", 2)))
+    tournament_id = (await bob.expect(TournamentState)).summary.tournament_id
+    await bob.send(JoinTournament(tournament_id))
+    await bob.expect(TournamentState)
+    page = await site.open("/")
+    await register(page, "Eve", "eve's long password")
+    await page.goto(f"http://127.0.0.1:{server.port}/tournament/{tournament_id}")
+    await page.locator("#join-tournament").click()
+    await expect(page.locator("ul.entrants li")).to_have_count(2)
+    await bob.send(StartTournament(tournament_id))
+    call = page.locator(".tournament-call a")
+    await expect(call).to_be_visible(timeout=10_000)
+    await call.click()
+    table_id = page.url.rsplit("/", 1)[1]
+    said = page.locator("#table-tournament a")
+    await expect(said).to_have_text("Club night · round 1", timeout=10_000)
+    await expect(said).to_have_attribute("href", f"/tournament/{tournament_id}")
+    await bob.send(Resume(table_id))
+    await bob.expect(State)
+    await bob.send(Resign(table_id))
+    await expect(page.locator("#turn-hint")).to_have_text(
+        "The tournament pairs your next game.", timeout=10_000
+    )
+    await expect(page.locator("#leave")).to_be_visible()
+    await expect(page.locator("#rematch")).to_have_count(0)
+    await bob.close()
+    assert site.errors == []
