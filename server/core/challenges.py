@@ -24,8 +24,8 @@ from protocol.player_messages import (
     PlayerNoteName,
 )
 from server.core.accounts import Account, keep_quiet
-from server.core.clock import Clock, ClockError
 from server.core.context import Context
+from server.core.game_terms import game_terms
 from server.core.lifecycle import Lifecycle
 from server.core.names import name_key
 from server.core.ratelimit import KeyedBuckets
@@ -33,7 +33,6 @@ from server.core.session import Session
 from server.core.sessions import clean_text, logged_in_account
 from server.core.store import ChallengeGoneOp, ChallengeOp, ChallengeRow
 from server.core.table import TableError
-from shared.types import OptionsError
 
 MAX_OUT = 20  # challenges one player may have waiting
 
@@ -92,12 +91,7 @@ class ChallengeBoard:
             raise TableError(
                 ErrorCode.TOO_MANY_CHALLENGES, f"at most {MAX_OUT} challenges wait at once"
             )
-        try:
-            terms.options.to_game_options()
-            if terms.clock is not None:
-                Clock.new(terms.clock)
-        except (OptionsError, ClockError) as exc:
-            raise bad("bad_terms", str(exc)) from None
+        game_terms(terms.options, terms.clock, lambda why: bad("bad_terms", why))
         self._within_limit(sender)
         while True:
             challenge_id = ctx.rng.randbytes(4).hex()
