@@ -4,6 +4,9 @@ rematch, since the tournament pairs the next game."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from playwright.async_api import expect
 
@@ -22,6 +25,8 @@ from tests.web.rated import account
 from tests.web.test_accounts import register
 
 pytestmark = pytest.mark.browser
+
+SHOTS = Path(os.environ.get("KAHUNA_SHOTS", "/tmp/shots-tourwords"))
 
 
 async def test_a_tournaments_table_says_its_round_and_offers_no_rematch(
@@ -55,5 +60,7 @@ async def test_a_tournaments_table_says_its_round_and_offers_no_rematch(
     )
     await expect(page.locator("#leave")).to_be_visible()
     await expect(page.locator("#rematch")).to_have_count(0)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / "tournament-table-over-en-1280.png"), full_page=True)
     await bob.close()
     assert site.errors == []
