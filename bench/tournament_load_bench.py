@@ -1,0 +1,304 @@
+"""A Swiss tournament played by bots beside the 2,000-table load: a script, not a test.
+
+    .venv/bin/python bench/tournament_load_bench.py                   # 2 turns of both runs
+    .venv/bin/python bench/tournament_load_bench.py --turns 1 --seconds 20 --rounds 3
+    # the issue's settings (64 players, 7 rounds at 5+3, the default), four turns:
+    .venv/bin/python bench/tournament_load_bench.py --players 64 --rounds 7 --clock 300+3 --turns 4
+
+One kahuna-server (bench/load_bench.py's, a SQLite database in a temporary directory) serves
+runs of --tables tables at --think seconds (load_bench.py's driver, in two client processes,
+with its quiet client beside), in turns: one without a tournament, one with it, --turns times,
+so that both see the same period of a shared machine. In a run with it, --players accounts
+(written into the database with login tokens, as load_bench.py --accounts does, so that the
+server's registration limits play no part) log in over protocol version 4 in this process; the
+first makes a rated Swiss of --rounds rounds at --clock, all join, it starts it over the
+protocol, and when it is finished the next is made, for as long as the run lasts (from before
+its tables are set up to after its last second). A bot told that its game of a round is ready
+takes its seat (`resume`), makes --moves random legal moves of its own (from the view, by
+shared/legality.py), each after --think seconds as the tables' players do, then resigns.
+
+Printed per run: load_bench.py's lines for the other tables (p99 of their commands, the quiet
+client's qp99, the server's CPU and CPU per action of the tables); for a run with the
+tournament, its rounds paired and games ended in the run, and its bots' actions; at the end
+the runs side by side. The issue's target: the other tables' p99 no worse with the tournament.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import load_bench  # noqa: E402
+import msgpack  # noqa: E402
+from server_process import stop  # noqa: E402
+from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+
+from protocol.codec import encode  # noqa: E402
+from protocol.fields import TimeControl  # noqa: E402
+from protocol.messages import Command, Hello, Resign  # noqa: E402
+from protocol.player_messages import Login, Resume  # noqa: E402
+from protocol.tournament_messages import (  # noqa: E402
+    CreateTournament,
+    JoinTournament,
+    StartTournament,
+    TournamentTerms,
+)
+from shared.legality import legal_actions  # noqa: E402
+from shared.views import seat_view_from_dict  # noqa: E402
+
+VERSION = 4
+
+
+def token(index: int) -> str:
+    return f"bench-tournament-token-{index}"
+
+
+def player_name(index: int) -> str:
+    return f"swiss{index:02d}"
+
+
+def write_players(db: str, players: int) -> None:
+    from server.core.names import name_key
+    from server.core.store import AccountOp, AccountRow, LoginTokenOp, StorageOp, hash_token
+    from server.jobs.password_hashing import Passwords
+    from server.storage.storage_open import open_storage
+
+    hashed = Passwords("test").hash("bench password")  # nobody logs in with it
+    rng = random.Random(3)
+    ops: list[StorageOp] = []
+    for index in range(players):
+        name = player_name(index)
+        rating = rng.uniform(1300, 2000)
+        ops.append(
+            AccountOp(AccountRow(name_key(name), name, hashed, rating, 200, 0.06, 0, 0, False))
+        )
+        ops.append(LoginTokenOp(hash_token(token(index)), name_key(name), 0))
+    storage = open_storage(db)
+    try:
+        storage.write(ops)
+    finally:
+        storage.close()
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.actions = 0
+        self.resigned = 0
+        self.errors = 0
+        self.rounds = 0
+        self.tournaments = 0
+
+
+class Bot:
+    """One player of the tournament: takes its seat when its game is ready, moves --moves
+    times, then resigns."""
+
+    def __init__(self, ws: ClientConnection, args: argparse.Namespace, tally: Tally, seed: int):
+        self.ws = ws
+        self.moves = args.moves
+        self.think = args.think
+        self.tally = tally
+        self.rng = random.Random(seed)
+        self.table_id: str | None = None
+        self.version = 0
+        self.made = 0
+        self.timer: asyncio.TimerHandle | None = None
+        self.states: asyncio.Queue[dict[str, Any]] = asyncio.Queue()  # `tournament` messages
+        self.sending: set[asyncio.Future[None]] = set()
+
+    async def read(self) -> None:
+        async for data in self.ws:
+            assert isinstance(data, bytes)
+            message = msgpack.unpackb(data)
+            kind = message["type"]
+            if kind == "player_note" and message["note"] == "tournament_round":
+                self.table_id, self.made = message["table_id"], 0
+                await self.ws.send(encode(Resume(message["table_id"]), VERSION))
+            elif kind in ("state", "update") and message["table_id"] == self.table_id:
+                self.version = message["version"]
+                self.seen(message["view"])
+            elif kind == "tournament":
+                self.states.put_nowait(message)
+            elif kind == "error":
+                self.tally.errors += 1
+
+    def seen(self, view: dict[str, Any]) -> None:
+        if view["public"]["result"] is not None:
+            self.table_id = None
+            return
+        if self.timer is None and seat_view_from_dict(view).turn_context() is not None:
+            delay = self.think * (0.5 + self.rng.random())
+            self.timer = asyncio.get_running_loop().call_later(delay, self.act, view)
+
+    def act(self, view: dict[str, Any]) -> None:
+        self.timer = None
+        if self.table_id is None:
+            return
+        if self.made >= self.moves:
+            self.send(Resign(self.table_id))
+            self.tally.resigned += 1
+            return
+        ctx = seat_view_from_dict(view).turn_context()
+        if ctx is None:
+            return
+        self.made += 1
+        self.tally.actions += 1
+        command = Command(self.table_id, self.version, str(self.rng.choice(legal_actions(ctx))))
+        self.send(command)
+
+    def send(self, message: Command | Resign) -> None:
+        task = asyncio.ensure_future(self.ws.send(encode(message, VERSION)))
+        self.sending.add(task)  # held until sent
+        task.add_done_callback(self.sending.discard)
+
+    async def state_where(self, wanted: Any) -> dict[str, Any]:
+        while True:
+            state = await self.states.get()
+            if wanted(state):
+                return state
+
+
+async def log_in(port: int, index: int) -> ClientConnection:
+    ws = await connect(f"ws://127.0.0.1:{port}", compression=None, max_size=2**22)
+    await ws.send(encode(Hello(VERSION, player_name(index)), VERSION))
+    await ws.recv()  # welcome
+    await ws.send(encode(Login(player_name(index), None, token(index)), VERSION))
+    while True:
+        data = await ws.recv()
+        assert isinstance(data, bytes)
+        message = msgpack.unpackb(data)
+        if message["type"] == "challenges":  # the last word of a login
+            return ws
+        if message["type"] == "error":
+            raise SystemExit(f"{player_name(index)} could not log in: {message}")
+
+
+async def tournaments(
+    port: int, args: argparse.Namespace, tally: Tally, stop_at: asyncio.Event
+) -> None:
+    """Swiss after Swiss among the bots until `stop_at` is set."""
+    bots = [Bot(await log_in(port, i), args, tally, i) for i in range(args.players)]
+    readers = [asyncio.create_task(bot.read()) for bot in bots]
+    director = bots[0]
+    initial, _, increment = args.clock.partition("+")
+    clock = TimeControl(int(initial), int(increment or 0))
+    try:
+        while not stop_at.is_set():
+            terms = TournamentTerms(f"Bench {tally.tournaments + 1}", "swiss", args.rounds, clock)
+            for bot in bots:  # the last tournament's messages are of no more use
+                bot.states = asyncio.Queue()
+            await director.ws.send(encode(CreateTournament(terms), VERSION))
+            made = await director.state_where(
+                lambda s, name=terms.name: s["summary"]["name"] == name
+            )
+            tournament_id = made["summary"]["tournament_id"]
+
+            def this_one(state: dict[str, Any], wanted: str = tournament_id) -> bool:
+                return bool(state["summary"]["tournament_id"] == wanted)
+
+            for bot in bots:
+                await bot.ws.send(encode(JoinTournament(tournament_id), VERSION))
+            for bot in bots:
+                await bot.state_where(this_one)
+            await director.ws.send(encode(StartTournament(tournament_id), VERSION))
+            tally.tournaments += 1
+            paired = 0
+            while True:
+                waiting = asyncio.create_task(director.states.get())
+                stopping = asyncio.create_task(stop_at.wait())
+                await asyncio.wait({waiting, stopping}, return_when=asyncio.FIRST_COMPLETED)
+                if not waiting.done():
+                    waiting.cancel()
+                    return
+                stopping.cancel()
+                state = waiting.result()
+                if not this_one(state):
+                    continue
+                rounds = len(state["rounds"])
+                tally.rounds += rounds - paired
+                paired = rounds
+                if state["summary"]["status"] == "finished":
+                    break
+    finally:
+        for task in readers:
+            task.cancel()
+        for bot in bots:
+            if bot.timer is not None:
+                bot.timer.cancel()
+            await bot.ws.close()
+
+
+async def one_run(port: int, pid: int, args: argparse.Namespace, with_tournament: bool) -> str:
+    tally = Tally()
+    stop_at = asyncio.Event()
+    task = None
+    if with_tournament:
+        task = asyncio.create_task(tournaments(port, args, tally, stop_at))
+    began = time.perf_counter()
+    _, row = await load_bench.run_load(port, pid, args.tables, args.seconds, args.think, args)
+    stop_at.set()
+    if task is not None:
+        await task
+        spent = time.perf_counter() - began
+        print(
+            f"  the tournament, {spent:.0f} s from the tables' setup to their end:"
+            f" {tally.tournaments} Swiss made, {tally.rounds} rounds paired, {tally.resigned}"
+            f" games resigned after {args.moves} moves each side at most, {tally.actions}"
+            f" bot moves, {tally.errors} errors"
+        )
+    return f"{'with   ' if with_tournament else 'without'} {row}"
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    handshake = load_bench.setup_timeout(args.tables)
+    scratch = tempfile.TemporaryDirectory(prefix="kahuna-tournament-load-")
+    db = str(Path(scratch.name) / "server.sqlite3")
+    write_players(db, args.players)
+    proc, port = load_bench.start_server(
+        db, None, 2 * (args.tables + args.quiet_tables + args.players), ROOT, handshake
+    )
+    rows = []
+    try:
+        for turn in range(args.turns):
+            for with_tournament in (False, True):
+                what = "with" if with_tournament else "without"
+                size = f"{args.tables} tables, {args.seconds:g} s"
+                print(f"turn {turn + 1}, {what} the tournament: {size}")
+                rows.append(await one_run(port, proc.pid, args, with_tournament))
+    finally:
+        stop(proc, wait=30)
+        scratch.cleanup()
+    print(f"swiss   {load_bench.SUMMARY_HEAD}")
+    print("\n".join(rows))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=2000)
+    parser.add_argument("--think", type=float, default=0.5, help="seconds before each move")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each run")
+    parser.add_argument("--turns", type=int, default=2, help="pairs of runs, without and with")
+    parser.add_argument("--players", type=int, default=64)
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--clock", default="300+3", help="INITIAL+INCREMENT seconds")
+    parser.add_argument("--moves", type=int, default=6, help="a bot's moves before it resigns")
+    parser.add_argument("--clients", type=int, default=2, help="client processes of the tables")
+    parser.add_argument("--quiet-tables", type=int, default=20)
+    args = parser.parse_args()
+    # what load_bench.run_load reads besides
+    args.computer_tables, args.level, args.probe, args.py_spy = 0, "strong", None, None
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()
