@@ -1,5 +1,5 @@
-"""A game's terms as they are asked for (a challenge's, a tournament's): the rules and the clock
-they make, or the reason they make none, refused with the asker's code."""
+"""A game's terms as they are asked for (a table's, a challenge's, a tournament's): the rules
+and the clock they make, or the reason they make none, refused with the asker's code."""
 
 from __future__ import annotations
 

@@ -12,8 +12,9 @@ from protocol.fields import ChatEntry, LevelName, RoleName
 from protocol.messages import CreateTable
 from protocol.player_messages import ChallengeTerms
 from server.core.accounts import Account
-from server.core.clock import Clock, ClockError
+from server.core.clock import Clock
 from server.core.context import Context
+from server.core.game_terms import game_terms
 from server.core.play import Play, no_offer
 from server.core.session import Session
 from server.core.sessions import Sessions
@@ -30,7 +31,7 @@ from server.core.table import (
 from shared.events import Event
 from shared.game import Game
 from shared.history import entry_from_wire
-from shared.types import GameOptions, OptionsError, Seat, Termination
+from shared.types import GameOptions, Seat, Termination
 
 log = logging.getLogger(__name__)
 
@@ -492,12 +493,9 @@ class Lifecycle:
 
 def _terms(asked: CreateTable | ChallengeTerms) -> tuple[GameOptions, Clock | None]:
     """A new table's rules and clock as asked for, or bad_options."""
-    try:
-        options = asked.options.to_game_options()
-        clock = None if asked.clock is None else Clock.new(asked.clock)
-    except (OptionsError, ClockError) as exc:
-        raise TableError(ErrorCode.BAD_OPTIONS, str(exc)) from None
-    return options, clock
+    return game_terms(
+        asked.options, asked.clock, lambda why: TableError(ErrorCode.BAD_OPTIONS, why)
+    )
 
 
 def _seat_or_none(value: Any) -> Seat | None:
