@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import sys
 import tempfile
@@ -184,10 +185,15 @@ async def log_in(port: int, index: int) -> ClientConnection:
 
 
 async def tournaments(
-    port: int, args: argparse.Namespace, tally: Tally, stop_at: asyncio.Event
+    port: int,
+    args: argparse.Namespace,
+    tally: Tally,
+    stop_at: asyncio.Event,
+    started: asyncio.Event,
 ) -> None:
-    """Swiss after Swiss among the bots until `stop_at` is set."""
-    bots = [Bot(await log_in(port, i), args, tally, i) for i in range(args.players)]
+    """Swiss after Swiss among the bots until `stop_at` is set; `started` once the first is."""
+    connections = await asyncio.gather(*(log_in(port, i) for i in range(args.players)))
+    bots = [Bot(ws, args, tally, i) for i, ws in enumerate(connections)]
     readers = [asyncio.create_task(bot.read()) for bot in bots]
     director = bots[0]
     initial, _, increment = args.clock.partition("+")
@@ -212,6 +218,7 @@ async def tournaments(
                 await bot.state_where(this_one)
             await director.ws.send(encode(StartTournament(tournament_id), VERSION))
             tally.tournaments += 1
+            started.set()
             paired = 0
             while True:
                 waiting = asyncio.create_task(director.states.get())
@@ -243,7 +250,13 @@ async def one_run(port: int, pid: int, args: argparse.Namespace, with_tournament
     stop_at = asyncio.Event()
     task = None
     if with_tournament:
-        task = asyncio.create_task(tournaments(port, args, tally, stop_at))
+        started = asyncio.Event()
+        task = asyncio.create_task(tournaments(port, args, tally, stop_at, started))
+        waiting = asyncio.create_task(started.wait())
+        await asyncio.wait({task, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            task.result()  # its failure
+        # the first round under way before the tables are set up
     began = time.perf_counter()
     _, row = await load_bench.run_load(port, pid, args.tables, args.seconds, args.think, args)
     stop_at.set()
@@ -261,6 +274,7 @@ async def one_run(port: int, pid: int, args: argparse.Namespace, with_tournament
 
 async def main_async(args: argparse.Namespace) -> None:
     handshake = load_bench.setup_timeout(args.tables)
+    os.environ[load_bench.SETUP_TIMEOUT_ENV] = f"{handshake:g}"  # for the client processes
     scratch = tempfile.TemporaryDirectory(prefix="kahuna-tournament-load-")
     db = str(Path(scratch.name) / "server.sqlite3")
     write_players(db, args.players)
