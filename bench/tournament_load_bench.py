@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import random
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +60,7 @@ from shared.legality import legal_actions  # noqa: E402
 from shared.views import seat_view_from_dict  # noqa: E402
 
 VERSION = 4
+NUMBERS = itertools.count(1)
 
 
 def token(index: int) -> str:
@@ -95,14 +98,24 @@ class Tally:
     def __init__(self) -> None:
         self.actions = 0
         self.resigned = 0
-        self.errors = 0
+        self.errors: Counter[str] = Counter()  # by code and reason
         self.rounds = 0
         self.tournaments = 0
 
 
+class Game:
+    """A bot's game: the table's version it last saw and its own moves so far."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.made = 0
+        self.timer: asyncio.TimerHandle | None = None
+
+
 class Bot:
-    """One player of the tournament: takes its seat when its game is ready, moves --moves
-    times, then resigns."""
+    """One player of the tournaments: takes its seat when a game of its is ready (one of a
+    tournament the last run left unfinished too, said at login), moves --moves times in it,
+    then resigns."""
 
     def __init__(self, ws: ClientConnection, args: argparse.Namespace, tally: Tally, seed: int):
         self.ws = ws
@@ -110,10 +123,7 @@ class Bot:
         self.think = args.think
         self.tally = tally
         self.rng = random.Random(seed)
-        self.table_id: str | None = None
-        self.version = 0
-        self.made = 0
-        self.timer: asyncio.TimerHandle | None = None
+        self.games: dict[str, Game] = {}
         self.states: asyncio.Queue[dict[str, Any]] = asyncio.Queue()  # `tournament` messages
         self.sending: set[asyncio.Future[None]] = set()
 
@@ -123,39 +133,48 @@ class Bot:
             message = msgpack.unpackb(data)
             kind = message["type"]
             if kind == "player_note" and message["note"] == "tournament_round":
-                self.table_id, self.made = message["table_id"], 0
-                await self.ws.send(encode(Resume(message["table_id"]), VERSION))
-            elif kind in ("state", "update") and message["table_id"] == self.table_id:
-                self.version = message["version"]
-                self.seen(message["view"])
+                if message["table_id"] not in self.games:
+                    self.games[message["table_id"]] = Game()
+                    await self.ws.send(encode(Resume(message["table_id"]), VERSION))
+            elif kind in ("state", "update") and message["table_id"] in self.games:
+                self.seen(message["table_id"], message["version"], message["view"])
             elif kind == "tournament":
                 self.states.put_nowait(message)
             elif kind == "error":
-                self.tally.errors += 1
+                self.tally.errors[f"{message.get('code')}/{message.get('reason')}"] += 1
 
-    def seen(self, view: dict[str, Any]) -> None:
+    def seen(self, table_id: str, version: int, view: dict[str, Any]) -> None:
+        game = self.games[table_id]
+        game.version = version
         if view["public"]["result"] is not None:
-            self.table_id = None
+            del self.games[table_id]
+            if game.timer is not None:
+                game.timer.cancel()
             return
-        if self.timer is None and seat_view_from_dict(view).turn_context() is not None:
+        if game.timer is None and seat_view_from_dict(view).turn_context() is not None:
             delay = self.think * (0.5 + self.rng.random())
-            self.timer = asyncio.get_running_loop().call_later(delay, self.act, view)
+            game.timer = asyncio.get_running_loop().call_later(delay, self.act, table_id, view)
 
-    def act(self, view: dict[str, Any]) -> None:
-        self.timer = None
-        if self.table_id is None:
+    def act(self, table_id: str, view: dict[str, Any]) -> None:
+        game = self.games.get(table_id)
+        if game is None:
             return
-        if self.made >= self.moves:
-            self.send(Resign(self.table_id))
+        game.timer = None
+        if game.made >= self.moves:
+            self.send(Resign(table_id))
             self.tally.resigned += 1
             return
         ctx = seat_view_from_dict(view).turn_context()
         if ctx is None:
             return
-        self.made += 1
+        game.made += 1
         self.tally.actions += 1
-        command = Command(self.table_id, self.version, str(self.rng.choice(legal_actions(ctx))))
-        self.send(command)
+        self.send(Command(table_id, game.version, str(self.rng.choice(legal_actions(ctx)))))
+
+    def stop(self) -> None:
+        for game in self.games.values():
+            if game.timer is not None:
+                game.timer.cancel()
 
     def send(self, message: Command | Resign) -> None:
         task = asyncio.ensure_future(self.ws.send(encode(message, VERSION)))
@@ -200,7 +219,8 @@ async def tournaments(
     clock = TimeControl(int(initial), int(increment or 0))
     try:
         while not stop_at.is_set():
-            terms = TournamentTerms(f"Bench {tally.tournaments + 1}", "swiss", args.rounds, clock)
+            name = f"Bench {next(NUMBERS)}"  # one name a tournament, across the runs
+            terms = TournamentTerms(name, "swiss", args.rounds, clock)
             for bot in bots:  # the last tournament's messages are of no more use
                 bot.states = asyncio.Queue()
             await director.ws.send(encode(CreateTournament(terms), VERSION))
@@ -240,8 +260,7 @@ async def tournaments(
         for task in readers:
             task.cancel()
         for bot in bots:
-            if bot.timer is not None:
-                bot.timer.cancel()
+            bot.stop()
             await bot.ws.close()
 
 
@@ -267,7 +286,7 @@ async def one_run(port: int, pid: int, args: argparse.Namespace, with_tournament
             f"  the tournament, {spent:.0f} s from the tables' setup to their end:"
             f" {tally.tournaments} Swiss made, {tally.rounds} rounds paired, {tally.resigned}"
             f" games resigned after {args.moves} moves each side at most, {tally.actions}"
-            f" bot moves, {tally.errors} errors"
+            f" bot moves, errors: {dict(tally.errors) or 'none'}"
         )
     return f"{'with   ' if with_tournament else 'without'} {row}"
 
