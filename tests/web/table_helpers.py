@@ -20,12 +20,12 @@ COMPUTER_GAME: dict[str, Any] = {
     "rated": False,
 }
 
-# A message sent on the page's own connection, once it is open.
+# A message sent on the page's own connection, once it is open and the server's welcome came.
 SEND = """
 async ([type, fields]) => {
   const { app } = await import("/assets/state.mjs");
   await new Promise((ok) => {
-    const wait = () => (app.conn && app.conn.ready ? ok() : setTimeout(wait, 20));
+    const wait = () => (app.conn && app.conn.ready && app.welcome ? ok() : setTimeout(wait, 20));
     wait();
   });
   app.conn.send(type, fields);

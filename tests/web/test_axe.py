@@ -19,6 +19,7 @@ from playwright.async_api import Browser, Page, expect
 from server.net.app import KahunaServer
 from tests.conftest import Client, ServerFactory, create_table, play_random
 from tests.web.conftest import DESKTOP
+from tests.web.table_helpers import COMPUTER_GAME, SEND
 from tests.web.test_replay import archived_game
 from tests.web.test_tournament_page import started_tournament
 
@@ -45,30 +46,6 @@ async () => {
     impact: v.impact,
     targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 4),
   }));
-}
-"""
-
-# A game against the computer, as the lobby's "Play the computer now" asks for it.
-COMPUTER_GAME: dict[str, Any] = {
-    "options": {"variant1": False, "variant2": False, "handicap_seat": None, "handicap_bridges": 0},
-    "vs_computer": True,
-    "seat": "white",
-    "first": "white",
-    "clock": None,
-    "level": "easy",
-    "hints": True,
-    "rated": False,
-}
-
-# The page's own connection, once open: a message sent on it.
-SEND = """
-async ([type, fields]) => {
-  const { app } = await import("/assets/state.mjs");
-  await new Promise((ok) => {
-    const wait = () => (app.conn && app.conn.ready && app.welcome ? ok() : setTimeout(wait, 20));
-    wait();
-  });
-  app.conn.send(type, fields);
 }
 """
 

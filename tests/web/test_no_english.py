@@ -19,7 +19,7 @@ from catalogue import LOCALE_DIR
 from server.net.app import KahunaServer
 from tests.conftest import ServerFactory
 from tests.web.conftest import DESKTOP
-from tests.web.test_axe import COMPUTER_GAME, SEND
+from tests.web.table_helpers import COMPUTER_GAME, SEND
 from tests.web.test_replay import archived_game
 
 pytestmark = pytest.mark.browser
