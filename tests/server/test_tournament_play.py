@@ -17,6 +17,7 @@ from protocol.player_messages import LoggedIn, Login, PlayerNote, Register, Resu
 from protocol.tournament_messages import (
     CreateTournament,
     JoinTournament,
+    Pairing,
     StartTournament,
     TournamentState,
     TournamentTerms,
@@ -140,6 +141,38 @@ async def _login(port: int, name: str) -> Client:
     return client
 
 
+async def goes_on(
+    port: int,
+    tournament_id: str,
+    before: TournamentState,
+    names: list[str],
+    first: Pairing,
+    second: Pairing,
+) -> tuple[Client, Client, TournamentState]:
+    """After a kill or a standby's takeover in the middle of a two-game first round whose
+    `first` game ended: the tournament is as it was, `second`'s Black is told at login of the
+    game waiting, resigns, and the second round is paired with no pairing again. The watcher,
+    that player and the paired state."""
+    watcher = await Client.connect(port, "Watcher")
+    await watcher.send(WatchTournament(tournament_id))
+    again = await watcher.expect(TournamentState)
+    assert again.rounds == before.rounds and again.summary.status == "started"
+    assert [p.name for p in again.players] == names
+    player = await _login(port, second.black)
+    note = await round_note(player)  # the game waiting for them, said at login
+    assert (note.table_id, note.name) == (second.table_id, second.white)
+    assert second.table_id is not None
+    await resign(player, second.table_id)
+    paired = await state_with(watcher, 2)
+    assert [g.result for g in paired.rounds[0].games] == ["black_won", "white_won"]
+    assert {s.name: s.points for s in paired.standings} == {
+        first.black: 1.0, second.white: 1.0, first.white: 0.0, second.black: 0.0,
+    }  # fmt: skip
+    met = {frozenset((g.white, g.black)) for g in paired.rounds[0].games}
+    assert not met & {frozenset((g.white, g.black)) for g in paired.rounds[1].games}
+    return watcher, player, paired
+
+
 async def test_a_kill_in_the_middle_of_a_round_loses_nothing(
     tmp_path: Path, backend: Backend
 ) -> None:
@@ -170,22 +203,7 @@ async def test_a_kill_in_the_middle_of_a_round_loses_nothing(
         assert await asyncio.wait_for(proc.wait(), 10) == -signal.SIGKILL
 
         proc = await _serve(port, db, tmp_path)
-        watcher = await Client.connect(port, "Watcher")
-        await watcher.send(WatchTournament(tournament_id))
-        again = await watcher.expect(TournamentState)
-        assert again.rounds == state.rounds and again.summary.status == "started"
-        assert [p.name for p in again.players] == ["Ann", "Bob", "Dan", "Eve"]
-        player = await _login(port, second.black)
-        note = await round_note(player)  # the game waiting for them, said at login
-        assert (note.table_id, note.name) == (second.table_id, second.white)
-        await resign(player, second.table_id)
-        paired = await state_with(watcher, 2)
-        assert [g.result for g in paired.rounds[0].games] == ["black_won", "white_won"]
-        assert {s.name: s.points for s in paired.standings} == {
-            first.black: 1.0, second.white: 1.0, first.white: 0.0, second.black: 0.0,
-        }  # fmt: skip
-        met = {frozenset((g.white, g.black)) for g in paired.rounds[0].games}
-        assert not met & {frozenset((g.white, g.black)) for g in paired.rounds[1].games}
+        await goes_on(port, tournament_id, state, ["Ann", "Bob", "Dan", "Eve"], first, second)
     finally:
         proc.kill()
         await proc.wait()

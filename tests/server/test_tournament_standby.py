@@ -15,17 +15,15 @@ from protocol.tournament_messages import (
     StartTournament,
     TournamentState,
     TournamentTerms,
-    WatchTournament,
 )
-from tests.conftest import Client
 from tests.postgres import Cluster
 from tests.server.test_restart import free_port, start_server
 from tests.server.test_standby import TAKEOVER_BOUND
 from tests.server.test_tournament_play import (
     _accounts_db,
     _login,
+    goes_on,
     resign,
-    round_note,
     state_with,
 )
 
@@ -61,22 +59,9 @@ async def test_a_tournament_survives_a_standby_takeover(tmp_path: Path, postgres
         line = (await asyncio.wait_for(standby.stdout.readline(), TAKEOVER_BOUND)).decode()
         assert f":{standby_port}" in line, line
 
-        watcher = await Client.connect(standby_port, "Watcher")
-        await watcher.send(WatchTournament(tournament_id))
-        again = await watcher.expect(TournamentState)
-        assert again.rounds == state.rounds and again.summary.status == "started"
-        assert [p.name for p in again.players] == list(NAMES)
-        player = await _login(standby_port, two.black)
-        note = await round_note(player)  # the game still to play, said at login
-        assert (note.table_id, note.name) == (two.table_id, two.white)
-        await resign(player, two.table_id)
-        paired = await state_with(watcher, 2)
-        assert [g.result for g in paired.rounds[0].games] == ["black_won", "white_won"]
-        assert {s.name: s.points for s in paired.standings} == {
-            one.black: 1.0, two.white: 1.0, one.white: 0.0, two.black: 0.0,
-        }  # fmt: skip
-        met = {frozenset((g.white, g.black)) for g in paired.rounds[0].games}
-        assert not met & {frozenset((g.white, g.black)) for g in paired.rounds[1].games}
+        watcher, player, paired = await goes_on(
+            standby_port, tournament_id, state, list(NAMES), one, two
+        )
 
         # the second round is played on the standby too, to the final standings
         on_standby = {two.black: player}
