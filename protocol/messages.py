@@ -34,6 +34,7 @@ from protocol.fields import (
     TimeControl,
     since_v2,
     since_v3,
+    since_v4,
 )
 from protocol.player_messages import (
     AnswerChallenge,
@@ -215,6 +216,9 @@ class Welcome:
     # version 3: the addresses of this service (ws:// or wss:// URLs), a standby's among them,
     # for a client to try when the connection is lost; empty when the host named none
     servers: list[str] = since_v3(attrs.Factory(list))
+    # version 4: whether the server sends e-mail (its operator named a relay): a client offers
+    # nothing about e-mail without it
+    mail: bool = since_v4(False)
 
 
 @attrs.frozen
