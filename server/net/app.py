@@ -49,6 +49,7 @@ from server.core.store import Storage, StorageError, StoredPlayers
 from server.core.table import MemberId
 from server.jobs.analysis_jobs import AnalysisJobs
 from server.jobs.computer import decide, decide_in_place, end_with_server
+from server.jobs.mail_sender import MailSender, relay_of
 from server.jobs.password_hashing import Cost, Passwords
 from server.jobs.worker_jobs import in_worker
 from server.net.connection import CLOSE_GOING_AWAY, Connection
@@ -137,6 +138,8 @@ class KahunaServer:
         # the last lobby listing and its encodings, one per protocol version
         self._listing: LobbyMessage | None = None
         self._listing_bytes: dict[int, bytes] = {}
+        # the mail queue's sender (server/jobs/mail_sender.py), when the server sends mail
+        self.mail: MailSender | None = None
 
     @property
     def lobby(self) -> Lobby:
@@ -210,6 +213,16 @@ class KahunaServer:
             self._writer = Writer(self.storage, loop, self._written, self._write_failed)
         if cfg.accounts:
             self._actions_watch = loop.create_task(self._watch_account_actions())
+        relay = relay_of(cfg, port=self.port)  # ValueError: kahuna-server checks it first
+        if relay is not None:
+            self.mail = MailSender(
+                relay,
+                lambda op: self.carry_out(Effects(writes=[op])),
+                retry=cfg.mail_retry,
+                retry_cap=cfg.mail_retry_cap,
+            )
+            self.mail.add(self.storage.load_mail_queue())
+            self.mail.start()
 
     @property
     def port(self) -> int:
@@ -226,6 +239,8 @@ class KahunaServer:
         for task in [*self._computer_tasks.values()]:
             task.cancel()
         self._analyses.stop()
+        if self.mail is not None:
+            await self.mail.stop()  # what is unsent waits in the database
         await self._written_all(STOP_WRITES)
         if self._server is not None:
             # Every update already decided is delivered before the connections close, so a
@@ -360,6 +375,8 @@ class KahunaServer:
             self._record_read(read)
         for analysis in effects.analysis_jobs:
             self._analyses.ask(analysis)
+        if effects.mails and self.mail is not None:
+            self.mail.add(effects.mails)
         for member in closing:
             self.carry_out(self.core.slow_reader(member, self._now(), time.time()))
         if reschedule:
