@@ -36,6 +36,16 @@ from protocol.fields import (
     since_v3,
     since_v4,
 )
+from protocol.mail_messages import (
+    ConfirmEmail,
+    ForgotPassword,
+    GetMailSettings,
+    MailNote,
+    MailSettings,
+    ResetPassword,
+    SetEmail,
+    SetMailSettings,
+)
 from protocol.player_messages import (
     AnswerChallenge,
     Challenge,
@@ -357,12 +367,14 @@ ClientMessage = (
     | Register | Login | Logout | ChangePassword | GetRatings | GetGames | Challenge
     | AnswerChallenge | LobbyChat | Ignore | Resume | Analyse | GetTournaments | CreateTournament
     | JoinTournament | WithdrawTournament | StartTournament | WatchTournament | DirectTournament
+    | SetEmail | ConfirmEmail | GetMailSettings | SetMailSettings | ForgotPassword | ResetPassword
 )  # fmt: skip
 ServerMessage = (
     Welcome | Error | Lobby | Joined | Spectating | Left | State | Update | PlayersChanged
     | ChatMessage | TableClosed | History | Record | TableNote | LoggedIn | LoggedOut
     | PasswordChanged | Ratings | Games | Challenges | PlayerNote | LobbyChatMessage | Ignoring
-    | Watchers | AnalysisProgress | Analysis | Tournaments | TournamentState
+    | Watchers | AnalysisProgress | Analysis | Tournaments | TournamentState | MailSettings
+    | MailNote
 )  # fmt: skip
 Message = ClientMessage | ServerMessage
 
@@ -374,6 +386,7 @@ CLIENT_TYPES: dict[str, type[Any]] = {
         Register, Login, Logout, ChangePassword, GetRatings, GetGames, Challenge,
         AnswerChallenge, LobbyChat, Ignore, Resume, Analyse, GetTournaments, CreateTournament,
         JoinTournament, WithdrawTournament, StartTournament, WatchTournament, DirectTournament,
+        SetEmail, ConfirmEmail, GetMailSettings, SetMailSettings, ForgotPassword, ResetPassword,
     )
 }  # fmt: skip
 SERVER_TYPES: dict[str, type[Any]] = {
@@ -382,7 +395,8 @@ SERVER_TYPES: dict[str, type[Any]] = {
         Welcome, Error, Lobby, Joined, Spectating, Left, State, Update, PlayersChanged,
         ChatMessage, TableClosed, History, Record, TableNote, LoggedIn, LoggedOut,
         PasswordChanged, Ratings, Games, Challenges, PlayerNote, LobbyChatMessage, Ignoring,
-        Watchers, AnalysisProgress, Analysis, Tournaments, TournamentState,
+        Watchers, AnalysisProgress, Analysis, Tournaments, TournamentState, MailSettings,
+        MailNote,
     )
 }  # fmt: skip
 ALL_TYPES: dict[str, type[Any]] = {**CLIENT_TYPES, **SERVER_TYPES}
@@ -413,6 +427,9 @@ V4_ONLY: frozenset[str] = frozenset(
     for cls in (
         GetTournaments, CreateTournament, JoinTournament, WithdrawTournament, StartTournament,
         WatchTournament, DirectTournament, Tournaments, TournamentState,
+        # e-mail (protocol/mail_messages.py)
+        SetEmail, ConfirmEmail, GetMailSettings, SetMailSettings, ForgotPassword, ResetPassword,
+        MailSettings, MailNote,
     )
 )  # fmt: skip
 

@@ -5,15 +5,19 @@ goes once it is back, after tries spaced by a doubling delay; a restart finds wh
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from server.core.config import ServerConfig
-from server.core.store import MailOp, MailRetryOp, MailRow, MailSentOp, StorageOp
+from server.core.store import AccountOp, MailOp, MailRetryOp, MailRow, MailSentOp, StorageOp
 from server.jobs.mail_sender import MailSender, Relay, delay, relay_of
 from server.storage.sqlite_store import SqliteStorage
+from tests.conftest import Backend
 from tests.server.smtp import SmtpServer, body
+from tests.server.test_storage_postgresql import run_sql
+from tests.server.test_storage_safety import ANN
 
 BASE = "http://club.test:8765"
 
@@ -51,6 +55,28 @@ def test_the_queue_is_stored_and_a_sent_mail_forgets_its_address(tmp_path: Path)
     rows = again._execute("SELECT recipient, params FROM mail_queue WHERE id = 'm2'").fetchall()
     assert rows == [("", "{}")]
     again.close()
+
+
+def test_a_version_5_database_gains_the_mail_queue(backend: Backend) -> None:
+    storage = backend.open()
+    storage.write([AccountOp(ANN)])
+    storage.close()
+    db = backend.db
+    if backend.kind == "sqlite":
+        conn = sqlite3.connect(db)
+        conn.execute("DROP TABLE mail_queue")
+        conn.execute("PRAGMA user_version=5")
+        conn.commit()
+        conn.close()
+    else:
+        run_sql(db, "DROP TABLE mail_queue")
+        run_sql(db, "UPDATE kahuna_schema SET version = 5")
+    storage = backend.open()
+    assert [a.key for a in storage.load_accounts()] == ["ann"]
+    assert storage.load_mail_queue() == []
+    storage.write([MailOp(a_mail("m1"))])
+    assert [m.mail_id for m in storage.load_mail_queue()] == ["m1"]
+    storage.close()
 
 
 async def test_a_mail_reaches_the_smtp_server_and_is_marked_sent(smtp: SmtpServer) -> None:
