@@ -366,12 +366,6 @@ class ServerCore:
         )
         return self._ctx.take(), good
 
-    def reset_code_good(self, code: str, now: float, wall: float) -> bool:
-        """Version 4: whether a reset mail's code is good now (the reset page asks before it
-        shows its form; the reset itself is a `reset_password` message)."""
-        self._ctx.begin(now, wall)
-        return self._mail.on and self._mail.reset_account(code) is not None
-
     def slow_reader(self, member: MemberId, now: float, wall: float) -> Effects:
         """The I/O layer is closing a connection (one that did not read its messages, or one
         the core asked it to close): nothing it sends is read any more."""

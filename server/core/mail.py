@@ -218,8 +218,7 @@ class MailDesk:
         self._reset_password(session, account.key, password, now)
 
     def reset_account(self, code: str) -> Account | None:
-        """The account whose reset code this is, while it is good (the page asks before it
-        shows its form)."""
+        """The account whose reset code this is, while it is good."""
         wall = self.ctx.wall
         for account in self.ctx.accounts.by_key.values():
             state = account.mail

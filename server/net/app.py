@@ -53,6 +53,7 @@ from server.jobs.mail_sender import MailSender, relay_of
 from server.jobs.password_hashing import Cost, Passwords
 from server.jobs.worker_jobs import in_worker
 from server.net.connection import CLOSE_GOING_AWAY, Connection
+from server.net.mail_links import MailLinks
 from server.net.memory import MemoryReturn
 from server.net.sockets import (
     ACCEPT_BATCH,
@@ -66,7 +67,7 @@ from server.net.sockets import (
     gated_connection,
     socket_ceiling,
 )
-from server.net.web import OriginCheck, WebPages
+from server.net.web import OriginCheck, ProcessRequest, WebPages
 from server.storage.storage_open import open_storage, safe_name
 from server.storage.writer import Writer
 from shared.actions import Action
@@ -181,7 +182,10 @@ class KahunaServer:
         loop = asyncio.get_running_loop()
         self._accept_errors = AcceptErrors(cfg.accept_log_interval, loop.get_exception_handler())
         loop.set_exception_handler(self._accept_errors)
-        origins = OriginCheck(cfg.allowed_origins, WebPages() if cfg.web else None)
+        pages: ProcessRequest | None = WebPages() if cfg.web else None
+        if cfg.mail:  # the mails' links, whether or not the page is served
+            pages = MailLinks(self._follow_mail_link, pages)
+        origins = OriginCheck(cfg.allowed_origins, pages)
         origins.refused = self.refusals.refused
         # a reserve of descriptors, so that accept() never fails (server/net/sockets.py)
         soft_limit, open_now = descriptor_limits()
@@ -562,6 +566,16 @@ class KahunaServer:
                 for action in new:
                     log.info("operator: account %s: %s", action.key, action.action)
                 self.carry_out(self.core.account_actions(new, self._now(), time.time()))
+
+    async def _follow_mail_link(self, kind: str, code: str) -> bool:
+        """A mail's link (server/net/mail_links.py): the core's answer, once its writes are
+        stored."""
+        if self._stopping:
+            return False
+        effects, good = self.core.mail_link(kind, code, self._now(), time.time())
+        self.carry_out(effects)
+        await self._written_all(STOP_WRITES)
+        return good
 
     def _record_read(self, read: RecordRead) -> None:
         """A finished game's record from the database: one read by its key, where the writes
