@@ -49,12 +49,13 @@ class GetMailSettings:
 
 @attrs.frozen
 class SetMailSettings:
-    """Version 4: the language of the account's mails, and which kinds it gets (`notify`: the
-    kinds on, the others off); nil leaves one as it is. Answer: `mail_settings`."""
+    """Version 4: the language of the account's mails (nil: as it is), the kinds of mail turned
+    on and those turned off (the others stay as they are). Answer: `mail_settings`."""
 
     TYPE: ClassVar[str] = "set_mail_settings"
     language: MailLanguage | None = since_v4(None)
-    notify: list[MailKind] | None = since_v4(None)
+    on: list[MailKind] = since_v4(attrs.Factory(list))
+    off: list[MailKind] = since_v4(attrs.Factory(list))
 
 
 @attrs.frozen

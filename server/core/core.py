@@ -470,8 +470,8 @@ class ServerCore:
                 self._mail.set_email(session, address)
             case ConfirmEmail(code):
                 self._mail.confirm(session, code)
-            case SetMailSettings(language, notify):
-                self._mail.change_settings(session, language, notify)
+            case SetMailSettings(language, on, off):
+                self._mail.change_settings(session, language, on, off)
             case ForgotPassword(name):
                 self._mail.forgot(session, name)
             case ResetPassword(code, password):

@@ -148,14 +148,17 @@ class MailDesk:
         return True
 
     def change_settings(
-        self, session: Session, language: MailLanguage | None, notify: list[MailKind] | None
+        self,
+        session: Session,
+        language: MailLanguage | None,
+        on: list[MailKind],
+        off: list[MailKind],
     ) -> None:
         self._ready()
         account = logged_in_account(self.ctx, session, "log in to change your mail settings")
         if language is not None:
             account.mail.language = language
-        if notify is not None:
-            account.mail.off = {kind for kind in MAIL_KINDS if kind not in notify}
+        account.mail.off = (account.mail.off - set(on)) | set(off)
         self.ctx.write(account.op())
         self._tell(account)
 

@@ -25,7 +25,7 @@ MAIL_CLIENT_SAMPLES: list[Any] = [
     SetEmail(None),
     ConfirmEmail("abc"),
     GetMailSettings(),
-    SetMailSettings("de", ["turn", "challenge"]),
+    SetMailSettings("de", ["turn", "challenge"], ["clock"]),
     SetMailSettings(),
     ForgotPassword("Ann"),
     ResetPassword("abc", "correct horse battery"),
@@ -52,7 +52,7 @@ def test_a_reset_password_keeps_its_password_out_of_its_repr() -> None:
     assert "battery" not in repr(ResetPassword("abc", "correct horse battery"))
 
 
-@pytest.mark.parametrize("bad", [{"language": "fr"}, {"notify": ["spam"]}])
+@pytest.mark.parametrize("bad", [{"language": "fr"}, {"on": ["spam"]}, {"off": "turn"}])
 def test_a_language_or_kind_the_server_has_not_is_refused(bad: dict[str, Any]) -> None:
     import msgpack
 

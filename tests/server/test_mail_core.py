@@ -298,9 +298,10 @@ def test_a_mails_link_turns_its_kind_off_and_the_settings_turn_it_on() -> None:
     h.send(bob, Login("Bob", None, bob_token))
     settings = the(h.send(bob, GetMailSettings()), bob, MailSettings)
     assert settings.notify == ["turn", "clock", "tournament_round"]
-    changed = h.send(bob, SetMailSettings("de", ["challenge"]))
-    assert the(changed, bob, MailSettings) == MailSettings("bob@example.org", None, "de",
-                                                           ["challenge"])  # fmt: skip
+    changed = h.send(bob, SetMailSettings("de", on=["challenge"], off=["turn", "clock"]))
+    assert the(changed, bob, MailSettings) == MailSettings(
+        "bob@example.org", None, "de", ["challenge", "tournament_round"]
+    )
     h.disconnect(bob)
     h.send(ann, Challenge("Bob", ChallengeTerms(clock=TimeControl(days=5))))
     assert [m.language for m in h.mails if m.kind == "challenge"] == ["en", "de"]
