@@ -22,6 +22,7 @@ from typing import Literal
 import attrs
 
 from client.language.i18n import _, pgettext
+from client.language.i18n import language as chosen_language
 from protocol.fields import SeatName, TimeControl
 from protocol.mail_messages import (
     ConfirmEmail,
@@ -196,14 +197,14 @@ def _mail(command: str, word: str, args: list[str]) -> LobbyRequest:
         if len(args) != 1:
             return LobbyRequest(refused=_("{command} ADDRESS (or none)").format(command=word))
         address = None if args[0].lower() in ("none", "-") else args[0]
-        said = (
-            _("A code is on its way to {address}: type confirm CODE, or follow the mail's link.")
-            if address is not None
-            else None
-        )
-        return LobbyRequest(
-            (SetEmail(address),), said=None if said is None else said.format(address=address)
-        )
+        said = _("A code is on its way to {address}: type confirm CODE, or follow the mail's link.")
+        if address is None:
+            return LobbyRequest((SetEmail(None),))
+        # the mails come in the language the player reads here, the confirmation already
+        reading = chosen_language()
+        mail_language = reading if reading in ("en", "de", "it") else "en"
+        settings = SetMailSettings(mail_language)  # type: ignore[arg-type]
+        return LobbyRequest((settings, SetEmail(address)), said=said.format(address=address))
     if command == "confirm":
         if len(args) != 1:
             return LobbyRequest(refused=_("{command} CODE: the code of the mail").format(

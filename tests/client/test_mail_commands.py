@@ -32,7 +32,10 @@ def english() -> Iterator[None]:
 
 
 def test_the_mail_commands_are_read_into_messages() -> None:
-    assert read_lobby_line("email ann@example.org").messages == (SetEmail("ann@example.org"),)
+    assert read_lobby_line("email ann@example.org").messages == (
+        SetMailSettings("en"),
+        SetEmail("ann@example.org"),
+    )
     assert read_lobby_line("email none").messages == (SetEmail(None),)
     assert read_lobby_line("email").messages == (GetMailSettings(),)
     assert read_lobby_line("confirm AbC123").messages == (ConfirmEmail("AbC123"),)
@@ -52,6 +55,7 @@ def test_the_mail_commands_are_read_into_messages() -> None:
 def test_the_mail_words_of_german_and_italian() -> None:
     set_language("de")
     assert read_lobby_line("bestätigen X1").messages == (ConfirmEmail("X1"),)
+    assert read_lobby_line("email bo@example.org").messages[0] == SetMailSettings("de")
     assert read_lobby_line("mail aus turn").messages == (SetMailSettings(None, off=["turn"]),)
     set_language("it")
     assert read_lobby_line("dimenticata Ann").messages == (ForgotPassword("Ann"),)
