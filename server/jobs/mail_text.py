@@ -111,6 +111,6 @@ def compose(mail: MailRow, base: str, sender: str) -> EmailMessage:
     message["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies to it
     if "off_link" in values and mail.kind in KINDS_OFF:
         message["List-Unsubscribe"] = f"<{values['off_link']}>"
-    message["Content-Language"] = mail.language
     message.set_content(body + "\n")
+    message["Content-Language"] = mail.language  # after set_content, which clears Content-*
     return message

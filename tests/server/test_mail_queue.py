@@ -91,6 +91,7 @@ async def test_a_mail_reaches_the_smtp_server_and_is_marked_sent(smtp: SmtpServe
         await sender.stop()
     assert message["To"] == "ann@example.org" and message["From"] == "kahuna@club.test"
     assert "Confirm your e-mail address" in message["Subject"]
+    assert message["Content-Language"] == "en" and message["Auto-Submitted"] == "auto-generated"
     assert f"{BASE}/mail/confirm?code=C0DE" in body(message)
     assert "confirm C0DE" in body(message)
     assert [type(op) for op in written] == [MailSentOp]
