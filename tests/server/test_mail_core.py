@@ -33,13 +33,15 @@ from protocol.player_messages import (
     Register,
     Resume,
 )
+from protocol.tournament_messages import CreateTournament, JoinTournament, StartTournament
 from server.core.effects import Effects
 from server.core.mail import RESET_FOR
 from server.core.mail_throttle import PER_ACCOUNT, PER_NETWORK
-from server.core.store import AccountOp, MailOp, MailRow
+from server.core.store import AccountOp, MailOp, MailRow, RoundOp, TournamentOp
 from server.core.table import MemberId
 from tests.server.test_core import WALL, codes, of, the, writes_of
 from tests.server.test_logins import SECRET, Accounts
+from tests.server.test_tournament_desk import NAMES, SWISS
 
 MAIL = {"mail_host": "127.0.0.1", "mail_security": "none"}
 ADDRESS = "ann@example.org"
@@ -331,3 +333,29 @@ def test_confirmation_mails_are_counted(count: int) -> None:
         assert not codes(h.send(ann, SetEmail(f"a{i}@example.org")), ann)
     assert codes(h.send(ann, SetEmail("late@example.org")), ann) == ["login_throttled"]
     assert of(h.send(ann, SetEmail(None)), ann, MailSettings)[0].pending is None
+
+
+def test_a_paired_tournament_round_mails_its_players_not_connected() -> None:
+    h = Mail()
+    members = {name: h.confirmed(name, f"{name.lower()}@example.org")[0] for name in NAMES}
+    created = h.send(members["Ann"], CreateTournament(SWISS))
+    (op,) = writes_of(created, TournamentOp)
+    tournament_id = op.tournament.tournament_id
+    for member in members.values():
+        h.send(member, JoinTournament(tournament_id))
+    for name in ("Bob", "Cid"):
+        h.disconnect(members[name])
+    started = h.send(members["Ann"], StartTournament(tournament_id))
+    (paired,) = writes_of(started, RoundOp)
+    mailed = {m.recipient: m for m in started.mails}
+    assert set(mailed) == {"bob@example.org", "cid@example.org"} - {
+        f"{name.lower()}@example.org" for name in ("Bob", "Cid") if _has_bye(paired, name)
+    }
+    assert mailed  # one of the two at least has a game (the other may have the bye)
+    for mail in mailed.values():
+        assert mail.kind == "tournament_round" and mail.params["tournament"] == "Club night"
+        assert mail.params["round"] == 1 and mail.params["table_id"]
+
+
+def _has_bye(paired: RoundOp, name: str) -> bool:
+    return paired.round.bye == name.lower()
