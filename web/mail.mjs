@@ -69,12 +69,14 @@ export function mailControl(app, redraw) {
     return el("button", { type: "button", id: "mail-settings", text: t("E-mail"), onclick: () => swap(true) });
   }
   const s = mail.settings || { address: null, pending: null, language: language(), notify: KINDS.map(([k]) => k) };
+  // an account without an address yet gets its mails in the page's language unless it says
+  const mailLanguage = s.address || s.pending ? s.language : language();
   const address = el("input", { name: "address", type: "email", autocomplete: "email", value: s.pending || s.address || "", "aria-label": t("E-mail address") });
   const code = s.pending ? el("input", { name: "code", autocomplete: "one-time-code", "aria-label": t("The code of the mail") }) : null;
   const boxes = KINDS.map(([kind, words]) =>
     el("label", {}, el("input", { type: "checkbox", name: kind, checked: s.notify.includes(kind) }), " ", words()),
   );
-  const chosen = el("select", { name: "language", "aria-label": t("The language of the mails") }, ...LANGUAGES.map(([c, n]) => el("option", { value: c, text: n, selected: c === s.language })));
+  const chosen = el("select", { name: "language", "aria-label": t("The language of the mails") }, ...LANGUAGES.map(([c, n]) => el("option", { value: c, text: n, selected: c === mailLanguage })));
   const form = el(
     "form",
     { class: "mail", "aria-label": t("E-mail") },
