@@ -216,9 +216,11 @@ class MailDesk:
         account = self.reset_account(code)
         if account is None:
             raise TableError(ErrorCode.BAD_CODE, "no such code, or it expired or was used")
+        # the hashing queued first: a connection with a login under way is refused before the
+        # code is used up
+        self._reset_password(session, account.key, password, now)
         account.mail.reset_hash = None
         self.ctx.write(account.op())
-        self._reset_password(session, account.key, password, now)
 
     def reset_account(self, code: str) -> Account | None:
         """The account whose reset code this is, while it is good."""

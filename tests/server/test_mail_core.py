@@ -37,7 +37,7 @@ from protocol.tournament_messages import CreateTournament, JoinTournament, Start
 from server.core.effects import Effects
 from server.core.mail import RESET_FOR
 from server.core.mail_throttle import PER_ACCOUNT, PER_NETWORK
-from server.core.store import AccountOp, MailOp, MailRow, RoundOp, TournamentOp
+from server.core.store import AccountOp, MailOp, MailRow, RoundOp, StoredPlayers, TournamentOp
 from server.core.table import MemberId
 from tests.server.test_core import WALL, codes, of, the, writes_of
 from tests.server.test_logins import SECRET, Accounts
@@ -359,3 +359,22 @@ def test_a_paired_tournament_round_mails_its_players_not_connected() -> None:
 
 def _has_bye(paired: RoundOp, name: str) -> bool:
     return paired.round.bye == name.lower()
+
+
+def test_the_mail_state_survives_a_restart_with_its_account() -> None:
+    h = Mail()
+    ann, _ = h.confirmed("Ann", ADDRESS)
+    h.send(ann, SetMailSettings("it", off=["clock"]))
+    (row,) = [op.account for op in writes_of(h.send(ann, SetEmail("new@example.org")), AccountOp)]
+    again = Mail()
+    again.core.restore_players(StoredPlayers([row]), 0.0, WALL)
+    member = again.guest4("Ann")
+    the(again.send(member, Login("Ann", SECRET, None)), member, LoggedIn)
+    settings = the(again.send(member, GetMailSettings()), member, MailSettings)
+    assert settings == MailSettings(ADDRESS, "new@example.org", "it",
+                                    ["turn", "challenge", "tournament_round"])  # fmt: skip
+    code = h.mails[-1].params["code"]
+    assert code not in repr(row) and ADDRESS not in repr(h.mails[-1])
+    assert the(again.send(member, ConfirmEmail(code)), member, MailSettings).address == (
+        "new@example.org"
+    )
