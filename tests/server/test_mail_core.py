@@ -316,12 +316,12 @@ def test_the_time_running_low_in_a_game_of_days_mails_once_for_the_move() -> Non
     table_id = days_game(h, ann, bob)
     h.act(ann, table_id, "draw")
     h.disconnect(bob)
-    h.advance(h.now + 1.5 * DAY)
+    h.tick(h.now + 1.5 * DAY)
     assert not [m for m in h.mails if m.kind == "clock"]
-    h.advance(h.now + 1.0 * DAY)
+    h.tick(h.now + 1.0 * DAY)
     (low,) = [m for m in h.mails if m.kind == "clock"]
     assert low.recipient == "bob@example.org" and 1 <= low.params["hours"] <= 24
-    h.advance(h.now + 0.4 * DAY)
+    h.tick(h.now + 0.4 * DAY)
     assert len([m for m in h.mails if m.kind == "clock"]) == 1
 
 
