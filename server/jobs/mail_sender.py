@@ -131,6 +131,7 @@ class MailSender:
         self._known: set[str] = set()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._sending: MailRow | None = None  # the mail on its way to the relay
         self.sent = 0  # mails the relay took (for tests and curious hosts)
         self.failures = 0
 
@@ -146,7 +147,8 @@ class MailSender:
 
     @property
     def waiting(self) -> int:
-        return len(self._waiting)
+        """The mails not yet sent: queued, or on their way to the relay."""
+        return len(self._waiting) + (self._sending is not None)
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -173,7 +175,11 @@ class MailSender:
                     await asyncio.wait_for(self._wake.wait(), wait)
                 continue
             heapq.heappop(self._waiting)
-            await self._try(mail)
+            self._sending = mail
+            try:
+                await self._try(mail)
+            finally:
+                self._sending = None
 
     async def _try(self, mail: MailRow) -> None:
         try:
