@@ -267,7 +267,8 @@ class ServerConfig:
     mail_url: str | None = option(
         None,
         "the server's address on the web, http(s)://HOST[:PORT], for the links in its mails"
-        " (default: http://HOST:PORT of --host and --port)",
+        " (default: the first --address, as http(s)://; else http://HOST:PORT of --host and"
+        " --port)",
         web_origin,
         metavar="URL",
         group="mail",

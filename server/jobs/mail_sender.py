@@ -72,6 +72,9 @@ def relay_of(
     if config.mail_user and not password:
         raise ValueError("--mail-user needs the password: --mail-password-file or -env")
     base = config.mail_url
+    if base is None and config.addresses:  # the service's address: its web page is there too
+        scheme, _sep, rest = config.addresses[0].partition("://")
+        base = f"{'https' if scheme == 'wss' else 'http'}://{rest.split('/')[0]}"
     if base is None:
         host = config.host if config.host not in ("0.0.0.0", "::", "") else "localhost"
         host = f"[{host}]" if ":" in host else host

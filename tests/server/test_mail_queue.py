@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from server.cli import serve
 from server.core.config import ServerConfig
 from server.core.store import AccountOp, MailOp, MailRetryOp, MailRow, MailSentOp, StorageOp
 from server.jobs.mail_sender import MailSender, Relay, delay, relay_of
@@ -145,5 +146,20 @@ def test_the_relays_password_comes_from_a_file_or_the_environment(tmp_path: Path
         relay_of(ServerConfig(mail_host="h", mail_password_file=str(tmp_path / "none")))
     plain = relay_of(ServerConfig(mail_host="h", port=9000, host="127.0.0.1"), port=9001)
     assert plain is not None and plain.base_url == "http://127.0.0.1:9001"
+    service = ServerConfig(mail_host="h", addresses=("wss://club.example.org:8765",))
+    assert relay_of(service, port=1).base_url == "https://club.example.org:8765"  # type: ignore[union-attr]
     given = relay_of(ServerConfig(mail_host="h", mail_url="https://club.example.org"), port=1)
     assert given is not None and given.base_url == "https://club.example.org"
+
+
+def test_kahuna_server_stops_at_a_password_it_cannot_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        serve.main(["--mail-host", "smtp.test", "--mail-user", "k", "--db", ":memory:"])
+    assert stop.value.code == 2
+    assert "--mail-user needs the password" in capsys.readouterr().err
+    absent = str(tmp_path / "absent")
+    with pytest.raises(SystemExit):
+        serve.main(["--mail-host", "h", "--mail-password-file", absent, "--db", ":memory:"])
+    assert "cannot read it" in capsys.readouterr().err
