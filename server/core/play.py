@@ -81,6 +81,8 @@ class Play:
         if table.clock is not None:
             table.clock.start(table.game.to_move, now)
         self.ctx.timers.for_turn(table, now, self.ctx.config)
+        if table.correspondence:  # the first mover may be away (a challenge accepted)
+            self._mail_turn(table, table.game.to_move)
         return table.clock is not None
 
     def note_player(self, table: Table, seat: Seat, note: PlayerNoteName) -> None:

@@ -24,7 +24,9 @@ from protocol.mail_messages import (
 )
 from protocol.messages import Command, CreateTable, Hello, Join, Joined, LobbySubscribe, Welcome
 from protocol.player_messages import (
+    AnswerChallenge,
     Challenge,
+    Challenges,
     ChallengeTerms,
     GetRatings,
     LoggedIn,
@@ -378,3 +380,15 @@ def test_the_mail_state_survives_a_restart_with_its_account() -> None:
     assert the(again.send(member, ConfirmEmail(code)), member, MailSettings).address == (
         "new@example.org"
     )
+
+
+def test_a_challenger_away_hears_of_the_first_move_when_the_challenge_is_accepted() -> None:
+    h = Mail()
+    ann, _ = h.confirmed("Ann", ADDRESS)
+    bob, _ = h.confirmed("Bob", "bob@example.org")
+    h.send(ann, Challenge("Bob", ChallengeTerms(seat="white", clock=TimeControl(days=3))))
+    h.disconnect(ann)
+    (waiting,) = [m for m in h.sent_to(bob) if isinstance(m, Challenges)][-1].challenges
+    h.send(bob, AnswerChallenge(waiting.challenge_id, "accept"))
+    (turn,) = [m for m in h.mails if m.kind == "turn"]
+    assert turn.recipient == ADDRESS and turn.params["opponent"] == "Bob"
