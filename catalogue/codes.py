@@ -108,6 +108,7 @@ ACCOUNT_REASONS: dict[str, str] = {
     "login_throttled/registrations": N_(
         "too many accounts were made from your address lately: try again later"
     ),
+    "login_throttled/mail": N_("too many mails were asked for lately: try again in an hour"),
     # version 4's tournaments (bad_terms is not here: its message says which term)
     "bad_tournament/not_director": N_("only the tournament's director may do that"),
     "bad_tournament/started": N_("the tournament has started"),
@@ -135,6 +136,10 @@ ACCOUNT_ERRORS: dict[str, str] = {
     "no_such_game": N_("there is no such finished game"),
     "login_throttled": N_("too many failed logins: try again in {seconds} s"),
     "no_such_tournament": N_("no tournament has this id"),
+    # version 4's e-mail
+    "no_mail": N_("this server sends no e-mail"),
+    "bad_email": N_("that is no e-mail address"),
+    "bad_code": N_("that code is wrong, used or expired"),
 }
 
 # The server's other refusals, by code. Not here, since the message carries the detail:

@@ -71,6 +71,10 @@ class ErrorCode(StrEnum):
     # version 4
     NO_SUCH_TOURNAMENT = "no_such_tournament"
     BAD_TOURNAMENT = "bad_tournament"
+    # version 4's e-mail
+    NO_MAIL = "no_mail"
+    BAD_EMAIL = "bad_email"
+    BAD_CODE = "bad_code"
 
 
 MEANINGS: dict[ErrorCode, str] = {
@@ -164,6 +168,11 @@ MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.BAD_TOURNAMENT: (
         "version 4: the tournament cannot be made, joined, left or started; 'reason' says why"
         " (docs/protocol.md, Tournaments)"
+    ),
+    ErrorCode.NO_MAIL: "version 4: this server sends no e-mail (its operator named no relay)",
+    ErrorCode.BAD_EMAIL: "version 4: set_email: the address is no e-mail address",
+    ErrorCode.BAD_CODE: (
+        "version 4: confirm_email or reset_password: no such code, or it expired or was used"
     ),
 }
 

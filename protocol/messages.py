@@ -34,6 +34,17 @@ from protocol.fields import (
     TimeControl,
     since_v2,
     since_v3,
+    since_v4,
+)
+from protocol.mail_messages import (
+    ConfirmEmail,
+    ForgotPassword,
+    GetMailSettings,
+    MailNote,
+    MailSettings,
+    ResetPassword,
+    SetEmail,
+    SetMailSettings,
 )
 from protocol.player_messages import (
     AnswerChallenge,
@@ -215,6 +226,9 @@ class Welcome:
     # version 3: the addresses of this service (ws:// or wss:// URLs), a standby's among them,
     # for a client to try when the connection is lost; empty when the host named none
     servers: list[str] = since_v3(attrs.Factory(list))
+    # version 4: whether the server sends e-mail (its operator named a relay): a client offers
+    # nothing about e-mail without it
+    mail: bool = since_v4(False)
 
 
 @attrs.frozen
@@ -353,12 +367,14 @@ ClientMessage = (
     | Register | Login | Logout | ChangePassword | GetRatings | GetGames | Challenge
     | AnswerChallenge | LobbyChat | Ignore | Resume | Analyse | GetTournaments | CreateTournament
     | JoinTournament | WithdrawTournament | StartTournament | WatchTournament | DirectTournament
+    | SetEmail | ConfirmEmail | GetMailSettings | SetMailSettings | ForgotPassword | ResetPassword
 )  # fmt: skip
 ServerMessage = (
     Welcome | Error | Lobby | Joined | Spectating | Left | State | Update | PlayersChanged
     | ChatMessage | TableClosed | History | Record | TableNote | LoggedIn | LoggedOut
     | PasswordChanged | Ratings | Games | Challenges | PlayerNote | LobbyChatMessage | Ignoring
-    | Watchers | AnalysisProgress | Analysis | Tournaments | TournamentState
+    | Watchers | AnalysisProgress | Analysis | Tournaments | TournamentState | MailSettings
+    | MailNote
 )  # fmt: skip
 Message = ClientMessage | ServerMessage
 
@@ -370,6 +386,7 @@ CLIENT_TYPES: dict[str, type[Any]] = {
         Register, Login, Logout, ChangePassword, GetRatings, GetGames, Challenge,
         AnswerChallenge, LobbyChat, Ignore, Resume, Analyse, GetTournaments, CreateTournament,
         JoinTournament, WithdrawTournament, StartTournament, WatchTournament, DirectTournament,
+        SetEmail, ConfirmEmail, GetMailSettings, SetMailSettings, ForgotPassword, ResetPassword,
     )
 }  # fmt: skip
 SERVER_TYPES: dict[str, type[Any]] = {
@@ -378,7 +395,8 @@ SERVER_TYPES: dict[str, type[Any]] = {
         Welcome, Error, Lobby, Joined, Spectating, Left, State, Update, PlayersChanged,
         ChatMessage, TableClosed, History, Record, TableNote, LoggedIn, LoggedOut,
         PasswordChanged, Ratings, Games, Challenges, PlayerNote, LobbyChatMessage, Ignoring,
-        Watchers, AnalysisProgress, Analysis, Tournaments, TournamentState,
+        Watchers, AnalysisProgress, Analysis, Tournaments, TournamentState, MailSettings,
+        MailNote,
     )
 }  # fmt: skip
 ALL_TYPES: dict[str, type[Any]] = {**CLIENT_TYPES, **SERVER_TYPES}
@@ -409,6 +427,9 @@ V4_ONLY: frozenset[str] = frozenset(
     for cls in (
         GetTournaments, CreateTournament, JoinTournament, WithdrawTournament, StartTournament,
         WatchTournament, DirectTournament, Tournaments, TournamentState,
+        # e-mail (protocol/mail_messages.py)
+        SetEmail, ConfirmEmail, GetMailSettings, SetMailSettings, ForgotPassword, ResetPassword,
+        MailSettings, MailNote,
     )
 )  # fmt: skip
 

@@ -55,6 +55,7 @@ export const ACCOUNT_REASONS = {
   "chat_rate_limited/new_account": "a new account may speak in the lobby a few minutes after it was made",
   "login_throttled/busy": "the server is checking many passwords: try again in a moment",
   "login_throttled/registrations": "too many accounts were made from your address lately: try again later",
+  "login_throttled/mail": "too many mails were asked for lately: try again in an hour",
   "bad_tournament/not_director": "only the tournament's director may do that",
   "bad_tournament/started": "the tournament has started",
   "bad_tournament/too_few_players": "a tournament needs two players to start",
@@ -78,7 +79,10 @@ export const ACCOUNT_ERRORS = {
   "too_many_challenges": "you have as many challenges waiting as you may",
   "no_such_game": "there is no such finished game",
   "login_throttled": "too many failed logins: try again in {seconds} s",
-  "no_such_tournament": "no tournament has this id"
+  "no_such_tournament": "no tournament has this id",
+  "no_mail": "this server sends no e-mail",
+  "bad_email": "that is no e-mail address",
+  "bad_code": "that code is wrong, used or expired"
 };
 
 export const ERRORS = {

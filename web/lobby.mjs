@@ -7,11 +7,12 @@
 import { accounts, challengesPart, passwordControl } from "./accounts.mjs";
 import { el, replace, svg } from "./dom.mjs";
 import { restoreFields, typedFields } from "./fields.mjs";
+import { forgotButton, mailControl } from "./mail.mjs";
 import { rememberName, savedSeat } from "./kept.mjs";
 import { computerGame, newTableForm } from "./new-table.mjs";
 import { playerLink, playerName } from "./players.mjs";
 import { analyseGame, enterTable } from "./routes.mjs";
-import { app } from "./state.mjs";
+import { app, render } from "./state.mjs";
 import { calledTitle, tournamentsPart } from "./tournament.mjs";
 import { _, fmt, t } from "./words.mjs";
 
@@ -117,6 +118,7 @@ function identityForm() {
           password,
           el("button", { type: "submit", value: "login", text: t("Log in") }),
           el("button", { type: "submit", value: "register", text: t("Register") }),
+          forgotButton(app, () => String(new FormData(form).get("name")).trim()),
         )
       : null,
   );
@@ -156,6 +158,7 @@ function accountBar(me) {
     el("a", { href: `/player/${encodeURIComponent(me.name)}`, "data-link": "player", id: "my-games", text: t("Games of {name}", { name: me.name }) }),
     el("button", { type: "button", text: t("Log out"), onclick: () => ask("logout") }),
     passwordControl((type, fields) => ask(type, fields)),
+    mailControl(app, render),
   );
 }
 

@@ -152,7 +152,8 @@ class KahunaApp:
         if self.lobby.help_open:
             canvas = Canvas(width, height)
             canvas.blit(0, 0, header(self.state, width))
-            help_page = render_lobby_help(width, height - 1, self.state.accounts.accounts)
+            people = self.state.accounts
+            help_page = render_lobby_help(width, height - 1, people.accounts, people.mail)
             canvas.blit(0, 1, help_page)
             return canvas
         if self.lobby.replay is not None:

@@ -18,6 +18,7 @@ from client.model.state import ClientState, too_long_chat
 from client.model.tournaments import TournamentRequest, read_tournament_line
 from client.screens.analysis_view import start_analysis
 from client.screens.replay import ReplayViewer, timeline
+from protocol.mail_messages import ResetPassword
 from protocol.messages import Error, GetRecord, LobbyUnsubscribe, Record, ServerMessage
 from protocol.player_messages import (
     AnswerChallenge,
@@ -86,7 +87,7 @@ class LobbyLine:
         what, name = self.asking
         if what == "old_password":
             return _("old password (not shown): ")
-        if what == "new_password":
+        if what in ("new_password", "reset"):
             return _("new password (not shown): ")
         if what == "again":
             return _("the same password again (not shown): ")
@@ -161,7 +162,7 @@ class LobbyLine:
             self.asking = ("new_password", name)
             self.open()
             return
-        if what in ("new_password", "register"):
+        if what in ("new_password", "register", "reset"):
             # typed twice, as --register asks it: a typing error is not the new password
             self._first = (what, password)
             self.asking = ("again", name)
@@ -179,7 +180,11 @@ class LobbyLine:
         self._login_sent = name if what == "login" else None
         if what == "new_password":
             old, self._old_password = self._old_password or "", None
-            message: ChangePassword | Register | Login = ChangePassword(old, password)
+            message: ChangePassword | Register | Login | ResetPassword = ChangePassword(
+                old, password
+            )
+        elif what == "reset":  # `name` is the mail's code
+            message = ResetPassword(name, password)
         elif what == "register":
             message = Register(name, password)
         else:

@@ -11,6 +11,7 @@ from typing import Any
 import attrs
 
 from protocol.errors import ErrorCode
+from server.core.mail_state import MailState
 from server.core.names import name_key
 from server.core.store import AccountOp, AccountRow, KnownAddressOp, hash_address
 from server.core.table import TableError
@@ -42,6 +43,7 @@ class Account:
     rated: list[int] = attrs.Factory(_wld)  # rated games: wins, losses, draws
     computer: dict[str, list[int]] = attrs.Factory(dict)  # per level, unrated: w, l, d
     ignoring: set[str] = attrs.Factory(set)  # account keys
+    mail: MailState = attrs.Factory(MailState)  # version 4: its address, settings and codes
 
     @property
     def rated_games(self) -> int:
@@ -57,6 +59,8 @@ class Account:
             "computer": {level: list(wld) for level, wld in sorted(self.computer.items())},
             "ignoring": sorted(self.ignoring),
         }
+        if not self.mail.empty:
+            data["mail"] = self.mail.to_data()
         return AccountRow(
             self.key, self.name, self.password_hash, self.rating, self.deviation,
             self.volatility, self.created, self.last_seen, self.disabled, data,
@@ -77,6 +81,7 @@ class Account:
             row.key, row.name, row.password_hash, row.rating, row.deviation, row.volatility,
             row.created, row.last_seen, row.disabled, rated + [0] * (3 - len(rated)), computer,
             {str(k) for k in data.get("ignoring", [])},
+            MailState.from_data(data.get("mail")),
         )  # fmt: skip
 
 

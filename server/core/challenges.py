@@ -102,6 +102,7 @@ class ChallengeBoard:
         ctx.write(ChallengeOp(row))
         self._lists(sender.key, recipient.key)
         self._note(recipient.key, "challenge_received", None, sender.name)
+        ctx.mail_notice(recipient.key, "challenge", {"challenger": sender.name}, "")
 
     def answer(
         self, session: Session, challenge_id: str, answer: ChallengeAnswer, now: float

@@ -30,6 +30,14 @@ from protocol.analysis_messages import Analyse
 from protocol.codec import decode_client, peek_type
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.fields import PROTOCOL_VERSION
+from protocol.mail_messages import (
+    ConfirmEmail,
+    ForgotPassword,
+    GetMailSettings,
+    ResetPassword,
+    SetEmail,
+    SetMailSettings,
+)
 from protocol.messages import (
     Chat,
     Claim,
@@ -82,6 +90,7 @@ from server.core.lifecycle import Lifecycle
 from server.core.lobby import Lobby
 from server.core.lobby_chat import LobbyChatRoom
 from server.core.logins import Logins
+from server.core.mail import MailDesk
 from server.core.play import Play
 from server.core.seating import Seating
 from server.core.session import Session
@@ -124,6 +133,8 @@ class ServerCore:
         self._challenges = ChallengeBoard(self._ctx, self._tables)
         self._desk = TournamentDesk(self._ctx, self._tables, self._play)
         self._logins.on_login = self._logged_in
+        self._mail = MailDesk(self._ctx, self._logins.reset_password)
+        self._ctx.mail_notice = self._mail.notify
         # what the sweep under way has yet to look at, the last first
         self._sweep_sessions: list[Session] = []
         self._sweep_tables: list[Table] = []
@@ -314,6 +325,7 @@ class ServerCore:
         if timers.sweep_due(now):
             self._sweep(now)
         self._logins.tick(now)
+        self._mail.look_at_clocks(now)
         return ctx.take()
 
     def _sweep(self, now: float) -> None:
@@ -343,6 +355,16 @@ class ServerCore:
         self._ctx.begin(now, wall)
         self._logins.apply_actions(actions)
         return self._ctx.take()
+
+    def mail_link(self, kind: str, code: str, now: float, wall: float) -> tuple[Effects, bool]:
+        """Version 4: a mail's link was followed on the web port (server/net/mail_links.py):
+        `kind` "confirm" (an address confirmed) or a kind of mail to turn off. Whether the code
+        was good, with the effects."""
+        self._ctx.begin(now, wall)
+        good = (
+            self._mail.confirm_link(code) if kind == "confirm" else self._mail.turn_off(kind, code)
+        )
+        return self._ctx.take(), good
 
     def slow_reader(self, member: MemberId, now: float, wall: float) -> Effects:
         """The I/O layer is closing a connection (one that did not read its messages, or one
@@ -442,6 +464,18 @@ class ServerCore:
                 self._desk.watch(session, tournament_id, watch)
             case DirectTournament(tournament_id, action, name):
                 self._desk.direct(session, tournament_id, action, name, now)
+            case GetMailSettings():
+                self._mail.settings(session)
+            case SetEmail(address):
+                self._mail.set_email(session, address)
+            case ConfirmEmail(code):
+                self._mail.confirm(session, code)
+            case SetMailSettings(language, on, off):
+                self._mail.change_settings(session, language, on, off)
+            case ForgotPassword(name):
+                self._mail.forgot(session, name)
+            case ResetPassword(code, password):
+                self._mail.reset(session, code, password, now)
 
     def _reconcile(self, table_id: str | None, now: float) -> None:
         """After an unexpected failure part-way through a change: whatever the table became in

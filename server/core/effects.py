@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from protocol.messages import ServerMessage
-from server.core.store import StorageOp
+from server.core.store import MailRow, StorageOp
 from server.core.table import MemberId
 from shared.seen import Seen
 from shared.views import SeatView, seat_view_to_dict
@@ -110,3 +110,5 @@ class Effects:
     password_jobs: list[PasswordJob] = attrs.Factory(list)
     record_reads: list[RecordRead] = attrs.Factory(list)
     analysis_jobs: list[AnalysisJob] = attrs.Factory(list)
+    # the mails queued by this event's writes (their MailOps), for the sender once stored
+    mails: list[MailRow] = attrs.Factory(list)

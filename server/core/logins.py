@@ -23,6 +23,7 @@ from collections.abc import Callable
 import attrs
 
 from protocol.errors import ErrorCode
+from protocol.mail_messages import MailNote
 from protocol.player_messages import (
     ChangePassword,
     LoggedIn,
@@ -62,7 +63,7 @@ class _Pending:
     """A login under way: what the job's result is for."""
 
     member: int
-    kind: str  # "register", "login", "check_old" (change_password), "new_hash"
+    kind: str  # "register", "login", "check_old" (change_password), "new_hash", "reset_hash"
     key: str
     address: str
     name: str = ""
@@ -215,6 +216,15 @@ class Logins:
             new_password=message.new,
         )  # fmt: skip
         self._job(session, pending, _Work(message.old, True, account.password_hash), 0, now)
+
+    def reset_password(self, session: Session, key: str, password: str, now: float) -> None:
+        """Version 4: a reset mail's code was good (server/core/mail.py checked it and used it
+        up): the account's new password is hashed, then set, every login of the account
+        logged out, and the connection told (`mail_note` `password_reset`)."""
+        if session.member in self._busy:
+            raise TableError(ErrorCode.ALREADY_LOGGED_IN, "a login is under way")
+        pending = _Pending(session.member, "reset_hash", key, session.address)
+        self._job(session, pending, _Work(password, False), 1, now)
 
     def apply_actions(self, actions: list[AccountAction]) -> None:
         """The operator's commands (kahuna-server accounts) made while this server runs: the
@@ -381,6 +391,13 @@ class Logins:
                 assert pending.new_password is not None
                 new_hash = attrs.evolve(pending, kind="new_hash", counted=False, new_password=None)
                 self._job(session, new_hash, _Work(pending.new_password, False), 0, now)
+            case "reset_hash":
+                account = ctx.accounts.by_key[pending.key]
+                assert isinstance(result, str)
+                account.password_hash = result
+                ctx.write(account.op())
+                self._logged_out_everywhere(account, "password_changed")
+                ctx.send(session.member, MailNote("password_reset"))
             case "new_hash":
                 account = ctx.accounts.by_key[pending.key]
                 assert isinstance(result, str)

@@ -156,7 +156,7 @@ class Sessions:
         session.version = hello.version
         welcome = Welcome(
             hello.version, cfg.server_name, cfg.max_frame, cfg.chat_max, name, note, cfg.accounts,
-            list(cfg.addresses),
+            list(cfg.addresses), cfg.mail,
         )  # fmt: skip
         self.ctx.send(session.member, welcome)
 

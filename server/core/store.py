@@ -384,12 +384,56 @@ class StoredTournament:
     rounds: list[RoundRow]  # by number
 
 
+# ----- e-mail (schema version 6) ------------------------------------------------------------
+
+
+@attrs.frozen
+class MailRow:
+    """A mail the core decided to send, as queued: to `recipient`, of `kind` (server/core/mail.py's
+    kinds), in `language`, with the `params` its text is made from (server/jobs/mail_text.py):
+    a link's code among them, so they are cleared once it is sent. `next_try` (unix time) is
+    when the sender tries it next, `attempts` how often it failed."""
+
+    mail_id: str
+    recipient: str = attrs.field(repr=False)
+    kind: str
+    language: str
+    params: dict[str, Any] = attrs.field(repr=False)
+    created: float
+    attempts: int = 0
+    next_try: float = 0.0
+
+
+@attrs.frozen
+class MailOp:
+    """A mail queued, to be sent once this write is stored."""
+
+    mail: MailRow
+
+
+@attrs.frozen
+class MailSentOp:
+    """The relay took the mail: it leaves the queue (its address and codes are forgotten)."""
+
+    mail_id: str
+    at: float
+
+
+@attrs.frozen
+class MailRetryOp:
+    """The relay could not take the mail: tried again at `next_try`."""
+
+    mail_id: str
+    attempts: int
+    next_try: float
+
+
 StorageOp = (
     CreateTableOp | SetSeatOp | ClearSeatOp | AppendLogOp | ChatOp | TableStateOp | FinishOp
     | CloseOp | AccountOp | LoginTokenOp | DropLoginTokensOp | ChallengeOp | ChallengeGoneOp
     | ArchiveOp | LobbyChatOp | KnownAddressOp | RegistrationOp | AccountActionOp
     | AccountActionDoneOp | TournamentOp | EntrantOp | EntrantGoneOp | RoundOp
-    | PairingResultOp | DirectorOp
+    | PairingResultOp | DirectorOp | MailOp | MailSentOp | MailRetryOp
 )  # fmt: skip
 
 
@@ -479,6 +523,9 @@ class Storage(Protocol):
 
     def load_directors(self) -> list[str]:
         """The accounts (keys) the operator made tournament directors."""
+
+    def load_mail_queue(self) -> list[MailRow]:
+        """The mails not yet sent, oldest first."""
 
     def alive(self) -> None:
         """Raise a StorageError when the database can no longer be written (a lost connection),

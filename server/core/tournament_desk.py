@@ -467,6 +467,12 @@ class TournamentDesk:
                 note = PlayerNote(
                     "tournament_round", table_id, self.ctx.accounts.name_of(game.opponent(key))
                 )
+                params = {
+                    "tournament": held.terms.name,
+                    "round": number,
+                    "opponent": note.name,
+                }
+                self.ctx.mail_notice(key, "tournament_round", params, table_id)
                 outbox += [
                     (member, note)
                     for member, s in sessions.items()

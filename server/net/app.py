@@ -49,9 +49,11 @@ from server.core.store import Storage, StorageError, StoredPlayers
 from server.core.table import MemberId
 from server.jobs.analysis_jobs import AnalysisJobs
 from server.jobs.computer import decide, decide_in_place, end_with_server
+from server.jobs.mail_sender import MailSender, relay_of
 from server.jobs.password_hashing import Cost, Passwords
 from server.jobs.worker_jobs import in_worker
 from server.net.connection import CLOSE_GOING_AWAY, Connection
+from server.net.mail_links import MailLinks
 from server.net.memory import MemoryReturn
 from server.net.sockets import (
     ACCEPT_BATCH,
@@ -65,7 +67,7 @@ from server.net.sockets import (
     gated_connection,
     socket_ceiling,
 )
-from server.net.web import OriginCheck, WebPages
+from server.net.web import OriginCheck, ProcessRequest, WebPages
 from server.storage.storage_open import open_storage, safe_name
 from server.storage.writer import Writer
 from shared.actions import Action
@@ -137,6 +139,8 @@ class KahunaServer:
         # the last lobby listing and its encodings, one per protocol version
         self._listing: LobbyMessage | None = None
         self._listing_bytes: dict[int, bytes] = {}
+        # the mail queue's sender (server/jobs/mail_sender.py), when the server sends mail
+        self.mail: MailSender | None = None
 
     @property
     def lobby(self) -> Lobby:
@@ -178,7 +182,10 @@ class KahunaServer:
         loop = asyncio.get_running_loop()
         self._accept_errors = AcceptErrors(cfg.accept_log_interval, loop.get_exception_handler())
         loop.set_exception_handler(self._accept_errors)
-        origins = OriginCheck(cfg.allowed_origins, WebPages() if cfg.web else None)
+        pages: ProcessRequest | None = WebPages() if cfg.web else None
+        if cfg.mail:  # the mails' links, whether or not the page is served
+            pages = MailLinks(self._follow_mail_link, pages)
+        origins = OriginCheck(cfg.allowed_origins, pages)
         origins.refused = self.refusals.refused
         # a reserve of descriptors, so that accept() never fails (server/net/sockets.py)
         soft_limit, open_now = descriptor_limits()
@@ -210,6 +217,16 @@ class KahunaServer:
             self._writer = Writer(self.storage, loop, self._written, self._write_failed)
         if cfg.accounts:
             self._actions_watch = loop.create_task(self._watch_account_actions())
+        relay = relay_of(cfg, port=self.port)  # ValueError: kahuna-server checks it first
+        if relay is not None:
+            self.mail = MailSender(
+                relay,
+                lambda op: self.carry_out(Effects(writes=[op])),
+                retry=cfg.mail_retry,
+                retry_cap=cfg.mail_retry_cap,
+            )
+            self.mail.add(self.storage.load_mail_queue())
+            self.mail.start()
 
     @property
     def port(self) -> int:
@@ -226,6 +243,8 @@ class KahunaServer:
         for task in [*self._computer_tasks.values()]:
             task.cancel()
         self._analyses.stop()
+        if self.mail is not None:
+            await self.mail.stop()  # what is unsent waits in the database
         await self._written_all(STOP_WRITES)
         if self._server is not None:
             # Every update already decided is delivered before the connections close, so a
@@ -360,6 +379,8 @@ class KahunaServer:
             self._record_read(read)
         for analysis in effects.analysis_jobs:
             self._analyses.ask(analysis)
+        if effects.mails and self.mail is not None:
+            self.mail.add(effects.mails)
         for member in closing:
             self.carry_out(self.core.slow_reader(member, self._now(), time.time()))
         if reschedule:
@@ -545,6 +566,16 @@ class KahunaServer:
                 for action in new:
                     log.info("operator: account %s: %s", action.key, action.action)
                 self.carry_out(self.core.account_actions(new, self._now(), time.time()))
+
+    async def _follow_mail_link(self, kind: str, code: str) -> bool:
+        """A mail's link (server/net/mail_links.py): the core's answer, once its writes are
+        stored."""
+        if self._stopping:
+            return False
+        effects, good = self.core.mail_link(kind, code, self._now(), time.time())
+        self.carry_out(effects)
+        await self._written_all(STOP_WRITES)
+        return good
 
     def _record_read(self, read: RecordRead) -> None:
         """A finished game's record from the database: one read by its key, where the writes

@@ -13,7 +13,7 @@ import attrs
 
 from server.core.store import StorageError
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # "KaHu" in ASCII: SQLite's application id (its header says whose database a file is) and the
 # PostgreSQL advisory lock of the serving server.
@@ -383,6 +383,29 @@ TABLES: tuple[Table, ...] = (
         ),
         clustered=True,
         since=5,
+    ),
+)
+
+
+# Version 6's mail queue (server/core/mail.py decides, server/jobs/mail_sender.py sends): a
+# mail stays until the relay took it, so that a restart or a relay that is down loses none.
+TABLES += (
+    Table(
+        "mail_queue",
+        (
+            Column("seq", Type.SEQ, note="queueing order"),
+            Column("id", Type.TEXT, "NOT NULL UNIQUE"),
+            Column("recipient", Type.TEXT, "NOT NULL", note="an address: cleared once sent"),
+            Column("kind", Type.TEXT, "NOT NULL"),
+            Column("language", Type.TEXT, "NOT NULL"),
+            Column("params", Type.TEXT, "NOT NULL", note="JSON: the text's values, a link's code"),
+            Column("created", Type.REAL, "NOT NULL"),
+            Column("attempts", Type.INTEGER, "NOT NULL DEFAULT 0"),
+            Column("next_try", Type.REAL, "NOT NULL", note="unix time of the next try"),
+            Column("sent", Type.REAL, note="when the relay took it (NULL: not yet)"),
+        ),
+        indexes=(("mail_queue_waiting", "sent, seq"),),
+        since=6,
     ),
 )
 

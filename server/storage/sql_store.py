@@ -56,6 +56,10 @@ from server.core.store import (
     KnownAddressOp,
     LobbyChatOp,
     LoginTokenOp,
+    MailOp,
+    MailRetryOp,
+    MailRow,
+    MailSentOp,
     PairingResultOp,
     PairingRow,
     Registration,
@@ -463,6 +467,33 @@ class SqlStorage:
             case DirectorOp():
                 run("DELETE FROM tournament_directors WHERE account = ?", (op.key,))
             case _:
+                self._apply_mail(op)
+
+    def _apply_mail(self, op: StorageOp) -> None:
+        """Version 6's operations: the mail queue."""
+        run = self._run
+        match op:
+            case MailOp(mail=m):
+                run(
+                    "INSERT INTO mail_queue (id, recipient, kind, language, params, created,"
+                    " attempts, next_try) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        m.mail_id, m.recipient, m.kind, m.language, _json(m.params), m.created,
+                        m.attempts, m.next_try,
+                    ),
+                )  # fmt: skip
+            case MailSentOp():
+                # the address and the codes go: a sent mail is only a line of the count
+                run(
+                    "UPDATE mail_queue SET sent = ?, recipient = '', params = '{}' WHERE id = ?",
+                    (op.at, op.mail_id),
+                )
+            case MailRetryOp():
+                run(
+                    "UPDATE mail_queue SET attempts = ?, next_try = ? WHERE id = ?",
+                    (op.attempts, op.next_try, op.mail_id),
+                )
+            case _:
                 raise StorageError(f"{self.path}: unknown operation {type(op).__name__}")
 
     def _flush(self) -> None:
@@ -752,6 +783,17 @@ class SqlStorage:
             "the tournament directors", "SELECT account FROM tournament_directors ORDER BY account"
         )
         return [key for (key,) in rows]
+
+    def load_mail_queue(self) -> list[MailRow]:
+        rows = self._read(
+            "the mail queue",
+            "SELECT id, recipient, kind, language, params, created, attempts, next_try"
+            " FROM mail_queue WHERE sent IS NULL ORDER BY seq",
+        )
+        return [
+            MailRow(mid, to, kind, language, json.loads(params), created, attempts, next_try)
+            for mid, to, kind, language, params, created, attempts, next_try in rows
+        ]
 
     def flush_times(self) -> None:
         """At close: the tables' times not yet written; they lag, as after a kill -9, if the

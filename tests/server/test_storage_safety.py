@@ -37,6 +37,8 @@ VERSION_5_TABLES = (
     "tournaments",
 )
 VERSION_5_ARCHIVE = ("tournament_id", "round")
+# what schema version 6 added (the mail queue: tests/server/test_mail_queue.py)
+VERSION_6_TABLES = ("mail_queue",)
 ANN = AccountRow("ann", "Ann", "$argon2id$x", 1500.0, 350.0, 0.06, 10.0, 10.0, False, {})
 BOB = AccountRow("bob", "Bob", "$argon2id$y", 1500.0, 350.0, 0.06, 20.0, 20.0, False, {})
 
@@ -123,7 +125,15 @@ def test_a_version_3_database_gains_the_new_tables(backend: Backend) -> None:
     storage.write([AccountOp(ANN)])
     storage.close()
     to_version(
-        backend, 3, (*VERSION_5_TABLES, "account_actions", "registrations", "login_addresses")
+        backend,
+        3,
+        (
+            *VERSION_6_TABLES,
+            *VERSION_5_TABLES,
+            "account_actions",
+            "registrations",
+            "login_addresses",
+        ),
     )
     storage = backend.open()
     assert [a.key for a in storage.load_accounts()] == ["ann"]
