@@ -32,7 +32,7 @@ from protocol.player_messages import (
     PasswordChanged,
     Register,
 )
-from server.core.accounts import Account
+from server.core.accounts import Account, cooling_refusal
 from server.core.context import Context
 from server.core.effects import PasswordJob
 from server.core.login_throttle import LoginThrottle
@@ -62,13 +62,17 @@ class _Pending:
     """A login under way: what the job's result is for."""
 
     member: int
-    kind: str  # "register", "login", "check_old" (change_password), "new_hash"
+    # "register", "login", "check_old" (change_password), "new_hash", "confirm" (a password
+    # asked again: `confirm`)
+    kind: str
     key: str
     address: str
     name: str = ""
     counted: bool = False  # counted by the throttle at arrival (see LoginThrottle.attempt)
     registered_at: float | None = None  # register: the wall time counted for its address
     new_password: str | None = attrs.field(default=None, repr=False)  # change_password only
+    then: Callable[[Session, float], None] | None = None  # confirm: what follows a match
+    refusal: str = ""  # confirm: the bad_password reason of a mismatch
 
 
 @attrs.frozen
@@ -95,6 +99,7 @@ class Logins:
         self._work: dict[int, _Work] = {}  # the jobs waiting in the queue
         self._busy: set[int] = set()  # members with a job under way
         self._next_job = 1
+        self._confirmed: dict[int, Callable[[Session, float], None]] = {}  # "confirm" jobs'
         self._registering: set[str] = set()  # keys of registrations under way
         self._registered: dict[str, list[float]] = {}  # address -> wall times, the last hour
         # what else a connection that logged in is told (its challenges: server/core/challenges.py)
@@ -128,6 +133,10 @@ class Logins:
         key = name_key(name)
         if self.ctx.accounts.get(key) is not None or key in self._registering:
             raise TableError(ErrorCode.NAME_REGISTERED, "this name is registered")
+        cooling = self.ctx.accounts.cooling_left(key, self.ctx.config.deleted_name_cooling,
+                                                 self.ctx.wall)  # fmt: skip
+        if cooling > 0:
+            raise cooling_refusal(cooling)
         problem = password_problem(message.password)
         if problem is not None:
             raise TableError.refused(ErrorCode.BAD_PASSWORD, problem, "this password is refused")
@@ -200,6 +209,10 @@ class Logins:
                 else:
                     self._logged_out(other, reason)
 
+    def logged_out_everywhere(self, account: Account, reason: LogoutReason) -> None:
+        """Every connection of the account logged out, told why, its login tokens dropped."""
+        self._logged_out_everywhere(account, reason)
+
     def change_password(self, session: Session, message: ChangePassword, now: float) -> None:
         self._ready(session, logged_in=True)
         assert session.account is not None
@@ -215,6 +228,32 @@ class Logins:
             new_password=message.new,
         )  # fmt: skip
         self._job(session, pending, _Work(message.old, True, account.password_hash), 0, now)
+
+    def confirm(
+        self,
+        session: Session,
+        password: str,
+        now: float,
+        then: Callable[[Session, float], None],
+        refused: str,
+    ) -> None:
+        """The account's password asked again before something it cannot take back (its
+        deletion: server/core/account_deletion.py): checked off the event loop and throttled
+        like a login; `then` is called once it matched, else the sender gets bad_password with
+        the reason `refused`."""
+        self._ready(session, logged_in=True)
+        assert session.account is not None
+        account = self.ctx.accounts.get(session.account)
+        assert account is not None
+        self._own_record(account.key, session.address, True, now)
+        self.throttle.attempt(account.key, session.address, now)
+        pending = _Pending(
+            session.member, "confirm", account.key, session.address, account.name, counted=True,
+            refusal=refused,
+        )  # fmt: skip
+        job = self._next_job
+        self._job(session, pending, _Work(password, True, account.password_hash), 0, now)
+        self._confirmed[job] = then
 
     def apply_actions(self, actions: list[AccountAction]) -> None:
         """The operator's commands (kahuna-server accounts) made while this server runs: the
@@ -311,6 +350,7 @@ class Logins:
         too long): its login is refused, unjudged."""
         pending = self._pending.pop(check.job, None)
         self._work.pop(check.job, None)
+        self._confirmed.pop(check.job, None)
         if pending is None:
             return
         self._busy.discard(pending.member)
@@ -330,6 +370,9 @@ class Logins:
         failed)."""
         self.queue.finished(job)
         pending = self._pending.pop(job, None)
+        then = self._confirmed.pop(job, None)
+        if pending is not None and then is not None:
+            pending = attrs.evolve(pending, then=then)
         if pending is not None:
             self._busy.discard(pending.member)
             if pending.kind == "register":
@@ -381,6 +424,15 @@ class Logins:
                 assert pending.new_password is not None
                 new_hash = attrs.evolve(pending, kind="new_hash", counted=False, new_password=None)
                 self._job(session, new_hash, _Work(pending.new_password, False), 0, now)
+            case "confirm":
+                account = ctx.accounts.get(pending.key)
+                if result is not True or account is None or session.account != account.key:
+                    raise TableError.refused(
+                        ErrorCode.BAD_PASSWORD, pending.refusal, "the password is wrong"
+                    )
+                self.throttle.succeeded(pending.key, session.address)
+                assert pending.then is not None
+                pending.then(session, now)
             case "new_hash":
                 account = ctx.accounts.by_key[pending.key]
                 assert isinstance(result, str)
@@ -433,6 +485,7 @@ class Logins:
         self._busy.discard(member)
         for check in self.queue.drop(member):
             self._work.pop(check.job, None)
+            self._confirmed.pop(check.job, None)
             pending = self._pending.pop(check.job, None)
             if pending is not None:
                 self._undo(pending)

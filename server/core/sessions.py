@@ -150,7 +150,12 @@ class Sessions:
         if not name or len(name) > cfg.name_max:
             raise TableError(ErrorCode.BAD_NAME, f"a name has 1 to {cfg.name_max} characters")
         note = None
-        if cfg.accounts and self.ctx.accounts.get(name_key(name)) is not None:
+        key = name_key(name)
+        accounts = self.ctx.accounts
+        if cfg.accounts and (
+            accounts.get(key) is not None
+            or accounts.cooling_left(key, cfg.deleted_name_cooling, self.ctx.wall) > 0
+        ):  # a deleted account's name is no one's to take during its cooling time either
             name, note = guest_name(name, cfg.name_max), "name_registered"
         session.name = name
         session.version = hello.version

@@ -13,7 +13,7 @@ import attrs
 
 from server.core.store import StorageError
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # "KaHu" in ASCII: SQLite's application id (its header says whose database a file is) and the
 # PostgreSQL advisory lock of the serving server.
@@ -383,6 +383,18 @@ TABLES: tuple[Table, ...] = (
         ),
         clustered=True,
         since=5,
+    ),
+    # Version 6: the names of accounts their players deleted, reserved for the cooling time
+    # (--deleted-name-cooling); the accounts' games went to stand-in rows of `accounts`
+    # (server/core/store.py's DeleteAccountOp).
+    Table(
+        "deleted_names",
+        (
+            Column("name_key", Type.TEXT, "PRIMARY KEY", note="the deleted account's key"),
+            Column("deleted", Type.REAL, "NOT NULL", note="unix time of the deletion"),
+        ),
+        clustered=True,
+        since=6,
     ),
 )
 
