@@ -6,6 +6,8 @@ RecordsRead, answered by `read`."""
 
 from __future__ import annotations
 
+import datetime
+
 from protocol.account_messages import RECORDS_PER_PAGE, GameRecord, GameRecords
 from protocol.errors import ErrorCode
 from server.core.archive import Archive
@@ -13,7 +15,16 @@ from server.core.context import Context
 from server.core.effects import RecordsRead
 from server.core.session import Session
 from server.core.sessions import logged_in_account
+from server.core.store import ArchivedGame
 from server.core.table import TableError
+
+
+def heading(game: ArchivedGame) -> str:
+    """The comment a downloaded record opens with, for its reader (ignored when read): the
+    game, who sat where as the archive names them, when it ended (UTC)."""
+    when = datetime.datetime.fromtimestamp(game.finished, datetime.UTC)
+    ended = when.strftime("%Y-%m-%d %H:%M UTC")
+    return f"# game {game.table_id}: {game.white} (white) against {game.black} (black), {ended}\n"
 
 
 def pages_of(games: int) -> int:
@@ -51,7 +62,7 @@ class GameDownload:
             )  # fmt: skip
             return
         games = [
-            GameRecord(table_id, entry.white, entry.black, entry.finished, text)
+            GameRecord(table_id, entry.white, entry.black, entry.finished, heading(entry) + text)
             for table_id, text in zip(asked.table_ids, texts, strict=True)
             if text is not None and (entry := self.archive.entries.get(table_id)) is not None
         ]

@@ -29,7 +29,9 @@ import icu  # type: ignore[import-untyped]  # PyICU ships no type hints
 
 NAME_MIN = 2
 NAME_MAX = 20
-RESERVED = ("computer",)  # the server's name for its computer player
+# the server's name for its computer player, and the stand-ins of deleted accounts
+# (server/core/account_deletion.py)
+RESERVED = ("computer", "deleted player")
 SEPARATORS = " _-"  # allowed in a name besides letters and digits
 
 _checker = icu.SpoofChecker()

@@ -109,6 +109,9 @@ def test_challenges_and_waiting_tables_go_and_the_name_cools() -> None:
     assert error.params == {"days": "30"}
     # a guest does not get the name either while it cools
     assert h.core.sessions[h.guest("Ann")].name != "Ann"
+    # nor does anyone register a stand-in's name
+    error = of(h.send(guest, Register("Deleted Player 2", SECRET)), guest, Error)[0]
+    assert (error.code, error.reason) == ("bad_account_name", "reserved")
 
 
 def test_the_name_is_free_at_once_without_a_cooling_time() -> None:
