@@ -351,6 +351,10 @@ class LobbyLine:
         elif isinstance(msg, Error) and msg.code == "bad_login":  # a password's: refused=None
             self._login_refused()
             changed = True
+        elif isinstance(msg, Error) and msg.refused == "delete_account":
+            if msg.code == "bad_password":  # not "the old password" of change_password's
+                self.state.say(_("The password is wrong: your account is not deleted."), "error")
+            changed = True
         elif isinstance(msg, GameRecords):
             self._download_page(msg)
             changed = True

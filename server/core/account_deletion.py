@@ -18,6 +18,7 @@ asking for it at hello gets a guest's name, as for a registered one.
 
 from __future__ import annotations
 
+from protocol.account_messages import DeleteAccount
 from protocol.errors import ErrorCode
 from server.core.accounts import Account
 from server.core.archive import Archive
@@ -57,7 +58,9 @@ class AccountDeletion:
         for nothing), else the password is checked off the event loop and then it goes."""
         account = logged_in_account(self.ctx, session, "log in to delete your account")
         self._deletable(account)
-        self.logins.confirm(session, password, now, self._confirmed, "wrong_password")
+        self.logins.confirm(
+            session, password, now, self._confirmed, "wrong_password", DeleteAccount.TYPE
+        )
 
     def _confirmed(self, session: Session, now: float) -> None:
         assert session.account is not None

@@ -73,6 +73,7 @@ class _Pending:
     new_password: str | None = attrs.field(default=None, repr=False)  # change_password only
     then: Callable[[Session, float], None] | None = None  # confirm: what follows a match
     refusal: str = ""  # confirm: the bad_password reason of a mismatch
+    refused: str | None = None  # confirm: the type of the message its refusal answers
 
 
 @attrs.frozen
@@ -236,11 +237,12 @@ class Logins:
         now: float,
         then: Callable[[Session, float], None],
         refused: str,
+        message_type: str,
     ) -> None:
         """The account's password asked again before something it cannot take back (its
         deletion: server/core/account_deletion.py): checked off the event loop and throttled
         like a login; `then` is called once it matched, else the sender gets bad_password with
-        the reason `refused`."""
+        the reason `refused`, as the refusal of its message of `message_type`."""
         self._ready(session, logged_in=True)
         assert session.account is not None
         account = self.ctx.accounts.get(session.account)
@@ -249,7 +251,7 @@ class Logins:
         self.throttle.attempt(account.key, session.address, now)
         pending = _Pending(
             session.member, "confirm", account.key, session.address, account.name, counted=True,
-            refusal=refused,
+            refusal=refused, refused=message_type,
         )  # fmt: skip
         job = self._next_job
         self._job(session, pending, _Work(password, True, account.password_hash), 0, now)
@@ -384,7 +386,10 @@ class Logins:
                 try:
                     self._finish(session, pending, result, now)
                 except TableError as exc:
-                    self.ctx.error(session.member, exc.code, exc.message, refusal=exc.refusal)
+                    self.ctx.error(
+                        session.member, exc.code, exc.message, refused=pending.refused,
+                        refusal=exc.refusal,
+                    )  # fmt: skip
         self._start(now)
 
     def _finish(self, session: Session, pending: _Pending, result: object, now: float) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from client.model.players import PlayersState
 from client.model.state import ClientState
 from protocol.account_messages import DeleteAccount, GameRecord, GameRecords, GetGameRecords
+from protocol.messages import Error
 from protocol.player_messages import LoggedIn, LoggedOut
 from shared.record import replay, split_records, write_record
 from shared.types import GameOptions, Seat
@@ -46,6 +47,11 @@ def test_delete_account_asks_the_password_then_the_name(tmp_path: Path) -> None:
     typed(line, "my secret")
     typed(line, "Ann")
     assert sent == [DeleteAccount("my secret")]
+    refused = Error("bad_password", "the password is wrong", None, None, "delete_account",
+                    "wrong_password")  # fmt: skip
+    state.handle(refused)
+    line.received(refused)
+    assert state.message == "The password is wrong: your account is not deleted."
 
 
 def test_the_deletion_s_logged_out_says_so() -> None:

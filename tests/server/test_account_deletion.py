@@ -50,6 +50,7 @@ def test_a_wrong_password_deletes_nothing() -> None:
     effects = h.send(ann, DeleteAccount("wrong horse battery"))
     (error,) = of(effects, ann, Error)
     assert (error.code, error.reason) == ("bad_password", "wrong_password")
+    assert error.refused == "delete_account"
     assert not writes_of(effects, DeleteAccountOp) and not of(effects, ann, LoggedOut)
     assert "ann" in h.core._ctx.accounts.by_key
     assert h.core.sessions[ann].account == "ann"
