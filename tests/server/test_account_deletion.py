@@ -21,12 +21,20 @@ from protocol.player_messages import (
     Ratings,
     Register,
 )
+from protocol.tournament_messages import (
+    JoinTournament,
+    StartTournament,
+    TournamentState,
+    TournamentTerms,
+    WatchTournament,
+)
 from server.core.effects import RecordsRead
-from server.core.store import DeleteAccountOp, DropLoginTokensOp
+from server.core.store import DeleteAccountOp, DropLoginTokensOp, EntrantGoneOp, TournamentOp
 from tests.server.test_archive import play_turns, rated_table
 from tests.server.test_core import codes, of, the, writes_of
 from tests.server.test_logins import SECRET
 from tests.server.test_logins import Accounts as V3Accounts
+from tests.server.test_tournament_desk import NAMES, last_state, made, play_round, v4_account
 
 
 class Accounts(V3Accounts):
@@ -139,3 +147,36 @@ def test_game_records_come_in_pages_read_from_storage() -> None:
     assert codes(h.send(ann, GetGameRecords(1)), ann) == ["bad_field"]
     guest = h.guest("Guest")
     assert codes(h.send(guest, GetGameRecords(0)), guest) == ["login_required"]
+
+
+def test_tournaments_hold_an_account_until_finished_and_then_keep_its_stand_in() -> None:
+    h = V3Accounts()
+    players = {name: v4_account(h, name) for name in NAMES[:3]}
+    ann, bob, cid = players["Ann"], players["Bob"], players["Cid"]
+    open_one = made(h, cid, TournamentTerms("Later", "round_robin"))
+    h.send(ann, JoinTournament(open_one))
+    tournament_id = made(h, bob, TournamentTerms("Club night", "swiss", 1))
+    for member in players.values():
+        h.send(member, JoinTournament(tournament_id))
+    h.send(bob, StartTournament(tournament_id))
+    effects = h.send(ann, DeleteAccount(SECRET))
+    # her game of the round under way, or (her bye) the round itself
+    assert [(e.code, e.reason in ("playing", "tournament")) for e in of(effects, ann, Error)] == [
+        ("cannot_delete", True)
+    ]
+    play_round(h, players, tournament_id, "Cid")
+    assert last_state(h, ann).summary.status == "finished"
+    h.send(ann, WatchTournament(tournament_id, False))
+    effects = h.send(ann, DeleteAccount(SECRET))
+    assert not codes(effects, ann)
+    # she left the open one; the finished one keeps her results under the stand-in
+    assert writes_of(effects, EntrantGoneOp) == [EntrantGoneOp(open_one, "ann")]
+    (final,) = [op.tournament for op in writes_of(effects, TournamentOp)]
+    assert "ann" not in repr(final.standings) and "#deleted 1" in repr(final.standings)
+    state = the(h.send(bob, WatchTournament(tournament_id)), bob, TournamentState)
+    names = {p.name for p in state.players} | {s.name for s in state.standings}
+    assert names == {"deleted player 1", "Bob", "Cid"}
+    assert b"Ann" not in encode(state)
+    # the director of one not finished is held too
+    (error,) = of(h.send(cid, DeleteAccount(SECRET)), cid, Error)
+    assert (error.code, error.reason) == ("cannot_delete", "tournament")
