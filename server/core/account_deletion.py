@@ -27,6 +27,7 @@ from server.core.context import Context
 from server.core.lifecycle import Lifecycle
 from server.core.lobby_chat import LobbyChatRoom
 from server.core.logins import Logins
+from server.core.names import name_key
 from server.core.session import Session
 from server.core.sessions import logged_in_account
 from server.core.store import DELETED_KEY, DELETED_NAME, DeleteAccountOp
@@ -108,14 +109,16 @@ class AccountDeletion:
                 self.tables.close_table(table, gone, now)
         self.logins.logged_out_everywhere(account, "account_deleted")
         # then the account itself, and everything stored that pointed to it
-        ctx.write(DeleteAccountOp(key, account.name, stand_in, stand_in_name, ctx.wall))
+        reserved = tuple(dict.fromkeys((key, name_key(account.name))))
+        ctx.write(DeleteAccountOp(key, account.name, stand_in, stand_in_name, ctx.wall, reserved))
         accounts = ctx.accounts
         del accounts.by_key[key]
         for alias in [a for a, k in accounts.aliases.items() if k == key]:
             del accounts.aliases[alias]
         accounts.addresses.pop(key, None)
         accounts.stand_ins[stand_in] = stand_in_name
-        accounts.deleted[key] = ctx.wall
+        for name in reserved:
+            accounts.deleted[name] = ctx.wall
         self.archive.rename_account(key, stand_in, stand_in_name)
         self.lobby_chat.rename_account(key, stand_in, stand_in_name)
         self.desk.rename_account(key, stand_in)

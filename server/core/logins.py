@@ -431,7 +431,9 @@ class Logins:
                 self._job(session, new_hash, _Work(pending.new_password, False), 0, now)
             case "confirm":
                 account = ctx.accounts.get(pending.key)
-                if result is not True or account is None or session.account != account.key:
+                if account is None or session.account != account.key:  # logged out meanwhile
+                    raise TableError(ErrorCode.LOGIN_REQUIRED, "log in first")
+                if result is not True:
                     raise TableError.refused(
                         ErrorCode.BAD_PASSWORD, pending.refusal, "the password is wrong"
                     )

@@ -395,14 +395,17 @@ class DeleteAccountOp:
     """The account deleted by its player (server/core/account_deletion.py): everything stored
     that pointed to `key` points to `stand_in` (a stand-in account row, made here, named
     `stand_in_name`), every `name` in the games it played and in the lobby's chat becomes
-    `stand_in_name`; its login tokens, addresses and the operator's commands go; the name key
-    is kept as deleted at `at`, for the cooling time."""
+    `stand_in_name`; its login tokens, addresses and the operator's commands go; the name keys
+    `reserved` are kept as deleted at `at`, for the cooling time."""
 
     key: str
     name: str
     stand_in: str
     stand_in_name: str
     at: float
+    # the name keys kept as deleted: `key`, and the name's key of today where it differs (an
+    # account stored under an older skeleton: server/core/names.py)
+    reserved: tuple[str, ...] = ()
 
 
 @attrs.frozen

@@ -509,11 +509,12 @@ class SqlStorage:
         )
         run("UPDATE lobby_chat SET sender = ? WHERE sender = ?", (op.stand_in_name, op.name))
         run("DELETE FROM accounts WHERE name_key = ?", (key,))
-        run(
-            "INSERT INTO deleted_names (name_key, deleted) VALUES (?, ?)"
-            " ON CONFLICT (name_key) DO UPDATE SET deleted = excluded.deleted",
-            (key, op.at),
-        )
+        for reserved in op.reserved or (key,):
+            run(
+                "INSERT INTO deleted_names (name_key, deleted) VALUES (?, ?)"
+                " ON CONFLICT (name_key) DO UPDATE SET deleted = excluded.deleted",
+                (reserved, op.at),
+            )
 
     def _flush(self) -> None:
         """Write every table's `updated` not yet written, now."""

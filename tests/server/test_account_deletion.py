@@ -84,6 +84,7 @@ def test_the_deleted_account_s_games_stay_under_a_stand_in() -> None:
     effects = h.send(ann, DeleteAccount(SECRET))
     (op,) = writes_of(effects, DeleteAccountOp)
     assert (op.key, op.name, op.stand_in_name) == ("ann", "Ann", "deleted player 1")
+    assert op.reserved == ("ann",)
     assert writes_of(effects, DropLoginTokensOp)
     # both of her connections are logged out, told why
     for member in (ann, again):
@@ -121,6 +122,8 @@ def test_challenges_and_waiting_tables_go_and_the_name_cools() -> None:
     # nor does anyone register a stand-in's name
     error = of(h.send(guest, Register("Deleted Player 2", SECRET)), guest, Error)[0]
     assert (error.code, error.reason) == ("bad_account_name", "reserved")
+    # and no guest goes by one
+    assert h.core.sessions[h.guest("deleted player 1")].name == "deleted player 1 (guest)"
 
 
 def test_the_name_is_free_at_once_without_a_cooling_time() -> None:
