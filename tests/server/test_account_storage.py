@@ -6,6 +6,7 @@ cooling time, which NamesCooledOp ends; and the migration of a version-5 databas
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import psycopg
 
@@ -40,7 +41,9 @@ from server.core.store import (
     hash_token,
 )
 from server.storage.sqlite_schema import SCHEMA_VERSION
+from server.storage.sqlite_store import SqliteStorage
 from tests.conftest import Backend
+from tests.server.test_accounts_cli import make_db, run
 from tests.server.test_storage_safety import VERSION_6_TABLES, to_version
 
 
@@ -144,3 +147,18 @@ def test_a_version_5_database_gains_the_deleted_names(backend: Backend) -> None:
     assert storage.load_deleted_names() == [DeletedName("ann", 50.0)]
     storage.close()
     assert SCHEMA_VERSION == 6
+
+
+def test_the_operator_never_sees_a_stand_in_as_an_account(tmp_path: Path) -> None:
+    """kahuna-server accounts: a deleted account's stand-in is listed as no one's account, and
+    no command finds it by its name."""
+    db = tmp_path / "server.sqlite3"
+    make_db(db)
+    storage = SqliteStorage(db)
+    storage.write([DeleteAccountOp("bob", "Bob", "#deleted 1", "deleted player 1", 50.0)])
+    storage.close()
+    listed = run("list", "--db", str(db))
+    assert listed.returncode == 0, listed.stderr
+    assert "Ann" in listed.stdout and "deleted" not in listed.stdout and "Bob" not in listed.stdout
+    refused = run("disable", "deleted player 1", "--db", str(db))
+    assert refused.returncode == 1 and "no account is named" in refused.stderr
