@@ -71,7 +71,8 @@ class _Pending:
     counted: bool = False  # counted by the throttle at arrival (see LoginThrottle.attempt)
     registered_at: float | None = None  # register: the wall time counted for its address
     new_password: str | None = attrs.field(default=None, repr=False)  # change_password only
-    then: Callable[[Session, float], None] | None = None  # confirm: what follows a match
+    # confirm: what follows a match
+    then: Callable[[Session, float], None] | None = attrs.field(default=None, eq=False)
     refusal: str = ""  # confirm: the bad_password reason of a mismatch
     refused: str | None = None  # confirm: the type of the message its refusal answers
 
@@ -100,7 +101,6 @@ class Logins:
         self._work: dict[int, _Work] = {}  # the jobs waiting in the queue
         self._busy: set[int] = set()  # members with a job under way
         self._next_job = 1
-        self._confirmed: dict[int, Callable[[Session, float], None]] = {}  # "confirm" jobs'
         self._registering: set[str] = set()  # keys of registrations under way
         self._registered: dict[str, list[float]] = {}  # address -> wall times, the last hour
         # what else a connection that logged in is told (its challenges: server/core/challenges.py)
@@ -251,11 +251,9 @@ class Logins:
         self.throttle.attempt(account.key, session.address, now)
         pending = _Pending(
             session.member, "confirm", account.key, session.address, account.name, counted=True,
-            refusal=refused, refused=message_type,
+            then=then, refusal=refused, refused=message_type,
         )  # fmt: skip
-        job = self._next_job
         self._job(session, pending, _Work(password, True, account.password_hash), 0, now)
-        self._confirmed[job] = then
 
     def apply_actions(self, actions: list[AccountAction]) -> None:
         """The operator's commands (kahuna-server accounts) made while this server runs: the
@@ -352,7 +350,6 @@ class Logins:
         too long): its login is refused, unjudged."""
         pending = self._pending.pop(check.job, None)
         self._work.pop(check.job, None)
-        self._confirmed.pop(check.job, None)
         if pending is None:
             return
         self._busy.discard(pending.member)
@@ -372,9 +369,6 @@ class Logins:
         failed)."""
         self.queue.finished(job)
         pending = self._pending.pop(job, None)
-        then = self._confirmed.pop(job, None)
-        if pending is not None and then is not None:
-            pending = attrs.evolve(pending, then=then)
         if pending is not None:
             self._busy.discard(pending.member)
             if pending.kind == "register":
@@ -492,7 +486,6 @@ class Logins:
         self._busy.discard(member)
         for check in self.queue.drop(member):
             self._work.pop(check.job, None)
-            self._confirmed.pop(check.job, None)
             pending = self._pending.pop(check.job, None)
             if pending is not None:
                 self._undo(pending)
