@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, expect
 
-from protocol.player_messages import LoggedIn, Login
 from shared.record import replay, split_records
-from tests.conftest import Client, ServerFactory
+from tests.conftest import ServerFactory
 from tests.server.test_account_sockets import a_game, registered
 from tests.web.conftest import Pages
 
@@ -70,9 +69,10 @@ async def test_download_then_delete_my_account(
     assert await page.evaluate("sessionStorage.getItem('kahuna.login')") is None
     assert pages.errors == []
 
-    # and Bob's games name her no more
-    again = await Client.connect(server.port, "Bobby")
-    await again.send(Login("Bob", WORDS))
-    await again.expect(LoggedIn)
-    for client in (bob, again):
-        await client.close()
+    # and Bob's games name her no more: her stand-in, which has no page to link to
+    await page.goto(f"http://127.0.0.1:{server.port}/player/Bob")
+    opponents = page.locator(".games .against")
+    await expect(opponents.first).to_contain_text("deleted player 1", timeout=5000)
+    await expect(page.locator("a", has_text="deleted player 1")).to_have_count(0)
+    await expect(page.get_by_text("Dora")).to_have_count(0)
+    await bob.close()
