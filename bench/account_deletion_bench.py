@@ -102,7 +102,7 @@ def main() -> None:
         print(f"made {args.games} games of {args.players} players in"
               f" {time.perf_counter() - made:.1f} s")  # fmt: skip
         start = time.perf_counter()
-        storage.write([DeleteAccountOp("p0", "P0", "#deleted 1", "deleted player 1", 1e9)])
+        storage.write([DeleteAccountOp("p0", "P0", "#deleted 1", "deleted #1", 1e9)])
         took = time.perf_counter() - start
         storage.close()
     print(f"deleted the account of {args.games // 10} of them in {took * 1000:.0f} ms")

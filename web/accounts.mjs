@@ -361,7 +361,7 @@ export function deleteControl(me, send) {
     { class: "delete-account", "aria-label": t("Delete my account") },
     el("p", {
       class: "warning",
-      text: t("Deleting the account {name} cannot be undone: your rating goes, your finished games stay under the name 'deleted player N', and after the server's cooling time anyone may register the name.", { name: me.name }),
+      text: t("Deleting the account {name} cannot be undone: your rating goes, your finished games stay under the name 'deleted #N', and after the server's cooling time anyone may register the name.", { name: me.name }),
     }),
     el("label", {}, t("Password"), " ", el("input", { name: "password", type: "password", autocomplete: "current-password", required: true })),
     el("label", {}, t("Type {name} to confirm", { name: me.name }), " ", nameField),

@@ -8,7 +8,7 @@ import { _, fmt, seatName, t } from "./words.mjs";
 
 // A deleted account's stand-in in the archive (docs/protocol.md, Version 4, "Your own account"):
 // no account and no guest goes by such a name, and it has no page.
-const STAND_IN = /^deleted player \d+$/;
+const STAND_IN = /^deleted #\d+$/;
 
 // A player's page (/player/NAME): their rating's history, results and games; a stand-in's name
 // is only a name.

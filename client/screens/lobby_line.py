@@ -175,7 +175,7 @@ class LobbyLine:
             return
         said = _(
             "Deleting the account {name} cannot be undone: your rating goes, your finished"
-            " games stay under the name 'deleted player N', and after the server's cooling"
+            " games stay under the name 'deleted #N', and after the server's cooling"
             " time anyone may register the name. Type your password (Esc: keep the account)."
         )
         self.state.say(said.format(name=account), "error")

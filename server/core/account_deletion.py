@@ -1,7 +1,7 @@
 """Version 4: a player deletes their own account (`delete_account`, the password given again).
 
 What it leaves: the account's finished games stay in the archive, replayable, under a stand-in
-name, "deleted player N" (N counts the deletions on this server, so that one game's two seats,
+name, "deleted #N" (N counts the deletions on this server, so that one game's two seats,
 and two games of one deleted player, keep telling their players apart), as do its past results
 in tournaments and its lines of the lobby's chat; the records themselves name no one. What
 goes: the account (the rating list forgets it; its opponents' past rating changes stay as they

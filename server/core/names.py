@@ -29,9 +29,7 @@ import icu  # type: ignore[import-untyped]  # PyICU ships no type hints
 
 NAME_MIN = 2
 NAME_MAX = 20
-# the server's name for its computer player, and the stand-ins of deleted accounts
-# (server/core/account_deletion.py)
-RESERVED = ("computer", "deleted player")
+RESERVED = ("computer",)  # the server's name for its computer player
 SEPARATORS = " _-"  # allowed in a name besides letters and digits
 
 _checker = icu.SpoofChecker()
@@ -70,9 +68,10 @@ def name_key(name: str) -> str:
 
 
 def stand_in_like(name: str) -> bool:
-    """Whether the name passes for a deleted account's stand-in ("deleted player N"): no guest
-    goes by one either, so that an archived game's stand-in is only ever that."""
-    return name_key(name).startswith(name_key("deleted player"))
+    """Whether the name passes for a deleted account's stand-in ("deleted #N", which no
+    account can have: "#" is not in a name): no guest goes by one either, so that an archived
+    game's stand-in is only ever that."""
+    return name_key(name).startswith(name_key("deleted #"))
 
 
 def account_name_problem(name: str) -> str | None:

@@ -383,7 +383,7 @@ class DirectorOp:
 # so no registration can meet it. Its row keeps the account's games, challenges and
 # tournaments pointing somewhere (the database's foreign keys) under the anonymous name.
 DELETED_KEY = "#deleted "
-DELETED_NAME = "deleted player {number}"
+DELETED_NAME = "deleted #{number}"
 
 
 def is_deleted_key(key: str) -> bool:

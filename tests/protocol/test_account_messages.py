@@ -21,9 +21,7 @@ ACCOUNT_CLIENT_SAMPLES: list[Any] = [
 ]
 ACCOUNT_SERVER_SAMPLES: list[Any] = [
     GameRecords("Ann", 0, 0, []),
-    GameRecords(
-        "Ann", 1, 2, [GameRecord("t1", "Ann", "deleted player 1", 5.0, "kahuna-record 1\n")]
-    ),
+    GameRecords("Ann", 1, 2, [GameRecord("t1", "Ann", "deleted #1", 5.0, "kahuna-record 1\n")]),
 ]
 
 

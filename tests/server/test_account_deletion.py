@@ -83,7 +83,7 @@ def test_the_deleted_account_s_games_stay_under_a_stand_in() -> None:
     h.send(again, Login("Ann", SECRET))
     effects = h.send(ann, DeleteAccount(SECRET))
     (op,) = writes_of(effects, DeleteAccountOp)
-    assert (op.key, op.name, op.stand_in_name) == ("ann", "Ann", "deleted player 1")
+    assert (op.key, op.name, op.stand_in_name) == ("ann", "Ann", "deleted #1")
     assert op.reserved == ("ann",)
     assert writes_of(effects, DropLoginTokensOp)
     # both of her connections are logged out, told why
@@ -92,7 +92,7 @@ def test_the_deleted_account_s_games_stay_under_a_stand_in() -> None:
         assert h.core.sessions[member].account is None
     games = the(h.send(bob, GetGames(None)), bob, Games)
     (game,) = games.games
-    assert (game.white, game.black, game.table_id) == ("deleted player 1", "Bob", table_id)
+    assert (game.white, game.black, game.table_id) == ("deleted #1", "Bob", table_id)
     assert game.black_change is not None  # Bob's rating change stays as it was
     assert h.core._ctx.accounts.by_key["bob"].shown_rating == bob_rating
     ratings = h.send(bob, GetRatings())
@@ -120,10 +120,10 @@ def test_challenges_and_waiting_tables_go_and_the_name_cools() -> None:
     # a guest does not get the name either while it cools
     assert h.core.sessions[h.guest("Ann")].name != "Ann"
     # nor does anyone register a stand-in's name
-    error = of(h.send(guest, Register("Deleted Player 2", SECRET)), guest, Error)[0]
-    assert (error.code, error.reason) == ("bad_account_name", "reserved")
+    error = of(h.send(guest, Register("deleted #2", SECRET)), guest, Error)[0]
+    assert (error.code, error.reason) == ("bad_account_name", "bad_characters")
     # and no guest goes by one
-    assert h.core.sessions[h.guest("deleted player 1")].name == "deleted player 1 (guest)"
+    assert h.core.sessions[h.guest("deleted #1")].name == "deleted #1 (guest)"
 
 
 def test_the_name_is_free_at_once_without_a_cooling_time() -> None:
@@ -178,7 +178,7 @@ def test_tournaments_hold_an_account_until_finished_and_then_keep_its_stand_in()
     assert "ann" not in repr(final.standings) and "#deleted 1" in repr(final.standings)
     state = the(h.send(bob, WatchTournament(tournament_id)), bob, TournamentState)
     names = {p.name for p in state.players} | {s.name for s in state.standings}
-    assert names == {"deleted player 1", "Bob", "Cid"}
+    assert names == {"deleted #1", "Bob", "Cid"}
     assert b"Ann" not in encode(state)
     # the director of one not finished is held too
     (error,) = of(h.send(cid, DeleteAccount(SECRET)), cid, Error)

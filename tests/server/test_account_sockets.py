@@ -111,8 +111,8 @@ async def test_a_player_downloads_then_deletes_their_account(
     await bob.send(GetGames(None))
     listed = await bob.expect(Games)
     assert {(g.white, g.black) for g in listed.games} == {
-        ("deleted player 1", "Bob"),
-        ("Bob", "deleted player 1"),
+        ("deleted #1", "Bob"),
+        ("Bob", "deleted #1"),
     }
     for table_id in games:
         await bob.send(GetRecord(table_id))
@@ -150,7 +150,7 @@ async def test_a_player_downloads_then_deletes_their_account(
     await bob.send(Login("Bob", WORDS))
     await bob.expect(LoggedIn)
     await bob.send(GetGames(None))
-    assert {g.white for g in (await bob.expect(Games)).games} == {"deleted player 1", "Bob"}
+    assert {g.white for g in (await bob.expect(Games)).games} == {"deleted #1", "Bob"}
 
     # and 31 days on, the name is free, for someone none of her games belong to
     clock.ahead = 31 * DAY

@@ -56,7 +56,7 @@ GAME = ArchivedGame(
     "t1", 1,
 )  # fmt: skip
 RECORD = "kahuna-record 1\nfirst white\n"
-DELETE = DeleteAccountOp("ann", "Ann", "#deleted 1", "deleted player 1", 50.0)
+DELETE = DeleteAccountOp("ann", "Ann", "#deleted 1", "deleted #1", 50.0)
 
 
 def _ann_everywhere(backend: Backend) -> None:
@@ -95,15 +95,15 @@ def test_a_deleted_account_s_rows_point_to_its_stand_in(backend: Backend) -> Non
     storage = backend.open()
     accounts = {a.key: a for a in storage.load_accounts()}
     assert set(accounts) == {"bob", "#deleted 1"}
-    assert accounts["#deleted 1"].name == "deleted player 1" and accounts["#deleted 1"].disabled
+    assert accounts["#deleted 1"].name == "deleted #1" and accounts["#deleted 1"].disabled
     assert storage.load_login_tokens() == []
     assert [k for k, _ in storage.load_known_addresses()] == []
     assert storage.load_directors() == []
     (game,) = storage.load_archive()
-    assert (game.white, game.white_account, game.black) == ("deleted player 1", "#deleted 1", "Bob")
+    assert (game.white, game.white_account, game.black) == ("deleted #1", "#deleted 1", "Bob")
     assert (game.white_change, game.black_change) == (12, -12)  # as they were
     assert storage.finished_record("tab1") == RECORD  # replayable, naming no one
-    assert [line.sender for line in storage.load_lobby_chat(10)] == ["deleted player 1"]
+    assert [line.sender for line in storage.load_lobby_chat(10)] == ["deleted #1"]
     (cup,) = storage.load_tournaments()
     assert cup.tournament.director == "#deleted 1"
     assert [e.account for e in cup.entrants] == ["#deleted 1", "bob"]
@@ -155,10 +155,10 @@ def test_the_operator_never_sees_a_stand_in_as_an_account(tmp_path: Path) -> Non
     db = tmp_path / "server.sqlite3"
     make_db(db)
     storage = SqliteStorage(db)
-    storage.write([DeleteAccountOp("bob", "Bob", "#deleted 1", "deleted player 1", 50.0)])
+    storage.write([DeleteAccountOp("bob", "Bob", "#deleted 1", "deleted #1", 50.0)])
     storage.close()
     listed = run("list", "--db", str(db))
     assert listed.returncode == 0, listed.stderr
     assert "Ann" in listed.stdout and "deleted" not in listed.stdout and "Bob" not in listed.stdout
-    refused = run("disable", "deleted player 1", "--db", str(db))
+    refused = run("disable", "deleted #1", "--db", str(db))
     assert refused.returncode == 1 and "no account is named" in refused.stderr

@@ -72,7 +72,7 @@ async def test_download_then_delete_my_account(
     # and Bob's games name her no more: her stand-in, which has no page to link to
     await page.goto(f"http://127.0.0.1:{server.port}/player/Bob")
     opponents = page.locator(".games .against")
-    await expect(opponents.first).to_contain_text("deleted player 1", timeout=5000)
-    await expect(page.locator("a", has_text="deleted player 1")).to_have_count(0)
+    await expect(opponents.first).to_contain_text("deleted #1", timeout=5000)
+    await expect(page.locator("a", has_text="deleted #1")).to_have_count(0)
     await expect(page.get_by_text("Dora")).to_have_count(0)
     await bob.close()
