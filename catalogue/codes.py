@@ -120,6 +120,17 @@ ACCOUNT_REASONS: dict[str, str] = {
     "bad_tournament/not_joined": N_("you are not in this tournament"),
     "bad_tournament/already_withdrawn": N_("you have withdrawn already"),
     "bad_tournament/tournament_finished": N_("the tournament is over"),
+    # version 4's deleted accounts
+    "cannot_delete/playing": N_(
+        "a game of yours is under way: finish or resign it before deleting your account"
+    ),
+    "cannot_delete/tournament": N_(
+        "you play in a tournament under way, or direct one not finished: withdraw (or let it"
+        " finish) before deleting your account"
+    ),
+    "name_registered/deleted_recently": N_(
+        "that name belonged to an account deleted lately: it is free again in {days} day(s)"
+    ),
 }
 
 # Version 3's refusals by their code alone (accounts, challenges, the archive); a {field} is
@@ -178,6 +189,7 @@ CLOSINGS: dict[str, str] = {
     "over": N_("the game is over"),
     "server_failed": N_("the server failed"),
     "made_room": N_("the server was full and needed the room"),
+    "account_deleted": N_("a player deleted their account"),
 }
 
 # Why a client is no longer at a table (version 2's left.code).

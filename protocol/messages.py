@@ -7,7 +7,8 @@ checks only that they are maps. See docs/protocol.md for who sends what and when
 
 This module holds the messages of versions 1 and 2 and the registries of every type; what they
 are made of is in protocol.fields, version 3's messages in protocol.player_messages and
-protocol.analysis_messages.
+protocol.analysis_messages, version 4's in protocol.tournament_messages and
+protocol.account_messages.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, ClassVar, Literal
 
 import attrs
 
+from protocol.account_messages import DeleteAccount, GameRecords, GetGameRecords
 from protocol.analysis_messages import (
     Analyse,
     Analysis,
@@ -368,13 +370,14 @@ ClientMessage = (
     | AnswerChallenge | LobbyChat | Ignore | Resume | Analyse | GetTournaments | CreateTournament
     | JoinTournament | WithdrawTournament | StartTournament | WatchTournament | DirectTournament
     | SetEmail | ConfirmEmail | GetMailSettings | SetMailSettings | ForgotPassword | ResetPassword
+    | DeleteAccount | GetGameRecords
 )  # fmt: skip
 ServerMessage = (
     Welcome | Error | Lobby | Joined | Spectating | Left | State | Update | PlayersChanged
     | ChatMessage | TableClosed | History | Record | TableNote | LoggedIn | LoggedOut
     | PasswordChanged | Ratings | Games | Challenges | PlayerNote | LobbyChatMessage | Ignoring
     | Watchers | AnalysisProgress | Analysis | Tournaments | TournamentState | MailSettings
-    | MailNote
+    | MailNote | GameRecords
 )  # fmt: skip
 Message = ClientMessage | ServerMessage
 
@@ -387,6 +390,7 @@ CLIENT_TYPES: dict[str, type[Any]] = {
         AnswerChallenge, LobbyChat, Ignore, Resume, Analyse, GetTournaments, CreateTournament,
         JoinTournament, WithdrawTournament, StartTournament, WatchTournament, DirectTournament,
         SetEmail, ConfirmEmail, GetMailSettings, SetMailSettings, ForgotPassword, ResetPassword,
+        DeleteAccount, GetGameRecords,
     )
 }  # fmt: skip
 SERVER_TYPES: dict[str, type[Any]] = {
@@ -396,7 +400,7 @@ SERVER_TYPES: dict[str, type[Any]] = {
         ChatMessage, TableClosed, History, Record, TableNote, LoggedIn, LoggedOut,
         PasswordChanged, Ratings, Games, Challenges, PlayerNote, LobbyChatMessage, Ignoring,
         Watchers, AnalysisProgress, Analysis, Tournaments, TournamentState, MailSettings,
-        MailNote,
+        MailNote, GameRecords,
     )
 }  # fmt: skip
 ALL_TYPES: dict[str, type[Any]] = {**CLIENT_TYPES, **SERVER_TYPES}
@@ -421,7 +425,7 @@ V3_ONLY: frozenset[str] = frozenset(
     )
 )  # fmt: skip
 
-# Messages that exist only from version 4 on: the tournaments.
+# Messages that exist only from version 4 on: the tournaments, the player's own account.
 V4_ONLY: frozenset[str] = frozenset(
     cls.TYPE
     for cls in (
@@ -430,6 +434,8 @@ V4_ONLY: frozenset[str] = frozenset(
         # e-mail (protocol/mail_messages.py)
         SetEmail, ConfirmEmail, GetMailSettings, SetMailSettings, ForgotPassword, ResetPassword,
         MailSettings, MailNote,
+        # the player's own account (protocol/account_messages.py)
+        DeleteAccount, GetGameRecords, GameRecords,
     )
 )  # fmt: skip
 

@@ -65,7 +65,10 @@ export const ACCOUNT_REASONS = {
   "bad_tournament/no_round_left": "no round is left to join",
   "bad_tournament/not_joined": "you are not in this tournament",
   "bad_tournament/already_withdrawn": "you have withdrawn already",
-  "bad_tournament/tournament_finished": "the tournament is over"
+  "bad_tournament/tournament_finished": "the tournament is over",
+  "cannot_delete/playing": "a game of yours is under way: finish or resign it before deleting your account",
+  "cannot_delete/tournament": "you play in a tournament under way, or direct one not finished: withdraw (or let it finish) before deleting your account",
+  "name_registered/deleted_recently": "that name belonged to an account deleted lately: it is free again in {days} day(s)"
 };
 
 export const ACCOUNT_ERRORS = {
@@ -117,7 +120,8 @@ export const CLOSINGS = {
   "over_and_left": "the game is over and the players left",
   "over": "the game is over",
   "server_failed": "the server failed",
-  "made_room": "the server was full and needed the room"
+  "made_room": "the server was full and needed the room",
+  "account_deleted": "a player deleted their account"
 };
 
 export const REASONS = {

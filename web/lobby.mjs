@@ -4,7 +4,7 @@
 // serves the guest's name and the account's login. Drawn anew for every message, keeping what the
 // player typed in its forms (web/fields.mjs).
 
-import { accounts, challengesPart, passwordControl } from "./accounts.mjs";
+import { accounts, challengesPart, deleteControl, downloadGames, passwordControl } from "./accounts.mjs";
 import { el, replace, svg } from "./dom.mjs";
 import { restoreFields, typedFields } from "./fields.mjs";
 import { forgotButton, mailControl } from "./mail.mjs";
@@ -149,7 +149,8 @@ function identityForm() {
   return form;
 }
 
-// The logged-in player: name and rating, their page, log out, the password.
+// The logged-in player: name and rating, their page, log out, the password, their games in one
+// file, deleting the account.
 function accountBar(me) {
   return el(
     "div",
@@ -159,6 +160,8 @@ function accountBar(me) {
     el("button", { type: "button", text: t("Log out"), onclick: () => ask("logout") }),
     passwordControl((type, fields) => ask(type, fields)),
     mailControl(app, render),
+    el("button", { type: "button", id: "download-games", text: t("Download my games"), onclick: () => downloadGames((type, fields) => ask(type, fields)) }),
+    deleteControl(me, (type, fields) => ask(type, fields)),
   );
 }
 

@@ -2,6 +2,7 @@
 challenges and the lobby's chat, each a word in the player's language or in English.
 
     register NAME    login NAME    logout    password
+    delete-account   download      (version 4: your account deleted; your games saved)
     ratings          games [NAME]  resume TABLE
     challenge NAME [Nd] [unrated] [white|black]
     accept ID        decline ID    withdraw ID
@@ -23,6 +24,7 @@ import attrs
 
 from client.language.i18n import _, pgettext
 from client.language.i18n import language as chosen_language
+from protocol.account_messages import GetGameRecords
 from protocol.fields import SeatName, TimeControl
 from protocol.mail_messages import (
     ConfirmEmail,
@@ -46,13 +48,18 @@ from protocol.player_messages import (
 )
 
 PASSWORD_ENV = "KAHUNA_PASSWORD"
-# what the lobby's line asks without echo; "again" is a new password (registration, change)
-# typed a second time
-Asking = Literal["register", "login", "old_password", "new_password", "again", "reset"]
+# what the lobby's line asks (without echo, but for delete_confirm); "again" is a new password
+# (registration, change) typed a second time; "reset" a new password after a reset's code;
+# deleting the account asks its password, then its name
+Asking = Literal[
+    "register", "login", "old_password", "new_password", "again", "reset", "delete_password",
+    "delete_confirm",
+]  # fmt: skip
 WORDS = (
     "register", "login", "logout", "password", "ratings", "games", "resume", "challenge",
     "accept", "decline", "withdraw", "ignore", "unignore", "say", "unrated", "white", "black",
     "help", "email", "confirm", "mail", "forgot", "reset", "on", "off", "language",
+    "delete-account", "download",
 )  # fmt: skip
 
 
@@ -85,6 +92,8 @@ def local_words() -> dict[str, str]:
         "on": pgettext("command", "on"),
         "off": pgettext("command", "off"),
         "language": pgettext("command", "language"),
+        "delete-account": pgettext("command", "delete-account"),
+        "download": pgettext("command", "download"),
     }
     return {k: v.lower() for k, v in words.items()}
 
@@ -128,6 +137,10 @@ def read_lobby_line(text: str) -> LobbyRequest:
         return LobbyRequest((Logout(),))
     if command == "password":
         return LobbyRequest(ask="old_password")
+    if command == "delete-account":
+        return LobbyRequest(ask="delete_password")
+    if command == "download":
+        return LobbyRequest((GetGameRecords(0),), said=_("Asking the server for your games..."))
     if command == "ratings":
         return LobbyRequest((GetRatings(),), panel="ratings")
     if command == "games":

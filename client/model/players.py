@@ -152,6 +152,11 @@ class PlayersState:
                     "Your password was changed elsewhere, so this connection is logged out:"
                     " you play as {name}."
                 )
+            elif msg.reason == "account_deleted":
+                said = _(
+                    "Your account is deleted; its finished games stay under a stand-in name."
+                    " You play as {name}."
+                )
             elif msg.reason == "account_changed":
                 said = _(
                     "The server's operator changed your account, so this connection is logged"

@@ -102,7 +102,10 @@ class KahunaApp:
         # the lobby's command line (version 3), its password asked without echo
         self.lobby = LobbyLine(state, send, save_dir or Path.cwd(), self.ring)
         self.lobby.invalidate = self.invalidate
-        asking = Condition(lambda: self.lobby.asking is not None)
+        # a password is not shown; the account's name typed to delete it is
+        asking = Condition(
+            lambda: self.lobby.asking is not None and self.lobby.asking[0] != "delete_confirm"
+        )
         self.lobby_line = Window(
             BufferControl(
                 self.lobby.buffer,

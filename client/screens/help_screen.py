@@ -190,8 +190,8 @@ LOBBY_HELP_ACCOUNT_KEYS: tuple[tuple[str, str], ...] = (
 LOBBY_HELP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("register NAME", N_("make an account (the password is asked twice)")),
     ("login NAME", N_("log in (the password is asked)")),
-    ("logout   password", N_("forget the login here; change your password")),
-    ("games [NAME]", N_("your games or a player's; ratings: the leaderboard")),
+    ("logout   password", N_("log out here; change your password; delete-account")),
+    ("games [NAME]", N_("your or a player's games; ratings; download: all yours")),
     ("resume ID", N_("sit down again at a running game of yours")),
     (
         "challenge NAME [3d] [unrated] [white|black]",

@@ -212,6 +212,15 @@ class ServerConfig:
         natural_float,
         "seconds a new account may neither chat in the lobby nor challenge; 0 turns it off",
     )
+    # version 4's deleted accounts (server/core/account_deletion.py)
+    deleted_name_cooling: float = option(
+        30.0,
+        "days a deleted account's name stays reserved before anyone may register it again;"
+        " 0: free at once",
+        natural_float,
+        metavar="DAYS",
+        group="limits",
+    )
     # version 4's tournaments (server/core/tournament_desk.py)
     tournaments: str = option(
         "everyone",

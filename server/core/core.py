@@ -26,6 +26,7 @@ import logging
 import random
 from typing import Any
 
+from protocol.account_messages import DeleteAccount, GetGameRecords
 from protocol.analysis_messages import Analyse
 from protocol.codec import decode_client, peek_type
 from protocol.errors import ErrorCode, ProtocolError
@@ -80,12 +81,14 @@ from protocol.tournament_messages import (
     WatchTournament,
     WithdrawTournament,
 )
+from server.core.account_deletion import AccountDeletion
 from server.core.archive import Archive
 from server.core.challenges import ChallengeBoard
 from server.core.config import ServerConfig
 from server.core.context import Context
-from server.core.effects import Effects
+from server.core.effects import Effects, RecordsRead
 from server.core.finished import FinishedGames
+from server.core.game_download import GameDownload
 from server.core.lifecycle import Lifecycle
 from server.core.lobby import Lobby
 from server.core.lobby_chat import LobbyChatRoom
@@ -135,6 +138,11 @@ class ServerCore:
         self._logins.on_login = self._logged_in
         self._mail = MailDesk(self._ctx, self._logins.reset_password)
         self._ctx.mail_notice = self._mail.notify
+        self._deletion = AccountDeletion(
+            self._ctx, self._logins, self._tables, self._archive, self._challenges, self._desk,
+            self._lobby_chat,
+        )  # fmt: skip
+        self._download = GameDownload(self._ctx, self._archive)
         # what the sweep under way has yet to look at, the last first
         self._sweep_sessions: list[Session] = []
         self._sweep_tables: list[Table] = []
@@ -169,7 +177,13 @@ class ServerCore:
         """Version 3's players as a previous run stored them: the accounts and their login
         tokens, the standing challenges, the archive, the lobby's chat."""
         self._ctx.begin(now, wall)
-        self._ctx.accounts.load(stored.accounts, stored.login_tokens, stored.known_addresses)
+        accounts = self._ctx.accounts
+        accounts.load(
+            stored.accounts, stored.login_tokens, stored.known_addresses, stored.deleted_names
+        )
+        cooled = accounts.cooled(self._ctx.config.deleted_name_cooling, wall)
+        if cooled is not None:
+            self._ctx.write(cooled)
         self._logins.restore(stored.registrations)
         self._logins.apply_actions(stored.account_actions)
         self._archive.restore(stored.archive)
@@ -191,6 +205,15 @@ class ServerCore:
         self._ctx.begin(now, wall)
         if member in self._ctx.sessions:
             self._finished.read(member, table_id, text, analyse)
+        return self._ctx.take()
+
+    def records_read(
+        self, asked: RecordsRead, texts: list[str | None] | None, now: float, wall: float
+    ) -> Effects:
+        """A RecordsRead's answer from storage: the records in its order (None: the read
+        failed)."""
+        self._ctx.begin(now, wall)
+        self._download.read(asked, texts)
         return self._ctx.take()
 
     def password_done(
@@ -476,6 +499,10 @@ class ServerCore:
                 self._mail.forgot(session, name)
             case ResetPassword(code, password):
                 self._mail.reset(session, code, password, now)
+            case DeleteAccount(password):
+                self._deletion.delete(session, password, now)
+            case GetGameRecords(page):
+                self._download.ask(session, page)
 
     def _reconcile(self, table_id: str | None, now: float) -> None:
         """After an unexpected failure part-way through a change: whatever the table became in

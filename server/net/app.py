@@ -41,6 +41,7 @@ from server.core.effects import (
     KeepRecord,
     PasswordJob,
     RecordRead,
+    RecordsRead,
     Send,
 )
 from server.core.lobby import Lobby
@@ -165,6 +166,7 @@ class KahunaServer:
                 self.storage.load_account_actions(),
                 self.storage.load_tournaments(),
                 self.storage.load_directors(),
+                self.storage.load_deleted_names(),
             )
             self._actions_seen = max((a.seq for a in players.account_actions), default=0)
             self.carry_out(self.core.restore_players(players, self._now(), time.time()))
@@ -377,6 +379,8 @@ class KahunaServer:
             self._password_job(job)
         for read in effects.record_reads:
             self._record_read(read)
+        for many in effects.records_reads:
+            self._records_read(many)
         for analysis in effects.analysis_jobs:
             self._analyses.ask(analysis)
         if effects.mails and self.mail is not None:
@@ -610,6 +614,35 @@ class KahunaServer:
             done(None, exc)
         else:
             done(text, None)
+
+    def _records_read(self, asked: RecordsRead) -> None:
+        """Version 4's get_game_records: a page of records from the database, read where the
+        writes are made, as one record is (`_record_read`)."""
+
+        def records_of(storage: Storage) -> list[str | None]:
+            return [storage.finished_record(table_id) for table_id in asked.table_ids]
+
+        def done(texts: list[str | None] | None, exc: BaseException | None) -> None:
+            if exc is not None:
+                log.error("cannot read the records of %s: %s", asked.key, exc)
+            if not self._stopping:
+                self.carry_out(self.core.records_read(asked, texts, self._now(), time.time()))
+
+        if self._writer is not None:
+            self._writer.read(records_of).add_done_callback(
+                lambda f: (
+                    None
+                    if f.cancelled()
+                    else done(None if f.exception() else f.result(), f.exception())
+                )
+            )
+            return
+        try:
+            texts = records_of(self.storage)
+        except StorageError as exc:
+            done(None, exc)
+        else:
+            done(texts, None)
 
     def _keep_record(self, record: KeepRecord) -> None:
         directory = self.config.records_dir

@@ -48,6 +48,8 @@ class Table:
     columns: tuple[Column, ...]
     key: tuple[str, ...] = ()  # a primary key of several columns
     indexes: tuple[tuple[str, str], ...] = ()  # (name, its columns)
+    # indexes a later version added to the table: (name, its columns, that version)
+    later_indexes: tuple[tuple[str, str, int], ...] = ()
     clustered: bool = False  # stored in its key's order, without a rowid (SQLite)
     since: int = 1
 
@@ -143,6 +145,8 @@ TABLES: tuple[Table, ...] = (
         ),
         key=("table_id", "seat"),
         clustered=True,
+        # version 6: an account's seats found at once when it is deleted (DeleteAccountOp)
+        later_indexes=(("seats_account", "account", 6),),
     ),
     Table(
         "log",
@@ -256,6 +260,11 @@ TABLES: tuple[Table, ...] = (
             Column("finished", Type.REAL, "NOT NULL"),
             Column("tournament_id", Type.TEXT, note="the tournament's game, if one", since=5),
             Column("round", Type.INTEGER, since=5),
+        ),
+        # version 6: an account's games found at once when it is deleted (DeleteAccountOp)
+        later_indexes=(
+            ("archive_white", "white_account", 6),
+            ("archive_black", "black_account", 6),
         ),
         since=3,
     ),
@@ -384,6 +393,18 @@ TABLES: tuple[Table, ...] = (
         clustered=True,
         since=5,
     ),
+    # Version 6: the names of accounts their players deleted, reserved for the cooling time
+    # (--deleted-name-cooling); the accounts' games went to stand-in rows of `accounts`
+    # (server/core/store.py's DeleteAccountOp).
+    Table(
+        "deleted_names",
+        (
+            Column("name_key", Type.TEXT, "PRIMARY KEY", note="the deleted account's key"),
+            Column("deleted", Type.REAL, "NOT NULL", note="unix time of the deletion"),
+        ),
+        clustered=True,
+        since=6,
+    ),
 )
 
 
@@ -434,8 +455,14 @@ def _create(table: Table, dialect: Dialect, version: int) -> tuple[str, ...]:
     body = "\n".join(lines)
     suffix = dialect.clustered if table.clustered else ""
     create = f"CREATE TABLE {table.name} (\n{body}\n){suffix}"
-    indexes = (f"CREATE INDEX {name} ON {table.name} ({on})" for name, on in table.indexes)
+    indexes = [f"CREATE INDEX {name} ON {table.name} ({on})" for name, on in table.indexes]
+    indexes += [_index(table, name, on) for name, on, since in table.later_indexes
+                if since <= version]  # fmt: skip
     return (create, *indexes)
+
+
+def _index(table: Table, name: str, on: str) -> str:
+    return f"CREATE INDEX {name} ON {table.name} ({on})"
 
 
 def statements(dialect: Dialect, version: int = SCHEMA_VERSION) -> tuple[str, ...]:
@@ -445,7 +472,7 @@ def statements(dialect: Dialect, version: int = SCHEMA_VERSION) -> tuple[str, ..
 
 
 def _step(dialect: Dialect, version: int) -> tuple[str, ...]:
-    """What `version` added to the one before: its columns, then its tables."""
+    """What `version` added to the one before: its columns and indexes, then its tables."""
     steps: list[str] = []
     for table in TABLES:
         if table.since == version:
@@ -456,6 +483,10 @@ def _step(dialect: Dialect, version: int) -> tuple[str, ...]:
                 for c in table.columns
                 if c.since == version
             )
+            steps.extend(
+                _index(table, name, on) for name, on, since in table.later_indexes
+                if since == version
+            )  # fmt: skip
     return tuple(steps)
 
 

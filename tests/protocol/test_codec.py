@@ -87,6 +87,10 @@ from protocol.player_messages import (
     Watchers,
 )
 from shared.types import GameOptions, Seat
+from tests.protocol.test_account_messages import (
+    ACCOUNT_CLIENT_SAMPLES,
+    ACCOUNT_SERVER_SAMPLES,
+)
 from tests.protocol.test_mail_messages import MAIL_CLIENT_SAMPLES, MAIL_SERVER_SAMPLES
 from tests.protocol.test_tournament_messages import (
     TOURNAMENT_CLIENT_SAMPLES,
@@ -131,6 +135,7 @@ CLIENT_SAMPLES: list[Any] = [
     Analyse("t1"),
     *TOURNAMENT_CLIENT_SAMPLES,
     *MAIL_CLIENT_SAMPLES,
+    *ACCOUNT_CLIENT_SAMPLES,
 ]
 SERVER_SAMPLES: list[Any] = [
     Welcome(1, "kahuna", 16384, 300),
@@ -228,6 +233,7 @@ SERVER_SAMPLES: list[Any] = [
     ),
     *TOURNAMENT_SERVER_SAMPLES,
     *MAIL_SERVER_SAMPLES,
+    *ACCOUNT_SERVER_SAMPLES,
 ]
 
 

@@ -5,7 +5,6 @@ goes once it is back, after tries spaced by a doubling delay; a restart finds wh
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -17,8 +16,7 @@ from server.jobs.mail_sender import MailSender, Relay, delay, relay_of
 from server.storage.sqlite_store import SqliteStorage
 from tests.conftest import Backend
 from tests.server.smtp import SmtpServer, body
-from tests.server.test_storage_postgresql import run_sql
-from tests.server.test_storage_safety import ANN
+from tests.server.test_storage_safety import ANN, VERSION_6_TABLES, to_version
 
 BASE = "http://club.test:8765"
 
@@ -62,16 +60,7 @@ def test_a_version_5_database_gains_the_mail_queue(backend: Backend) -> None:
     storage = backend.open()
     storage.write([AccountOp(ANN)])
     storage.close()
-    db = backend.db
-    if backend.kind == "sqlite":
-        conn = sqlite3.connect(db)
-        conn.execute("DROP TABLE mail_queue")
-        conn.execute("PRAGMA user_version=5")
-        conn.commit()
-        conn.close()
-    else:
-        run_sql(db, "DROP TABLE mail_queue")
-        run_sql(db, "UPDATE kahuna_schema SET version = 5")
+    to_version(backend, 5, VERSION_6_TABLES)
     storage = backend.open()
     assert [a.key for a in storage.load_accounts()] == ["ann"]
     assert storage.load_mail_queue() == []
