@@ -526,27 +526,52 @@ class TournamentDesk:
         assert start is not None
         self.ctx.timers.schedule(now + max(0.0, start - self.ctx.wall), held.tournament_id, STARTS)
 
-    def first_move_due(self, table: Table, now: float) -> None:
-        """A game's first moves: the player to move who has made none within the forfeit time
-        of their turn's start loses the game by forfeit; else a look again when it may be due."""
+    def _waiting_first_move(self, table: Table) -> tuple[float, float | None] | None:
+        """A tournament game still waiting for a first move (a turn ended): the forfeit time,
+        and when the player to move loses by it (None: the player to move has made theirs, the
+        other has not yet had a turn since). None when nothing is waited for: no forfeit time,
+        the game over, or both have moved (the clock and the rules of any game go on)."""
         where = self.ctx.tournament_tables.get(table.table_id)
         held = None if where is None else self.held.get(where[0])
         after = None if held is None else self._forfeit_after(held)
         if after is None or table.game.is_over or table.status != "playing":
-            return
+            return None
         turns = turns_completed(table)
         if all(turns.values()):
-            return  # both have played: the clock and the rules of any game go on
-        mover = table.game.to_move
-        if turns[mover]:
-            self.ctx.timers.schedule(now + after, table.table_id, FIRST_MOVE)
+            return None
+        if turns[table.game.to_move]:
+            return after, None
+        return after, table.turn_since + after
+
+    def first_move_due(self, table: Table, now: float) -> None:
+        """A game's first moves: the player to move who has made none within the forfeit time
+        of their turn's start loses the game by forfeit; else a look again when it may be due."""
+        waiting = self._waiting_first_move(table)
+        if waiting is None:
             return
-        due = table.turn_since + after
-        if now < due:
-            self.ctx.timers.schedule(due, table.table_id, FIRST_MOVE)
+        after, due = waiting
+        if due is None or now < due:
+            again = now + after if due is None else due
+            self.ctx.timers.schedule(again, table.table_id, FIRST_MOVE)
             return
+        self._forfeit(table, after, now)
+
+    def move_coming(self, table_id: str, now: float) -> None:
+        """A command comes for a table: in a tournament's game whose player to move has let
+        the time for a first move run out, the forfeit falls first, whether or not its timer
+        has been handled yet (as a clock's flag falls before a move: Table.command). So a first
+        move at or after the forfeit time loses the game, one before it stands, and which of the
+        move and the timer the server takes first decides nothing (docs/tournaments.md)."""
+        table = self.ctx.lobby.tables.get(table_id)
+        if table is None or table.closed or table_id not in self.ctx.tournament_tables:
+            return
+        waiting = self._waiting_first_move(table)
+        if waiting is not None and waiting[1] is not None and now >= waiting[1]:
+            self._forfeit(table, waiting[0], now)
+
+    def _forfeit(self, table: Table, after: float, now: float) -> None:
         log.info("table %s: no first move in %.0f s, forfeit", table.table_id, after)
-        self.play.end(table, Termination.FORFEIT, mover, now)
+        self.play.end(table, Termination.FORFEIT, table.game.to_move, now)
 
     def start_due(self, tournament_id: str, now: float) -> None:
         held = self.held.get(tournament_id)
