@@ -7,16 +7,20 @@ while their own game of the round is played."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from protocol.fields import TimeControl
-from protocol.messages import Command, Error, Resign
-from protocol.player_messages import LoggedIn, Login, Logout, Resume
+from protocol.messages import Command, Error, Resign, State
+from protocol.player_messages import LoggedIn, Login, Logout, Register, Resume
 from protocol.tournament_messages import (
+    CreateTournament,
     DirectTournament,
     JoinTournament,
     Pairing,
     StartTournament,
+    TournamentState,
     TournamentTerms,
     WatchTournament,
     WithdrawTournament,
@@ -25,9 +29,11 @@ from server.core.store import ArchiveOp, PairingResultOp
 from server.core.table import MemberId
 from shared.history import Move
 from shared.types import Seat
+from tests.conftest import Client, ServerFactory
 from tests.server.test_core import codes, of
 from tests.server.test_logins import SECRET, Accounts
 from tests.server.test_tournament_desk import last_state, made, v4_account, v4_login
+from tests.server.test_tournament_play import WORDS, resign, round_note, state_with
 
 TWELVE = ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea")
 DAY = 86_400.0
@@ -307,3 +313,53 @@ def test_a_player_out_while_their_game_is_played_keeps_that_game_and_its_result(
     assert (bob_line.points, bob_line.wins, bob_line.withdrawn) == (1.0, 1, True)
     (their_line,) = [s for s in state.standings if s.name == opponent]
     assert their_line.points == 0.0
+
+
+async def test_over_sockets_a_director_whose_connection_drops_comes_back_to_end_it(
+    tmp_path: Path, make_server: ServerFactory
+) -> None:
+    """A real server: Ann makes a Swiss of three rounds for four, starts it, sits down at her
+    game of round one and her connection closes. The round is played out without her (her
+    opponent resigns), round two is paired; she logs in again, is told of her game waiting,
+    and ends the tournament: the games still played drawn, the final standings sent to those
+    who watch it."""
+    server = await make_server(db=str(tmp_path / "db.sqlite3"), password_cost="test")
+    clients: dict[str, Client] = {}
+    for name in ("Ann", "Bob", "Cid", "Dan"):
+        client = await Client.connect(server.port, name)
+        await client.send(Register(name, WORDS))
+        await client.expect(LoggedIn)
+        clients[name] = client
+    ann, bob = clients["Ann"], clients["Bob"]
+    await ann.send(CreateTournament(TournamentTerms("Cup", "swiss", 3)))
+    tournament_id = (await ann.expect(TournamentState)).summary.tournament_id
+    for client in clients.values():
+        await client.send(JoinTournament(tournament_id))
+        await client.expect(TournamentState)
+    await ann.send(StartTournament(tournament_id))
+    first = (await state_with(bob, 1)).rounds[0]
+    (hers,) = [g for g in first.games if "Ann" in (g.white, g.black)]
+    assert hers.table_id is not None
+    await ann.send(Resume(hers.table_id))
+    await ann.expect(State)
+    await ann.close()
+    for game in first.games:
+        resigner = game.black if game.white == "Ann" else game.white  # never Ann
+        assert game.table_id is not None
+        await resign(clients[resigner], game.table_id)
+    second = await state_with(bob, 2)
+    assert [g.result for g in second.rounds[0].games if g.table_id == hers.table_id] == [
+        "white_won" if hers.white == "Ann" else "black_won"
+    ]  # her opponent resigned: her point, though she had gone
+    ann = await Client.connect(server.port, "Ann")
+    await ann.send(Login("Ann", WORDS))
+    await ann.expect(LoggedIn)
+    note = await round_note(ann)  # her game of round two, waiting for her
+    (waiting,) = [g for g in second.rounds[1].games if "Ann" in (g.white, g.black)]
+    assert note.table_id == waiting.table_id
+    await ann.send(DirectTournament(tournament_id, "end"))
+    final = await state_with(bob, 2, finished=True)
+    assert [g.result for g in final.rounds[1].games] == ["draw", "draw"]
+    assert len(final.standings) == 4 and final.summary.director == "Ann"
+    for client in (ann, *list(clients.values())[1:]):
+        await client.close()
