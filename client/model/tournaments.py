@@ -26,6 +26,7 @@ import attrs
 
 from client.language.command_words import in_words
 from client.language.i18n import N_, _, pgettext
+from client.model.table import TableTournament
 from protocol.fields import TimeControl
 from protocol.messages import ClientMessage, Error
 from protocol.player_messages import PlayerNote
@@ -180,6 +181,18 @@ class TournamentsState:
         games = self.shown_games()
         if 0 <= self.game_cursor < len(games):
             return games[self.game_cursor]
+        return None
+
+    def tournament_of(self, table_id: str) -> TableTournament | None:
+        """The shown tournament and the round whose game the table played, if it is one of
+        its games: what a replay of it says beside the game's own rounds."""
+        shown = self.current
+        if shown is None:
+            return None
+        for played in shown.rounds:
+            if any(game.table_id == table_id for game in played.games):
+                summary = shown.summary
+                return TableTournament(summary.tournament_id, summary.name, played.number)
         return None
 
     def place_on_mine(self, me: str | None) -> None:

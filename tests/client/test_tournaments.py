@@ -13,10 +13,11 @@ from client.language.i18n import set_language
 from client.model.state import ClientState
 from client.model.tournaments import read_clock, read_tournament_line
 from client.screens.lobby_screen import render_lobby
+from client.screens.tournament_keys import go_to_game
 from client.screens.tournaments_screen import LIST_KEYS, ONE_KEYS
 from protocol.fields import TableOptions, TimeControl
-from protocol.messages import Error
-from protocol.player_messages import PlayerNote
+from protocol.messages import ClientMessage, Error, LobbyUnsubscribe, Reclaim
+from protocol.player_messages import PlayerNote, Resume
 from protocol.tournament_messages import (
     CreateTournament,
     DirectTournament,
@@ -380,3 +381,34 @@ async def test_the_director_removes_a_player_and_ends_the_tournament(
         from client.screens.tournaments_screen import tournament_hints
 
         assert "x " not in tournament_hints(ann.state)
+
+
+def test_going_to_my_game_takes_the_seat_with_its_saved_token_else_resumes() -> None:
+    """Enter on one's own game of the round, as the lobby's Enter (lobby_actions.join): the
+    seat's token this client saved takes it back (`reclaim`); without one, or with a token of
+    the other seat, the account does (`resume`). A game with no table says so."""
+    sent: list[ClientMessage] = []
+
+    def send(message: ClientMessage) -> bool:
+        sent.append(message)
+        return True
+
+    def replay(table_id: str) -> None:
+        raise AssertionError(f"no replay of {table_id}: the game is played")
+
+    state = shown_state()  # the cursor on board 1: NAMES[0] (this player) White, played
+    go_to_game(state, send, replay)
+    assert sent == [Resume("77aa0b1e"), LobbyUnsubscribe()]
+    sent.clear()
+    state.saved_seats["77aa0b1e"] = ("white", "seat-token")
+    go_to_game(state, send, replay)
+    assert sent == [Reclaim("77aa0b1e", "seat-token"), LobbyUnsubscribe()]
+    assert "77aa0b1e" in state.message
+    sent.clear()
+    state.saved_seats["77aa0b1e"] = ("black", "not-mine")  # a token of the other seat
+    go_to_game(state, send, replay)
+    assert sent == [Resume("77aa0b1e"), LobbyUnsubscribe()]
+    sent.clear()
+    state.tournaments.game_cursor = 2  # board 3: a forfeit decided at the pairing, no table
+    go_to_game(state, send, replay)
+    assert sent == [] and state.message == "No game to go to here."
