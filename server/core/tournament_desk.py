@@ -209,8 +209,21 @@ class TournamentDesk:
                 raise TableError(ErrorCode.NO_SUCH_PLAYER, "no player has this name")
             held = [h for h in held if h.model.entrant(player.key) is not None]
             name = player.name
+        self.ctx.send(session.member, self._listing(held, name))
+
+    def _listing(self, held: list[Held], name: str | None = None) -> Tournaments:
         newest = held[-LISTED:][::-1]
-        self.ctx.send(session.member, Tournaments([self._summary(h) for h in newest], name))
+        return Tournaments([self._summary(h) for h in newest], name)
+
+    def _tell_lobby(self) -> None:
+        """The lobby's watchers get the list anew when a tournament is made, starts or ends:
+        what a lobby shows of it changes then (a join or a result does not send it; the list
+        is asked for again). Versions 1 to 3 do not know the message: send_all leaves them
+        out, so their bytes are as before."""
+        watchers = self.ctx.lobby.watchers
+        if watchers:
+            listing = self._listing(list(self.held.values()))
+            self.ctx.send_all([(member, listing) for member in sorted(watchers)])
 
     def create(self, session: Session, terms: TournamentTerms, now: float) -> None:
         ctx = self.ctx
@@ -237,6 +250,7 @@ class TournamentDesk:
         if terms.start is not None:
             self._schedule_start(held, now)
         self._tell(held)
+        self._tell_lobby()
         log.info("tournament %s made by %s: %s", tournament_id, account.name, terms.format)
 
     def _checked(self, terms: TournamentTerms) -> TournamentTerms:
@@ -380,6 +394,8 @@ class TournamentDesk:
         log.info("tournament %s starts with %d players", held.tournament_id,
                  len(held.model.entrants))  # fmt: skip
         self._next_round(held, now)
+        if not held.model.finished:  # else _finish told the lobby
+            self._tell_lobby()
 
     def _next_round(self, held: Held, now: float) -> None:
         """Pair the next round and make its tables; a round whose games were all decided at its
@@ -507,6 +523,7 @@ class TournamentDesk:
         held.model = held.model.end()
         self._write(held)
         self._tell(held)
+        self._tell_lobby()
         log.info("tournament %s finished", held.tournament_id)
 
     # ----- the timers -------------------------------------------------------------------------
