@@ -527,6 +527,7 @@ class ClientState:
             self.played_yet,
             mover,
             self.player_name(pub.to_move),
+            tournament=self.table is not None and self.table.tournament is not None,
         )
         if said is None:
             return

@@ -41,6 +41,7 @@ from protocol.tournament_messages import (
     TournamentState,
     TournamentSummary,
     TournamentTerms,
+    WatchTournament,
 )
 
 View = Literal["list", "one"]
@@ -80,8 +81,11 @@ class TournamentsState:
             self.creating = False
             self.watching, self.view, self.game_cursor = msg.summary.tournament_id, "one", 0
         if msg.summary.tournament_id == self.watching:
+            new_round = self.current is None or len(self.current.rounds) != len(msg.rounds)
             self.current = msg
             self.game_cursor = min(self.game_cursor, max(len(self.shown_games()) - 1, 0))
+            if new_round:  # a round paired, or the tournament opened: Enter goes to one's game
+                self.place_on_mine(me)
         for i, entry in enumerate(self.listing):  # the list's line follows too
             if entry.tournament_id == msg.summary.tournament_id:
                 self.listing[i] = msg.summary
@@ -119,6 +123,15 @@ class TournamentsState:
             return None
         self.asked = None
         return said
+
+    def again(self) -> list[ClientMessage]:
+        """What a new connection asks for again (the last one's watch is gone with it): the
+        tournament shown, or the list shown."""
+        if self.watching is not None:
+            return [WatchTournament(self.watching)]
+        if self.view == "list":
+            return [GetTournaments()]
+        return []
 
     def refused(self, error: Error) -> None:
         """A tournament message refused: what was waited for will not come."""

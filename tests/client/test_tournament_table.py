@@ -124,3 +124,21 @@ def test_a_replay_from_the_tournaments_screen_knows_its_tournament() -> None:
     assert tours.current is not None
     assert line.replay.tournament == TableTournament("5c0ffee1", tours.current.summary.name, 2)
     assert tours.tournament_of("nowhere") is None
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "it"])
+def test_a_tournament_games_end_says_no_rematch_on_the_message_line(lang: str) -> None:
+    """The message line at the end of a tournament's game: the tournament pairs the next (no
+    'rematch', which it refuses), on one line of 80 columns, as any game's end."""
+    state = known_state()
+    assert state.public is not None
+    state.table = table_from_view(VIEW)
+    state.public = attrs.evolve(state.public, result=Result(Seat.WHITE, "more points"))
+    set_language(lang)
+    try:
+        state._announce_turn()
+        rematch = command_word("rematch")
+    finally:
+        set_language("en")
+    assert f"'{command_word('lobby')}'" in state.message or "'lobby'" in state.message
+    assert rematch not in state.message and len(state.message) < 80
