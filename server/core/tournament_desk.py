@@ -728,12 +728,16 @@ class TournamentDesk:
 
 
 def _outcome(table: Table, winner: Seat | None, kind: Termination) -> Outcome:
-    """A tournament game's outcome from its result: a forfeit by a player who had not made a
-    move is a game not played (the tie-breaks count it so), any other ending a game played."""
+    """A tournament game's outcome from its result: lost by a player who had not made a move,
+    by forfeit or on time, it is a game not played (the tie-breaks and the colours count it
+    so); any other ending a game played. Time counts as forfeit here because a live
+    tournament's clock and its first-move forfeit may fall at the same moment (5 minutes each
+    by default), and which timer the server handles first must not decide the kind of result."""
     if winner is None:
         return Outcome.DRAW
     loser = winner.other
-    if kind is Termination.FORFEIT and not turns_completed(table)[loser]:
+    unplayed = kind in (Termination.FORFEIT, Termination.TIME)
+    if unplayed and not turns_completed(table)[loser]:
         return Outcome.forfeit_against(loser)
     return Outcome.WHITE_WON if winner is Seat.WHITE else Outcome.BLACK_WON
 

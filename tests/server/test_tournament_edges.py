@@ -68,7 +68,8 @@ def test_a_round_robin_of_twelve_by_correspondence_goes_to_its_final_table() -> 
     pairs = [frozenset((g.white, g.black)) for r in state.rounds for g in r.games]
     assert len(pairs) == len(set(pairs)) == 66  # every pair once
     assert set(pairs) == {frozenset((a, b)) for a in TWELVE for b in TWELVE if a < b}
-    assert {g.result for r in state.rounds for g in r.games} == {"black_won"}
+    # White never moved in any game: each lost by the clock of days, a game not played
+    assert {g.result for r in state.rounds for g in r.games} == {"black_won_by_forfeit"}
     whites = {name: sum(g.white == name for r in state.rounds for g in r.games) for name in TWELVE}
     assert all(5 <= count <= 6 for count in whites.values())  # Berger's tables balance the seats
     assert sorted(s.name for s in state.standings) == sorted(TWELVE)
@@ -363,3 +364,22 @@ async def test_over_sockets_a_director_whose_connection_drops_comes_back_to_end_
     assert len(final.standings) == 4 and final.summary.director == "Ann"
     for client in (ann, *list(clients.values())[1:]):
         await client.close()
+
+
+@pytest.mark.parametrize("forfeit_after", [120, 300], ids=["same-moment", "clock-first"])
+def test_a_player_who_never_moved_loses_a_game_not_played_by_clock_or_forfeit(
+    forfeit_after: int,
+) -> None:
+    """A clock of two minutes and a first-move time of two minutes fall at the same moment
+    (the defaults, 5+3 and 300 s, do too), or the clock first: either way White, who never
+    moved, loses a game not played, whichever timer the server handles first."""
+    h = Accounts()
+    clock = TimeControl(120, 1)
+    terms = TournamentTerms("Quick", "swiss", 2, clock, forfeit_after=forfeit_after)
+    _players, _tournament_id, pairing = a_game(h, terms)
+    table_id = pairing.table_id or ""
+    h.advance(h.now + 121)
+    assert results_of(h, table_id) == (["black_won_by_forfeit"], 1)
+    result = h.core.lobby.tables[table_id].game.result
+    assert result is not None
+    assert result.kind.value in ("time", "forfeit")  # the table's own record says which
