@@ -239,16 +239,34 @@ function actions(state) {
   return buttons.length ? el("div", { class: "tournament-actions" }, ...buttons) : null;
 }
 
+// A first move's time as the terminal client says a duration (client/model/table_talk.py).
+function durationWords(seconds) {
+  if (seconds < 90) return fmt(ngettext("{n} second", "{n} seconds", seconds), { n: seconds });
+  const minutes = Math.round(seconds / 60);
+  return fmt(ngettext("{n} minute", "{n} minutes", minutes), { n: minutes });
+}
+
 function termsList(state) {
   const summary = state.summary;
+  // the time in force for a first move (the director's or the server's; none in a game of days)
+  const first = state.forfeit_after ? [[_("First move"), fmt(_("within {time}, or the game is lost by forfeit"), { time: durationWords(state.forfeit_after) })]] : [];
   const rows = [
     [_("Format"), formatWords(summary)],
     [_("Time control"), clockWords(summary.clock)],
+    ...first,
     [t("rated"), summary.rated ? _("yes") : _("no")],
     [_("Director"), playerLink(summary.director)],
     [_("Status"), statusWords(summary)],
   ];
   return el("dl", { class: "terms" }, ...rows.flatMap(([term, value]) => [el("dt", { text: term }), el("dd", {}, value)]));
+}
+
+// A finished tournament's winner, or those who share the first place.
+function winnerLine(state) {
+  if (state.summary.status !== "finished") return null;
+  const names = state.standings.filter((s) => s.place === 1).map((s) => s.name);
+  if (!names.length) return null;
+  return el("p", { class: "tournament-winner", id: "tournament-winner", text: fmt(ngettext("Winner: {names}", "Winners: {names}", names.length), { names: names.join(", ") }) });
 }
 
 function playersPart(state) {
@@ -426,7 +444,7 @@ export function renderTournament(main, id) {
       "article",
       { class: "tournament-page" },
       el("nav", {}, back),
-      el("header", { class: "tournament-head" }, el("h1", { text: state.summary.name }), termsList(state), actions(state)),
+      el("header", { class: "tournament-head" }, el("h1", { text: state.summary.name }), winnerLine(state), termsList(state), actions(state)),
       callPart(),
       notice,
       el("div", { class: "tournament-parts" }, standingsPart(state), roundsPart(state), playersPart(state)),

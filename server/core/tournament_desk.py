@@ -646,10 +646,11 @@ class TournamentDesk:
             if model.started
             else []
         )  # fmt: skip
+        after = self._forfeit_after(held)
         return TournamentState(
             self._summary(held),
             held.terms.options,
-            held.terms.forfeit_after,
+            None if after is None else round(after),  # in force: the director's or the server's
             [
                 TournamentPlayer(name_of(e.name), round(e.rating), e.joined, e.left is not None)
                 for e in model.entrants

@@ -412,3 +412,36 @@ def test_going_to_my_game_takes_the_seat_with_its_saved_token_else_resumes() -> 
     state.tournaments.game_cursor = 2  # board 3: a forfeit decided at the pairing, no table
     go_to_game(state, send, replay)
     assert sent == [] and state.message == "No game to go to here."
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "winners"),
+    [
+        ("en", "first move within 5 minutes", "winners "),
+        ("de", "erster Zug binnen 5 Minuten", "geteilter Sieg "),
+        ("it", "prima mossa entro 5 minuti", "vincono a pari merito "),
+    ],
+)
+def test_the_screen_says_the_first_moves_time_and_at_the_end_the_winners(
+    lang: str, first: str, winners: str
+) -> None:
+    """Under way, the time in force for a first move (what the forfeit is); once finished,
+    who won, or who share the first place; at 80 columns."""
+    set_language(lang)
+    try:
+        state = shown_state()
+        tours = state.tournaments
+        shown = tours.current
+        assert shown is not None
+        state.handle(attrs.evolve(shown, forfeit_after=300))
+        text = render_lobby(state, 80, 23).text()
+        assert first in text, text
+        done = attrs.evolve(shown.summary, status="finished")
+        tied = [attrs.evolve(s, place=1) if i < 2 else s for i, s in enumerate(shown.standings)]
+        state.handle(attrs.evolve(shown, summary=done, standings=tied, forfeit_after=300))
+        text = render_lobby(state, 80, 23).text()
+    finally:
+        set_language("en")
+    assert first not in text
+    assert f"{winners}{NAMES[0]}, {NAMES[1]}"[:60] in text.replace("\n   ", " "), text
+    assert all(len(line) <= 80 for line in text.splitlines())

@@ -383,3 +383,17 @@ def test_a_player_who_never_moved_loses_a_game_not_played_by_clock_or_forfeit(
     result = h.core.lobby.tables[table_id].game.result
     assert result is not None
     assert result.kind.value in ("time", "forfeit")  # the table's own record says which
+
+
+def test_the_state_says_the_time_for_a_first_move_in_force() -> None:
+    """What the players are told of the first-move forfeit is the time the server keeps: the
+    director's, else the server's (`--tournament-forfeit`), none in a game of days."""
+    h = Accounts(tournament_forfeit=90.0)
+    ann = v4_account(h, "Ann")
+    for terms, said in (
+        (TournamentTerms("Theirs", "swiss", 1, forfeit_after=45), 45),
+        (TournamentTerms("Server's", "swiss", 1), 90),
+        (TournamentTerms("Letters", "swiss", 1, TimeControl(days=2)), None),
+    ):
+        made(h, ann, terms)
+        assert last_state(h, ann).forfeit_after == said, terms.name
