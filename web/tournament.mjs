@@ -163,9 +163,9 @@ function direct(id, action, name = null) {
   return ask("direct_tournament", { tournament_id: id, action, name });
 }
 
-// A button that asks "Really? Yes / No" in its place before it does what it says; Escape or
-// "No" takes the question back.
-function confirmed(id, action, name, key, words, question) {
+// A button that asks "Really? Yes / No" in its place before it does what it says (`yes`: the
+// director's action by default); Escape or "No" takes the question back.
+function confirmed(id, action, name, key, words, question, yes = () => direct(id, action, name)) {
   const asking = confirming && confirming.id === id && confirming.action === action && confirming.name === name;
   if (!asking) {
     return el("button", {
@@ -195,7 +195,7 @@ function confirmed(id, action, name, key, words, question) {
       },
     },
     el("span", { class: "question", text: question }),
-    el("button", { type: "button", class: "yes danger", "data-confirm": key, text: _("Yes"), onclick: () => direct(id, action, name) }),
+    el("button", { type: "button", class: "yes danger", "data-confirm": key, text: _("Yes"), onclick: yes }),
     el("button", { type: "button", class: "no", text: _("No"), onclick: no }),
   );
 }
@@ -217,8 +217,16 @@ function actions(state) {
   if (!entry && (summary.status === "open" || summary.format === "swiss")) {
     buttons.push(el("button", { type: "button", id: "join-tournament", class: "primary", text: _("Join the tournament"), onclick: () => ask("join_tournament", { tournament_id: id }) }));
   }
-  if (playing) {
-    buttons.push(el("button", { type: "button", id: "withdraw-tournament", text: _("Withdraw"), onclick: () => ask("withdraw_tournament", { tournament_id: id }) }));
+  const withdraw = () => {
+    confirming = null;
+    ask("withdraw_tournament", { tournament_id: id });
+  };
+  if (playing && summary.status === "open") {
+    buttons.push(el("button", { type: "button", id: "withdraw-tournament", text: _("Withdraw"), onclick: withdraw }));
+  } else if (playing) {
+    // under way there is no coming back: asked first, and what becomes of the game said
+    const question = _("Really withdraw? You are paired no more; your game of this round goes on: play it out or resign it.");
+    buttons.push(confirmed(id, "withdraw", null, "withdraw-tournament", _("Withdraw"), question, withdraw));
   }
   const director = isDirector(summary);
   if (director && summary.status === "open") {

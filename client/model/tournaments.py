@@ -61,8 +61,9 @@ class TournamentsState:
     # again when that game is over, where the table's end would hide it
     waiting: tuple[str, str] | None = None
     player_cursor: int = 0  # on the shown tournament's players not withdrawn (the director's)
-    # the director's action asked y/n before it is sent: (action, the player removed or None)
-    confirm: tuple[DirectorAction, str | None] | None = None
+    # the director's action, or a withdrawal under way, asked y/n before it is sent: (action,
+    # the player removed or None)
+    confirm: tuple[DirectorAction | Literal["withdraw"], str | None] | None = None
     asked_name: str | None = None  # the player whose removal was asked
 
     def handle(self, msg: Tournaments | TournamentState, me: str | None) -> str | None:
@@ -86,6 +87,11 @@ class TournamentsState:
             self.game_cursor = min(self.game_cursor, max(len(self.shown_games()) - 1, 0))
             if new_round:  # a round paired, or the tournament opened: Enter goes to one's game
                 self.place_on_mine(me)
+                bye = msg.rounds[-1].bye if msg.rounds else None
+                if bye is not None and bye == me and msg.summary.status == "started":
+                    return _("Round {n}: you have the bye, a point without a game.").format(
+                        n=len(msg.rounds)
+                    )
         for i, entry in enumerate(self.listing):  # the list's line follows too
             if entry.tournament_id == msg.summary.tournament_id:
                 self.listing[i] = msg.summary
@@ -104,7 +110,17 @@ class TournamentsState:
         if asked == "join" and mine and not mine[0].withdrawn:
             said = _("You are in the tournament.")
         elif asked == "withdraw" and (not mine or mine[0].withdrawn):
-            said = _("You have left the tournament.")
+            playing = msg.rounds and any(
+                g.result is None and me in (g.white, g.black) for g in msg.rounds[-1].games
+            )
+            said = (
+                _(
+                    "You have left the tournament; your game of this round goes on: play it out"
+                    " or resign it."
+                )
+                if playing
+                else _("You have left the tournament.")
+            )
         elif asked == "start" and msg.summary.status != "open":
             said = _("The tournament has begun.")
         elif asked == "remove" and any(

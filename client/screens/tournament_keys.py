@@ -107,6 +107,12 @@ def act(state: ClientState, send: Send, what: str) -> None:
         "withdraw": _("Withdrawing from the tournament..."),
         "start": _("Starting the tournament..."),
     }
+    shown = tours.current
+    if what == "withdraw" and shown is not None and shown.summary.status == "started":
+        # under way there is no coming back: asked first, and what becomes of the game said
+        tours.confirm = ("withdraw", None)
+        state.say(_("Withdraw? You are paired no more; your game of this round goes on. y/n"))
+        return
     if send(messages[what]):
         tours.asked = what
         state.say(said[what])
@@ -151,10 +157,17 @@ def answer(state: ClientState, send: Send, yes: bool) -> None:
     asked, tours.confirm = tours.confirm, None
     if asked is None:
         return
-    if yes:
-        _send_direct(state, send, *asked)
-    else:
+    if not yes:
         state.say(_("Nothing done."))
+    elif asked[0] == "withdraw":
+        assert tours.watching is not None
+        if send(WithdrawTournament(tours.watching)):
+            tours.asked = "withdraw"
+            state.say(_("Withdrawing from the tournament..."))
+        else:
+            state.say(_("Not connected."), "error")
+    else:
+        _send_direct(state, send, asked[0], asked[1])
 
 
 def _send_direct(state: ClientState, send: Send, action: DirectorAction, name: str | None) -> None:

@@ -13,7 +13,7 @@ from client.language.i18n import set_language
 from client.model.state import ClientState
 from client.model.tournaments import read_clock, read_tournament_line
 from client.screens.lobby_screen import render_lobby
-from client.screens.tournament_keys import go_to_game
+from client.screens.tournament_keys import act, answer, go_to_game
 from client.screens.tournaments_screen import LIST_KEYS, ONE_KEYS
 from protocol.fields import TableOptions, TimeControl
 from protocol.messages import ClientMessage, Error, LobbyUnsubscribe, Reclaim
@@ -29,6 +29,7 @@ from protocol.tournament_messages import (
     Tournaments,
     TournamentState,
     TournamentSummary,
+    WithdrawTournament,
 )
 from shared.game import Result
 from shared.types import Seat
@@ -227,7 +228,8 @@ def test_what_was_asked_is_said_when_the_state_shows_it() -> None:
     assert tours.asked == "withdraw"
     out = [TournamentPlayer(p.name, p.rating, p.joined, True) for p in tournament.players]
     state.handle(attrs.evolve(tournament, players=out))
-    assert tours.asked is None and state.message == "You have left the tournament."
+    assert tours.asked is None
+    assert state.message.startswith("You have left the tournament;")  # board 1: goes on
     # a refusal: nothing is waited for any more
     tours.asked, tours.creating = "join", True
     state.handle(Error("bad_tournament", "no", reason="started", refused="join_tournament"))
@@ -445,3 +447,32 @@ def test_the_screen_says_the_first_moves_time_and_at_the_end_the_winners(
     assert first not in text
     assert f"{winners}{NAMES[0]}, {NAMES[1]}"[:60] in text.replace("\n   ", " "), text
     assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_withdrawing_under_way_is_asked_first_and_says_what_becomes_of_the_game() -> None:
+    """w in a tournament under way (no coming back) asks y/n first, saying the game of the
+    round goes on; n does nothing; y sends the withdrawal, and when the state shows it done,
+    the message says the game goes on. A new round with this player's bye says so."""
+    sent: list[ClientMessage] = []
+
+    def send(message: ClientMessage) -> bool:
+        sent.append(message)
+        return True
+
+    state = shown_state()  # NAMES[0] plays board 1 of round 2, still played
+    tours = state.tournaments
+    act(state, send, "withdraw")
+    assert sent == [] and tours.confirm == ("withdraw", None) and "y/n" in state.message
+    answer(state, send, False)
+    assert sent == [] and tours.confirm is None and state.message == "Nothing done."
+    act(state, send, "withdraw")
+    answer(state, send, True)
+    assert sent == [WithdrawTournament("5c0ffee1")] and tours.asked == "withdraw"
+    shown = tours.current
+    assert shown is not None
+    out = [attrs.evolve(p, withdrawn=p.name == NAMES[0]) for p in shown.players]
+    state.handle(attrs.evolve(shown, players=out))
+    assert "goes on" in state.message and tours.asked is None
+    third = TournamentRound(3, NAMES[0], [])
+    state.handle(attrs.evolve(shown, rounds=[*shown.rounds, third]))
+    assert state.message == "Round 3: you have the bye, a point without a game."
