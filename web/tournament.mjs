@@ -113,12 +113,14 @@ function statusWords(summary) {
   return summary.paused ? `${words} · ${_("paused")}` : words;
 }
 
-// Points and tie-breaks with their halves: 2.5 -> "2½".
+// Points and tie-breaks with their halves: 2.5 -> "2½"; a Sonneborn-Berger against a virtual
+// opponent may be a quarter: 0.75 -> "0.75" (as the terminal says it), never rounded to "½".
 function points(n) {
   const whole = Math.floor(n);
-  const half = n - whole >= 0.5;
-  if (!half) return String(whole);
-  return whole ? `${whole}½` : "½";
+  const rest = n - whole;
+  if (rest === 0) return String(whole);
+  if (rest === 0.5) return whole ? `${whole}½` : "½";
+  return String(Math.round(n * 100) / 100);
 }
 
 const RESULTS = {

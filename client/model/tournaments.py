@@ -82,8 +82,15 @@ class TournamentsState:
             self.creating = False
             self.watching, self.view, self.game_cursor = msg.summary.tournament_id, "one", 0
         if msg.summary.tournament_id == self.watching:
-            new_round = self.current is None or len(self.current.rounds) != len(msg.rounds)
+            was = self.current
+            new_round = was is None or len(was.rounds) != len(msg.rounds)
             self.current = msg
+            if was is not None and was.summary.status != "finished" == msg.summary.status:
+                # over while followed (its last game, or its director): who won, and where
+                firsts = ", ".join(s.name for s in msg.standings if s.place == 1) or "-"
+                return _(
+                    "{name} is over, won by {names}: T in the lobby shows the final standings."
+                ).format(name=msg.summary.name, names=firsts)
             self.game_cursor = min(self.game_cursor, max(len(self.shown_games()) - 1, 0))
             if new_round:  # a round paired, or the tournament opened: Enter goes to one's game
                 self.place_on_mine(me)

@@ -476,3 +476,15 @@ def test_withdrawing_under_way_is_asked_first_and_says_what_becomes_of_the_game(
     third = TournamentRound(3, NAMES[0], [])
     state.handle(attrs.evolve(shown, rounds=[*shown.rounds, third]))
     assert state.message == "Round 3: you have the bye, a point without a game."
+
+
+def test_the_end_of_a_tournament_followed_is_said_with_its_winner() -> None:
+    state = shown_state()
+    shown = state.tournaments.current
+    assert shown is not None
+    done = attrs.evolve(shown, summary=attrs.evolve(shown.summary, status="finished"))
+    state.handle(done)
+    assert state.message.startswith(f"{shown.summary.name} is over, won by {NAMES[0]}:")
+    state.say("")
+    state.handle(done)  # once
+    assert state.message == ""
