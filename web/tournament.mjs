@@ -344,7 +344,8 @@ function standingsPart(state) {
               "tr",
               { class: s.withdrawn ? "withdrawn" : "" },
               el("td", { class: "num", text: String(s.place) }),
-              el("td", {}, playerLink(s.name), s.withdrawn ? el("span", { class: "dim", text: ` · ${_("withdrawn")}` }) : null),
+              // short, as the terminal's, so that the seven columns fit a phone: the row is dimmed
+              el("td", {}, playerLink(s.name), s.withdrawn ? el("span", { class: "dim", title: _("withdrawn"), text: ` ${_("(out)")}` }) : null),
               el("td", { class: "num points", text: points(s.points) }),
               ...breaks.map(([key]) => el("td", { class: "num", text: key === "wins" ? String(s.wins) : points(s[key]) })),
             ),
