@@ -27,7 +27,7 @@ from client.language.words import (
 from client.model.players import PlayersState
 from client.model.table import TableView, table_from_view
 from client.model.table_form import CreateForm
-from client.model.table_talk import absence_words, note_words, turn_words
+from client.model.table_talk import Said, absence_words, note_words, turn_words
 from client.model.tournaments import TournamentsState, round_note_words
 from protocol.fields import ChatEntry, Players, TableInfo
 from protocol.messages import (
@@ -531,6 +531,12 @@ class ClientState:
         )
         if said is None:
             return
+        tournament = None if self.table is None else self.table.tournament
+        ended = (
+            None if tournament is None else self.tournaments.ended_words(tournament.tournament_id)
+        )
+        if pub.result is not None and ended is not None:  # its last game: the tournament's end
+            said = Said(ended)
         clock = None if self.table is None else self.table.clock
         if said.to_me and clock is not None and clock.days:  # a game of days: one may be away
             self.accounts.attention = _("Your move")

@@ -87,10 +87,7 @@ class TournamentsState:
             self.current = msg
             if was is not None and was.summary.status != "finished" == msg.summary.status:
                 # over while followed (its last game, or its director): who won, and where
-                firsts = ", ".join(s.name for s in msg.standings if s.place == 1) or "-"
-                return _(
-                    "{name} is over, won by {names}: T in the lobby shows the final standings."
-                ).format(name=msg.summary.name, names=firsts)
+                return self.ended_words(msg.summary.tournament_id)
             self.game_cursor = min(self.game_cursor, max(len(self.shown_games()) - 1, 0))
             if new_round:  # a round paired, or the tournament opened: Enter goes to one's game
                 self.place_on_mine(me)
@@ -146,6 +143,18 @@ class TournamentsState:
             return None
         self.asked = None
         return said
+
+    def ended_words(self, tournament_id: str) -> str | None:
+        """The tournament followed is over: who won, and where the final standings are."""
+        shown = self.current
+        if shown is None or shown.summary.tournament_id != tournament_id:
+            return None
+        if shown.summary.status != "finished":
+            return None
+        firsts = ", ".join(s.name for s in shown.standings if s.place == 1) or "-"
+        return _(
+            "{name} is over, won by {names}: T in the lobby shows the final standings."
+        ).format(name=shown.summary.name, names=firsts)
 
     def again(self) -> list[ClientMessage]:
         """What a new connection asks for again (the last one's watch is gone with it): the

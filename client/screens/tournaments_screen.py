@@ -165,7 +165,9 @@ def render_one(
         format_word(summary),
         _("round {round} of {rounds}").format(round=summary.round, rounds=summary.rounds or "?")
         if summary.status != "open"
-        else _("{rounds} rounds").format(rounds=summary.rounds or "?"),
+        else ngettext("{rounds} round", "{rounds} rounds", summary.rounds or 2).format(
+            rounds=summary.rounds or "?"
+        ),
         describe_control(summary.clock),
         _("rated") if summary.rated else _("unrated"),
         _("director {name}").format(name=summary.director),

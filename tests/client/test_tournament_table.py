@@ -142,3 +142,18 @@ def test_a_tournament_games_end_says_no_rematch_on_the_message_line(lang: str) -
         set_language("en")
     assert f"'{command_word('lobby')}'" in state.message or "'lobby'" in state.message
     assert rematch not in state.message and len(state.message) < 80
+
+
+def test_the_last_games_end_says_the_tournaments_end() -> None:
+    """The end of the tournament's last game, at its table: the tournament's end and winner
+    (the state saying it finished may come before the game's end or after it)."""
+    state = known_state()
+    assert state.public is not None
+    state.table = table_from_view(VIEW)
+    shown = shown_state().tournaments.current
+    assert shown is not None
+    finished = attrs.evolve(shown, summary=attrs.evolve(shown.summary, status="finished"))
+    state.tournaments.watching, state.tournaments.current = "5c0ffee1", finished
+    state.public = attrs.evolve(state.public, result=Result(Seat.WHITE, "more points"))
+    state._announce_turn()
+    assert state.message.startswith(f"{shown.summary.name} is over, won by ")

@@ -488,3 +488,18 @@ def test_the_end_of_a_tournament_followed_is_said_with_its_winner() -> None:
     state.say("")
     state.handle(done)  # once
     assert state.message == ""
+
+
+@pytest.mark.parametrize(("lang", "one"), [("en", "1 round ·"), ("de", "1 Runde ·")])
+def test_an_open_swiss_of_one_round_says_round(lang: str, one: str) -> None:
+    set_language(lang)
+    try:
+        state = shown_state()
+        shown = state.tournaments.current
+        assert shown is not None
+        opened = attrs.evolve(shown.summary, status="open", rounds=1, round=0)
+        state.handle(attrs.evolve(shown, summary=opened, rounds=[], standings=[]))
+        text = render_lobby(state, 80, 23).text()
+    finally:
+        set_language("en")
+    assert one in text, text
