@@ -7,6 +7,7 @@ while their own game of the round is played."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -397,3 +398,65 @@ def test_the_state_says_the_time_for_a_first_move_in_force() -> None:
     ):
         made(h, ann, terms)
         assert last_state(h, ann).forfeit_after == said, terms.name
+
+
+async def state_of(client: Client, name: str, done: int, finished: bool = False) -> TournamentState:
+    """The first `tournament` of the tournament `name` with `done` rounds paired (and
+    finished): the states of an earlier one, still coming (a result's are sent at most every
+    second), are passed over."""
+    while True:
+        state = await client.expect(TournamentState)
+        right = state.summary.name == name and len(state.rounds) == done
+        if right and (state.summary.status == "finished") == finished:
+            return state
+
+
+async def test_over_sockets_a_first_move_near_its_forfeit_time_has_one_result(
+    tmp_path: Path, make_server: ServerFactory
+) -> None:
+    """A real server whose first-move time is 0.3 s (`--tournament-forfeit`): White's first
+    move is sent a little before, at and after it, three tournaments. Whatever the network
+    and the event loop make of it, each game has exactly one of the documented outcomes:
+    the move refused as game over and White's forfeit, or the move taken and then Black's
+    forfeit (Black never moves); never the move taken and White's forfeit, never two."""
+    server = await make_server(
+        db=str(tmp_path / "db.sqlite3"), password_cost="test", tournament_forfeit=0.3
+    )
+    clients: dict[str, Client] = {}
+    for name in ("Ann", "Bob"):
+        client = await Client.connect(server.port, name)
+        await client.send(Register(name, WORDS))
+        await client.expect(LoggedIn)
+        clients[name] = client
+    ann = clients["Ann"]
+    seen: list[str] = []
+    for number, delay in enumerate((0.2, 0.3, 0.4)):
+        name = f"Race {number}"
+        await ann.send(CreateTournament(TournamentTerms(name, "swiss", 1)))
+        tournament_id = (await state_of(ann, name, 0)).summary.tournament_id
+        for client in clients.values():
+            await client.send(JoinTournament(tournament_id))
+        while len((await state_of(ann, name, 0)).players) < 2:
+            pass  # both in, as Ann's screen shows, before she starts it
+        await ann.send(StartTournament(tournament_id))
+        (game,) = (await state_of(ann, name, 1)).rounds[0].games
+        assert game.table_id is not None
+        white = clients[game.white]
+        await white.send(Resume(game.table_id))
+        state = await white.expect(State)
+        await asyncio.sleep(delay - 0.05)  # the resume took some of the time already
+        await white.send(Command(game.table_id, state.version, "draw"))
+        final = await state_of(ann, name, 1, finished=True)
+        (result,) = [g.result for g in final.rounds[0].games]
+        refused = [
+            m for m in await white.quiet(0.3) if isinstance(m, Error) and m.refused == "command"
+        ]
+        if refused:
+            assert [e.code for e in refused] == ["game_over"]
+            assert result == "black_won_by_forfeit"  # the move came too late: White's forfeit
+        else:
+            assert result == "white_won_by_forfeit"  # taken in time: Black never moved
+        seen.append(result or "")
+    assert len(seen) == 3
+    for client in clients.values():
+        await client.close()
