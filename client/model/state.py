@@ -265,6 +265,9 @@ class ClientState:
             made = self.tournaments.handle(msg, self.accounts.account)
             if made:
                 self.say(made)
+            new_game, self.tournaments.new_game = self.tournaments.new_game, None
+            if new_game is not None and self.screen == "lobby" and self.tournaments.view == "one":
+                self.say(round_note_words(new_game, on_screen=True), "you")
         if isinstance(msg, Welcome):
             self.server = msg.server
             self.max_chat = msg.max_chat
@@ -349,7 +352,14 @@ class ClientState:
         """A tournament's round paired with a game for this player: the bell, and the way to
         it, on the message line and, at another table, in its log."""
         at_table = self.screen == "game" and msg.table_id != self.table_id
-        said = round_note_words(msg, at_table)
+        tours = self.tournaments
+        # on the tournament's screen, the round already shown there (the cursor on the game)
+        on_screen = (
+            self.screen == "lobby"
+            and tours.view == "one"
+            and any(g.table_id == msg.table_id for g in tours.shown_games())
+        )
+        said = round_note_words(msg, at_table, on_screen)
         if self.tournaments.asked == "start":  # this says more than that it began
             self.tournaments.asked = None
         self.accounts.attention = _("Tournament round")

@@ -65,6 +65,8 @@ class TournamentsState:
     # the player removed or None)
     confirm: tuple[DirectorAction | Literal["withdraw"], str | None] | None = None
     asked_name: str | None = None  # the player whose removal was asked
+    # this player's game in a round just paired while the tournament is shown (said there)
+    new_game: PlayerNote | None = None
 
     def handle(self, msg: Tournaments | TournamentState, me: str | None) -> str | None:
         """Take the message in; what to say (a tournament made by this player), if anything."""
@@ -91,6 +93,14 @@ class TournamentsState:
             self.game_cursor = min(self.game_cursor, max(len(self.shown_games()) - 1, 0))
             if new_round:  # a round paired, or the tournament opened: Enter goes to one's game
                 self.place_on_mine(me)
+                mine = [
+                    g for g in self.shown_games()
+                    if me in (g.white, g.black) and g.result is None and g.table_id
+                ]  # fmt: skip
+                if mine and was is not None:  # a round paired while shown: said on it
+                    game = mine[0]
+                    opponent = game.black if game.white == me else game.white
+                    self.new_game = PlayerNote("tournament_round", game.table_id, opponent)
                 bye = msg.rounds[-1].bye if msg.rounds else None
                 if bye is not None and bye == me and msg.summary.status == "started":
                     return _("Round {n}: you have the bye, a point without a game.").format(
@@ -248,9 +258,14 @@ class TournamentsState:
                 return
 
 
-def round_note_words(note: PlayerNote, at_table: bool = False) -> str:
+def round_note_words(note: PlayerNote, at_table: bool = False, on_screen: bool = False) -> str:
     """A tournament's round is paired: the player's game, and how to get there (from the
-    lobby, or from the table the player is at)."""
+    lobby, from the table the player is at, or from the tournament's screen, where the cursor
+    is on it)."""
+    if on_screen:
+        return _(
+            "Your tournament game against {name} is ready at table {table}: Enter goes there."
+        ).format(name=note.name or "?", table=note.table_id or "?")
     if at_table:
         return _(
             "Your tournament game against {name} is ready at table {table}: '{lobby}', then"

@@ -207,8 +207,9 @@ async def test_two_clients_play_a_tournament(make_server: ServerFactory, tmp_pat
         # Bob goes from the screen: Enter on his game of the round
         bob.type("\r")
         await until(lambda: bob.state.table_id == game.table_id, "Bob at his table")
-        # Ann the way the note says: the lobby's command line
-        assert f"resume {game.table_id}" in ann.state.message
+        # Ann on the tournament's screen is told Enter goes there (the cursor is on her game);
+        # she takes the lobby's command line, which the note names elsewhere
+        assert f"{game.table_id}: Enter goes there" in ann.state.message
         ann.type(":")
         ann.line(f"resume {game.table_id}")
         await until(lambda: ann.state.table_id == game.table_id, "Ann at her table")
@@ -503,3 +504,19 @@ def test_an_open_swiss_of_one_round_says_round(lang: str, one: str) -> None:
     finally:
         set_language("en")
     assert one in text, text
+
+
+def test_a_round_paired_on_the_tournaments_screen_says_enter_goes_there() -> None:
+    """On the tournament's screen, the round's note (which comes before the round's state)
+    and the state that puts the cursor on the player's game: the message says Enter."""
+    state = shown_state()  # NAMES[0]'s game of round 2 is on board 1, still played
+    shown = state.tournaments.current
+    assert shown is not None
+    state.handle(attrs.evolve(shown, rounds=shown.rounds[:1]))  # round 1 shown, then:
+    state.handle(PlayerNote("tournament_round", "77aa0b1e", NAMES[1]))
+    assert "in the lobby" in state.message  # not yet on the screen
+    state.handle(shown)  # round 2 paired
+    assert state.message == (
+        f"Your tournament game against {NAMES[1]} is ready at table 77aa0b1e: Enter goes there."
+    )
+    assert state.tournaments.selected_game() == shown.rounds[1].games[0]
