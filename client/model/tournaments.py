@@ -250,6 +250,14 @@ class TournamentsState:
                 return TableTournament(summary.tournament_id, summary.name, played.number)
         return None
 
+    def players_of(self, table_id: str) -> tuple[str, str] | None:
+        """White's and Black's names of a game of the tournament shown."""
+        for played in [] if self.current is None else self.current.rounds:
+            for game in played.games:
+                if game.table_id == table_id:
+                    return game.white, game.black
+        return None
+
     def place_on_mine(self, me: str | None) -> None:
         """The cursor on this player's game of the round, if they have one."""
         for i, game in enumerate(self.shown_games()):

@@ -290,7 +290,8 @@ class LobbyLine:
                 self.state.say(said, "error")
             else:
                 tournament = self._tournament_of(msg.table_id)
-                self.replay = ReplayViewer(steps, msg.table_id, msg.text, tournament)
+                players = self.state.tournaments.players_of(msg.table_id)
+                self.replay = ReplayViewer(steps, msg.table_id, msg.text, tournament, players)
                 self.replay_text = msg.text
                 if self.state.table_id == msg.table_id and self.state.screen == "game":
                     self.over_table = msg.table_id

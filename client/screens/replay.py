@@ -219,12 +219,16 @@ def phase_words(game: Game) -> str:
 
 
 def game_panel(
-    game: Game, width: int, tournament: TableTournament | None = None
+    game: Game,
+    width: int,
+    tournament: TableTournament | None = None,
+    players: tuple[str, str] | None = None,
 ) -> list[list[Fragment]]:
     """The whole state beside the map, nothing hidden: points, tokens and bridges, both hands,
     whose turn, the face-up row, the draw pile top first, the discards up and down. A
     tournament's game says its tournament and round first, and the game's rounds apart from
-    them, as the table's panel does (client/screens/side_panel.py)."""
+    them, as the table's panel does (client/screens/side_panel.py); `players` (White's and
+    Black's names, where the client knows them: the record names no one) beside their seats."""
     out: list[list[Fragment]] = []
     if tournament is None:
         game_round = _("Round {n} of 3").format(n=game.round)
@@ -241,6 +245,11 @@ def game_panel(
         points = _("{n} pt").format(n=game.scores[seat])
         mover = game.to_move is seat and game.result is None
         name = f"{TOKEN_CHAR[seat]} {seat_name(seat)}"
+        if players is not None:
+            room = width - len(name) - len(points) - 4
+            who = players[0 if seat is Seat.WHITE else 1]
+            if room >= 3:
+                name += " " + (who if len(who) <= room else who[: room - 1] + "…")
         pad = max(width - len(name) - len(points) - 3, 1)
         out.append(
             [
@@ -398,10 +407,12 @@ class ReplayViewer:
         name: str,
         record_text: str = "",
         tournament: TableTournament | None = None,
+        players: tuple[str, str] | None = None,
     ) -> None:
         self.timeline = steps
         self.name = name
         self.tournament = tournament  # a tournament's game: its tournament and round
+        self.players = players  # White's and Black's names, where known
         self.index = 0
         self.note = ""  # said once, at the bottom (a round the record never reaches)
         self.record_text = record_text  # for the analysis (key a)
@@ -510,7 +521,7 @@ class ReplayViewer:
         return board_screen(
             self.game,
             self.title(width - len(" KAHUNA ")),
-            lambda w: game_panel(self.game, w, self.tournament),
+            lambda w: game_panel(self.game, w, self.tournament, self.players),
             self.log_rows,
             self.message(),
             width,

@@ -123,6 +123,11 @@ def test_a_replay_from_the_tournaments_screen_knows_its_tournament() -> None:
     assert line.replay is not None
     assert tours.current is not None
     assert line.replay.tournament == TableTournament("5c0ffee1", tours.current.summary.name, 2)
+    white, black = tours.current.rounds[1].games[1].white, tours.current.rounds[1].games[1].black
+    assert line.replay.players == (white, black)
+    text = line.replay.draw(80, 23).text()  # the names beside the seats, cut to the panel
+    assert white[:8] in text and black[:8] in text
+    assert all(len(row) <= 80 for row in text.splitlines())
     assert tours.tournament_of("nowhere") is None
 
 
