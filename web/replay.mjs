@@ -17,6 +17,10 @@ import { _, fmt, seatName, t } from "./words.mjs";
 const replays = new Map();
 // game id -> a games list's entry of it (protocol's GameEntry: the players' names, the result)
 const entries = new Map();
+// game id -> {tournament_id, name, round, white, black}: a tournament's game, known from the
+// tournament's state (its page) or the table's view (version 4's `table.tournament`), so that
+// its replay says the tournament and its round apart from the game's own three rounds
+const tournamentGames = new Map();
 
 // A game of a games list (an account at a seat): the archive keeps it, its record for anyone.
 export function isArchived(id) {
@@ -42,6 +46,22 @@ export function replayMessage(m) {
       const computer = !entry.vs_computer ? null : same(entry.white, m.name) ? "black" : same(entry.black, m.name) ? "white" : null;
       entries.set(entry.table_id, { ...entry, computer });
     }
+    return false;
+  }
+  if (m.type === "tournament") {
+    for (const round of m.rounds || []) {
+      for (const game of round.games || []) {
+        if (!game.table_id) continue;
+        const { tournament_id, name } = m.summary;
+        tournamentGames.set(game.table_id, { tournament_id, name, round: round.number, white: game.white, black: game.black });
+      }
+    }
+    return false;
+  }
+  const said = m.type === "state" && m.view && m.view.table ? m.view.table.tournament : null;
+  if (said) {
+    const before = tournamentGames.get(m.table_id) || {};
+    tournamentGames.set(m.table_id, { ...before, ...said });
     return false;
   }
   if (m.type === "record" && replays.has(m.table_id)) {
@@ -133,9 +153,11 @@ function fromLobby(id) {
 }
 
 // The players, each a link to their page: known from a games list the page was given (the
-// record names no one) or from the lobby's list while the table is open; not otherwise.
+// record names no one), from the lobby's list while the table is open, or from the pairings of
+// the tournament the game was played in; not otherwise.
 function playerLinks(id) {
-  const entry = entries.get(id) || fromLobby(id);
+  const paired = tournamentGames.get(id);
+  const entry = entries.get(id) || fromLobby(id) || (paired && paired.white ? { white: paired.white, black: paired.black, computer: null } : null);
   if (!entry) return null;
   const who = (s) => {
     if (entry.computer === s) return fmt(_("computer: {level}"), { level: _(entry.level || "normal") });
@@ -190,7 +212,15 @@ function cards(names) {
   return names.length ? names.join(" ") : _("none");
 }
 
-function sidePanel(pub) {
+// A tournament's game: its tournament and round, a link to the tournament's page.
+function tournamentLine(id) {
+  const of = tournamentGames.get(id);
+  if (!of || !of.name) return null;
+  const said = fmt(_("{name} · round {n}"), { name: of.name, n: of.round });
+  return el("p", { class: "replay-tournament", id: "replay-tournament" }, el("a", { href: `/tournament/${of.tournament_id}`, "data-link": "tournament", text: said }));
+}
+
+function sidePanel(id, pub) {
   const seatLine = (s) =>
     el(
       "li",
@@ -207,7 +237,8 @@ function sidePanel(pub) {
     "div",
     { class: "replay-side" },
     el("p", { class: "replay-phase", text: phase }),
-    el("p", {}, `${fmt(_("Round {n} of 3"), { n: pub.round })} · ${seatName("white")} ${pub.scores[0]} : ${pub.scores[1]} ${seatName("black")}`),
+    // a tournament's game: its own rounds said as the game's, beside the tournament's round
+    el("p", {}, `${fmt(tournamentGames.has(id) ? _("Game: round {n} of 3") : _("Round {n} of 3"), { n: pub.round })} · ${seatName("white")} ${pub.scores[0]} : ${pub.scores[1]} ${seatName("black")}`),
     el("ul", { class: "replay-seats" }, seatLine("white"), seatLine("black")),
     el(
       "p",
@@ -285,7 +316,7 @@ function controls(id, found) {
       class: "replay-where",
       id: "replay-where",
       role: "status",
-      text: fmt(_("replay {name} · action {i} of {n} · round {r}"), {
+      text: fmt(tournamentGames.has(id) ? _("replay {name} · action {i} of {n} · game round {r}") : _("replay {name} · action {i} of {n} · round {r}"), {
         name: id,
         i: found.at,
         n: last,
@@ -315,10 +346,11 @@ export function renderReplay(main, id) {
       "section",
       { class: "replay", "aria-labelledby": "replay-heading" },
       el("h1", { id: "replay-heading", text: heading.textContent }),
+      tournamentLine(id),
       playerLinks(id),
       el("p", { class: "replay-result", text: resultWords(found.steps[found.steps.length - 1].game.result) }),
       controls(id, found),
-      el("div", { class: "replay-main" }, el("figure", { class: "replay-board" }, board), sidePanel(pub)),
+      el("div", { class: "replay-main" }, el("figure", { class: "replay-board" }, board), sidePanel(id, pub)),
       moveList(id, found),
       analysisPanel(id, players, send, render),
       back,

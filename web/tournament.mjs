@@ -113,12 +113,14 @@ function statusWords(summary) {
   return summary.paused ? `${words} · ${_("paused")}` : words;
 }
 
-// Points and tie-breaks with their halves: 2.5 -> "2½".
+// Points and tie-breaks with their halves: 2.5 -> "2½"; a Sonneborn-Berger against a virtual
+// opponent may be a quarter: 0.75 -> "0.75" (as the terminal says it), never rounded to "½".
 function points(n) {
   const whole = Math.floor(n);
-  const half = n - whole >= 0.5;
-  if (!half) return String(whole);
-  return whole ? `${whole}½` : "½";
+  const rest = n - whole;
+  if (rest === 0) return String(whole);
+  if (rest === 0.5) return whole ? `${whole}½` : "½";
+  return String(Math.round(n * 100) / 100);
 }
 
 const RESULTS = {
@@ -163,9 +165,9 @@ function direct(id, action, name = null) {
   return ask("direct_tournament", { tournament_id: id, action, name });
 }
 
-// A button that asks "Really? Yes / No" in its place before it does what it says; Escape or
-// "No" takes the question back.
-function confirmed(id, action, name, key, words, question) {
+// A button that asks "Really? Yes / No" in its place before it does what it says (`yes`: the
+// director's action by default); Escape or "No" takes the question back.
+function confirmed(id, action, name, key, words, question, yes = () => direct(id, action, name)) {
   const asking = confirming && confirming.id === id && confirming.action === action && confirming.name === name;
   if (!asking) {
     return el("button", {
@@ -195,7 +197,7 @@ function confirmed(id, action, name, key, words, question) {
       },
     },
     el("span", { class: "question", text: question }),
-    el("button", { type: "button", class: "yes danger", "data-confirm": key, text: _("Yes"), onclick: () => direct(id, action, name) }),
+    el("button", { type: "button", class: "yes danger", "data-confirm": key, text: _("Yes"), onclick: yes }),
     el("button", { type: "button", class: "no", text: _("No"), onclick: no }),
   );
 }
@@ -217,8 +219,16 @@ function actions(state) {
   if (!entry && (summary.status === "open" || summary.format === "swiss")) {
     buttons.push(el("button", { type: "button", id: "join-tournament", class: "primary", text: _("Join the tournament"), onclick: () => ask("join_tournament", { tournament_id: id }) }));
   }
-  if (playing) {
-    buttons.push(el("button", { type: "button", id: "withdraw-tournament", text: _("Withdraw"), onclick: () => ask("withdraw_tournament", { tournament_id: id }) }));
+  const withdraw = () => {
+    confirming = null;
+    ask("withdraw_tournament", { tournament_id: id });
+  };
+  if (playing && summary.status === "open") {
+    buttons.push(el("button", { type: "button", id: "withdraw-tournament", text: _("Withdraw"), onclick: withdraw }));
+  } else if (playing) {
+    // under way there is no coming back: asked first, and what becomes of the game said
+    const question = _("Really withdraw? You are paired no more; your game of this round goes on: play it out or resign it.");
+    buttons.push(confirmed(id, "withdraw", null, "withdraw-tournament", _("Withdraw"), question, withdraw));
   }
   const director = isDirector(summary);
   if (director && summary.status === "open") {
@@ -239,16 +249,34 @@ function actions(state) {
   return buttons.length ? el("div", { class: "tournament-actions" }, ...buttons) : null;
 }
 
+// A first move's time as the terminal client says a duration (client/model/table_talk.py).
+function durationWords(seconds) {
+  if (seconds < 90) return fmt(ngettext("{n} second", "{n} seconds", seconds), { n: seconds });
+  const minutes = Math.round(seconds / 60);
+  return fmt(ngettext("{n} minute", "{n} minutes", minutes), { n: minutes });
+}
+
 function termsList(state) {
   const summary = state.summary;
+  // the time in force for a first move (the director's or the server's; none in a game of days)
+  const first = state.forfeit_after ? [[_("First move"), fmt(_("within {time}, or the game is lost by forfeit"), { time: durationWords(state.forfeit_after) })]] : [];
   const rows = [
     [_("Format"), formatWords(summary)],
     [_("Time control"), clockWords(summary.clock)],
+    ...first,
     [t("rated"), summary.rated ? _("yes") : _("no")],
     [_("Director"), playerLink(summary.director)],
     [_("Status"), statusWords(summary)],
   ];
   return el("dl", { class: "terms" }, ...rows.flatMap(([term, value]) => [el("dt", { text: term }), el("dd", {}, value)]));
+}
+
+// A finished tournament's winner, or those who share the first place.
+function winnerLine(state) {
+  if (state.summary.status !== "finished") return null;
+  const names = state.standings.filter((s) => s.place === 1).map((s) => s.name);
+  if (!names.length) return null;
+  return el("p", { class: "tournament-winner", id: "tournament-winner", text: fmt(ngettext("Winner: {names}", "Winners: {names}", names.length), { names: names.join(", ") }) });
 }
 
 function playersPart(state) {
@@ -316,7 +344,8 @@ function standingsPart(state) {
               "tr",
               { class: s.withdrawn ? "withdrawn" : "" },
               el("td", { class: "num", text: String(s.place) }),
-              el("td", {}, playerLink(s.name), s.withdrawn ? el("span", { class: "dim", text: ` · ${_("withdrawn")}` }) : null),
+              // short, as the terminal's, so that the seven columns fit a phone: the row is dimmed
+              el("td", {}, playerLink(s.name), s.withdrawn ? el("span", { class: "dim", title: _("withdrawn"), text: ` ${_("(out)")}` }) : null),
               el("td", { class: "num points", text: points(s.points) }),
               ...breaks.map(([key]) => el("td", { class: "num", text: key === "wins" ? String(s.wins) : points(s[key]) })),
             ),
@@ -426,7 +455,7 @@ export function renderTournament(main, id) {
       "article",
       { class: "tournament-page" },
       el("nav", {}, back),
-      el("header", { class: "tournament-head" }, el("h1", { text: state.summary.name }), termsList(state), actions(state)),
+      el("header", { class: "tournament-head" }, el("h1", { text: state.summary.name }), winnerLine(state), termsList(state), actions(state)),
       callPart(),
       notice,
       el("div", { class: "tournament-parts" }, standingsPart(state), roundsPart(state), playersPart(state)),

@@ -27,7 +27,7 @@ from client.language.words import (
 from client.model.players import PlayersState
 from client.model.table import TableView, table_from_view
 from client.model.table_form import CreateForm
-from client.model.table_talk import absence_words, note_words, turn_words
+from client.model.table_talk import Said, absence_words, note_words, turn_words
 from client.model.tournaments import TournamentsState, round_note_words
 from protocol.fields import ChatEntry, Players, TableInfo
 from protocol.mail_messages import MailNote, MailSettings
@@ -266,6 +266,9 @@ class ClientState:
             made = self.tournaments.handle(msg, self.accounts.account)
             if made:
                 self.say(made)
+            new_game, self.tournaments.new_game = self.tournaments.new_game, None
+            if new_game is not None and self.screen == "lobby" and self.tournaments.view == "one":
+                self.say(round_note_words(new_game, on_screen=True), "you")
         if isinstance(msg, Welcome):
             self.server = msg.server
             self.max_chat = msg.max_chat
@@ -350,7 +353,14 @@ class ClientState:
         """A tournament's round paired with a game for this player: the bell, and the way to
         it, on the message line and, at another table, in its log."""
         at_table = self.screen == "game" and msg.table_id != self.table_id
-        said = round_note_words(msg, at_table)
+        tours = self.tournaments
+        # on the tournament's screen, the round already shown there (the cursor on the game)
+        on_screen = (
+            self.screen == "lobby"
+            and tours.view == "one"
+            and any(g.table_id == msg.table_id for g in tours.shown_games())
+        )
+        said = round_note_words(msg, at_table, on_screen)
         if self.tournaments.asked == "start":  # this says more than that it began
             self.tournaments.asked = None
         self.accounts.attention = _("Tournament round")
@@ -528,9 +538,16 @@ class ClientState:
             self.played_yet,
             mover,
             self.player_name(pub.to_move),
+            tournament=self.table is not None and self.table.tournament is not None,
         )
         if said is None:
             return
+        tournament = None if self.table is None else self.table.tournament
+        ended = (
+            None if tournament is None else self.tournaments.ended_words(tournament.tournament_id)
+        )
+        if pub.result is not None and ended is not None:  # its last game: the tournament's end
+            said = Said(ended)
         clock = None if self.table is None else self.table.clock
         if said.to_me and clock is not None and clock.days:  # a game of days: one may be away
             self.accounts.attention = _("Your move")

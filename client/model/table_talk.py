@@ -30,12 +30,18 @@ def turn_words(
     played_yet: bool,
     mover: PlayerInfo | None,
     mover_name: str,
+    tournament: bool = False,
 ) -> Said | None:
-    """What to do now: at the end, while waiting for an opponent, on this player's turn (by the
-    phase), or whose turn it is."""
+    """What to do now: at the end (a tournament's game: no rematch, the tournament pairs the
+    next), while waiting for an opponent, on this player's turn (by the phase), or whose turn
+    it is."""
     if pub.result is not None:
         if my_seat is None:
             return Said(_("The game is over. 'save' writes the record; 'lobby' goes back."))
+        if tournament:
+            return Said(
+                _("Game over; the tournament pairs the next. 'lobby' leaves, 'save' keeps it.")
+            )
         return Said(
             # one line at 80 columns, as the turn's was: the map keeps its height at the end
             _("Game over: 'rematch' plays again, 'lobby' leaves, 'save' keeps the record.")

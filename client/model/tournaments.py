@@ -26,6 +26,7 @@ import attrs
 
 from client.language.command_words import in_words
 from client.language.i18n import N_, _, pgettext
+from client.model.table import TableTournament
 from protocol.fields import TimeControl
 from protocol.messages import ClientMessage, Error
 from protocol.player_messages import PlayerNote
@@ -40,6 +41,7 @@ from protocol.tournament_messages import (
     TournamentState,
     TournamentSummary,
     TournamentTerms,
+    WatchTournament,
 )
 
 View = Literal["list", "one"]
@@ -59,9 +61,12 @@ class TournamentsState:
     # again when that game is over, where the table's end would hide it
     waiting: tuple[str, str] | None = None
     player_cursor: int = 0  # on the shown tournament's players not withdrawn (the director's)
-    # the director's action asked y/n before it is sent: (action, the player removed or None)
-    confirm: tuple[DirectorAction, str | None] | None = None
+    # the director's action, or a withdrawal under way, asked y/n before it is sent: (action,
+    # the player removed or None)
+    confirm: tuple[DirectorAction | Literal["withdraw"], str | None] | None = None
     asked_name: str | None = None  # the player whose removal was asked
+    # this player's game in a round just paired while the tournament is shown (said there)
+    new_game: PlayerNote | None = None
 
     def handle(self, msg: Tournaments | TournamentState, me: str | None) -> str | None:
         """Take the message in; what to say (a tournament made by this player), if anything."""
@@ -79,8 +84,28 @@ class TournamentsState:
             self.creating = False
             self.watching, self.view, self.game_cursor = msg.summary.tournament_id, "one", 0
         if msg.summary.tournament_id == self.watching:
+            was = self.current
+            new_round = was is None or len(was.rounds) != len(msg.rounds)
             self.current = msg
+            if was is not None and was.summary.status != "finished" == msg.summary.status:
+                # over while followed (its last game, or its director): who won, and where
+                return self.ended_words(msg.summary.tournament_id)
             self.game_cursor = min(self.game_cursor, max(len(self.shown_games()) - 1, 0))
+            if new_round:  # a round paired, or the tournament opened: Enter goes to one's game
+                self.place_on_mine(me)
+                mine = [
+                    g for g in self.shown_games()
+                    if me in (g.white, g.black) and g.result is None and g.table_id
+                ]  # fmt: skip
+                if mine and was is not None:  # a round paired while shown: said on it
+                    game = mine[0]
+                    opponent = game.black if game.white == me else game.white
+                    self.new_game = PlayerNote("tournament_round", game.table_id, opponent)
+                bye = msg.rounds[-1].bye if msg.rounds else None
+                if bye is not None and bye == me and msg.summary.status == "started":
+                    return _("Round {n}: you have the bye, a point without a game.").format(
+                        n=len(msg.rounds)
+                    )
         for i, entry in enumerate(self.listing):  # the list's line follows too
             if entry.tournament_id == msg.summary.tournament_id:
                 self.listing[i] = msg.summary
@@ -99,7 +124,17 @@ class TournamentsState:
         if asked == "join" and mine and not mine[0].withdrawn:
             said = _("You are in the tournament.")
         elif asked == "withdraw" and (not mine or mine[0].withdrawn):
-            said = _("You have left the tournament.")
+            playing = msg.rounds and any(
+                g.result is None and me in (g.white, g.black) for g in msg.rounds[-1].games
+            )
+            said = (
+                _(
+                    "You have left the tournament; your game of this round goes on: play it out"
+                    " or resign it."
+                )
+                if playing
+                else _("You have left the tournament.")
+            )
         elif asked == "start" and msg.summary.status != "open":
             said = _("The tournament has begun.")
         elif asked == "remove" and any(
@@ -118,6 +153,27 @@ class TournamentsState:
             return None
         self.asked = None
         return said
+
+    def ended_words(self, tournament_id: str) -> str | None:
+        """The tournament followed is over: who won, and where the final standings are."""
+        shown = self.current
+        if shown is None or shown.summary.tournament_id != tournament_id:
+            return None
+        if shown.summary.status != "finished":
+            return None
+        firsts = ", ".join(s.name for s in shown.standings if s.place == 1) or "-"
+        return _(
+            "{name} is over, won by {names}: T in the lobby shows the final standings."
+        ).format(name=shown.summary.name, names=firsts)
+
+    def again(self) -> list[ClientMessage]:
+        """What a new connection asks for again (the last one's watch is gone with it): the
+        tournament shown, or the list shown."""
+        if self.watching is not None:
+            return [WatchTournament(self.watching)]
+        if self.view == "list":
+            return [GetTournaments()]
+        return []
 
     def refused(self, error: Error) -> None:
         """A tournament message refused: what was waited for will not come."""
@@ -182,6 +238,26 @@ class TournamentsState:
             return games[self.game_cursor]
         return None
 
+    def tournament_of(self, table_id: str) -> TableTournament | None:
+        """The shown tournament and the round whose game the table played, if it is one of
+        its games: what a replay of it says beside the game's own rounds."""
+        shown = self.current
+        if shown is None:
+            return None
+        for played in shown.rounds:
+            if any(game.table_id == table_id for game in played.games):
+                summary = shown.summary
+                return TableTournament(summary.tournament_id, summary.name, played.number)
+        return None
+
+    def players_of(self, table_id: str) -> tuple[str, str] | None:
+        """White's and Black's names of a game of the tournament shown."""
+        for played in [] if self.current is None else self.current.rounds:
+            for game in played.games:
+                if game.table_id == table_id:
+                    return game.white, game.black
+        return None
+
     def place_on_mine(self, me: str | None) -> None:
         """The cursor on this player's game of the round, if they have one."""
         for i, game in enumerate(self.shown_games()):
@@ -190,9 +266,14 @@ class TournamentsState:
                 return
 
 
-def round_note_words(note: PlayerNote, at_table: bool = False) -> str:
+def round_note_words(note: PlayerNote, at_table: bool = False, on_screen: bool = False) -> str:
     """A tournament's round is paired: the player's game, and how to get there (from the
-    lobby, or from the table the player is at)."""
+    lobby, from the table the player is at, or from the tournament's screen, where the cursor
+    is on it)."""
+    if on_screen:
+        return _(
+            "Your tournament game against {name} is ready at table {table}: Enter goes there."
+        ).format(name=note.name or "?", table=note.table_id or "?")
     if at_table:
         return _(
             "Your tournament game against {name} is ready at table {table}: '{lobby}', then"

@@ -323,6 +323,8 @@ class Session:
                 for login in self.state.accounts.login_messages():  # before the seat: its name
                     self.send(login)
                 self._resume()
+                for again in self.state.tournaments.again():  # the tournament shown, followed
+                    self.send(again)
             elif self.seats_away.take(msg, self.send):
                 if isinstance(msg, Error):  # a token refused: the seat file forgets it
                     self.on_message(msg)

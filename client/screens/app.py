@@ -208,7 +208,12 @@ class KahunaApp:
             return " " + _(
                 "F1 help   PgUp/PgDn scroll the log   'TEXT chats   {lobby} leaves   ^Q quit"
             ).format(lobby=words["lobby"])
-        if self.state.public is not None and self.state.public.result is not None:
+        over = self.state.public is not None and self.state.public.result is not None
+        if over and self.state.table is not None and self.state.table.tournament is not None:
+            return " " + _("{lobby} leaves the table   {save} keeps it   ^Q quit").format(
+                lobby=words["lobby"], save=words["save"]
+            )  # a tournament's game has no rematch: the tournament pairs the next
+        if over:
             return " " + _(
                 "{rematch} plays again   {lobby} leaves the table   {save} keeps it   ^Q quit"
             ).format(rematch=words["rematch"], lobby=words["lobby"], save=words["save"])

@@ -74,7 +74,7 @@ def key_bindings(ui: Controls) -> KeyBindings:
     _form_keys(kb, ui, form)
     _account_keys(kb, ui, free, panel)
     accounts = free & Condition(lambda: state.accounts.accounts)
-    tournament_keys(kb, state, ui.send, shown, accounts, ui.open_lobby_line)
+    tournament_keys(kb, state, ui.send, shown, accounts, ui.open_lobby_line, line.open_record)
     return kb
 
 

@@ -15,6 +15,7 @@ from client.language.words import record_problem
 from client.model.lobby_commands import Asking, LobbyRequest, local_words, read_lobby_line
 from client.model.sending import Send
 from client.model.state import ClientState, too_long_chat
+from client.model.table import TableTournament
 from client.model.tournaments import TournamentRequest, read_tournament_line
 from client.screens.analysis_view import start_analysis
 from client.screens.replay import ReplayViewer, timeline
@@ -343,7 +344,9 @@ class LobbyLine:
                 )
                 self.state.say(said, "error")
             else:
-                self.replay = ReplayViewer(steps, msg.table_id, msg.text)
+                tournament = self._tournament_of(msg.table_id)
+                players = self.state.tournaments.players_of(msg.table_id)
+                self.replay = ReplayViewer(steps, msg.table_id, msg.text, tournament, players)
                 self.replay_text = msg.text
                 if self.state.table_id == msg.table_id and self.state.screen == "game":
                     self.over_table = msg.table_id
@@ -369,6 +372,15 @@ class LobbyLine:
             self.ring(attention)
             changed = True
         return changed
+
+    def _tournament_of(self, table_id: str) -> TableTournament | None:
+        """The tournament and round of a game replayed, where the client knows them: from the
+        table it is at, or from the tournament it shows."""
+        state = self.state
+        table = state.table
+        if state.table_id == table_id and table is not None and table.tournament is not None:
+            return table.tournament
+        return state.tournaments.tournament_of(table_id)
 
     def close_replay(self) -> None:
         self.replay = None

@@ -36,6 +36,7 @@ from client.language.command_words import in_words
 from client.language.eventlog import describe_events
 from client.language.i18n import _
 from client.language.words import reason_words, record_problem, seat_name
+from client.model.table import TableTournament
 from client.screens.analysis_view import chart_with_marker, start_analysis, turn_line
 from client.screens.board_map import MIN_MAP, SEAT_STYLE, TOKEN_CHAR, map_legend, render_map
 from client.screens.canvas import Canvas, Fragment, put_clipped
@@ -217,19 +218,38 @@ def phase_words(game: Game) -> str:
     return _("play")
 
 
-def game_panel(game: Game, width: int) -> list[list[Fragment]]:
+def game_panel(
+    game: Game,
+    width: int,
+    tournament: TableTournament | None = None,
+    players: tuple[str, str] | None = None,
+) -> list[list[Fragment]]:
     """The whole state beside the map, nothing hidden: points, tokens and bridges, both hands,
-    whose turn, the face-up row, the draw pile top first, the discards up and down."""
-    out: list[list[Fragment]] = [
-        [
-            ("class:title", _("Round {n} of 3").format(n=game.round)),
-            ("", f" · {phase_words(game)}"),
-        ]
-    ]
+    whose turn, the face-up row, the draw pile top first, the discards up and down. A
+    tournament's game says its tournament and round first, and the game's rounds apart from
+    them, as the table's panel does (client/screens/side_panel.py); `players` (White's and
+    Black's names, where the client knows them: the record names no one) beside their seats."""
+    out: list[list[Fragment]] = []
+    if tournament is None:
+        game_round = _("Round {n} of 3").format(n=game.round)
+    else:
+        said = _("{name} · round {n}").format(name=tournament.name, n=tournament.round)
+        out += [[("class:title", line)] for line in textwrap.wrap(said, max(width, 10))]
+        game_round = _("Game: round {n} of 3").format(n=game.round)
+    phase = f" · {phase_words(game)}"
+    if len(game_round) + len(phase) <= width:
+        out.append([("class:title", game_round), ("", phase)])
+    else:  # the phase on a line of its own rather than cut
+        out += [[("class:title", game_round)], [("", phase_words(game))]]
     for seat in Seat:
         points = _("{n} pt").format(n=game.scores[seat])
         mover = game.to_move is seat and game.result is None
         name = f"{TOKEN_CHAR[seat]} {seat_name(seat)}"
+        if players is not None:
+            room = width - len(name) - len(points) - 4
+            who = players[0 if seat is Seat.WHITE else 1]
+            if room >= 3:
+                name += " " + (who if len(who) <= room else who[: room - 1] + "…")
         pad = max(width - len(name) - len(points) - 3, 1)
         out.append(
             [
@@ -381,9 +401,18 @@ def wrap_rows(text: str, width: int, style: str, indent: str = "") -> list[list[
 class ReplayViewer:
     """Where the viewer is in the record, the keys that move it, and the screen."""
 
-    def __init__(self, steps: Timeline, name: str, record_text: str = "") -> None:
+    def __init__(
+        self,
+        steps: Timeline,
+        name: str,
+        record_text: str = "",
+        tournament: TableTournament | None = None,
+        players: tuple[str, str] | None = None,
+    ) -> None:
         self.timeline = steps
         self.name = name
+        self.tournament = tournament  # a tournament's game: its tournament and round
+        self.players = players  # White's and Black's names, where known
         self.index = 0
         self.note = ""  # said once, at the bottom (a round the record never reaches)
         self.record_text = record_text  # for the analysis (key a)
@@ -480,7 +509,10 @@ class ReplayViewer:
     def title(self, width: int = 200) -> str:
         """The header's words; a long file name gives way (in its middle) to the action and
         the round, which the header must show whole. `width`: the header's, after "KAHUNA"."""
-        words = _("replay {name} · action {i} of {n} · round {r}")
+        if self.tournament is None:
+            words = _("replay {name} · action {i} of {n} · round {r}")
+        else:  # the tournament's round is in the panel: the header's is the game's
+            words = _("replay {name} · action {i} of {n} · game round {r}")
         numbers = {"i": self.index, "n": self.timeline.last, "r": self.game.round}
         room = width - 1 - len(words.format(name="", **numbers))
         return words.format(name=short_name(self.name, room), **numbers)
@@ -489,7 +521,7 @@ class ReplayViewer:
         return board_screen(
             self.game,
             self.title(width - len(" KAHUNA ")),
-            lambda w: game_panel(self.game, w),
+            lambda w: game_panel(self.game, w, self.tournament, self.players),
             self.log_rows,
             self.message(),
             width,

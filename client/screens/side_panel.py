@@ -88,7 +88,10 @@ def _side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
         said = _("{name} · round {n}").format(name=tournament.name, n=tournament.round)
         out.append([("class:title", said)])
         game_round = _("Game: round {n} of 3").format(n=pub.round)
-    out.append([("class:title", game_round), ("", f" · {phase}")])
+    if len(game_round) + 3 + len(phase) <= width:
+        out.append([("class:title", game_round), ("", f" · {phase}")])
+    else:  # the phase on a line of its own rather than broken after its dot
+        out += [[("class:title", game_round)], [("", phase)]]
     for line in textwrap.wrap(opts, width) if opts else []:
         out.append([("class:dim", line)])
     for seat in Seat:

@@ -1,6 +1,7 @@
 """The tournaments' screen's keys and what they do (version 4): T in the lobby opens the list;
 Enter opens one (watched while it is shown); j, w and s join, withdraw and start it; Enter on a
-game of the round goes to one's own table (resume) or watches another; q goes back. Its
+game of the round goes to one's own table (with the seat's saved token, else resume), watches
+another, or replays one that is over; q goes back. Its
 director's: ←→ select a player, x removes them, D draws the round's games still played, E ends
 the tournament (each of these three asked y/n first), p pauses or resumes it."""
 
@@ -14,7 +15,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from client.language.i18n import _
 from client.model.sending import Send
 from client.model.state import ClientState
-from protocol.messages import ClientMessage, LobbyUnsubscribe, Spectate
+from protocol.messages import ClientMessage, LobbyUnsubscribe, Reclaim, Spectate
 from protocol.player_messages import Resume
 from protocol.tournament_messages import (
     DirectorAction,
@@ -34,11 +35,11 @@ def open_list(state: ClientState, send: Send) -> None:
         state.say(_("Not connected."), "error")
 
 
-def open_selected(state: ClientState, send: Send) -> None:
+def open_selected(state: ClientState, send: Send, replay: Callable[[str], None]) -> None:
     """Enter: in the list, the tournament shown (and watched); in one, the selected game."""
     tours = state.tournaments
     if tours.view == "one":
-        go_to_game(state, send)
+        go_to_game(state, send, replay)
         return
     chosen = tours.selected()
     if chosen is None:
@@ -60,9 +61,11 @@ def back(state: ClientState, send: Send) -> None:
         tours.view = None
 
 
-def go_to_game(state: ClientState, send: Send) -> None:
-    """One's own game of the round still played: its seat taken back (resume), as the lobby's
-    Enter on a running game; another game played: watched."""
+def go_to_game(state: ClientState, send: Send, replay: Callable[[str], None]) -> None:
+    """One's own game of the round still played: its seat taken back as the lobby's Enter
+    does (client/screens/lobby_actions.py, `join`): with the seat's token this client saved
+    (`reclaim`), else by the account (`resume`); another game played: watched; a game over:
+    replayed (`replay` asks for its record)."""
     tours = state.tournaments
     game = tours.selected_game()
     if game is None or game.table_id is None:
@@ -70,10 +73,17 @@ def go_to_game(state: ClientState, send: Send) -> None:
         return
     me = state.accounts.account
     if game.result is not None:
-        state.say(_("That game is over: g lists your games, to replay it."))
+        replay(game.table_id)
         return
     if me in (game.white, game.black):
-        if send(Resume(game.table_id)):
+        seat = "white" if me == game.white else "black"
+        saved = state.saved_seats.get(game.table_id)
+        back = (
+            Reclaim(game.table_id, saved[1])
+            if saved is not None and saved[0] == seat
+            else Resume(game.table_id)
+        )
+        if send(back):
             send(LobbyUnsubscribe())
             state.say(_("Going to table {table}...").format(table=game.table_id))
     elif send(Spectate(game.table_id)):
@@ -97,6 +107,12 @@ def act(state: ClientState, send: Send, what: str) -> None:
         "withdraw": _("Withdrawing from the tournament..."),
         "start": _("Starting the tournament..."),
     }
+    shown = tours.current
+    if what == "withdraw" and shown is not None and shown.summary.status == "started":
+        # under way there is no coming back: asked first, and what becomes of the game said
+        tours.confirm = ("withdraw", None)
+        state.say(_("Withdraw? You are paired no more; your game of this round goes on. y/n"))
+        return
     if send(messages[what]):
         tours.asked = what
         state.say(said[what])
@@ -141,10 +157,17 @@ def answer(state: ClientState, send: Send, yes: bool) -> None:
     asked, tours.confirm = tours.confirm, None
     if asked is None:
         return
-    if yes:
-        _send_direct(state, send, *asked)
-    else:
+    if not yes:
         state.say(_("Nothing done."))
+    elif asked[0] == "withdraw":
+        assert tours.watching is not None
+        if send(WithdrawTournament(tours.watching)):
+            tours.asked = "withdraw"
+            state.say(_("Withdrawing from the tournament..."))
+        else:
+            state.say(_("Not connected."), "error")
+    else:
+        _send_direct(state, send, asked[0], asked[1])
 
 
 def _send_direct(state: ClientState, send: Send, action: DirectorAction, name: str | None) -> None:
@@ -159,10 +182,10 @@ def _send_direct(state: ClientState, send: Send, action: DirectorAction, name: s
 
 def tournament_keys(
     kb: KeyBindings, state: ClientState, send: Send, shown: Filter, lobby: Filter,
-    open_line: Callable[[str], None],
+    open_line: Callable[[str], None], replay: Callable[[str], None],
 ) -> None:  # fmt: skip
     """`shown`: the tournaments' screen has the keys; `lobby`: the lobby's tables or panels
-    have them (T opens the list there)."""
+    have them (T opens the list there); `replay` asks for a finished game's record."""
 
     def on(action: Callable[[], object]) -> Callable[[KeyPressEvent], None]:
         def handler(event: KeyPressEvent) -> None:
@@ -173,7 +196,7 @@ def tournament_keys(
     kb.add("T", filter=lobby)(on(lambda: open_list(state, send)))
     kb.add("up", filter=shown)(on(lambda: state.tournaments.move(-1)))
     kb.add("down", filter=shown)(on(lambda: state.tournaments.move(1)))
-    kb.add("enter", filter=shown)(on(lambda: open_selected(state, send)))
+    kb.add("enter", filter=shown)(on(lambda: open_selected(state, send, replay)))
     kb.add("r", filter=shown)(on(lambda: send(GetTournaments())))
     kb.add("j", filter=shown)(on(lambda: act(state, send, "join")))
     kb.add("w", filter=shown)(on(lambda: act(state, send, "withdraw")))

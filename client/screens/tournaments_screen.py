@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import textwrap
 
-from client.language.i18n import N_, _, pgettext
+from client.language.i18n import N_, _, ngettext, pgettext
 from client.model.state import ClientState
 from client.model.table import describe_control, short_control
+from client.model.table_talk import duration_words
 from client.model.tournaments import TournamentsState
 from client.screens.canvas import Canvas
 from client.screens.players_screen import cut
@@ -164,12 +165,21 @@ def render_one(
         format_word(summary),
         _("round {round} of {rounds}").format(round=summary.round, rounds=summary.rounds or "?")
         if summary.status != "open"
-        else _("{rounds} rounds").format(rounds=summary.rounds or "?"),
+        else ngettext("{rounds} round", "{rounds} rounds", summary.rounds or 2).format(
+            rounds=summary.rounds or "?"
+        ),
         describe_control(summary.clock),
         _("rated") if summary.rated else _("unrated"),
         _("director {name}").format(name=summary.director),
         status_words(summary),
     ]
+    if summary.status == "finished":
+        firsts = [s.name for s in shown.standings if s.place == 1]
+        if firsts:  # first: the facts have two lines, and this says it is over
+            said = ngettext("winner {names}", "winners {names}", len(firsts))
+            facts.insert(0, said.format(names=", ".join(firsts)))
+    elif shown.forfeit_after:  # the time in force (none in a game of days: the clock's)
+        facts.append(_("first move within {time}").format(time=duration_words(shown.forfeit_after)))
     y = 3
     for line in fact_lines(facts, room)[:2]:
         canvas.put(3, y, line, "class:dim")

@@ -413,6 +413,7 @@ class ServerCore:
             case Command():
                 if session.version < 2 and message.action.strip().lower().startswith("undo"):
                     raise TableError(ErrorCode.BAD_NOTATION, "unknown action 'undo'")
+                self._desk.move_coming(message.table_id, now)  # a first move's forfeit first
                 play.command(member, message, now)
             case LobbySubscribe():
                 if member not in ctx.lobby.watchers:  # a repeat is not answered again

@@ -209,8 +209,21 @@ class TournamentDesk:
                 raise TableError(ErrorCode.NO_SUCH_PLAYER, "no player has this name")
             held = [h for h in held if h.model.entrant(player.key) is not None]
             name = player.name
+        self.ctx.send(session.member, self._listing(held, name))
+
+    def _listing(self, held: list[Held], name: str | None = None) -> Tournaments:
         newest = held[-LISTED:][::-1]
-        self.ctx.send(session.member, Tournaments([self._summary(h) for h in newest], name))
+        return Tournaments([self._summary(h) for h in newest], name)
+
+    def _tell_lobby(self) -> None:
+        """The lobby's watchers get the list anew when a tournament is made, starts or ends:
+        what a lobby shows of it changes then (a join or a result does not send it; the list
+        is asked for again). Versions 1 to 3 do not know the message: send_all leaves them
+        out, so their bytes are as before."""
+        watchers = self.ctx.lobby.watchers
+        if watchers:
+            listing = self._listing(list(self.held.values()))
+            self.ctx.send_all([(member, listing) for member in sorted(watchers)])
 
     def create(self, session: Session, terms: TournamentTerms, now: float) -> None:
         ctx = self.ctx
@@ -237,6 +250,7 @@ class TournamentDesk:
         if terms.start is not None:
             self._schedule_start(held, now)
         self._tell(held)
+        self._tell_lobby()
         log.info("tournament %s made by %s: %s", tournament_id, account.name, terms.format)
 
     def _checked(self, terms: TournamentTerms) -> TournamentTerms:
@@ -435,6 +449,8 @@ class TournamentDesk:
         log.info("tournament %s starts with %d players", held.tournament_id,
                  len(held.model.entrants))  # fmt: skip
         self._next_round(held, now)
+        if not held.model.finished:  # else _finish told the lobby
+            self._tell_lobby()
 
     def _next_round(self, held: Held, now: float) -> None:
         """Pair the next round and make its tables; a round whose games were all decided at its
@@ -568,6 +584,7 @@ class TournamentDesk:
         held.model = held.model.end()
         self._write(held)
         self._tell(held)
+        self._tell_lobby()
         log.info("tournament %s finished", held.tournament_id)
 
     # ----- the timers -------------------------------------------------------------------------
@@ -587,27 +604,52 @@ class TournamentDesk:
         assert start is not None
         self.ctx.timers.schedule(now + max(0.0, start - self.ctx.wall), held.tournament_id, STARTS)
 
-    def first_move_due(self, table: Table, now: float) -> None:
-        """A game's first moves: the player to move who has made none within the forfeit time
-        of their turn's start loses the game by forfeit; else a look again when it may be due."""
+    def _waiting_first_move(self, table: Table) -> tuple[float, float | None] | None:
+        """A tournament game still waiting for a first move (a turn ended): the forfeit time,
+        and when the player to move loses by it (None: the player to move has made theirs, the
+        other has not yet had a turn since). None when nothing is waited for: no forfeit time,
+        the game over, or both have moved (the clock and the rules of any game go on)."""
         where = self.ctx.tournament_tables.get(table.table_id)
         held = None if where is None else self.held.get(where[0])
         after = None if held is None else self._forfeit_after(held)
         if after is None or table.game.is_over or table.status != "playing":
-            return
+            return None
         turns = turns_completed(table)
         if all(turns.values()):
-            return  # both have played: the clock and the rules of any game go on
-        mover = table.game.to_move
-        if turns[mover]:
-            self.ctx.timers.schedule(now + after, table.table_id, FIRST_MOVE)
+            return None
+        if turns[table.game.to_move]:
+            return after, None
+        return after, table.turn_since + after
+
+    def first_move_due(self, table: Table, now: float) -> None:
+        """A game's first moves: the player to move who has made none within the forfeit time
+        of their turn's start loses the game by forfeit; else a look again when it may be due."""
+        waiting = self._waiting_first_move(table)
+        if waiting is None:
             return
-        due = table.turn_since + after
-        if now < due:
-            self.ctx.timers.schedule(due, table.table_id, FIRST_MOVE)
+        after, due = waiting
+        if due is None or now < due:
+            again = now + after if due is None else due
+            self.ctx.timers.schedule(again, table.table_id, FIRST_MOVE)
             return
+        self._forfeit(table, after, now)
+
+    def move_coming(self, table_id: str, now: float) -> None:
+        """A command comes for a table: in a tournament's game whose player to move has let
+        the time for a first move run out, the forfeit falls first, whether or not its timer
+        has been handled yet (as a clock's flag falls before a move: Table.command). So a first
+        move at or after the forfeit time loses the game, one before it stands, and which of the
+        move and the timer the server takes first decides nothing (docs/tournaments.md)."""
+        table = self.ctx.lobby.tables.get(table_id)
+        if table is None or table.closed or table_id not in self.ctx.tournament_tables:
+            return
+        waiting = self._waiting_first_move(table)
+        if waiting is not None and waiting[1] is not None and now >= waiting[1]:
+            self._forfeit(table, waiting[0], now)
+
+    def _forfeit(self, table: Table, after: float, now: float) -> None:
         log.info("table %s: no first move in %.0f s, forfeit", table.table_id, after)
-        self.play.end(table, Termination.FORFEIT, mover, now)
+        self.play.end(table, Termination.FORFEIT, table.game.to_move, now)
 
     def start_due(self, tournament_id: str, now: float) -> None:
         held = self.held.get(tournament_id)
@@ -665,10 +707,11 @@ class TournamentDesk:
             if model.started
             else []
         )  # fmt: skip
+        after = self._forfeit_after(held)
         return TournamentState(
             self._summary(held),
             held.terms.options,
-            held.terms.forfeit_after,
+            None if after is None else round(after),  # in force: the director's or the server's
             [
                 TournamentPlayer(name_of(e.name), round(e.rating), e.joined, e.left is not None)
                 for e in model.entrants
@@ -747,12 +790,16 @@ class TournamentDesk:
 
 
 def _outcome(table: Table, winner: Seat | None, kind: Termination) -> Outcome:
-    """A tournament game's outcome from its result: a forfeit by a player who had not made a
-    move is a game not played (the tie-breaks count it so), any other ending a game played."""
+    """A tournament game's outcome from its result: lost by a player who had not made a move,
+    by forfeit or on time, it is a game not played (the tie-breaks and the colours count it
+    so); any other ending a game played. Time counts as forfeit here because a live
+    tournament's clock and its first-move forfeit may fall at the same moment (5 minutes each
+    by default), and which timer the server handles first must not decide the kind of result."""
     if winner is None:
         return Outcome.DRAW
     loser = winner.other
-    if kind is Termination.FORFEIT and not turns_completed(table)[loser]:
+    unplayed = kind in (Termination.FORFEIT, Termination.TIME)
+    if unplayed and not turns_completed(table)[loser]:
         return Outcome.forfeit_against(loser)
     return Outcome.WHITE_WON if winner is Seat.WHITE else Outcome.BLACK_WON
 

@@ -13,10 +13,11 @@ from client.language.i18n import set_language
 from client.model.state import ClientState
 from client.model.tournaments import read_clock, read_tournament_line
 from client.screens.lobby_screen import render_lobby
+from client.screens.tournament_keys import act, answer, go_to_game
 from client.screens.tournaments_screen import LIST_KEYS, ONE_KEYS
 from protocol.fields import TableOptions, TimeControl
-from protocol.messages import Error
-from protocol.player_messages import PlayerNote
+from protocol.messages import ClientMessage, Error, LobbyUnsubscribe, Reclaim
+from protocol.player_messages import PlayerNote, Resume
 from protocol.tournament_messages import (
     CreateTournament,
     DirectTournament,
@@ -28,6 +29,7 @@ from protocol.tournament_messages import (
     Tournaments,
     TournamentState,
     TournamentSummary,
+    WithdrawTournament,
 )
 from shared.game import Result
 from shared.types import Seat
@@ -205,8 +207,9 @@ async def test_two_clients_play_a_tournament(make_server: ServerFactory, tmp_pat
         # Bob goes from the screen: Enter on his game of the round
         bob.type("\r")
         await until(lambda: bob.state.table_id == game.table_id, "Bob at his table")
-        # Ann the way the note says: the lobby's command line
-        assert f"resume {game.table_id}" in ann.state.message
+        # Ann on the tournament's screen is told Enter goes there (the cursor is on her game);
+        # she takes the lobby's command line, which the note names elsewhere
+        assert f"{game.table_id}: Enter goes there" in ann.state.message
         ann.type(":")
         ann.line(f"resume {game.table_id}")
         await until(lambda: ann.state.table_id == game.table_id, "Ann at her table")
@@ -226,7 +229,8 @@ def test_what_was_asked_is_said_when_the_state_shows_it() -> None:
     assert tours.asked == "withdraw"
     out = [TournamentPlayer(p.name, p.rating, p.joined, True) for p in tournament.players]
     state.handle(attrs.evolve(tournament, players=out))
-    assert tours.asked is None and state.message == "You have left the tournament."
+    assert tours.asked is None
+    assert state.message.startswith("You have left the tournament;")  # board 1: goes on
     # a refusal: nothing is waited for any more
     tours.asked, tours.creating = "join", True
     state.handle(Error("bad_tournament", "no", reason="started", refused="join_tournament"))
@@ -380,3 +384,139 @@ async def test_the_director_removes_a_player_and_ends_the_tournament(
         from client.screens.tournaments_screen import tournament_hints
 
         assert "x " not in tournament_hints(ann.state)
+
+
+def test_going_to_my_game_takes_the_seat_with_its_saved_token_else_resumes() -> None:
+    """Enter on one's own game of the round, as the lobby's Enter (lobby_actions.join): the
+    seat's token this client saved takes it back (`reclaim`); without one, or with a token of
+    the other seat, the account does (`resume`). A game with no table says so."""
+    sent: list[ClientMessage] = []
+
+    def send(message: ClientMessage) -> bool:
+        sent.append(message)
+        return True
+
+    def replay(table_id: str) -> None:
+        raise AssertionError(f"no replay of {table_id}: the game is played")
+
+    state = shown_state()  # the cursor on board 1: NAMES[0] (this player) White, played
+    go_to_game(state, send, replay)
+    assert sent == [Resume("77aa0b1e"), LobbyUnsubscribe()]
+    sent.clear()
+    state.saved_seats["77aa0b1e"] = ("white", "seat-token")
+    go_to_game(state, send, replay)
+    assert sent == [Reclaim("77aa0b1e", "seat-token"), LobbyUnsubscribe()]
+    assert "77aa0b1e" in state.message
+    sent.clear()
+    state.saved_seats["77aa0b1e"] = ("black", "not-mine")  # a token of the other seat
+    go_to_game(state, send, replay)
+    assert sent == [Resume("77aa0b1e"), LobbyUnsubscribe()]
+    sent.clear()
+    state.tournaments.game_cursor = 2  # board 3: a forfeit decided at the pairing, no table
+    go_to_game(state, send, replay)
+    assert sent == [] and state.message == "No game to go to here."
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "winners"),
+    [
+        ("en", "first move within 5 minutes", "winners "),
+        ("de", "erster Zug binnen 5 Minuten", "geteilter Sieg "),
+        ("it", "prima mossa entro 5 minuti", "vincono a pari merito "),
+    ],
+)
+def test_the_screen_says_the_first_moves_time_and_at_the_end_the_winners(
+    lang: str, first: str, winners: str
+) -> None:
+    """Under way, the time in force for a first move (what the forfeit is); once finished,
+    who won, or who share the first place; at 80 columns."""
+    set_language(lang)
+    try:
+        state = shown_state()
+        tours = state.tournaments
+        shown = tours.current
+        assert shown is not None
+        state.handle(attrs.evolve(shown, forfeit_after=300))
+        text = render_lobby(state, 80, 23).text()
+        assert first in text, text
+        done = attrs.evolve(shown.summary, status="finished")
+        tied = [attrs.evolve(s, place=1) if i < 2 else s for i, s in enumerate(shown.standings)]
+        state.handle(attrs.evolve(shown, summary=done, standings=tied, forfeit_after=300))
+        text = render_lobby(state, 80, 23).text()
+    finally:
+        set_language("en")
+    assert first not in text
+    assert f"{winners}{NAMES[0]}, {NAMES[1]}"[:60] in text.replace("\n   ", " "), text
+    assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_withdrawing_under_way_is_asked_first_and_says_what_becomes_of_the_game() -> None:
+    """w in a tournament under way (no coming back) asks y/n first, saying the game of the
+    round goes on; n does nothing; y sends the withdrawal, and when the state shows it done,
+    the message says the game goes on. A new round with this player's bye says so."""
+    sent: list[ClientMessage] = []
+
+    def send(message: ClientMessage) -> bool:
+        sent.append(message)
+        return True
+
+    state = shown_state()  # NAMES[0] plays board 1 of round 2, still played
+    tours = state.tournaments
+    act(state, send, "withdraw")
+    assert sent == [] and tours.confirm == ("withdraw", None) and "y/n" in state.message
+    answer(state, send, False)
+    assert sent == [] and tours.confirm is None and state.message == "Nothing done."
+    act(state, send, "withdraw")
+    answer(state, send, True)
+    assert sent == [WithdrawTournament("5c0ffee1")] and tours.asked == "withdraw"
+    shown = tours.current
+    assert shown is not None
+    out = [attrs.evolve(p, withdrawn=p.name == NAMES[0]) for p in shown.players]
+    state.handle(attrs.evolve(shown, players=out))
+    assert "goes on" in state.message and tours.asked is None
+    third = TournamentRound(3, NAMES[0], [])
+    state.handle(attrs.evolve(shown, rounds=[*shown.rounds, third]))
+    assert state.message == "Round 3: you have the bye, a point without a game."
+
+
+def test_the_end_of_a_tournament_followed_is_said_with_its_winner() -> None:
+    state = shown_state()
+    shown = state.tournaments.current
+    assert shown is not None
+    done = attrs.evolve(shown, summary=attrs.evolve(shown.summary, status="finished"))
+    state.handle(done)
+    assert state.message.startswith(f"{shown.summary.name} is over, won by {NAMES[0]}:")
+    state.say("")
+    state.handle(done)  # once
+    assert state.message == ""
+
+
+@pytest.mark.parametrize(("lang", "one"), [("en", "1 round ·"), ("de", "1 Runde ·")])
+def test_an_open_swiss_of_one_round_says_round(lang: str, one: str) -> None:
+    set_language(lang)
+    try:
+        state = shown_state()
+        shown = state.tournaments.current
+        assert shown is not None
+        opened = attrs.evolve(shown.summary, status="open", rounds=1, round=0)
+        state.handle(attrs.evolve(shown, summary=opened, rounds=[], standings=[]))
+        text = render_lobby(state, 80, 23).text()
+    finally:
+        set_language("en")
+    assert one in text, text
+
+
+def test_a_round_paired_on_the_tournaments_screen_says_enter_goes_there() -> None:
+    """On the tournament's screen, the round's note (which comes before the round's state)
+    and the state that puts the cursor on the player's game: the message says Enter."""
+    state = shown_state()  # NAMES[0]'s game of round 2 is on board 1, still played
+    shown = state.tournaments.current
+    assert shown is not None
+    state.handle(attrs.evolve(shown, rounds=shown.rounds[:1]))  # round 1 shown, then:
+    state.handle(PlayerNote("tournament_round", "77aa0b1e", NAMES[1]))
+    assert "in the lobby" in state.message  # not yet on the screen
+    state.handle(shown)  # round 2 paired
+    assert state.message == (
+        f"Your tournament game against {NAMES[1]} is ready at table 77aa0b1e: Enter goes there."
+    )
+    assert state.tournaments.selected_game() == shown.rounds[1].games[0]
