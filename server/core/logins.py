@@ -435,7 +435,7 @@ class Logins:
                 self._job(session, new_hash, _Work(pending.new_password, False), 0, now)
             case "reset_hash":
                 reset_account = ctx.accounts.by_key.get(pending.key)
-                if reset_account is None:  # the account was deleted while its new password was hashed
+                if reset_account is None:  # deleted while its new password was hashed
                     raise TableError(ErrorCode.BAD_CODE, "no such code")
                 account = reset_account
                 assert isinstance(result, str)
