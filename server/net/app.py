@@ -39,6 +39,7 @@ from server.core.effects import (
     ComputerTurn,
     Effects,
     KeepRecord,
+    PairingJob,
     PasswordJob,
     RecordRead,
     Send,
@@ -49,6 +50,7 @@ from server.core.store import Storage, StorageError, StoredPlayers
 from server.core.table import MemberId
 from server.jobs.analysis_jobs import AnalysisJobs
 from server.jobs.computer import decide, decide_in_place, end_with_server
+from server.jobs.pairing_jobs import pair_in_worker
 from server.jobs.password_hashing import Cost, Passwords
 from server.jobs.worker_jobs import in_worker
 from server.net.connection import CLOSE_GOING_AWAY, Connection
@@ -103,6 +105,7 @@ class KahunaServer:
         self._flush_due = False  # a _write_held is scheduled (SQLite: see carry_out)
         self._computer_tasks: dict[MemberId, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._pairing_tasks: set[asyncio.Task[None]] = set()  # Swiss rounds being paired
         self._stopping = False
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         # version 3's analyse, in the same pool (server/jobs/analysis_jobs.py)
@@ -223,8 +226,8 @@ class KahunaServer:
             self._timer.cancel()
         if self._actions_watch is not None:
             self._actions_watch.cancel()
-        for task in [*self._computer_tasks.values()]:
-            task.cancel()
+        for task in [*self._computer_tasks.values(), *self._pairing_tasks]:
+            task.cancel()  # a round being paired is asked for again at the next start
         self._analyses.stop()
         await self._written_all(STOP_WRITES)
         if self._server is not None:
@@ -360,6 +363,8 @@ class KahunaServer:
             self._record_read(read)
         for analysis in effects.analysis_jobs:
             self._analyses.ask(analysis)
+        for pairing in effects.pairing_jobs:
+            self._pairing_job(pairing)
         for member in closing:
             self.carry_out(self.core.slow_reader(member, self._now(), time.time()))
         if reschedule:
@@ -496,6 +501,19 @@ class KahunaServer:
                 initargs=(os.getpid(),),
             )
         return self._pool
+
+    def _pairing_job(self, job: PairingJob) -> None:
+        """A Swiss round paired in a worker process (server/jobs/pairing_jobs.py); the pairing
+        back to the core. Dropped if the server stops meanwhile: a restart asks for it again."""
+
+        async def pair() -> None:
+            pairing = await pair_in_worker(self._workers, job)
+            if not self._stopping:
+                self.carry_out(self.core.round_paired(job.job, pairing, self._now(), time.time()))
+
+        task = asyncio.get_running_loop().create_task(pair())
+        self._pairing_tasks.add(task)
+        task.add_done_callback(self._pairing_tasks.discard)
 
     def _hasher(self) -> Passwords:
         with self._passwords_made:
