@@ -412,7 +412,8 @@ class TournamentDesk:
                 job = PairingJob(self._pairings, held.tournament_id, number, model.to_pair())
                 held.pairing = job
                 self.ctx.effects.pairing_jobs.append(job)
-                self._tell(held, result=True)  # the last result meanwhile, as any result's
+                # started, at once; or the last result of a round, as any result is told
+                self._tell(held, result=number > 1)
                 return
             held.model = model.pair_next_round()
             paired = self._round_made(held, number, now)
