@@ -6,9 +6,10 @@
 --players accounts (logged in by token, each on a protocol-version-4 connection) join a Swiss
 of --rounds rounds; each round is paired in the core (server/core/tournament_desk.py) and its
 games ended by resignations. Printed per round: the time on the event loop of the events that
-pair it (the director's start, then the last resignation of the round before, which hand the
-round to a worker process, and the pairing's coming back: the round's tables made, dealt and
-written as storage operations, the notes, the standings and the state sent to the watchers),
+pair it, in all and each (the director's start, then the last resignation of the round before,
+which hand the round to a worker process; the pairing's coming back: the round's tables made,
+dealt and written as storage operations, the notes; the next tick: the standings and the state
+sent to the watchers),
 the pairing's own time (a worker's, off the loop: server/jobs/pairing_jobs.py), how many
 storage operations and messages it made, and the size of the `tournament` message encoded;
 then the median and longest of the other results' events (the watchers get those at most
@@ -83,10 +84,12 @@ def main() -> None:
         core.frame(members[name], encode(JoinTournament(tournament_id)), now, WALL)
 
     worker: list[float] = []  # each round's pairing, as a worker process makes it
+    parts: list[tuple[float, ...]] = []  # each round's events on the loop
 
     def timed(member: int, message: object) -> tuple[float, Effects]:
-        """The event's time on the loop: the frame's, and the pairing's coming back if it
-        asked for one (the pairing itself, a worker's, is timed apart in `worker`)."""
+        """The event's time on the loop: the frame's, and if it asked for a pairing, the
+        pairing's coming back and the tick that tells the watchers (the pairing itself, a
+        worker's, is timed apart in `worker`); each round's three parts in `parts`."""
         start = time.perf_counter()
         effects = core.frame(member, encode(message), now, WALL)  # type: ignore[arg-type]
         seconds = time.perf_counter() - start
@@ -96,18 +99,25 @@ def main() -> None:
             worker.append(time.perf_counter() - start)
             start = time.perf_counter()
             done = core.round_paired(job.job, pairing, now, WALL)
-            seconds += time.perf_counter() - start
-            effects.writes += done.writes
-            effects.sends += done.sends
+            made = time.perf_counter() - start
+            start = time.perf_counter()
+            told = core.tick(now, WALL)
+            tell = time.perf_counter() - start
+            parts.append((seconds, made, tell))
+            seconds += made + tell
+            for more in (done, told):
+                effects.writes += more.writes
+                effects.sends += more.sends
         return seconds, effects
 
     def report(number: int, seconds: float, effects: Effects) -> TournamentState:
         states = [m for _, m, _ in effects.sends if isinstance(m, TournamentState)]
         size = len(encode(states[-1])) if states else 0
+        asked, made, told = (f"{part * 1000:.1f}" for part in parts[-1])
         print(
-            f"round {number}: {seconds * 1000:6.1f} ms on the loop, paired in"
-            f" {worker[-1] * 1000:6.1f} ms by a worker, {len(effects.writes):4d} storage ops,"
-            f" {len(effects.sends):4d} messages, tournament message {size} bytes"
+            f"round {number}: {seconds * 1000:5.1f} ms on the loop ({asked} + {made} + {told}),"
+            f" paired in {worker[-1] * 1000:5.1f} ms by a worker, {len(effects.writes)} storage"
+            f" ops, {len(effects.sends)} messages, tournament message {size} bytes"
         )
         return states[-1]
 

@@ -171,7 +171,11 @@ class Harness:
         `pairing`); it leaves `pairings`."""
         self.pairings.remove(job)
         made = pair_round(job.players) if pairing is None else pairing
-        return self.took(self.core.round_paired(job.job, made, self.now, WALL))
+        effects = self.took(self.core.round_paired(job.job, made, self.now, WALL))
+        told = self.advance(self.now)  # the watchers' state, at the shell's next turn
+        effects.writes += told.writes
+        effects.sends += told.sends
+        return effects
 
     def sent_to(self, member: MemberId) -> list[ServerMessage]:
         return [message for to, message in self.sent if to == member]

@@ -15,6 +15,7 @@ from protocol.tournament_messages import (
     DirectTournament,
     JoinTournament,
     StartTournament,
+    TournamentState,
     TournamentTerms,
     WatchTournament,
     WithdrawTournament,
@@ -186,3 +187,20 @@ def test_a_restart_while_a_later_round_is_paired_pairs_it(tmp_path: Path) -> Non
     # no pair of round 1 again (the pairing's rule, after the restart as before)
     first = {frozenset((g.white, g.black)) for g in state.rounds[0].games}
     assert not first & {frozenset((g.white, g.black)) for g in state.rounds[1].games}
+
+
+def test_the_round_is_told_to_its_watchers_at_the_next_turn() -> None:
+    """The round's tables made in one event, its state to the watchers in the next (the shell's
+    next turn of the loop), so that the other tables' commands are answered between the two."""
+    h = Accounts()
+    players, _, job = started(h, NAMES[:4])
+    h.pairings.remove(job)
+    paired = h.took(h.core.round_paired(job.job, pair_round(job.players), h.now, WALL))
+    assert len(writes_of(paired, RoundOp)) == 1
+    assert not [m for _, m, _ in paired.sends if isinstance(m, TournamentState)]
+    assert h.core.next_wake() == h.now
+    told = h.advance(h.now)
+    states = {to: m for to, m, _ in told.sends if isinstance(m, TournamentState)}
+    assert set(states) == set(players.values())  # every watcher, the same message
+    assert len({id(m) for m in states.values()}) == 1
+    assert len(states[players["Ann"]].rounds) == 1
