@@ -124,6 +124,7 @@ class Held:
     pairing: PairingJob | None = None  # the round being paired off the event loop
     told_at: float = float("-inf")  # when the watchers last had the state
     tell_pending: bool = False  # a result they have not had yet, for TELL_EVERY
+    notes_due: int | None = None  # the round whose players are told with the next tell
     # the last standings worked out, with the model they are of
     _standings: tuple[Tournament, list[Standing]] | None = attrs.field(default=None, init=False)
 
@@ -457,12 +458,12 @@ class TournamentDesk:
                       held.tournament_id, asked.number)  # fmt: skip
             pairing = pair_round(asked.players)
         held.model = model.with_swiss_round(pairing)
-        self._round_made(held, asked.number, now)
-        self._tell_soon(held)
+        self._round_made(held, asked.number, now, notes=False)
+        self._tell_soon(held, asked.number)
 
-    def _round_made(self, held: Held, number: int, now: float) -> Round:
-        """The round just paired in the model: its tables made, it written, its players
-        told."""
+    def _round_made(self, held: Held, number: int, now: float, notes: bool = True) -> Round:
+        """The round just paired in the model: its tables made, it written, its players told
+        (`notes`; else by the caller)."""
         paired = held.model.current
         assert paired is not None and paired.number == number
         rows = []
@@ -483,7 +484,8 @@ class TournamentDesk:
                 )
             )
         )
-        self._note_players(held, number)
+        if notes:
+            self._note_players(held, number)
         log.info("tournament %s: round %d paired", held.tournament_id, number)
         return paired
 
@@ -712,19 +714,25 @@ class TournamentDesk:
         state = self._state(held)
         self.ctx.send_all([(member, state) for member in sorted(held.watchers)])
 
-    def _tell_soon(self, held: Held) -> None:
-        """The state to the watchers at the core's next wake (the shell's next turn of its
-        loop, `tick`): a round's tables made (some 6 ms of the loop for 64 players) and its
-        state worked out, encoded and sent to every watcher (some 4 ms more) in two turns,
-        between which the other tables' commands are answered."""
-        if held.watchers:
-            held.tell_pending = True
-            self.ctx.timers.schedule(self.ctx.now, held.tournament_id, TELLS)
+    def _tell_soon(self, held: Held, number: int) -> None:
+        """The state to the watchers, then round `number`'s notes to its players, at the
+        core's next wake (the shell's next turn of its loop, `tick`): a round's tables made
+        (some 4 ms of the loop for 64 players) and its state worked out, encoded and sent to
+        every watcher (some 3 ms more) in two turns, between which the other tables' commands
+        are answered. A player who hears of their game has the round's state already."""
+        held.tell_pending = bool(held.watchers)
+        held.notes_due = number
+        self.ctx.timers.schedule(self.ctx.now, held.tournament_id, TELLS)
 
     def tell_due(self, tournament_id: str) -> None:
         held = self.held.get(tournament_id)
-        if held is not None and held.tell_pending:
+        if held is None:
+            return
+        if held.tell_pending:
             self._tell(held)
+        number, held.notes_due = held.notes_due, None
+        if number is not None:
+            self._note_players(held, number)
 
     def _write(self, held: Held) -> None:
         final = None

@@ -197,10 +197,13 @@ def test_the_round_is_told_to_its_watchers_at_the_next_turn() -> None:
     h.pairings.remove(job)
     paired = h.took(h.core.round_paired(job.job, pair_round(job.players), h.now, WALL))
     assert len(writes_of(paired, RoundOp)) == 1
-    assert not [m for _, m, _ in paired.sends if isinstance(m, TournamentState)]
+    assert not [m for _, m, _ in paired.sends if isinstance(m, (TournamentState, PlayerNote))]
     assert h.core.next_wake() == h.now
     told = h.advance(h.now)
     states = {to: m for to, m, _ in told.sends if isinstance(m, TournamentState)}
     assert set(states) == set(players.values())  # every watcher, the same message
     assert len({id(m) for m in states.values()}) == 1
     assert len(states[players["Ann"]].rounds) == 1
+    # then each player's note: who hears of their game has the round already
+    kinds = [type(m) for to, m, _ in told.sends if to == players["Bob"]]
+    assert kinds == [TournamentState, PlayerNote]
