@@ -108,6 +108,7 @@ ACCOUNT_REASONS: dict[str, str] = {
     "login_throttled/registrations": N_(
         "too many accounts were made from your address lately: try again later"
     ),
+    "login_throttled/mail": N_("too many mails were asked for lately: try again in an hour"),
     # version 4's tournaments (bad_terms is not here: its message says which term)
     "bad_tournament/not_director": N_("only the tournament's director may do that"),
     "bad_tournament/started": N_("the tournament has started"),
@@ -119,6 +120,17 @@ ACCOUNT_REASONS: dict[str, str] = {
     "bad_tournament/not_joined": N_("you are not in this tournament"),
     "bad_tournament/already_withdrawn": N_("you have withdrawn already"),
     "bad_tournament/tournament_finished": N_("the tournament is over"),
+    # version 4's deleted accounts
+    "cannot_delete/playing": N_(
+        "a game of yours is under way: finish or resign it before deleting your account"
+    ),
+    "cannot_delete/tournament": N_(
+        "you play in a tournament under way, or direct one not finished: withdraw (or let it"
+        " finish) before deleting your account"
+    ),
+    "name_registered/deleted_recently": N_(
+        "that name belonged to an account deleted lately: it is free again in {days} day(s)"
+    ),
 }
 
 # Version 3's refusals by their code alone (accounts, challenges, the archive); a {field} is
@@ -135,6 +147,10 @@ ACCOUNT_ERRORS: dict[str, str] = {
     "no_such_game": N_("there is no such finished game"),
     "login_throttled": N_("too many failed logins: try again in {seconds} s"),
     "no_such_tournament": N_("no tournament has this id"),
+    # version 4's e-mail
+    "no_mail": N_("this server sends no e-mail"),
+    "bad_email": N_("that is no e-mail address"),
+    "bad_code": N_("that code is wrong, used or expired"),
 }
 
 # The server's other refusals, by code. Not here, since the message carries the detail:
@@ -173,6 +189,7 @@ CLOSINGS: dict[str, str] = {
     "over": N_("the game is over"),
     "server_failed": N_("the server failed"),
     "made_room": N_("the server was full and needed the room"),
+    "account_deleted": N_("a player deleted their account"),
 }
 
 # Why a client is no longer at a table (version 2's left.code).

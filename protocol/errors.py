@@ -71,6 +71,12 @@ class ErrorCode(StrEnum):
     # version 4
     NO_SUCH_TOURNAMENT = "no_such_tournament"
     BAD_TOURNAMENT = "bad_tournament"
+    # version 4's e-mail
+    NO_MAIL = "no_mail"
+    BAD_EMAIL = "bad_email"
+    BAD_CODE = "bad_code"
+    # version 4's own account
+    CANNOT_DELETE = "cannot_delete"
 
 
 MEANINGS: dict[ErrorCode, str] = {
@@ -126,7 +132,11 @@ MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.GAME_NOT_OVER: "version 2: get_record before the game ended (the record holds"
     " every hidden card)",
     ErrorCode.NO_ACCOUNTS: "version 3: this server keeps no accounts (it runs without a database)",
-    ErrorCode.NAME_REGISTERED: "version 3: register: the name (in any spelling) has an account",
+    ErrorCode.NAME_REGISTERED: (
+        "version 3: register: the name (in any spelling) has an account; version 4: or had one,"
+        " deleted less than the server's cooling time ago (reason deleted_recently, 'params'"
+        " days: the days until it is free)"
+    ),
     ErrorCode.BAD_ACCOUNT_NAME: (
         "version 3: the name cannot be registered; 'reason' says why (too_short, too_long,"
         " bad_characters, only_digits, mixed_scripts, reserved)"
@@ -164,6 +174,16 @@ MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.BAD_TOURNAMENT: (
         "version 4: the tournament cannot be made, joined, left or started; 'reason' says why"
         " (docs/protocol.md, Tournaments)"
+    ),
+    ErrorCode.NO_MAIL: "version 4: this server sends no e-mail (its operator named no relay)",
+    ErrorCode.BAD_EMAIL: "version 4: set_email: the address is no e-mail address",
+    ErrorCode.BAD_CODE: (
+        "version 4: confirm_email or reset_password: no such code, or it expired or was used"
+    ),
+    ErrorCode.CANNOT_DELETE: (
+        "version 4: delete_account: the account cannot be deleted now; 'reason' says why"
+        " (playing: a game of theirs is under way; tournament: they are in, or direct, a"
+        " tournament not finished)"
     ),
 }
 

@@ -7,7 +7,8 @@ checks only that they are maps. See docs/protocol.md for who sends what and when
 
 This module holds the messages of versions 1 and 2 and the registries of every type; what they
 are made of is in protocol.fields, version 3's messages in protocol.player_messages and
-protocol.analysis_messages.
+protocol.analysis_messages, version 4's in protocol.tournament_messages and
+protocol.account_messages.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, ClassVar, Literal
 
 import attrs
 
+from protocol.account_messages import DeleteAccount, GameRecords, GetGameRecords
 from protocol.analysis_messages import (
     Analyse,
     Analysis,
@@ -34,6 +36,17 @@ from protocol.fields import (
     TimeControl,
     since_v2,
     since_v3,
+    since_v4,
+)
+from protocol.mail_messages import (
+    ConfirmEmail,
+    ForgotPassword,
+    GetMailSettings,
+    MailNote,
+    MailSettings,
+    ResetPassword,
+    SetEmail,
+    SetMailSettings,
 )
 from protocol.player_messages import (
     AnswerChallenge,
@@ -215,6 +228,9 @@ class Welcome:
     # version 3: the addresses of this service (ws:// or wss:// URLs), a standby's among them,
     # for a client to try when the connection is lost; empty when the host named none
     servers: list[str] = since_v3(attrs.Factory(list))
+    # version 4: whether the server sends e-mail (its operator named a relay): a client offers
+    # nothing about e-mail without it
+    mail: bool = since_v4(False)
 
 
 @attrs.frozen
@@ -353,12 +369,15 @@ ClientMessage = (
     | Register | Login | Logout | ChangePassword | GetRatings | GetGames | Challenge
     | AnswerChallenge | LobbyChat | Ignore | Resume | Analyse | GetTournaments | CreateTournament
     | JoinTournament | WithdrawTournament | StartTournament | WatchTournament | DirectTournament
+    | SetEmail | ConfirmEmail | GetMailSettings | SetMailSettings | ForgotPassword | ResetPassword
+    | DeleteAccount | GetGameRecords
 )  # fmt: skip
 ServerMessage = (
     Welcome | Error | Lobby | Joined | Spectating | Left | State | Update | PlayersChanged
     | ChatMessage | TableClosed | History | Record | TableNote | LoggedIn | LoggedOut
     | PasswordChanged | Ratings | Games | Challenges | PlayerNote | LobbyChatMessage | Ignoring
-    | Watchers | AnalysisProgress | Analysis | Tournaments | TournamentState
+    | Watchers | AnalysisProgress | Analysis | Tournaments | TournamentState | MailSettings
+    | MailNote | GameRecords
 )  # fmt: skip
 Message = ClientMessage | ServerMessage
 
@@ -370,6 +389,8 @@ CLIENT_TYPES: dict[str, type[Any]] = {
         Register, Login, Logout, ChangePassword, GetRatings, GetGames, Challenge,
         AnswerChallenge, LobbyChat, Ignore, Resume, Analyse, GetTournaments, CreateTournament,
         JoinTournament, WithdrawTournament, StartTournament, WatchTournament, DirectTournament,
+        SetEmail, ConfirmEmail, GetMailSettings, SetMailSettings, ForgotPassword, ResetPassword,
+        DeleteAccount, GetGameRecords,
     )
 }  # fmt: skip
 SERVER_TYPES: dict[str, type[Any]] = {
@@ -378,7 +399,8 @@ SERVER_TYPES: dict[str, type[Any]] = {
         Welcome, Error, Lobby, Joined, Spectating, Left, State, Update, PlayersChanged,
         ChatMessage, TableClosed, History, Record, TableNote, LoggedIn, LoggedOut,
         PasswordChanged, Ratings, Games, Challenges, PlayerNote, LobbyChatMessage, Ignoring,
-        Watchers, AnalysisProgress, Analysis, Tournaments, TournamentState,
+        Watchers, AnalysisProgress, Analysis, Tournaments, TournamentState, MailSettings,
+        MailNote, GameRecords,
     )
 }  # fmt: skip
 ALL_TYPES: dict[str, type[Any]] = {**CLIENT_TYPES, **SERVER_TYPES}
@@ -403,12 +425,17 @@ V3_ONLY: frozenset[str] = frozenset(
     )
 )  # fmt: skip
 
-# Messages that exist only from version 4 on: the tournaments.
+# Messages that exist only from version 4 on: the tournaments, the player's own account.
 V4_ONLY: frozenset[str] = frozenset(
     cls.TYPE
     for cls in (
         GetTournaments, CreateTournament, JoinTournament, WithdrawTournament, StartTournament,
         WatchTournament, DirectTournament, Tournaments, TournamentState,
+        # e-mail (protocol/mail_messages.py)
+        SetEmail, ConfirmEmail, GetMailSettings, SetMailSettings, ForgotPassword, ResetPassword,
+        MailSettings, MailNote,
+        # the player's own account (protocol/account_messages.py)
+        DeleteAccount, GetGameRecords, GameRecords,
     )
 )  # fmt: skip
 

@@ -18,7 +18,7 @@ from protocol.fields import (
 )
 
 # why a connection was logged out that did not ask (version 4's logged_out reason)
-LogoutReason = Literal["password_changed", "account_changed"]
+LogoutReason = Literal["password_changed", "account_changed", "account_deleted"]
 
 # ----- client to server -------------------------------------------------------------------
 
@@ -155,7 +155,8 @@ class LoggedOut:
     name: str  # the guest name the connection has now
     # version 4: why, when the connection did not ask for it: "password_changed" (on another
     # connection of the account), "account_changed" (the operator disabled the account or set
-    # its password); nil after the connection's own `logout`
+    # its password), "account_deleted" (its player deleted it: protocol/account_messages.py);
+    # nil after the connection's own `logout`
     reason: LogoutReason | None = since_v4(None)
 
 

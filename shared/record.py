@@ -426,6 +426,26 @@ def _parse_options(header: dict[str, tuple[int, list[str]]]) -> GameOptions:
         raise RecordError(header["handicap"][0], str(exc), "bad_options", detail) from None
 
 
+def split_records(text: str) -> list[tuple[int, str]]:
+    """The records of a file of many (docs/records.md, "A file of many records"), each with the
+    number of the file's line it starts at: a record begins at each `kahuna-record` line, and the
+    comments and blank lines before it belong to it. A file of one record is one piece; one
+    without any is one piece too, refused by whoever reads it."""
+    lines = text.splitlines(keepends=True)
+    starts = [i for i, raw in enumerate(lines) if " ".join(raw.split("#", 1)[0].split()) == MAGIC]
+    if len(starts) <= 1:
+        return [(1, text)]
+    bounds: list[int] = []
+    for start in starts:
+        first = start  # the comments and blank lines just before belong to it
+        while first > 0 and lines[first - 1].split("#", 1)[0].strip() == "":
+            first -= 1
+        bounds.append(first if not bounds or first > bounds[-1] else start)
+    bounds[0] = 0
+    ends = [*bounds[1:], len(lines)]
+    return [(b + 1, "".join(lines[b:e])) for b, e in zip(bounds, ends, strict=True)]
+
+
 def replay(text: str) -> Game:
     """Replay a whole record; a broken record raises RecordError naming its line."""
     return read_record(text).replay()

@@ -38,6 +38,9 @@ from shared.randomness import SeededSource
 from shared.views import SeatView, seat_view_from_dict
 from tests.postgres import MISSING as POSTGRES_MISSING
 from tests.postgres import Cluster
+from tests.server.smtp import smtp
+
+__all__ = ["smtp"]  # a real SMTP server on 127.0.0.1 for the mail tests (tests/server/smtp.py)
 
 T = TypeVar("T")
 TIMEOUT = 10.0

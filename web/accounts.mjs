@@ -8,7 +8,7 @@ import { GAME_OVER_NOTES } from "./code-words.mjs";
 import { el } from "./dom.mjs";
 import { accountWords } from "./errors.mjs";
 import { rememberName } from "./kept.mjs";
-import { _, fmt, seatName, t } from "./words.mjs";
+import { _, fmt, ngettext, seatName, t } from "./words.mjs";
 
 const LOGIN_KEY = "kahuna.login";
 
@@ -21,6 +21,8 @@ export const accounts = {
   chat: [],
   challenges: [],
   changingPassword: false, // the form that changes the password is open
+  deleting: false, // the form that deletes the account is open
+  download: null, // the records of "Download my games" received so far, while it lasts
 };
 
 function keptLogin() {
@@ -63,11 +65,14 @@ export function accountMessage(m, app) {
     case "logged_out":
       accounts.account = null;
       accounts.changingPassword = false;
+      accounts.deleting = false;
       keepLogin(null);
       app.name = m.name;
       // version 4: logged out by another tab's password change, or by the operator
       if (m.reason === "password_changed") {
         app.notice = t("Your password was changed elsewhere, so this connection is logged out: you play as {name}.", { name: m.name });
+      } else if (m.reason === "account_deleted") {
+        app.notice = t("Your account is deleted; its finished games stay under a stand-in name. You play as {name}.", { name: m.name });
       } else if (m.reason === "account_changed") {
         app.notice = t("The server's operator changed your account, so this connection is logged out: you play as {name}.", { name: m.name });
       }
@@ -95,6 +100,9 @@ export function accountMessage(m, app) {
       return true;
     case "challenges":
       accounts.challenges = m.challenges;
+      return true;
+    case "game_records":
+      downloadPage(m, app);
       return true;
     case "lobby_chat_message":
       accounts.chat = m.history ? m.entries : [...accounts.chat, ...m.entries].slice(-100);
@@ -131,6 +139,11 @@ export function accountMessage(m, app) {
     case "error": {
       if (m.code === "bad_login" && keptLogin() && !accounts.account) keepLogin(null);
       if (m.refused === "get_games") accounts.gamesRefused = accounts.gamesAsked;
+      if (m.refused === "get_game_records") accounts.download = null;
+      if (m.refused === "delete_account" && m.code === "bad_password") {
+        app.notice = t("The password is wrong: your account is not deleted.");
+        return true;
+      }
       const said = accountWords(m);
       if (said === null) return false;
       app.notice = said;
@@ -298,3 +311,73 @@ export function passwordControl(send) {
   return form;
 }
 
+
+// "Download my games" (version 4's get_game_records): the pages one after another, then one file
+// of all the records (docs/records.md, "A file of many records"), as the terminal's `download`
+// writes it, handed to the browser to save.
+export function downloadGames(send) {
+  accounts.download = [];
+  send("get_game_records", { page: 0 });
+}
+
+function downloadPage(m, app) {
+  if (accounts.download === null) return; // not asked by this page (or refused meanwhile)
+  accounts.download.push(...m.games);
+  if (m.page + 1 < m.pages) {
+    app.conn.send("get_game_records", { page: m.page + 1 });
+    return;
+  }
+  const games = accounts.download;
+  accounts.download = null;
+  if (!games.length) {
+    app.notice = _("You have no finished game to download.");
+    return;
+  }
+  const blob = new Blob([games.map((g) => g.text).join("\n")], { type: "text/plain;charset=utf-8" });
+  const url = URL.createObjectURL(blob);
+  const link = el("a", { href: url, download: `kahuna-${m.name}-games.kahuna`, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  app.notice = fmt(ngettext("Downloaded {count} game record.", "Downloaded {count} game records.", games.length), { count: games.length });
+}
+
+// "Delete my account": a button, or once it is pressed the form that says what it does and asks
+// twice, as a site does: the password, and the account's name typed out. The server logs every
+// connection of the account out (logged_out, reason account_deleted).
+export function deleteControl(me, send) {
+  const swap = (node, open) => {
+    accounts.deleting = open;
+    node.replaceWith(deleteControl(me, send));
+  };
+  if (!accounts.deleting) {
+    const button = el("button", { type: "button", id: "delete-account", class: "danger", text: t("Delete my account"), onclick: () => swap(button, true) });
+    return button;
+  }
+  const nameField = el("input", { name: "confirm", autocomplete: "off", required: true, spellcheck: "false" });
+  const form = el(
+    "form",
+    { class: "delete-account", "aria-label": t("Delete my account") },
+    el("p", {
+      class: "warning",
+      text: t("Deleting the account {name} cannot be undone: your rating goes, your finished games stay under the name 'deleted #N', and after the server's cooling time anyone may register the name.", { name: me.name }),
+    }),
+    el("label", {}, t("Password"), " ", el("input", { name: "password", type: "password", autocomplete: "current-password", required: true })),
+    el("label", {}, t("Type {name} to confirm", { name: me.name }), " ", nameField),
+    el("button", { type: "submit", class: "danger", text: t("Delete my account for good") }),
+    el("button", { type: "button", class: "cancel", text: t("Cancel"), onclick: () => swap(form, false) }),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    if (String(data.get("confirm")).trim() !== me.name) {
+      nameField.setCustomValidity(t("Type {name} to confirm", { name: me.name }));
+      nameField.reportValidity();
+      nameField.setCustomValidity("");
+      return;
+    }
+    send("delete_account", { password: String(data.get("password")) });
+  });
+  return form;
+}

@@ -55,6 +55,7 @@ export const ACCOUNT_REASONS = {
   "chat_rate_limited/new_account": "a new account may speak in the lobby a few minutes after it was made",
   "login_throttled/busy": "the server is checking many passwords: try again in a moment",
   "login_throttled/registrations": "too many accounts were made from your address lately: try again later",
+  "login_throttled/mail": "too many mails were asked for lately: try again in an hour",
   "bad_tournament/not_director": "only the tournament's director may do that",
   "bad_tournament/started": "the tournament has started",
   "bad_tournament/too_few_players": "a tournament needs two players to start",
@@ -64,7 +65,10 @@ export const ACCOUNT_REASONS = {
   "bad_tournament/no_round_left": "no round is left to join",
   "bad_tournament/not_joined": "you are not in this tournament",
   "bad_tournament/already_withdrawn": "you have withdrawn already",
-  "bad_tournament/tournament_finished": "the tournament is over"
+  "bad_tournament/tournament_finished": "the tournament is over",
+  "cannot_delete/playing": "a game of yours is under way: finish or resign it before deleting your account",
+  "cannot_delete/tournament": "you play in a tournament under way, or direct one not finished: withdraw (or let it finish) before deleting your account",
+  "name_registered/deleted_recently": "that name belonged to an account deleted lately: it is free again in {days} day(s)"
 };
 
 export const ACCOUNT_ERRORS = {
@@ -78,7 +82,10 @@ export const ACCOUNT_ERRORS = {
   "too_many_challenges": "you have as many challenges waiting as you may",
   "no_such_game": "there is no such finished game",
   "login_throttled": "too many failed logins: try again in {seconds} s",
-  "no_such_tournament": "no tournament has this id"
+  "no_such_tournament": "no tournament has this id",
+  "no_mail": "this server sends no e-mail",
+  "bad_email": "that is no e-mail address",
+  "bad_code": "that code is wrong, used or expired"
 };
 
 export const ERRORS = {
@@ -113,7 +120,8 @@ export const CLOSINGS = {
   "over_and_left": "the game is over and the players left",
   "over": "the game is over",
   "server_failed": "the server failed",
-  "made_room": "the server was full and needed the room"
+  "made_room": "the server was full and needed the room",
+  "account_deleted": "a player deleted their account"
 };
 
 export const REASONS = {

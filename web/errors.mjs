@@ -8,7 +8,7 @@ import { _, fmt, seatName } from "./words.mjs";
 // Version 3's refusals (accounts, challenges, the archive), or null for any other.
 export function accountWords(m) {
   const found = ACCOUNT_REASONS[`${m.code}/${m.reason || ""}`];
-  if (found) return _(found);
+  if (found) return filled(found, m.params || {}) || _(found);
   const template = ACCOUNT_ERRORS[m.code];
   return template ? filled(template, m.params || {}) : null;
 }

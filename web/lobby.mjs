@@ -4,14 +4,15 @@
 // serves the guest's name and the account's login. Drawn anew for every message, keeping what the
 // player typed in its forms (web/fields.mjs).
 
-import { accounts, challengesPart, passwordControl } from "./accounts.mjs";
+import { accounts, challengesPart, deleteControl, downloadGames, passwordControl } from "./accounts.mjs";
 import { el, replace, svg } from "./dom.mjs";
 import { restoreFields, typedFields } from "./fields.mjs";
+import { forgotButton, mailControl } from "./mail.mjs";
 import { rememberName, savedSeat } from "./kept.mjs";
 import { computerGame, newTableForm } from "./new-table.mjs";
 import { playerLink, playerName } from "./players.mjs";
 import { analyseGame, enterTable } from "./routes.mjs";
-import { app } from "./state.mjs";
+import { app, render } from "./state.mjs";
 import { calledTitle, tournamentsPart } from "./tournament.mjs";
 import { _, fmt, t } from "./words.mjs";
 
@@ -117,6 +118,7 @@ function identityForm() {
           password,
           el("button", { type: "submit", value: "login", text: t("Log in") }),
           el("button", { type: "submit", value: "register", text: t("Register") }),
+          forgotButton(app, () => String(new FormData(form).get("name")).trim()),
         )
       : null,
   );
@@ -147,7 +149,8 @@ function identityForm() {
   return form;
 }
 
-// The logged-in player: name and rating, their page, log out, the password.
+// The logged-in player: name and rating, their page, log out, the password, their games in one
+// file, deleting the account.
 function accountBar(me) {
   return el(
     "div",
@@ -156,6 +159,9 @@ function accountBar(me) {
     el("a", { href: `/player/${encodeURIComponent(me.name)}`, "data-link": "player", id: "my-games", text: t("Games of {name}", { name: me.name }) }),
     el("button", { type: "button", text: t("Log out"), onclick: () => ask("logout") }),
     passwordControl((type, fields) => ask(type, fields)),
+    mailControl(app, render),
+    el("button", { type: "button", id: "download-games", text: t("Download my games"), onclick: () => downloadGames((type, fields) => ask(type, fields)) }),
+    deleteControl(me, (type, fields) => ask(type, fields)),
   );
 }
 

@@ -3,6 +3,7 @@
 // its handler says nothing shown changed. A type without a handler is one this page does not show.
 
 import { accountMessage, resumeLogin } from "./accounts.mjs";
+import { mailMessage } from "./mail.mjs";
 import { analysisMessage, forgetUnfinished } from "./analysis.mjs";
 import { errorWords } from "./errors.mjs";
 import { forgetSeat, guestName } from "./kept.mjs";
@@ -66,7 +67,7 @@ const HANDLERS = {
 };
 
 export function received(m) {
-  if (tournamentMessage(m) || accountMessage(m, app) || analysisMessage(m)) {
+  if (tournamentMessage(m) || mailMessage(m, app) || accountMessage(m, app) || analysisMessage(m)) {
     render();
     return;
   }

@@ -6,8 +6,14 @@ import { el } from "./dom.mjs";
 import { tableOf } from "./state.mjs";
 import { _, fmt, seatName, t } from "./words.mjs";
 
-// A player's page (/player/NAME): their rating's history, results and games.
+// A deleted account's stand-in in the archive (docs/protocol.md, Version 4, "Your own account"):
+// no account and no guest goes by such a name, and it has no page.
+const STAND_IN = /^deleted #\d+$/;
+
+// A player's page (/player/NAME): their rating's history, results and games; a stand-in's name
+// is only a name.
 export function playerLink(name, className = null) {
+  if (STAND_IN.test(name)) return el("span", { class: className ? `${className} deleted` : "deleted", text: name });
   return el("a", { href: `/player/${encodeURIComponent(name)}`, "data-link": "player", class: className, text: name });
 }
 

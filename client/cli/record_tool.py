@@ -3,6 +3,9 @@
     kahuna-record replay FILE                  print the final state and outcome as JSON
     python -m client.cli.record_tool replay FILE   the same, without the installed script
 
+A file of many records (a player's games downloaded: docs/records.md, "A file of many
+records") prints a JSON array, one game each, in the file's order.
+
 FILE '-' reads standard input (a record of any name: `.kahuna`, or `.kahuna.txt` as servers
 wrote them before). A record that does not replay prints FILE:LINE: reason on standard error
 and exits with status 1; a file that cannot be read exits with status 2; a reader that stops
@@ -18,7 +21,7 @@ import sys
 from collections.abc import Sequence
 
 from client.cli.pipes import until_the_reader_leaves
-from shared.record import RecordError, game_to_json, replay
+from shared.record import RecordError, game_to_json, replay, split_records
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -44,12 +47,15 @@ def replay_command(name: str) -> int:
     except OSError as exc:
         print(f"{name}: {exc.strerror}", file=sys.stderr)
         return 2
-    try:
-        game = replay(text)
-    except RecordError as exc:
-        print(f"{name}:{exc.line}: {exc.reason}", file=sys.stderr)
-        return 1
-    json.dump(game_to_json(game), sys.stdout, indent=2)
+    pieces = split_records(text)
+    games = []
+    for first, piece in pieces:
+        try:
+            games.append(game_to_json(replay(piece)))
+        except RecordError as exc:
+            print(f"{name}:{first - 1 + exc.line}: {exc.reason}", file=sys.stderr)
+            return 1
+    json.dump(games[0] if len(pieces) == 1 else games, sys.stdout, indent=2)
     print()
     return 0
 

@@ -243,7 +243,7 @@ def _account_words(code: str, reason: str | None, params: Mapping[str, Any] | No
     """Version 3's refusals (accounts, challenges, the archive), from their codes."""
     found = ACCOUNT_REASONS.get(f"{code}/{reason or ''}")
     if found is not None:
-        return _(found)
+        return _filled(found, params or {}) or _(found)
     sentence = ACCOUNT_ERRORS.get(code)
     return None if sentence is None else _filled(sentence, params or {})
 

@@ -2,10 +2,13 @@
 challenges and the lobby's chat, each a word in the player's language or in English.
 
     register NAME    login NAME    logout    password
+    delete-account   download      (version 4: your account deleted; your games saved)
     ratings          games [NAME]  resume TABLE
     challenge NAME [Nd] [unrated] [white|black]
     accept ID        decline ID    withdraw ID
     ignore NAME      unignore NAME
+    email ADDRESS    confirm CODE   mail [on|off KIND | language LANG]
+    forgot NAME      reset CODE     (a server that sends mail)
     'TEXT or say TEXT  (the lobby's chat)
     help               (the lobby's keys and these commands)
 
@@ -20,7 +23,17 @@ from typing import Literal
 import attrs
 
 from client.language.i18n import _, pgettext
+from client.language.i18n import language as chosen_language
+from protocol.account_messages import GetGameRecords
 from protocol.fields import SeatName, TimeControl
+from protocol.mail_messages import (
+    ConfirmEmail,
+    ForgotPassword,
+    GetMailSettings,
+    MailKind,
+    SetEmail,
+    SetMailSettings,
+)
 from protocol.messages import ClientMessage
 from protocol.player_messages import (
     AnswerChallenge,
@@ -35,13 +48,18 @@ from protocol.player_messages import (
 )
 
 PASSWORD_ENV = "KAHUNA_PASSWORD"
-# what the lobby's line asks without echo; "again" is a new password (registration, change)
-# typed a second time
-Asking = Literal["register", "login", "old_password", "new_password", "again"]
+# what the lobby's line asks (without echo, but for delete_confirm); "again" is a new password
+# (registration, change) typed a second time; "reset" a new password after a reset's code;
+# deleting the account asks its password, then its name
+Asking = Literal[
+    "register", "login", "old_password", "new_password", "again", "reset", "delete_password",
+    "delete_confirm",
+]  # fmt: skip
 WORDS = (
     "register", "login", "logout", "password", "ratings", "games", "resume", "challenge",
     "accept", "decline", "withdraw", "ignore", "unignore", "say", "unrated", "white", "black",
-    "help",
+    "help", "email", "confirm", "mail", "forgot", "reset", "on", "off", "language",
+    "delete-account", "download",
 )  # fmt: skip
 
 
@@ -66,6 +84,16 @@ def local_words() -> dict[str, str]:
         "white": pgettext("command", "white"),
         "black": pgettext("command", "black"),
         "help": pgettext("command", "help"),
+        "email": pgettext("command", "email"),
+        "confirm": pgettext("command", "confirm"),
+        "mail": pgettext("command", "mail"),
+        "forgot": pgettext("command", "forgot"),
+        "reset": pgettext("command", "reset"),
+        "on": pgettext("command", "on"),
+        "off": pgettext("command", "off"),
+        "language": pgettext("command", "language"),
+        "delete-account": pgettext("command", "delete-account"),
+        "download": pgettext("command", "download"),
     }
     return {k: v.lower() for k, v in words.items()}
 
@@ -80,7 +108,7 @@ def _english(word: str) -> str:
 class LobbyRequest:
     messages: tuple[ClientMessage, ...] = ()
     ask: Asking | None = None  # a password to ask (without echo) before sending
-    name: str = ""  # the account name it is for
+    name: str = ""  # the account name it is for (a reset: the mail's code)
     panel: str | None = None  # the panel to show: ratings, games, challenges
     refused: str | None = None  # why nothing is sent
     help: bool = False  # the lobby's help: its keys and these commands
@@ -109,6 +137,10 @@ def read_lobby_line(text: str) -> LobbyRequest:
         return LobbyRequest((Logout(),))
     if command == "password":
         return LobbyRequest(ask="old_password")
+    if command == "delete-account":
+        return LobbyRequest(ask="delete_password")
+    if command == "download":
+        return LobbyRequest((GetGameRecords(0),), said=_("Asking the server for your games..."))
     if command == "ratings":
         return LobbyRequest((GetRatings(),), panel="ratings")
     if command == "games":
@@ -126,6 +158,8 @@ def read_lobby_line(text: str) -> LobbyRequest:
         return LobbyRequest((Ignore(args[0], command == "ignore"),))
     if command == "challenge":
         return _challenge(word, args)
+    if command in ("email", "confirm", "mail", "forgot", "reset"):
+        return _mail(command, word, args)
     return LobbyRequest(
         refused=_("Unknown command {word}: '{help}' lists the commands.").format(
             word=word, help=local_words()["help"]
@@ -158,3 +192,61 @@ def _challenge(word: str, args: list[str]) -> LobbyRequest:
     terms = ChallengeTerms(seat=chosen, first="white", clock=clock, rated=rated)
     said = _("Your challenge to {name} is on its way: your challenges list it until the answer.")
     return LobbyRequest((Challenge(name, terms),), panel="challenges", said=said.format(name=name))
+
+
+# The kinds of mail by the words a player types for them.
+MAIL_KIND_WORDS: dict[str, MailKind] = {
+    "turn": "turn", "move": "turn", "clock": "clock", "time": "clock",
+    "challenge": "challenge", "challenges": "challenge",
+    "tournament": "tournament_round", "round": "tournament_round",
+}  # fmt: skip
+
+
+def _mail(command: str, word: str, args: list[str]) -> LobbyRequest:
+    """Version 4's e-mail: the address, its confirmation, the settings, a password reset."""
+    if command == "email":
+        if not args:
+            return LobbyRequest((GetMailSettings(),))
+        if len(args) != 1:
+            return LobbyRequest(refused=_("{command} ADDRESS (or none)").format(command=word))
+        address = None if args[0].lower() in ("none", "-") else args[0]
+        said = _("A code is on its way to {address}: type confirm CODE, or follow the mail's link.")
+        if address is None:
+            return LobbyRequest((SetEmail(None),))
+        # the mails come in the language the player reads here, the confirmation already
+        reading = chosen_language()
+        mail_language = reading if reading in ("en", "de", "it") else "en"
+        settings = SetMailSettings(mail_language)  # type: ignore[arg-type]
+        return LobbyRequest((settings, SetEmail(address)), said=said.format(address=address))
+    if command == "confirm":
+        if len(args) != 1:
+            return LobbyRequest(refused=_("{command} CODE: the code of the mail").format(
+                command=word))  # fmt: skip
+        return LobbyRequest((ConfirmEmail(args[0]),))
+    if command == "forgot":
+        if len(args) != 1:
+            return LobbyRequest(refused=_("{command} NAME (or your e-mail address)").format(
+                command=word))  # fmt: skip
+        return LobbyRequest((ForgotPassword(args[0]),))
+    if command == "reset":
+        if len(args) != 1:
+            return LobbyRequest(refused=_("{command} CODE: the code of the mail").format(
+                command=word))  # fmt: skip
+        return LobbyRequest(ask="reset", name=args[0])
+    # mail, mail on|off KIND..., mail language LANG
+    if not args:
+        return LobbyRequest((GetMailSettings(),))
+    how = _english(args[0])
+    if how == "language" and len(args) == 2 and args[1].lower() in ("en", "de", "it"):
+        language = args[1].lower()
+        return LobbyRequest((SetMailSettings(language),))  # type: ignore[arg-type]
+    kinds = [MAIL_KIND_WORDS.get(_english(a)) for a in args[1:]]
+    if how in ("on", "off") and args[1:] and None not in kinds:
+        chosen = [k for k in kinds if k is not None]
+        if how == "on":
+            return LobbyRequest((SetMailSettings(None, on=chosen),))
+        return LobbyRequest((SetMailSettings(None, off=chosen),))
+    return LobbyRequest(
+        refused=_("{command} on|off turn|clock|challenge|tournament, or {command} language"
+                  " en|de|it").format(command=word)
+    )  # fmt: skip

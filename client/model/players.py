@@ -16,6 +16,7 @@ import attrs
 
 from client.language.i18n import _, ngettext
 from client.language.words import game_over_words
+from protocol.mail_messages import MailNote, MailSettings
 from protocol.messages import ServerMessage, Welcome
 from protocol.player_messages import (
     ChallengeInfo,
@@ -42,6 +43,8 @@ CHAT_KEPT = 200
 @attrs.define
 class PlayersState:
     accounts: bool = False  # the server keeps accounts
+    mail: bool = False  # version 4: the server sends e-mail
+    mail_settings: MailSettings | None = None  # the account's, once asked for
     account: str | None = None  # the name logged in to
     rating: int | None = None
     games_played: int = 0
@@ -118,6 +121,7 @@ class PlayersState:
         """Take in a version-3 message; a sentence to show, if there is one."""
         if isinstance(msg, Welcome):
             self.accounts = msg.accounts
+            self.mail = msg.mail
             # a new connection is a guest's until it logs in again (with the token kept)
             self.account = None
             if msg.name_note == "name_registered" and msg.name:
@@ -147,6 +151,11 @@ class PlayersState:
                 said = _(
                     "Your password was changed elsewhere, so this connection is logged out:"
                     " you play as {name}."
+                )
+            elif msg.reason == "account_deleted":
+                said = _(
+                    "Your account is deleted; its finished games stay under a stand-in name."
+                    " You play as {name}."
                 )
             elif msg.reason == "account_changed":
                 said = _(
@@ -179,6 +188,16 @@ class PlayersState:
             else:
                 self.chat.extend(msg.entries)
             del self.chat[:-CHAT_KEPT]
+        elif isinstance(msg, MailSettings):
+            self.mail_settings = msg
+            return mail_words(msg)
+        elif isinstance(msg, MailNote):
+            if msg.note == "reset_sent":
+                return _(
+                    "If that account has a confirmed e-mail address, a code is on its way to it:"
+                    " reset CODE sets a new password."
+                )
+            return _("Your password is changed: log in with it.")
         elif isinstance(msg, Ignoring):
             self.ignoring = list(msg.names)
             if not msg.names:
@@ -271,3 +290,30 @@ def left_until(deadline: float | None, now: float) -> str:
     if days:
         return _("{d}d {h}h").format(d=days, h=hours)
     return _("{h}h {m}m").format(h=hours, m=rest // 60)
+
+
+def mail_words(settings: MailSettings) -> str:
+    """The account's mail settings in a sentence or two."""
+    kinds = {
+        "turn": _("your move"),
+        "clock": _("your time running low"),
+        "challenge": _("challenges"),
+        "tournament_round": _("tournament rounds"),
+    }
+    if settings.address is None and settings.pending is None:
+        return _("No e-mail address: email ADDRESS gives one.")
+    parts = []
+    if settings.address is not None:
+        getting = ", ".join(kinds[k] for k in settings.notify) or _("nothing")
+        parts.append(
+            _("Your e-mail address: {address}; mails in {language} about: {kinds}.").format(
+                address=settings.address, language=settings.language, kinds=getting
+            )
+        )
+    if settings.pending is not None:
+        parts.append(
+            _("{address} waits for its confirmation: confirm CODE, the code of the mail.").format(
+                address=settings.pending
+            )
+        )
+    return " ".join(parts)

@@ -30,6 +30,7 @@ from client.model.table_form import CreateForm
 from client.model.table_talk import absence_words, note_words, turn_words
 from client.model.tournaments import TournamentsState, round_note_words
 from protocol.fields import ChatEntry, Players, TableInfo
+from protocol.mail_messages import MailNote, MailSettings
 from protocol.messages import (
     ChatMessage,
     Error,
@@ -75,7 +76,7 @@ Screen = Literal["lobby", "game"]
 # version 3's messages that client/model/players.py takes in (a welcome too)
 PLAYERS_MESSAGES = (
     Welcome, LoggedIn, LoggedOut, PasswordChanged, Ratings, Games, Challenges, PlayerNote,
-    LobbyChatMessage, Ignoring,
+    LobbyChatMessage, Ignoring, MailSettings, MailNote,
 )  # fmt: skip
 LogKind = Literal["event", "chat", "info", "error", "you"]
 

@@ -102,7 +102,10 @@ class KahunaApp:
         # the lobby's command line (version 3), its password asked without echo
         self.lobby = LobbyLine(state, send, save_dir or Path.cwd(), self.ring)
         self.lobby.invalidate = self.invalidate
-        asking = Condition(lambda: self.lobby.asking is not None)
+        # a password is not shown; the account's name typed to delete it is
+        asking = Condition(
+            lambda: self.lobby.asking is not None and self.lobby.asking[0] != "delete_confirm"
+        )
         self.lobby_line = Window(
             BufferControl(
                 self.lobby.buffer,
@@ -152,7 +155,8 @@ class KahunaApp:
         if self.lobby.help_open:
             canvas = Canvas(width, height)
             canvas.blit(0, 0, header(self.state, width))
-            help_page = render_lobby_help(width, height - 1, self.state.accounts.accounts)
+            people = self.state.accounts
+            help_page = render_lobby_help(width, height - 1, people.accounts, people.mail)
             canvas.blit(0, 1, help_page)
             return canvas
         if self.lobby.replay is not None:

@@ -190,8 +190,8 @@ LOBBY_HELP_ACCOUNT_KEYS: tuple[tuple[str, str], ...] = (
 LOBBY_HELP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("register NAME", N_("make an account (the password is asked twice)")),
     ("login NAME", N_("log in (the password is asked)")),
-    ("logout   password", N_("forget the login here; change your password")),
-    ("games [NAME]", N_("your games or a player's; ratings: the leaderboard")),
+    ("logout   password", N_("log out here; change your password; delete-account")),
+    ("games [NAME]", N_("your or a player's games; ratings; download: all yours")),
     ("resume ID", N_("sit down again at a running game of yours")),
     (
         "challenge NAME [3d] [unrated] [white|black]",
@@ -201,6 +201,14 @@ LOBBY_HELP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("ignore NAME", N_("stop hearing a player (unignore NAME: hear again)")),
     ("'TEXT   say TEXT", N_("say something in the lobby's chat")),
     ("tournament new", N_("NAME swiss 5 [5+3|3d] (or roundrobin, double)")),
+)
+# version 4's e-mail, on a server that sends it
+LOBBY_HELP_MAIL: tuple[tuple[str, str], ...] = (
+    ("email ADDRESS", N_("your e-mail address (a code is sent to it; email none: no address)")),
+    ("confirm CODE", N_("confirm your address with the code of its mail")),
+    ("mail on|off KIND", N_("mails of your move, clock, challenge, tournament: on or off")),
+    ("mail language LANG", N_("the language of your mails: en, de or it")),
+    ("forgot NAME", N_("a mail to reset a forgotten password; reset CODE sets it")),
 )
 
 
@@ -214,8 +222,9 @@ def _lobby_entry(key: str, text: str, width: int) -> list[list[Fragment]]:
     return out + [[("", " " * LOBBY_HELP_W + part)] for part in parts[1:]]
 
 
-def lobby_help_lines(width: int, accounts: bool) -> list[list[Fragment]]:
-    """The lobby's keys, and with accounts its command line's commands, one line each."""
+def lobby_help_lines(width: int, accounts: bool, mail: bool = False) -> list[list[Fragment]]:
+    """The lobby's keys, and with accounts its command line's commands (with `mail`, those of
+    e-mail too), one line each."""
     out: list[list[Fragment]] = [[("class:title", _("The lobby: keys"))]]
     keys = LOBBY_HELP_KEYS + (LOBBY_HELP_ACCOUNT_KEYS if accounts else ())
     for key, text in (*keys, ("F1  ^Q", N_("this help; quit"))):
@@ -223,14 +232,14 @@ def lobby_help_lines(width: int, accounts: bool) -> list[list[Fragment]]:
     if accounts:
         title = _("The command line (':'; the words of your language work too)")
         out += [[("class:title", line)] for line in textwrap.wrap(title, width)]
-        for key, text in LOBBY_HELP_COMMANDS:
+        for key, text in LOBBY_HELP_COMMANDS + (LOBBY_HELP_MAIL if mail else ()):
             out += _lobby_entry(key, _(text), width)
     return out
 
 
-def render_lobby_help(width: int, height: int, accounts: bool) -> Canvas:
+def render_lobby_help(width: int, height: int, accounts: bool, mail: bool = False) -> Canvas:
     canvas = Canvas(width, height)
-    lines = lobby_help_lines(width, accounts)
+    lines = lobby_help_lines(width, accounts, mail)
     lines.append([("class:dim", _("Esc, q or F1 closes this help."))])
     for y, row in enumerate(lines[:height]):
         put_clipped(canvas, 0, y, row, width)

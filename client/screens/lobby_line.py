@@ -10,7 +10,7 @@ from pathlib import Path
 
 from prompt_toolkit.buffer import Buffer
 
-from client.language.i18n import _
+from client.language.i18n import _, ngettext
 from client.language.words import record_problem
 from client.model.lobby_commands import Asking, LobbyRequest, local_words, read_lobby_line
 from client.model.sending import Send
@@ -18,6 +18,8 @@ from client.model.state import ClientState, too_long_chat
 from client.model.tournaments import TournamentRequest, read_tournament_line
 from client.screens.analysis_view import start_analysis
 from client.screens.replay import ReplayViewer, timeline
+from protocol.account_messages import DeleteAccount, GameRecord, GameRecords, GetGameRecords
+from protocol.mail_messages import ResetPassword
 from protocol.messages import Error, GetRecord, LobbyUnsubscribe, Record, ServerMessage
 from protocol.player_messages import (
     AnswerChallenge,
@@ -47,6 +49,8 @@ class LobbyLine:
         self.typing = False
         self.asking: tuple[Asking, str] | None = None
         self._old_password: str | None = None
+        self._delete_password: str | None = None  # typed, waiting for the name's confirmation
+        self._download: list[GameRecord] = []  # the pages of `download` received so far
         # a new password typed once, waiting to be typed again: what it is for, and it
         self._first: tuple[Asking, str] | None = None
         # the login this line sent (name): refused, the password is asked again
@@ -71,8 +75,12 @@ class LobbyLine:
     def cancel(self) -> None:
         asked = self.asking
         self.typing, self.asking, self._old_password, self._first = False, None, None, None
+        self._delete_password = None
         self.buffer.reset()
         if asked is None:
+            return
+        if asked[0] in ("delete_password", "delete_confirm"):
+            self.state.say(_("Your account is not deleted."))
             return
         # a password asked and not given: the line above it asked for it, and is now stale
         if self.state.accounts.account is not None:
@@ -86,10 +94,14 @@ class LobbyLine:
         what, name = self.asking
         if what == "old_password":
             return _("old password (not shown): ")
-        if what == "new_password":
+        if what in ("new_password", "reset"):
             return _("new password (not shown): ")
         if what == "again":
             return _("the same password again (not shown): ")
+        if what == "delete_password":
+            return _("password of {name}, to delete the account (not shown): ").format(name=name)
+        if what == "delete_confirm":
+            return _("type {name} to delete the account for good: ").format(name=name)
         return _("password for {name} (not shown): ").format(name=name)
 
     def _accept(self, buffer: Buffer) -> bool:
@@ -118,6 +130,9 @@ class LobbyLine:
             return
         if request.help:
             self.help_open = True
+            return
+        if request.ask == "delete_password":
+            self._ask_deletion()
             return
         if request.ask is not None:
             # always asked: KAHUNA_PASSWORD is for --login and --register, a script's; here
@@ -152,16 +167,52 @@ class LobbyLine:
             state.tournaments.creating = True
             state.say(_("Asking the server..."))
 
+    def _ask_deletion(self) -> None:
+        """`delete-account`: said what it does, then asked twice, as a site does: the
+        password, then the account's name typed out."""
+        account = self.state.accounts.account
+        if account is None:
+            self.state.say(_("Log in to delete your account."), "error")
+            return
+        said = _(
+            "Deleting the account {name} cannot be undone: your rating goes, your finished"
+            " games stay under the name 'deleted #N', and after the server's cooling"
+            " time anyone may register the name. Type your password (Esc: keep the account)."
+        )
+        self.state.say(said.format(name=account), "error")
+        self.asking = ("delete_password", account)
+        self.open()
+
+    def _delete_confirmed(self, name: str, typed: str) -> None:
+        password, self._delete_password = self._delete_password or "", None
+        self.typing = False
+        if typed.strip() != name:
+            said = _("Your account is not deleted: what you typed is not {name}.")
+            self.state.say(said.format(name=name), "error")
+            return
+        if not self.send(DeleteAccount(password)):
+            self.state.say(_("Not connected."), "error")
+        else:
+            self.state.say(_("Asking the server..."))
+
     def _password_given(self, password: str) -> None:
         assert self.asking is not None
         what, name = self.asking
         self.asking = None
+        if what == "delete_password":
+            self._delete_password = password
+            self.asking = ("delete_confirm", name)
+            self.open()
+            return
+        if what == "delete_confirm":
+            self._delete_confirmed(name, password)
+            return
         if what == "old_password":
             self._old_password = password
             self.asking = ("new_password", name)
             self.open()
             return
-        if what in ("new_password", "register"):
+        if what in ("new_password", "register", "reset"):
             # typed twice, as --register asks it: a typing error is not the new password
             self._first = (what, password)
             self.asking = ("again", name)
@@ -179,7 +230,11 @@ class LobbyLine:
         self._login_sent = name if what == "login" else None
         if what == "new_password":
             old, self._old_password = self._old_password or "", None
-            message: ChangePassword | Register | Login = ChangePassword(old, password)
+            message: ChangePassword | Register | Login | ResetPassword = ChangePassword(
+                old, password
+            )
+        elif what == "reset":  # `name` is the mail's code
+            message = ResetPassword(name, password)
         elif what == "register":
             message = Register(name, password)
         else:
@@ -301,6 +356,13 @@ class LobbyLine:
         elif isinstance(msg, Error) and msg.code == "bad_login":  # a password's: refused=None
             self._login_refused()
             changed = True
+        elif isinstance(msg, Error) and msg.refused == "delete_account":
+            if msg.code == "bad_password":  # not "the old password" of change_password's
+                self.state.say(_("The password is wrong: your account is not deleted."), "error")
+            changed = True
+        elif isinstance(msg, GameRecords):
+            self._download_page(msg)
+            changed = True
         attention = self.state.accounts.attention
         if attention is not None:
             self.state.accounts.attention = None
@@ -320,6 +382,31 @@ class LobbyLine:
         finished game was replayed over another table: that replay is done with."""
         if self.replay is not None and self.state.screen == "game":
             self.replay, self.over_table = None, None
+
+    def _download_page(self, msg: GameRecords) -> None:
+        """`download`: the pages one after another, then one file of all the records
+        (docs/records.md, "A file of many records") where records are saved."""
+        if msg.page == 0:
+            self._download = []
+        self._download += msg.games
+        if msg.page + 1 < msg.pages:
+            self.send(GetGameRecords(msg.page + 1))
+            return
+        games, self._download = self._download, []
+        if not games:
+            self.state.say(_("You have no finished game to download."))
+            return
+        path = self.save_dir / f"kahuna-{msg.name}-games.kahuna"
+        try:
+            path.write_text("\n".join(g.text for g in games), encoding="utf-8")
+        except OSError as exc:
+            self.state.say(_("Could not save: {reason}").format(reason=exc), "error")
+            return
+        said = ngettext(
+            "Saved {count} game record to {path}", "Saved {count} game records to {path}",
+            len(games),
+        )  # fmt: skip
+        self.state.say(said.format(count=len(games), path=path))
 
     def save_replay(self) -> None:
         if self.replay is None:

@@ -51,6 +51,7 @@ from server.core.store import (
     Registration,
     Storage,
     StorageError,
+    is_deleted_key,
 )
 from server.jobs.password_hashing import Passwords
 from server.storage.sqlite_store import default_db_path
@@ -176,7 +177,8 @@ def main(argv: list[str]) -> int:
 
 
 def _command(args: argparse.Namespace, storage: Storage, running: bool) -> int:
-    accounts = {a.key: a for a in storage.load_accounts()}
+    # a deleted account's stand-in (server/core/store.py's DeleteAccountOp) is nobody's account
+    accounts = {a.key: a for a in storage.load_accounts() if not is_deleted_key(a.key)}
     # an account stored under an older skeleton (server/core/names.py) is found under today's too;
     # the oldest keeps a name that two now share, as in the server (server/core/accounts.py)
     by_name = {name_key(a.name): a for a in sorted(accounts.values(), key=lambda a: -a.created)}

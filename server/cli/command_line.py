@@ -122,6 +122,13 @@ CONFIG_EXAMPLE = """\
     records = "/var/lib/kahuna/records"
     lan-interface = ["192.168.1.20"]
     max-tables = 200
+
+    [mail]
+    host = "smtp.example.org"
+    user = "kahuna"
+    password-file = "/etc/kahuna/smtp-password"
+    from = "kahuna@example.org"
+    url = "https://kahuna.example.org"
 """
 
 
@@ -130,7 +137,8 @@ def config_help(keys: list[str]) -> str:
         "--config FILE reads the options from a TOML file; flags given as well override it.\n"
         "Each key is a long option's name, with dashes or underscores (max-tables or\n"
         "max_tables), and takes the option's value: a string, a number, true for a flag\n"
-        "without a value, a list of addresses for lan-interface. For example:\n\n"
+        "without a value, a list of addresses for lan-interface; the mail options go in a\n"
+        "[mail] table, without their mail- prefix. For example:\n\n"
         f"{CONFIG_EXAMPLE}\n"
         + textwrap.fill(f"The keys: {', '.join(keys)}.", 80, break_on_hyphens=False)
         + "\n"
@@ -201,7 +209,7 @@ def read_config(path: str, settings: dict[str, Setting]) -> dict[str, object]:
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"--config {path}: not a TOML file: {exc}") from None
     values: dict[str, object] = {}
-    for key, value in data.items():
+    for key, value in _sections(data):
         setting = settings.get(key.replace("_", "-"))
         if setting is None:
             raise ValueError(
@@ -216,6 +224,21 @@ def read_config(path: str, settings: dict[str, Setting]) -> dict[str, object]:
             joint = " " if str(exc).startswith("must ") else ": "
             raise ValueError(f"--config {path}: {key!r}{joint}{exc}") from None
     return values
+
+
+# The tables a --config file may hold: [mail] host = "..." is mail-host = "...".
+SECTIONS = ("mail",)
+
+
+def _sections(data: dict[str, object]) -> list[tuple[str, object]]:
+    """The file's keys and values, a section's keys named with its prefix."""
+    found: list[tuple[str, object]] = []
+    for key, value in data.items():
+        if key in SECTIONS and isinstance(value, dict):
+            found.extend((f"{key}-{inner}", inner_value) for inner, inner_value in value.items())
+        else:  # another table is an unknown key
+            found.append((key, value))
+    return found
 
 
 def _shown(parse: Callable[[str], object]) -> Callable[[str], object]:

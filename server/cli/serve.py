@@ -24,6 +24,7 @@ from server.cli.command_line import SettingsParser, record_from
 from server.core.config import ServerConfig
 from server.core.settings import NAME_MAX, option
 from server.core.store import StandbyStopped, Storage, StorageError
+from server.jobs.mail_sender import relay_of
 from server.net.app import KahunaServer
 from server.net.tls import server_context
 from server.storage.sqlite_store import default_db_path
@@ -279,6 +280,10 @@ def main(argv: list[str] | None = None) -> int:
         problem = records_dir(config.records_dir)
         if problem is not None:
             parser.error(problem)
+    try:
+        relay_of(config)  # a password file or variable that is not there stops it here
+    except ValueError as exc:
+        parser.error(str(exc))
     problem = check_db(config.db)
     if problem is not None:
         parser.error(problem)

@@ -11,8 +11,17 @@ from typing import Any
 import attrs
 
 from protocol.errors import ErrorCode
+from server.core.mail_state import MailState
 from server.core.names import name_key
-from server.core.store import AccountOp, AccountRow, KnownAddressOp, hash_address
+from server.core.store import (
+    AccountOp,
+    AccountRow,
+    DeletedName,
+    KnownAddressOp,
+    NamesCooledOp,
+    hash_address,
+    is_deleted_key,
+)
 from server.core.table import TableError
 
 START_RATING = 1500.0
@@ -42,6 +51,7 @@ class Account:
     rated: list[int] = attrs.Factory(_wld)  # rated games: wins, losses, draws
     computer: dict[str, list[int]] = attrs.Factory(dict)  # per level, unrated: w, l, d
     ignoring: set[str] = attrs.Factory(set)  # account keys
+    mail: MailState = attrs.Factory(MailState)  # version 4: its address, settings and codes
 
     @property
     def rated_games(self) -> int:
@@ -57,6 +67,8 @@ class Account:
             "computer": {level: list(wld) for level, wld in sorted(self.computer.items())},
             "ignoring": sorted(self.ignoring),
         }
+        if not self.mail.empty:
+            data["mail"] = self.mail.to_data()
         return AccountRow(
             self.key, self.name, self.password_hash, self.rating, self.deviation,
             self.volatility, self.created, self.last_seen, self.disabled, data,
@@ -77,6 +89,7 @@ class Account:
             row.key, row.name, row.password_hash, row.rating, row.deviation, row.volatility,
             row.created, row.last_seen, row.disabled, rated + [0] * (3 - len(rated)), computer,
             {str(k) for k in data.get("ignoring", [])},
+            MailState.from_data(data.get("mail")),
         )  # fmt: skip
 
 
@@ -91,6 +104,21 @@ def keep_quiet(account: Account, quiet: float, wall: float, code: ErrorCode, doi
         raise TableError.refused(code, "new_account", english, {"seconds": seconds})
 
 
+DAY = 86400.0
+
+
+def cooling_refusal(seconds: float) -> TableError:
+    """register of a deleted account's name before its cooling time is over
+    (server/core/account_deletion.py)."""
+    days = str(max(1, math.ceil(seconds / DAY)))
+    return TableError.refused(
+        ErrorCode.NAME_REGISTERED,
+        "deleted_recently",
+        f"this name belonged to an account deleted lately; it is free again in {days} day(s)",
+        {"days": days},
+    )
+
+
 class Accounts:
     """Every account by key, the login tokens (their hashes) by which clients come back, and the
     addresses (their hashes) each account logged in from: its owner's machines, which the login
@@ -103,15 +131,25 @@ class Accounts:
         # name_key of today -> the key an account is stored under, where the two differ (an
         # account registered under an older skeleton: server/core/names.py), for look-ups by name
         self.aliases: dict[str, str] = {}
+        # version 4's deleted accounts (server/core/account_deletion.py): the stand-ins' names
+        # by their keys, and each deleted name key's latest deletion (unix time)
+        self.stand_ins: dict[str, str] = {}
+        self.deleted: dict[str, float] = {}
 
     def load(
         self,
         rows: list[AccountRow],
         tokens: list[tuple[bytes, str]],
         addresses: list[tuple[str, bytes]] | None = None,
+        deleted: list[DeletedName] | None = None,
     ) -> None:
         for row in rows:
-            self.by_key[row.key] = Account.from_row(row)
+            if is_deleted_key(row.key):
+                self.stand_ins[row.key] = row.name
+            else:
+                self.by_key[row.key] = Account.from_row(row)
+        for name in deleted or []:
+            self.deleted[name.key] = name.at
         for account in sorted(self.by_key.values(), key=lambda a: (a.created, a.key)):
             today = name_key(account.name)  # the oldest account keeps a name two now share
             if today != account.key and today not in self.by_key:
@@ -152,6 +190,21 @@ class Accounts:
         account.last_seen = wall
         return account.op()
 
+    def cooled(self, days: float, wall: float) -> NamesCooledOp | None:
+        """The deleted names whose cooling time is over are forgotten; the op that forgets
+        them in storage, if any was kept."""
+        before = wall - days * DAY
+        old = [key for key, at in self.deleted.items() if at < before]
+        for key in old:
+            del self.deleted[key]
+        return NamesCooledOp(before) if old else None
+
+    def cooling_left(self, key: str, days: float, wall: float) -> float:
+        """Seconds until a deleted account's name key may be registered again (0: it may), the
+        cooling time being `days` (--deleted-name-cooling)."""
+        deleted = self.deleted.get(key)
+        return 0.0 if deleted is None else max(0.0, deleted + days * DAY - wall)
+
     def get(self, key: str) -> Account | None:
         """The account stored under the key, or whose name has this name_key."""
         account = self.by_key.get(key)
@@ -164,7 +217,9 @@ class Accounts:
 
     def name_of(self, key: str) -> str:
         account = self.by_key.get(key)
-        return key if account is None else account.name
+        if account is None:
+            return self.stand_ins.get(key, key)
+        return account.name
 
     def leaderboard(self) -> list[Account]:
         """The accounts with a rated game, best first (then by name, so ties keep an order)."""

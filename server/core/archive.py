@@ -10,6 +10,8 @@ statistics for its level.
 
 from __future__ import annotations
 
+import attrs
+
 from protocol.errors import ErrorCode
 from protocol.fields import seat_name
 from protocol.player_messages import GameEntry, Games, PlayerStats, RatingEntry, Ratings
@@ -54,6 +56,17 @@ class Archive:
         for key in {game.white_account, game.black_account}:
             if key is not None:
                 self.by_account.setdefault(key, []).append(game.table_id)
+
+    def rename_account(self, key: str, stand_in: str, name: str) -> None:
+        """A deleted account's games stay, its seats held by its stand-in named `name` (the
+        DeleteAccountOp rewrote the stored rows alike); it has no list of games any more."""
+        for table_id in self.by_account.pop(key, []):
+            game = self.entries[table_id]
+            if game.white_account == key:
+                game = attrs.evolve(game, white=name, white_account=stand_in)
+            if game.black_account == key:
+                game = attrs.evolve(game, black=name, black_account=stand_in)
+            self.entries[table_id] = game
 
     # ----- a game ends --------------------------------------------------------------------------
 

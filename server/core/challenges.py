@@ -102,6 +102,7 @@ class ChallengeBoard:
         ctx.write(ChallengeOp(row))
         self._lists(sender.key, recipient.key)
         self._note(recipient.key, "challenge_received", None, sender.name)
+        ctx.mail_notice(recipient.key, "challenge", {"challenger": sender.name}, "")
 
     def answer(
         self, session: Session, challenge_id: str, answer: ChallengeAnswer, now: float
@@ -140,6 +141,21 @@ class ChallengeBoard:
         if not self.limit.take(account.key, self.ctx.now):
             english = "too many challenges and withdrawals in a short time; wait a little"
             raise TableError.refused(ErrorCode.TOO_MANY_CHALLENGES, "wait", english)
+
+    def drop_account(self, key: str) -> None:
+        """The account is being deleted: its challenges go, withdrawn (sent) or declined
+        (received), and the other players are told as if it had answered."""
+        name = self.ctx.accounts.name_of(key)
+        for row in [r for r in self.standing.values() if key in (r.sender, r.recipient)]:
+            answer = "withdraw" if row.sender == key else "decline"
+            del self.standing[row.challenge_id]
+            self.ctx.write(ChallengeGoneOp(row.challenge_id, answer, self.ctx.wall))
+            other = row.recipient if row.sender == key else row.sender
+            self._lists(other)
+            note: PlayerNoteName = (
+                "challenge_withdrawn" if answer == "withdraw" else "challenge_declined"
+            )
+            self._note(other, note, None, name)
 
     def logged_in(self, session: Session) -> None:
         """A connection logged in: its player's challenges."""

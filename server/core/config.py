@@ -15,6 +15,7 @@ from server.core.settings import (
     instance_name,
     ip_address,
     limit,
+    mail_address,
     natural_float,
     natural_int,
     option,
@@ -211,6 +212,15 @@ class ServerConfig:
         natural_float,
         "seconds a new account may neither chat in the lobby nor challenge; 0 turns it off",
     )
+    # version 4's deleted accounts (server/core/account_deletion.py)
+    deleted_name_cooling: float = option(
+        30.0,
+        "days a deleted account's name stays reserved before anyone may register it again;"
+        " 0: free at once",
+        natural_float,
+        metavar="DAYS",
+        group="limits",
+    )
     # version 4's tournaments (server/core/tournament_desk.py)
     tournaments: str = option(
         "everyone",
@@ -224,6 +234,57 @@ class ServerConfig:
         "seconds a player of a live tournament has for their first move of a game before they"
         " lose it by forfeit, unless the tournament's director set another time",
     )
+    # E-mail (server/core/mail.py, server/jobs/mail_sender.py): off unless a relay is named;
+    # in a --config file, these are the keys of its [mail] table (host, port, security...)
+    mail_host: str | None = option(
+        None,
+        "the SMTP relay that sends the players' e-mail (confirmations, password resets, your"
+        " move in a game of days); without it nothing about e-mail is offered",
+        metavar="HOST",
+        group="mail",
+    )
+    mail_port: int = option(587, "the relay's port", port_number, group="mail")
+    mail_security: str = option(
+        "starttls",
+        "how the connection to the relay is secured: starttls (port 587), tls (port 465) or"
+        " none (a relay on this machine only)",
+        choices=("starttls", "tls", "none"),
+        group="mail",
+    )
+    mail_user: str | None = option(
+        None, "the user name to log in to the relay as (none: no login)", group="mail"
+    )
+    mail_password_file: str | None = option(
+        None,
+        "a file holding the relay's password (never given on the command line)",
+        metavar="PATH",
+        group="mail",
+    )
+    mail_password_env: str | None = option(
+        None,
+        "the name of an environment variable holding the relay's password",
+        metavar="VAR",
+        group="mail",
+    )
+    mail_from: str = option(
+        "kahuna@localhost",
+        "the sender's address of the server's mails",
+        mail_address,
+        metavar="ADDRESS",
+        group="mail",
+    )
+    mail_url: str | None = option(
+        None,
+        "the server's address on the web, http(s)://HOST[:PORT], for the links in its mails"
+        " (default: the first --address, as http(s)://; else http://HOST:PORT of --host and"
+        " --port)",
+        web_origin,
+        metavar="URL",
+        group="mail",
+    )
+    # seconds a mail that failed waits before its next try: doubled each time, up to mail_retry_cap
+    mail_retry: float = 30.0
+    mail_retry_cap: float = 3600.0
     # seconds between the server's looks for the operator's `kahuna-server accounts` commands
     account_actions_interval: float = 2.0
     chat_history: int = 50  # chat messages sent in a full state
@@ -249,3 +310,8 @@ class ServerConfig:
     # shell (server/net/app.py) gives the core random.SystemRandom, the operating system's CSPRNG:
     # no token, table id or card can be predicted.
     rng: random.Random | None = attrs.field(default=None, eq=False)
+
+    @property
+    def mail(self) -> bool:
+        """Whether the server sends e-mail: a relay is named."""
+        return self.mail_host is not None and self.accounts

@@ -69,6 +69,10 @@ class Context:
         self.tournament_tables: dict[str, tuple[str, int]] = {}
         self.tournament_names: dict[str, str] = {}  # tournament id -> its name, for its tables
         self.tournament_game_over: Callable[[Table, float], None] = _no_game_end
+        # version 4: an event an account's player may get a mail of (account key, kind, the
+        # mail's params, the table's id): server/core/mail.py's MailDesk.notify, which sets it
+        # and decides whether to send one
+        self.mail_notice: Callable[[str, Any, dict[str, Any], str], None] = _no_notice
 
     def begin(self, now: float, wall: float) -> None:
         """An event that happened at `now`, `wall` by the wall clock, is being handled."""
@@ -337,6 +341,10 @@ class Context:
         """The rating shown beside an account's name (None: a guest)."""
         account = None if key is None else self.accounts.get(key)
         return None if account is None else account.shown_rating
+
+
+def _no_notice(key: str, kind: Any, params: dict[str, Any], table_id: str) -> None:
+    pass
 
 
 def _no_game_end(table: Table, now: float) -> None:

@@ -26,10 +26,19 @@ import logging
 import random
 from typing import Any
 
+from protocol.account_messages import DeleteAccount, GetGameRecords
 from protocol.analysis_messages import Analyse
 from protocol.codec import decode_client, peek_type
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.fields import PROTOCOL_VERSION
+from protocol.mail_messages import (
+    ConfirmEmail,
+    ForgotPassword,
+    GetMailSettings,
+    ResetPassword,
+    SetEmail,
+    SetMailSettings,
+)
 from protocol.messages import (
     Chat,
     Claim,
@@ -72,16 +81,19 @@ from protocol.tournament_messages import (
     WatchTournament,
     WithdrawTournament,
 )
+from server.core.account_deletion import AccountDeletion
 from server.core.archive import Archive
 from server.core.challenges import ChallengeBoard
 from server.core.config import ServerConfig
 from server.core.context import Context
-from server.core.effects import Effects
+from server.core.effects import Effects, RecordsRead
 from server.core.finished import FinishedGames
+from server.core.game_download import GameDownload
 from server.core.lifecycle import Lifecycle
 from server.core.lobby import Lobby
 from server.core.lobby_chat import LobbyChatRoom
 from server.core.logins import Logins
+from server.core.mail import MailDesk
 from server.core.play import Play
 from server.core.seating import Seating
 from server.core.session import Session
@@ -125,6 +137,13 @@ class ServerCore:
         self._challenges = ChallengeBoard(self._ctx, self._tables)
         self._desk = TournamentDesk(self._ctx, self._tables, self._play)
         self._logins.on_login = self._logged_in
+        self._mail = MailDesk(self._ctx, self._logins.reset_password)
+        self._ctx.mail_notice = self._mail.notify
+        self._deletion = AccountDeletion(
+            self._ctx, self._logins, self._tables, self._archive, self._challenges, self._desk,
+            self._lobby_chat,
+        )  # fmt: skip
+        self._download = GameDownload(self._ctx, self._archive)
         # what the sweep under way has yet to look at, the last first
         self._sweep_sessions: list[Session] = []
         self._sweep_tables: list[Table] = []
@@ -159,7 +178,13 @@ class ServerCore:
         """Version 3's players as a previous run stored them: the accounts and their login
         tokens, the standing challenges, the archive, the lobby's chat."""
         self._ctx.begin(now, wall)
-        self._ctx.accounts.load(stored.accounts, stored.login_tokens, stored.known_addresses)
+        accounts = self._ctx.accounts
+        accounts.load(
+            stored.accounts, stored.login_tokens, stored.known_addresses, stored.deleted_names
+        )
+        cooled = accounts.cooled(self._ctx.config.deleted_name_cooling, wall)
+        if cooled is not None:
+            self._ctx.write(cooled)
         self._logins.restore(stored.registrations)
         self._logins.apply_actions(stored.account_actions)
         self._archive.restore(stored.archive)
@@ -181,6 +206,15 @@ class ServerCore:
         self._ctx.begin(now, wall)
         if member in self._ctx.sessions:
             self._finished.read(member, table_id, text, analyse)
+        return self._ctx.take()
+
+    def records_read(
+        self, asked: RecordsRead, texts: list[str | None] | None, now: float, wall: float
+    ) -> Effects:
+        """A RecordsRead's answer from storage: the records in its order (None: the read
+        failed)."""
+        self._ctx.begin(now, wall)
+        self._download.read(asked, texts)
         return self._ctx.take()
 
     def password_done(
@@ -323,6 +357,7 @@ class ServerCore:
         if timers.sweep_due(now):
             self._sweep(now)
         self._logins.tick(now)
+        self._mail.look_at_clocks(now)
         return ctx.take()
 
     def _sweep(self, now: float) -> None:
@@ -352,6 +387,16 @@ class ServerCore:
         self._ctx.begin(now, wall)
         self._logins.apply_actions(actions)
         return self._ctx.take()
+
+    def mail_link(self, kind: str, code: str, now: float, wall: float) -> tuple[Effects, bool]:
+        """Version 4: a mail's link was followed on the web port (server/net/mail_links.py):
+        `kind` "confirm" (an address confirmed) or a kind of mail to turn off. Whether the code
+        was good, with the effects."""
+        self._ctx.begin(now, wall)
+        good = (
+            self._mail.confirm_link(code) if kind == "confirm" else self._mail.turn_off(kind, code)
+        )
+        return self._ctx.take(), good
 
     def slow_reader(self, member: MemberId, now: float, wall: float) -> Effects:
         """The I/O layer is closing a connection (one that did not read its messages, or one
@@ -451,6 +496,22 @@ class ServerCore:
                 self._desk.watch(session, tournament_id, watch)
             case DirectTournament(tournament_id, action, name):
                 self._desk.direct(session, tournament_id, action, name, now)
+            case GetMailSettings():
+                self._mail.settings(session)
+            case SetEmail(address):
+                self._mail.set_email(session, address)
+            case ConfirmEmail(code):
+                self._mail.confirm(session, code)
+            case SetMailSettings(language, on, off):
+                self._mail.change_settings(session, language, on, off)
+            case ForgotPassword(name):
+                self._mail.forgot(session, name)
+            case ResetPassword(code, password):
+                self._mail.reset(session, code, password, now)
+            case DeleteAccount(password):
+                self._deletion.delete(session, password, now)
+            case GetGameRecords(page):
+                self._download.ask(session, page)
 
     def _reconcile(self, table_id: str | None, now: float) -> None:
         """After an unexpected failure part-way through a change: whatever the table became in

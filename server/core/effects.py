@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from protocol.messages import ServerMessage
-from server.core.store import StorageOp
+from server.core.store import MailRow, StorageOp
 from server.core.table import MemberId
 from server.core.tournaments.swiss import SwissPlayer
 from shared.seen import Seen
@@ -90,6 +90,19 @@ class RecordRead:
 
 
 @attrs.frozen
+class RecordsRead:
+    """Version 4's get_game_records: read the records of these finished games of the account
+    from storage, in this order, and hand them to ServerCore.records_read."""
+
+    member: MemberId
+    key: str  # the account's
+    name: str
+    page: int
+    pages: int
+    table_ids: tuple[str, ...]
+
+
+@attrs.frozen
 class AnalysisJob:
     """Version 3's analyse: the record of a finished game that the member may see, to analyse
     off the event loop (server/jobs/analysis_jobs.py) and answer with `analysis_progress` and
@@ -125,4 +138,7 @@ class Effects:
     password_jobs: list[PasswordJob] = attrs.Factory(list)
     record_reads: list[RecordRead] = attrs.Factory(list)
     analysis_jobs: list[AnalysisJob] = attrs.Factory(list)
+    # the mails queued by this event's writes (their MailOps), for the sender once stored
+    mails: list[MailRow] = attrs.Factory(list)
+    records_reads: list[RecordsRead] = attrs.Factory(list)
     pairing_jobs: list[PairingJob] = attrs.Factory(list)

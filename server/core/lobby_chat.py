@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections import deque
 
+import attrs
+
 from protocol.errors import ErrorCode
 from protocol.player_messages import Ignoring, LobbyChatEntry, LobbyChatMessage
 from server.core.accounts import Account, keep_quiet
@@ -34,6 +36,14 @@ class LobbyChatRoom:
             account = self.ctx.accounts.get(name_key(line.sender))
             key = name_key(line.sender) if account is None else account.key
             self.lines.append((key, LobbyChatEntry(line.sender, line.text, line.at)))
+
+    def rename_account(self, key: str, stand_in: str, name: str) -> None:
+        """A deleted account's lines of the lobby's chat stay, said by its stand-in `name`."""
+        self.lines = deque(
+            ((stand_in, attrs.evolve(entry, sender=name)) if sender == key else (sender, entry)
+             for sender, entry in self.lines),
+            maxlen=self.lines.maxlen,
+        )  # fmt: skip
 
     def _account(self, session: Session) -> Account:
         return logged_in_account(self.ctx, session, "log in to speak in the lobby")

@@ -23,6 +23,7 @@ from collections.abc import Callable
 import attrs
 
 from protocol.errors import ErrorCode
+from protocol.mail_messages import MailNote
 from protocol.player_messages import (
     ChangePassword,
     LoggedIn,
@@ -32,7 +33,7 @@ from protocol.player_messages import (
     PasswordChanged,
     Register,
 )
-from server.core.accounts import Account
+from server.core.accounts import Account, cooling_refusal
 from server.core.context import Context
 from server.core.effects import PasswordJob
 from server.core.login_throttle import LoginThrottle
@@ -62,13 +63,19 @@ class _Pending:
     """A login under way: what the job's result is for."""
 
     member: int
-    kind: str  # "register", "login", "check_old" (change_password), "new_hash"
+    # "register", "login", "check_old" (change_password), "new_hash", "reset_hash", "confirm"
+    # (a password asked again: `confirm`)
+    kind: str
     key: str
     address: str
     name: str = ""
     counted: bool = False  # counted by the throttle at arrival (see LoginThrottle.attempt)
     registered_at: float | None = None  # register: the wall time counted for its address
     new_password: str | None = attrs.field(default=None, repr=False)  # change_password only
+    # confirm: what follows a match
+    then: Callable[[Session, float], None] | None = attrs.field(default=None, eq=False)
+    refusal: str = ""  # confirm: the bad_password reason of a mismatch
+    refused: str | None = None  # confirm: the type of the message its refusal answers
 
 
 @attrs.frozen
@@ -128,6 +135,10 @@ class Logins:
         key = name_key(name)
         if self.ctx.accounts.get(key) is not None or key in self._registering:
             raise TableError(ErrorCode.NAME_REGISTERED, "this name is registered")
+        cooling = self.ctx.accounts.cooling_left(key, self.ctx.config.deleted_name_cooling,
+                                                 self.ctx.wall)  # fmt: skip
+        if cooling > 0:
+            raise cooling_refusal(cooling)
         problem = password_problem(message.password)
         if problem is not None:
             raise TableError.refused(ErrorCode.BAD_PASSWORD, problem, "this password is refused")
@@ -200,6 +211,10 @@ class Logins:
                 else:
                     self._logged_out(other, reason)
 
+    def logged_out_everywhere(self, account: Account, reason: LogoutReason) -> None:
+        """Every connection of the account logged out, told why, its login tokens dropped."""
+        self._logged_out_everywhere(account, reason)
+
     def change_password(self, session: Session, message: ChangePassword, now: float) -> None:
         self._ready(session, logged_in=True)
         assert session.account is not None
@@ -215,6 +230,40 @@ class Logins:
             new_password=message.new,
         )  # fmt: skip
         self._job(session, pending, _Work(message.old, True, account.password_hash), 0, now)
+
+    def reset_password(self, session: Session, key: str, password: str, now: float) -> None:
+        """Version 4: a reset mail's code was good (server/core/mail.py checked it and used it
+        up): the account's new password is hashed, then set, every login of the account
+        logged out, and the connection told (`mail_note` `password_reset`)."""
+        if session.member in self._busy:
+            raise TableError(ErrorCode.ALREADY_LOGGED_IN, "a login is under way")
+        pending = _Pending(session.member, "reset_hash", key, session.address)
+        self._job(session, pending, _Work(password, False), 1, now)
+
+    def confirm(
+        self,
+        session: Session,
+        password: str,
+        now: float,
+        then: Callable[[Session, float], None],
+        refused: str,
+        message_type: str,
+    ) -> None:
+        """The account's password asked again before something it cannot take back (its
+        deletion: server/core/account_deletion.py): checked off the event loop and throttled
+        like a login; `then` is called once it matched, else the sender gets bad_password with
+        the reason `refused`, as the refusal of its message of `message_type`."""
+        self._ready(session, logged_in=True)
+        assert session.account is not None
+        account = self.ctx.accounts.get(session.account)
+        assert account is not None
+        self._own_record(account.key, session.address, True, now)
+        self.throttle.attempt(account.key, session.address, now)
+        pending = _Pending(
+            session.member, "confirm", account.key, session.address, account.name, counted=True,
+            then=then, refusal=refused, refused=message_type,
+        )  # fmt: skip
+        self._job(session, pending, _Work(password, True, account.password_hash), 0, now)
 
     def apply_actions(self, actions: list[AccountAction]) -> None:
         """The operator's commands (kahuna-server accounts) made while this server runs: the
@@ -341,7 +390,10 @@ class Logins:
                 try:
                     self._finish(session, pending, result, now)
                 except TableError as exc:
-                    self.ctx.error(session.member, exc.code, exc.message, refusal=exc.refusal)
+                    self.ctx.error(
+                        session.member, exc.code, exc.message, refused=pending.refused,
+                        refusal=exc.refusal,
+                    )  # fmt: skip
         self._start(now)
 
     def _finish(self, session: Session, pending: _Pending, result: object, now: float) -> None:
@@ -381,6 +433,27 @@ class Logins:
                 assert pending.new_password is not None
                 new_hash = attrs.evolve(pending, kind="new_hash", counted=False, new_password=None)
                 self._job(session, new_hash, _Work(pending.new_password, False), 0, now)
+            case "reset_hash":
+                reset_account = ctx.accounts.by_key.get(pending.key)
+                if reset_account is None:  # the account was deleted while its new password was hashed
+                    raise TableError(ErrorCode.BAD_CODE, "no such code")
+                account = reset_account
+                assert isinstance(result, str)
+                account.password_hash = result
+                ctx.write(account.op())
+                self._logged_out_everywhere(account, "password_changed")
+                ctx.send(session.member, MailNote("password_reset"))
+            case "confirm":
+                confirmed = ctx.accounts.get(pending.key)
+                if confirmed is None or session.account != confirmed.key:  # logged out meanwhile
+                    raise TableError(ErrorCode.LOGIN_REQUIRED, "log in first")
+                if result is not True:
+                    raise TableError.refused(
+                        ErrorCode.BAD_PASSWORD, pending.refusal, "the password is wrong"
+                    )
+                self.throttle.succeeded(pending.key, session.address)
+                assert pending.then is not None
+                pending.then(session, now)
             case "new_hash":
                 account = ctx.accounts.by_key[pending.key]
                 assert isinstance(result, str)

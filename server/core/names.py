@@ -67,6 +67,13 @@ def name_key(name: str) -> str:
     return _folded(folded.upper())
 
 
+def stand_in_like(name: str) -> bool:
+    """Whether the name passes for a deleted account's stand-in ("deleted #N", which no
+    account can have: "#" is not in a name): no guest goes by one either, so that an archived
+    game's stand-in is only ever that."""
+    return name_key(name).startswith(name_key("deleted #"))
+
+
 def account_name_problem(name: str) -> str | None:
     """Why the name cannot be registered, as a code, or None."""
     if len(name) < NAME_MIN:

@@ -58,6 +58,7 @@ class Play:
             ctx.timers.for_turn(table, now, ctx.config)
             if table.correspondence:
                 self.note_player(table, mover.other, "your_move")
+                self._mail_turn(table, mover.other)
         # the game ran (a command is refused before and after): the lobby hears when it ended
         ctx.table_changed(
             table, now, outbox, state=table.clock is not None, lobby=game.is_over,
@@ -80,6 +81,8 @@ class Play:
         if table.clock is not None:
             table.clock.start(table.game.to_move, now)
         self.ctx.timers.for_turn(table, now, self.ctx.config)
+        if table.correspondence:  # the first mover may be away (a challenge accepted)
+            self._mail_turn(table, table.game.to_move)
         return table.clock is not None
 
     def note_player(self, table: Table, seat: Seat, note: PlayerNoteName) -> None:
@@ -97,6 +100,14 @@ class Play:
                 if session.account == holder.account and member not in members
             ]
         )
+
+    def _mail_turn(self, table: Table, seat: Seat) -> None:
+        """Version 4: the seat's player may get a mail that it is their move (MailDesk.notify
+        decides)."""
+        holder, other = table.seats[seat], table.seats[seat.other]
+        if holder is not None and holder.account is not None:
+            opponent = "?" if other is None else other.name
+            self.ctx.mail_notice(holder.account, "turn", {"opponent": opponent}, table.table_id)
 
     def note_game_over(self, table: Table) -> None:
         """Version 4: tell each seat's player that the game is over, on their connections that

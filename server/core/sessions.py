@@ -13,7 +13,7 @@ from protocol.messages import Hello, Welcome
 from server.core.accounts import Account
 from server.core.context import Context
 from server.core.effects import CLOSE_POLICY
-from server.core.names import name_key
+from server.core.names import name_key, stand_in_like
 from server.core.ratelimit import TokenBucket
 from server.core.session import Session
 from server.core.table import MemberId, TableError
@@ -150,13 +150,21 @@ class Sessions:
         if not name or len(name) > cfg.name_max:
             raise TableError(ErrorCode.BAD_NAME, f"a name has 1 to {cfg.name_max} characters")
         note = None
-        if cfg.accounts and self.ctx.accounts.get(name_key(name)) is not None:
+        key = name_key(name)
+        accounts = self.ctx.accounts
+        # a deleted account's name is no one's to take during its cooling time either, nor is
+        # a deleted account's stand-in's ever
+        if cfg.accounts and (
+            accounts.get(key) is not None
+            or accounts.cooling_left(key, cfg.deleted_name_cooling, self.ctx.wall) > 0
+            or stand_in_like(name)
+        ):
             name, note = guest_name(name, cfg.name_max), "name_registered"
         session.name = name
         session.version = hello.version
         welcome = Welcome(
             hello.version, cfg.server_name, cfg.max_frame, cfg.chat_max, name, note, cfg.accounts,
-            list(cfg.addresses),
+            list(cfg.addresses), cfg.mail,
         )  # fmt: skip
         self.ctx.send(session.member, welcome)
 

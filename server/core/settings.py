@@ -254,3 +254,17 @@ def instance_name(text: str) -> str:
     if not name or not name.isprintable() or len(name.encode()) > NAME_MAX:
         raise SettingError(f"{text!r}: a name is 1 to {NAME_MAX} printable bytes")
     return name
+
+
+# An e-mail address as the server takes it: one @, a local part and a domain, no
+# spaces or controls, 254 characters at most (RFC 5321's limit of a path). It is not a full
+# RFC 5322 parser on purpose: a confirmation mail is the real test.
+_MAIL = re.compile(r"[^@\s]{1,64}@[^@\s.]+(\.[^@\s.]+)*\Z")
+
+
+def mail_address(text: str) -> str:
+    """An e-mail address (see _MAIL)."""
+    address = text.strip()
+    if len(address) > 254 or not address.isprintable() or _MAIL.match(address) is None:
+        raise SettingError(f"{text!r} is not an e-mail address")
+    return address

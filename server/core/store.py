@@ -377,6 +377,53 @@ class DirectorOp:
     at: float
 
 
+# ----- deleted accounts (schema version 6) -----------------------------------------------
+
+# The key of a deleted account's stand-in: no name has a key starting so (names carry no "#"),
+# so no registration can meet it. Its row keeps the account's games, challenges and
+# tournaments pointing somewhere (the database's foreign keys) under the anonymous name.
+DELETED_KEY = "#deleted "
+DELETED_NAME = "deleted #{number}"
+
+
+def is_deleted_key(key: str) -> bool:
+    return key.startswith(DELETED_KEY)
+
+
+@attrs.frozen
+class DeleteAccountOp:
+    """The account deleted by its player (server/core/account_deletion.py): everything stored
+    that pointed to `key` points to `stand_in` (a stand-in account row, made here, named
+    `stand_in_name`), every `name` in the games it played and in the lobby's chat becomes
+    `stand_in_name`; its login tokens, addresses and the operator's commands go; the name keys
+    `reserved` are kept as deleted at `at`, for the cooling time."""
+
+    key: str
+    name: str
+    stand_in: str
+    stand_in_name: str
+    at: float
+    # the name keys kept as deleted: `key`, and the name's key of today where it differs (an
+    # account stored under an older skeleton: server/core/names.py)
+    reserved: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class NamesCooledOp:
+    """The deleted names whose cooling time was over `before` (a unix time) are forgotten: the
+    database keeps no deleted account's name longer than it must."""
+
+    before: float
+
+
+@attrs.frozen
+class DeletedName:
+    """A name key whose account was deleted at `at` (a name waits the cooling time)."""
+
+    key: str
+    at: float
+
+
 @attrs.frozen
 class StoredTournament:
     tournament: TournamentRow
@@ -384,12 +431,57 @@ class StoredTournament:
     rounds: list[RoundRow]  # by number
 
 
+# ----- e-mail (schema version 6) ------------------------------------------------------------
+
+
+@attrs.frozen
+class MailRow:
+    """A mail the core decided to send, as queued: to `recipient`, of `kind` (server/core/mail.py's
+    kinds), in `language`, with the `params` its text is made from (server/jobs/mail_text.py):
+    a link's code among them, so they are cleared once it is sent. `next_try` (unix time) is
+    when the sender tries it next, `attempts` how often it failed."""
+
+    mail_id: str
+    recipient: str = attrs.field(repr=False)
+    kind: str
+    language: str
+    params: dict[str, Any] = attrs.field(repr=False)
+    created: float
+    attempts: int = 0
+    next_try: float = 0.0
+
+
+@attrs.frozen
+class MailOp:
+    """A mail queued, to be sent once this write is stored."""
+
+    mail: MailRow
+
+
+@attrs.frozen
+class MailSentOp:
+    """The relay took the mail: it leaves the queue (its address and codes are forgotten)."""
+
+    mail_id: str
+    at: float
+
+
+@attrs.frozen
+class MailRetryOp:
+    """The relay could not take the mail: tried again at `next_try`."""
+
+    mail_id: str
+    attempts: int
+    next_try: float
+
+
 StorageOp = (
     CreateTableOp | SetSeatOp | ClearSeatOp | AppendLogOp | ChatOp | TableStateOp | FinishOp
     | CloseOp | AccountOp | LoginTokenOp | DropLoginTokensOp | ChallengeOp | ChallengeGoneOp
     | ArchiveOp | LobbyChatOp | KnownAddressOp | RegistrationOp | AccountActionOp
     | AccountActionDoneOp | TournamentOp | EntrantOp | EntrantGoneOp | RoundOp
-    | PairingResultOp | DirectorOp
+    | PairingResultOp | DirectorOp | MailOp | MailSentOp | MailRetryOp | DeleteAccountOp
+    | NamesCooledOp
 )  # fmt: skip
 
 
@@ -431,6 +523,7 @@ class StoredPlayers:
     account_actions: list[AccountAction] = attrs.Factory(list)
     tournaments: list[StoredTournament] = attrs.Factory(list)  # oldest first
     directors: list[str] = attrs.Factory(list)  # account keys
+    deleted_names: list[DeletedName] = attrs.Factory(list)  # schema version 6
 
 
 class Storage(Protocol):
@@ -479,6 +572,12 @@ class Storage(Protocol):
 
     def load_directors(self) -> list[str]:
         """The accounts (keys) the operator made tournament directors."""
+
+    def load_mail_queue(self) -> list[MailRow]:
+        """The mails not yet sent, oldest first."""
+
+    def load_deleted_names(self) -> list[DeletedName]:
+        """The name keys of deleted accounts, each with its latest deletion."""
 
     def alive(self) -> None:
         """Raise a StorageError when the database can no longer be written (a lost connection),

@@ -372,6 +372,61 @@ class TournamentDesk:
         held.watchers.add(session.member)
         self.ctx.send(session.member, self._state(held))
 
+    # ----- a deleted account (server/core/account_deletion.py) ---------------------------------
+
+    def holds(self, key: str) -> bool:
+        """Whether the account may not be deleted for a tournament: one it directs that is not
+        finished, or one under way it still plays in (an open one it only left is no bar)."""
+        for held in self.held.values():
+            if held.status == "finished":
+                continue
+            if held.director == key:
+                return True
+            entrant = held.model.entrant(key)
+            if held.status == "started" and entrant is not None and entrant.left is None:
+                return True
+        return False
+
+    def leave_open(self, session: Session, now: float) -> None:
+        """The account of the connection is deleted: it leaves the tournaments not started."""
+        key = session.account
+        for held in list(self.held.values()):
+            if held.status == "open" and key is not None and held.model.entrant(key) is not None:
+                self.withdraw(session, held.tournament_id, now)
+
+    def rename_account(self, key: str, stand_in: str) -> None:
+        """A deleted account's key becomes its stand-in's everywhere the desk keeps it (the
+        database's rows were rewritten by the DeleteAccountOp before); a finished tournament's
+        final table is written again with it."""
+
+        def renamed(name: str) -> str:
+            return stand_in if name == key else name
+
+        for held in self.held.values():
+            if key not in held.positions and key != held.director:
+                continue
+            model = held.model
+            held.model = attrs.evolve(
+                model,
+                entrants=tuple(attrs.evolve(e, name=renamed(e.name)) for e in model.entrants),
+                rounds=tuple(
+                    attrs.evolve(
+                        r,
+                        games=tuple(
+                            attrs.evolve(g, white=renamed(g.white), black=renamed(g.black))
+                            for g in r.games
+                        ),
+                        bye=None if r.bye is None else renamed(r.bye),
+                    )
+                    for r in model.rounds
+                ),
+            )
+            held.positions = {renamed(k): p for k, p in held.positions.items()}
+            held.director = renamed(held.director)
+            if held.status == "finished":
+                self._write(held)
+            self._tell(held)
+
     def forget(self, member: MemberId) -> None:
         """A connection gone: it watches nothing any more."""
         for held in self.held.values():
@@ -551,6 +606,12 @@ class TournamentDesk:
                 note = PlayerNote(
                     "tournament_round", table_id, self.ctx.accounts.name_of(game.opponent(key))
                 )
+                params = {
+                    "tournament": held.terms.name,
+                    "round": number,
+                    "opponent": note.name,
+                }
+                self.ctx.mail_notice(key, "tournament_round", params, table_id)
                 outbox += [(member, note) for member in members.get(key, ())]
         self.ctx.send_all(outbox)
 

@@ -42,6 +42,7 @@ from server.core.effects import (
     PairingJob,
     PasswordJob,
     RecordRead,
+    RecordsRead,
     Send,
 )
 from server.core.lobby import Lobby
@@ -50,10 +51,12 @@ from server.core.store import Storage, StorageError, StoredPlayers
 from server.core.table import MemberId
 from server.jobs.analysis_jobs import AnalysisJobs
 from server.jobs.computer import decide, decide_in_place, end_with_server
+from server.jobs.mail_sender import MailSender, relay_of
 from server.jobs.pairing_jobs import pair_in_worker
 from server.jobs.password_hashing import Cost, Passwords
 from server.jobs.worker_jobs import in_worker
 from server.net.connection import CLOSE_GOING_AWAY, Connection
+from server.net.mail_links import MailLinks
 from server.net.memory import MemoryReturn
 from server.net.sockets import (
     ACCEPT_BATCH,
@@ -67,7 +70,7 @@ from server.net.sockets import (
     gated_connection,
     socket_ceiling,
 )
-from server.net.web import OriginCheck, WebPages
+from server.net.web import OriginCheck, ProcessRequest, WebPages
 from server.storage.storage_open import open_storage, safe_name
 from server.storage.writer import Writer
 from shared.actions import Action
@@ -140,6 +143,8 @@ class KahunaServer:
         # the last lobby listing and its encodings, one per protocol version
         self._listing: LobbyMessage | None = None
         self._listing_bytes: dict[int, bytes] = {}
+        # the mail queue's sender (server/jobs/mail_sender.py), when the server sends mail
+        self.mail: MailSender | None = None
 
     @property
     def lobby(self) -> Lobby:
@@ -164,6 +169,7 @@ class KahunaServer:
                 self.storage.load_account_actions(),
                 self.storage.load_tournaments(),
                 self.storage.load_directors(),
+                self.storage.load_deleted_names(),
             )
             self._actions_seen = max((a.seq for a in players.account_actions), default=0)
             self.carry_out(self.core.restore_players(players, self._now(), time.time()))
@@ -181,7 +187,10 @@ class KahunaServer:
         loop = asyncio.get_running_loop()
         self._accept_errors = AcceptErrors(cfg.accept_log_interval, loop.get_exception_handler())
         loop.set_exception_handler(self._accept_errors)
-        origins = OriginCheck(cfg.allowed_origins, WebPages() if cfg.web else None)
+        pages: ProcessRequest | None = WebPages() if cfg.web else None
+        if cfg.mail:  # the mails' links, whether or not the page is served
+            pages = MailLinks(self._follow_mail_link, pages)
+        origins = OriginCheck(cfg.allowed_origins, pages)
         origins.refused = self.refusals.refused
         # a reserve of descriptors, so that accept() never fails (server/net/sockets.py)
         soft_limit, open_now = descriptor_limits()
@@ -213,6 +222,16 @@ class KahunaServer:
             self._writer = Writer(self.storage, loop, self._written, self._write_failed)
         if cfg.accounts:
             self._actions_watch = loop.create_task(self._watch_account_actions())
+        relay = relay_of(cfg, port=self.port)  # ValueError: kahuna-server checks it first
+        if relay is not None:
+            self.mail = MailSender(
+                relay,
+                lambda op: self.carry_out(Effects(writes=[op])),
+                retry=cfg.mail_retry,
+                retry_cap=cfg.mail_retry_cap,
+            )
+            self.mail.add(self.storage.load_mail_queue())
+            self.mail.start()
 
     @property
     def port(self) -> int:
@@ -229,6 +248,8 @@ class KahunaServer:
         for task in [*self._computer_tasks.values(), *self._pairing_tasks]:
             task.cancel()  # a round being paired is asked for again at the next start
         self._analyses.stop()
+        if self.mail is not None:
+            await self.mail.stop()  # what is unsent waits in the database
         await self._written_all(STOP_WRITES)
         if self._server is not None:
             # Every update already decided is delivered before the connections close, so a
@@ -361,10 +382,14 @@ class KahunaServer:
             self._password_job(job)
         for read in effects.record_reads:
             self._record_read(read)
+        for many in effects.records_reads:
+            self._records_read(many)
         for analysis in effects.analysis_jobs:
             self._analyses.ask(analysis)
         for pairing in effects.pairing_jobs:
             self._pairing_job(pairing)
+        if effects.mails and self.mail is not None:
+            self.mail.add(effects.mails)
         for member in closing:
             self.carry_out(self.core.slow_reader(member, self._now(), time.time()))
         if reschedule:
@@ -564,6 +589,16 @@ class KahunaServer:
                     log.info("operator: account %s: %s", action.key, action.action)
                 self.carry_out(self.core.account_actions(new, self._now(), time.time()))
 
+    async def _follow_mail_link(self, kind: str, code: str) -> bool:
+        """A mail's link (server/net/mail_links.py): the core's answer, once its writes are
+        stored."""
+        if self._stopping:
+            return False
+        effects, good = self.core.mail_link(kind, code, self._now(), time.time())
+        self.carry_out(effects)
+        await self._written_all(STOP_WRITES)
+        return good
+
     def _record_read(self, read: RecordRead) -> None:
         """A finished game's record from the database: one read by its key, where the writes
         are made (the storage is used from one thread): on the loop, or the writer's thread."""
@@ -597,6 +632,35 @@ class KahunaServer:
             done(None, exc)
         else:
             done(text, None)
+
+    def _records_read(self, asked: RecordsRead) -> None:
+        """Version 4's get_game_records: a page of records from the database, read where the
+        writes are made, as one record is (`_record_read`)."""
+
+        def records_of(storage: Storage) -> list[str | None]:
+            return [storage.finished_record(table_id) for table_id in asked.table_ids]
+
+        def done(texts: list[str | None] | None, exc: BaseException | None) -> None:
+            if exc is not None:
+                log.error("cannot read the records of %s: %s", asked.key, exc)
+            if not self._stopping:
+                self.carry_out(self.core.records_read(asked, texts, self._now(), time.time()))
+
+        if self._writer is not None:
+            self._writer.read(records_of).add_done_callback(
+                lambda f: (
+                    None
+                    if f.cancelled()
+                    else done(None if f.exception() else f.result(), f.exception())
+                )
+            )
+            return
+        try:
+            texts = records_of(self.storage)
+        except StorageError as exc:
+            done(None, exc)
+        else:
+            done(texts, None)
 
     def _keep_record(self, record: KeepRecord) -> None:
         directory = self.config.records_dir

@@ -28,7 +28,7 @@ import math
 import mimetypes
 import re
 import struct
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from http import HTTPStatus
 from pathlib import Path
 
@@ -213,7 +213,9 @@ def read_mo(data: bytes) -> dict[str, str | list[str]]:
     return out
 
 
-ProcessRequest = Callable[[ServerConnection, Request], Response | None]
+# websockets' process_request: an answer, None (the handshake goes on), or an awaitable of
+# either (server/net/mail_links.py's, which waits for the core's writes)
+ProcessRequest = Callable[[ServerConnection, Request], Response | Awaitable[Response | None] | None]
 
 
 class OriginCheck:
@@ -230,7 +232,9 @@ class OriginCheck:
         self.pages = pages
         self.refused: Callable[[str, str], None] = lambda address, reason: None
 
-    def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
+    def __call__(
+        self, connection: ServerConnection, request: Request
+    ) -> Response | Awaitable[Response | None] | None:
         origin = request.headers.get("Origin")
         if origin is not None and _upgrade(request) and not self.allows(origin, request):
             peer = connection.remote_address

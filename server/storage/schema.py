@@ -13,7 +13,7 @@ import attrs
 
 from server.core.store import StorageError
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # "KaHu" in ASCII: SQLite's application id (its header says whose database a file is) and the
 # PostgreSQL advisory lock of the serving server.
@@ -48,6 +48,8 @@ class Table:
     columns: tuple[Column, ...]
     key: tuple[str, ...] = ()  # a primary key of several columns
     indexes: tuple[tuple[str, str], ...] = ()  # (name, its columns)
+    # indexes a later version added to the table: (name, its columns, that version)
+    later_indexes: tuple[tuple[str, str, int], ...] = ()
     clustered: bool = False  # stored in its key's order, without a rowid (SQLite)
     since: int = 1
 
@@ -143,6 +145,8 @@ TABLES: tuple[Table, ...] = (
         ),
         key=("table_id", "seat"),
         clustered=True,
+        # version 6: an account's seats found at once when it is deleted (DeleteAccountOp)
+        later_indexes=(("seats_account", "account", 6),),
     ),
     Table(
         "log",
@@ -256,6 +260,11 @@ TABLES: tuple[Table, ...] = (
             Column("finished", Type.REAL, "NOT NULL"),
             Column("tournament_id", Type.TEXT, note="the tournament's game, if one", since=5),
             Column("round", Type.INTEGER, since=5),
+        ),
+        # version 6: an account's games found at once when it is deleted (DeleteAccountOp)
+        later_indexes=(
+            ("archive_white", "white_account", 6),
+            ("archive_black", "black_account", 6),
         ),
         since=3,
     ),
@@ -384,6 +393,41 @@ TABLES: tuple[Table, ...] = (
         clustered=True,
         since=5,
     ),
+    # Version 6: the names of accounts their players deleted, reserved for the cooling time
+    # (--deleted-name-cooling); the accounts' games went to stand-in rows of `accounts`
+    # (server/core/store.py's DeleteAccountOp).
+    Table(
+        "deleted_names",
+        (
+            Column("name_key", Type.TEXT, "PRIMARY KEY", note="the deleted account's key"),
+            Column("deleted", Type.REAL, "NOT NULL", note="unix time of the deletion"),
+        ),
+        clustered=True,
+        since=6,
+    ),
+)
+
+
+# Version 6's mail queue (server/core/mail.py decides, server/jobs/mail_sender.py sends): a
+# mail stays until the relay took it, so that a restart or a relay that is down loses none.
+TABLES += (
+    Table(
+        "mail_queue",
+        (
+            Column("seq", Type.SEQ, note="queueing order"),
+            Column("id", Type.TEXT, "NOT NULL UNIQUE"),
+            Column("recipient", Type.TEXT, "NOT NULL", note="an address: cleared once sent"),
+            Column("kind", Type.TEXT, "NOT NULL"),
+            Column("language", Type.TEXT, "NOT NULL"),
+            Column("params", Type.TEXT, "NOT NULL", note="JSON: the text's values, a link's code"),
+            Column("created", Type.REAL, "NOT NULL"),
+            Column("attempts", Type.INTEGER, "NOT NULL DEFAULT 0"),
+            Column("next_try", Type.REAL, "NOT NULL", note="unix time of the next try"),
+            Column("sent", Type.REAL, note="when the relay took it (NULL: not yet)"),
+        ),
+        indexes=(("mail_queue_waiting", "sent, seq"),),
+        since=6,
+    ),
 )
 
 
@@ -411,8 +455,14 @@ def _create(table: Table, dialect: Dialect, version: int) -> tuple[str, ...]:
     body = "\n".join(lines)
     suffix = dialect.clustered if table.clustered else ""
     create = f"CREATE TABLE {table.name} (\n{body}\n){suffix}"
-    indexes = (f"CREATE INDEX {name} ON {table.name} ({on})" for name, on in table.indexes)
+    indexes = [f"CREATE INDEX {name} ON {table.name} ({on})" for name, on in table.indexes]
+    indexes += [_index(table, name, on) for name, on, since in table.later_indexes
+                if since <= version]  # fmt: skip
     return (create, *indexes)
+
+
+def _index(table: Table, name: str, on: str) -> str:
+    return f"CREATE INDEX {name} ON {table.name} ({on})"
 
 
 def statements(dialect: Dialect, version: int = SCHEMA_VERSION) -> tuple[str, ...]:
@@ -422,7 +472,7 @@ def statements(dialect: Dialect, version: int = SCHEMA_VERSION) -> tuple[str, ..
 
 
 def _step(dialect: Dialect, version: int) -> tuple[str, ...]:
-    """What `version` added to the one before: its columns, then its tables."""
+    """What `version` added to the one before: its columns and indexes, then its tables."""
     steps: list[str] = []
     for table in TABLES:
         if table.since == version:
@@ -433,6 +483,10 @@ def _step(dialect: Dialect, version: int) -> tuple[str, ...]:
                 for c in table.columns
                 if c.since == version
             )
+            steps.extend(
+                _index(table, name, on) for name, on, since in table.later_indexes
+                if since == version
+            )  # fmt: skip
     return tuple(steps)
 
 

@@ -47,6 +47,8 @@ from server.core.store import (
     ClearSeatOp,
     CloseOp,
     CreateTableOp,
+    DeleteAccountOp,
+    DeletedName,
     DirectorOp,
     DropLoginTokensOp,
     EntrantGoneOp,
@@ -56,6 +58,11 @@ from server.core.store import (
     KnownAddressOp,
     LobbyChatOp,
     LoginTokenOp,
+    MailOp,
+    MailRetryOp,
+    MailRow,
+    MailSentOp,
+    NamesCooledOp,
     PairingResultOp,
     PairingRow,
     Registration,
@@ -462,8 +469,83 @@ class SqlStorage:
                 )
             case DirectorOp():
                 run("DELETE FROM tournament_directors WHERE account = ?", (op.key,))
+            case DeleteAccountOp():
+                self._delete_account(op)
+            case NamesCooledOp():
+                run("DELETE FROM deleted_names WHERE deleted < ?", (op.before,))
+            case _:
+                self._apply_mail(op)
+
+    def _apply_mail(self, op: StorageOp) -> None:
+        """Version 6's operations: the mail queue."""
+        run = self._run
+        match op:
+            case MailOp(mail=m):
+                run(
+                    "INSERT INTO mail_queue (id, recipient, kind, language, params, created,"
+                    " attempts, next_try) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        m.mail_id, m.recipient, m.kind, m.language, _json(m.params), m.created,
+                        m.attempts, m.next_try,
+                    ),
+                )  # fmt: skip
+            case MailSentOp():
+                # the address and the codes go: a sent mail is only a line of the count
+                run(
+                    "UPDATE mail_queue SET sent = ?, recipient = '', params = '{}' WHERE id = ?",
+                    (op.at, op.mail_id),
+                )
+            case MailRetryOp():
+                run(
+                    "UPDATE mail_queue SET attempts = ?, next_try = ? WHERE id = ?",
+                    (op.attempts, op.next_try, op.mail_id),
+                )
             case _:
                 raise StorageError(f"{self.path}: unknown operation {type(op).__name__}")
+
+    def _delete_account(self, op: DeleteAccountOp) -> None:
+        """Version 6: an account deleted by its player. The stand-in row comes first, so that
+        every row pointing to the account may point to it instead (the foreign keys), and the
+        account's own row goes last."""
+        run = self._run
+        key, new = op.key, op.stand_in
+        run(
+            "INSERT INTO accounts (name_key, name, password_hash, rating, deviation, volatility,"
+            " created, last_seen, disabled, data) VALUES (?, ?, '', 0, 0, 0, ?, ?, 1, ?)",
+            (new, op.stand_in_name, op.at, op.at, _json({"deleted": op.at})),
+        )
+        for table in ("login_tokens", "login_addresses", "account_actions",
+                      "tournament_directors"):  # fmt: skip
+            run(f"DELETE FROM {table} WHERE account = ?", (key,))
+        for table, column in (
+            ("registrations", "account"), ("challenges", "sender"),
+            ("challenges", "recipient"), ("tournaments", "director"),
+            ("tournament_entrants", "account"), ("tournament_rounds", "bye"),
+            ("tournament_games", "white"), ("tournament_games", "black"),
+        ):  # fmt: skip
+            run(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (new, key))
+        for seat in ("white", "black"):
+            run(
+                f"UPDATE archive SET {seat} = ?, {seat}_account = ? WHERE {seat}_account = ?",
+                (op.stand_in_name, new, key),
+            )
+        run(
+            "UPDATE seats SET name = ?, account = ? WHERE account = ?", (op.stand_in_name, new, key)
+        )
+        # what they said at their own tables, and in the lobby, under the name no one has now
+        run(
+            "UPDATE chat SET sender = ? WHERE sender = ?"
+            " AND table_id IN (SELECT table_id FROM seats WHERE account = ?)",
+            (op.stand_in_name, op.name, new),
+        )
+        run("UPDATE lobby_chat SET sender = ? WHERE sender = ?", (op.stand_in_name, op.name))
+        run("DELETE FROM accounts WHERE name_key = ?", (key,))
+        for reserved in op.reserved or (key,):
+            run(
+                "INSERT INTO deleted_names (name_key, deleted) VALUES (?, ?)"
+                " ON CONFLICT (name_key) DO UPDATE SET deleted = excluded.deleted",
+                (reserved, op.at),
+            )
 
     def _flush(self) -> None:
         """Write every table's `updated` not yet written, now."""
@@ -752,6 +834,23 @@ class SqlStorage:
             "the tournament directors", "SELECT account FROM tournament_directors ORDER BY account"
         )
         return [key for (key,) in rows]
+
+    def load_mail_queue(self) -> list[MailRow]:
+        rows = self._read(
+            "the mail queue",
+            "SELECT id, recipient, kind, language, params, created, attempts, next_try"
+            " FROM mail_queue WHERE sent IS NULL ORDER BY seq",
+        )
+        return [
+            MailRow(mid, to, kind, language, json.loads(params), created, attempts, next_try)
+            for mid, to, kind, language, params, created, attempts, next_try in rows
+        ]
+
+    def load_deleted_names(self) -> list[DeletedName]:
+        rows = self._read(
+            "the deleted names", "SELECT name_key, deleted FROM deleted_names ORDER BY deleted"
+        )
+        return [DeletedName(key, at) for key, at in rows]
 
     def flush_times(self) -> None:
         """At close: the tables' times not yet written; they lag, as after a kill -9, if the

@@ -17,7 +17,7 @@ from server.net.app import KahunaServer
 from shared.record import replay
 from shared.types import Seat
 from shared.views import seat_view, seat_view_to_dict
-from tests.client.test_app import Player, a_place, player, until
+from tests.client.test_app import Player, a_place, player, seat_in_use, until
 from tests.client.test_render import known_game
 
 Events = list[dict[str, Any]]
@@ -164,6 +164,7 @@ async def test_a_late_spectator_and_a_seat_taken_back_see_the_whole_log(
     # Ann starts the client again and takes her seat back: the whole log, her own cards named
     async with player(server, "Ann", seats=store) as again:
         await until(lambda: len(again.state.tables) == 1, "the lobby")
+        await until(lambda: not seat_in_use(again.state.tables[0]), "the seat shown free")
         again.type("\r")
         await until(lambda: again.state.version == version, "the seat taken back")
         assert again.state.seat is Seat.WHITE

@@ -62,3 +62,24 @@ def test_a_reader_that_stops_early_ends_the_replay_quietly(tmp_path: Path) -> No
         cwd=ROOT,
     )
     assert done.returncode == 0 and json.loads(done.stdout)["phase"] == "over"
+
+
+def test_a_file_of_many_records_replays_each_and_names_the_file_s_line(tmp_path: Path) -> None:
+    """A player's downloaded games (docs/records.md, "A file of many records"): a JSON array,
+    one game each; a broken record's line is the file's, not the record's."""
+    games = [write_record(random_game(seed, GameOptions(), Seat.WHITE)) for seed in (3, 4, 5)]
+    many = tmp_path / "kahuna-Ann-games.kahuna"
+    many.write_text("".join(f"# game t{i}: Ann (white) against Bob (black)\n{g}\n"
+                            for i, g in enumerate(games)))  # fmt: skip
+    run = [sys.executable, "-m", "client.cli.record_tool", "replay"]
+    done = subprocess.run([*run, str(many)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    states = json.loads(done.stdout)
+    assert [s["phase"] for s in states] == ["over"] * 3
+    lines = many.read_text().splitlines()
+    second = [i for i, line in enumerate(lines) if line == "kahuna-record 1"][1]
+    k = second + first_action_index(lines[second:])
+    many.write_text(break_line(lines, k, lines[k].split()[0] + " fly away") + "\n")
+    done = subprocess.run([*run, str(many)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"{many}:{k + 1}: unknown command"), done.stderr

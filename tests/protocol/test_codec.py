@@ -87,6 +87,11 @@ from protocol.player_messages import (
     Watchers,
 )
 from shared.types import GameOptions, Seat
+from tests.protocol.test_account_messages import (
+    ACCOUNT_CLIENT_SAMPLES,
+    ACCOUNT_SERVER_SAMPLES,
+)
+from tests.protocol.test_mail_messages import MAIL_CLIENT_SAMPLES, MAIL_SERVER_SAMPLES
 from tests.protocol.test_tournament_messages import (
     TOURNAMENT_CLIENT_SAMPLES,
     TOURNAMENT_SERVER_SAMPLES,
@@ -129,6 +134,8 @@ CLIENT_SAMPLES: list[Any] = [
     Resume("t1"),
     Analyse("t1"),
     *TOURNAMENT_CLIENT_SAMPLES,
+    *MAIL_CLIENT_SAMPLES,
+    *ACCOUNT_CLIENT_SAMPLES,
 ]
 SERVER_SAMPLES: list[Any] = [
     Welcome(1, "kahuna", 16384, 300),
@@ -225,6 +232,8 @@ SERVER_SAMPLES: list[Any] = [
         128,
     ),
     *TOURNAMENT_SERVER_SAMPLES,
+    *MAIL_SERVER_SAMPLES,
+    *ACCOUNT_SERVER_SAMPLES,
 ]
 
 

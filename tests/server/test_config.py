@@ -151,8 +151,10 @@ def a_value(setting: Setting) -> tuple[str, list[str]]:
     text = choices[-1] if choices else {"int": "7", "float": "2.5"}.get(setting.kind, "127.0.0.2")
     if setting.name == "addresses":  # URLs, not IP addresses
         text = "ws://127.0.0.2:8765"
-    if setting.name == "allowed_origins":  # web sites' origins
+    if setting.name in ("allowed_origins", "mail_url"):  # web sites' origins
         text = "https://club.example"
+    if setting.name == "mail_from":
+        text = "club@example.org"
     toml = {"int": text, "float": text, "list": f'["{text}"]'}.get(setting.kind, f'"{text}"')
     return toml, [setting.flag, text]
 
@@ -252,3 +254,31 @@ def test_an_origin_with_a_space_or_a_tab_in_its_host_is_refused() -> None:
     for text in ("http://exa mple.com", "http://h\tost", "null", ""):
         with pytest.raises(SettingError):
             web_origin(text)
+
+
+def test_the_mail_table_gives_the_mail_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = config_of(
+        tmp_path,
+        """
+        port = 9001
+        [mail]
+        host = "smtp.example.org"
+        port = 465
+        security = "tls"
+        user = "kahuna"
+        password-env = "KAHUNA_SMTP"
+        from = "club@example.org"
+        url = "https://club.example.org/"
+        """,
+    )
+    assert (config.port, config.mail_host, config.mail_port) == (9001, "smtp.example.org", 465)
+    assert (config.mail_security, config.mail_user, config.mail_password_env) == (
+        "tls", "kahuna", "KAHUNA_SMTP",
+    )  # fmt: skip
+    assert (config.mail_from, config.mail_url) == ("club@example.org", "https://club.example.org")
+    assert config.mail and not config_of(tmp_path, "port = 9001\n").mail
+    line = refusal(tmp_path, capsys, '[mail]\nfrom = "nobody"\n')
+    assert "'mail-from': 'nobody' is not an e-mail address" in line
+    assert "unknown key 'mail-password'" in refusal(tmp_path, capsys, '[mail]\npassword = "x"\n')

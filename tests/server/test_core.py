@@ -135,6 +135,14 @@ class Duo:
         return self.white if seat is Seat.WHITE else self.black
 
 
+def merge(into: Effects, more: Effects) -> None:
+    """`more`'s effects added to `into`'s, each list to its own (the jobs handed out excepted:
+    the harness has taken them already)."""
+    for field in attrs.fields(Effects):
+        if field.name != "pairing_jobs":
+            getattr(into, field.name).extend(getattr(more, field.name))
+
+
 class Harness:
     """A core, a clock, and the Effects of everything done so far."""
 
@@ -160,21 +168,19 @@ class Harness:
         self.sent += [(member, message) for member, message, _ in effects.sends]
         self.pairings += effects.pairing_jobs
         if not self.hold_pairings:
-            for job in effects.pairing_jobs:
-                done = self.pair(job)
-                effects.writes += done.writes
-                effects.sends += done.sends
+            for job in list(effects.pairing_jobs):
+                merge(effects, self.pair(job))
         return effects
 
     def pair(self, job: PairingJob, pairing: SwissPairing | None = None) -> Effects:
         """A PairingJob's pairing handed back, as the I/O layer's worker makes it (or
-        `pairing`); it leaves `pairings`."""
+        `pairing`), and the ticks due at once after it (the round's state and notes, at the
+        shell's next turn); it leaves `pairings`."""
         self.pairings.remove(job)
         made = pair_round(job.players) if pairing is None else pairing
         effects = self.took(self.core.round_paired(job.job, made, self.now, WALL))
-        told = self.advance(self.now)  # the watchers' state, at the shell's next turn
-        effects.writes += told.writes
-        effects.sends += told.sends
+        while (wake := self.core.next_wake()) is not None and wake <= self.now:
+            merge(effects, self.tick(wake))
         return effects
 
     def sent_to(self, member: MemberId) -> list[ServerMessage]:

@@ -37,6 +37,10 @@ VERSION_5_TABLES = (
     "tournaments",
 )
 VERSION_5_ARCHIVE = ("tournament_id", "round")
+# what schema version 6 added (the mail queue: tests/server/test_mail_queue.py; the deleted
+# names and the indexes: tests/server/test_account_storage.py)
+VERSION_6_TABLES = ("mail_queue", "deleted_names")
+VERSION_6_INDEXES = ("seats_account", "archive_white", "archive_black")
 ANN = AccountRow("ann", "Ann", "$argon2id$x", 1500.0, 350.0, 0.06, 10.0, 10.0, False, {})
 BOB = AccountRow("bob", "Bob", "$argon2id$y", 1500.0, 350.0, 0.06, 20.0, 20.0, False, {})
 
@@ -100,20 +104,26 @@ def test_a_shared_opening_needs_a_database_of_this_version(tmp_path: Path) -> No
 
 def to_version(backend: Backend, version: int, tables: tuple[str, ...]) -> None:
     """The database made as an older version would have left it: without the tables named and
-    version 5's columns of the archive, at the version given."""
+    (before version 5) version 5's columns of the archive, at the version given."""
+    columns = VERSION_5_ARCHIVE if version < 5 else ()
+    indexes = VERSION_6_INDEXES if version < 6 else ()
     if backend.kind == "sqlite":
         db = sqlite3.connect(backend.db)
+        for name in indexes:
+            db.execute(f"DROP INDEX {name}")
         for name in tables:
             db.execute(f"DROP TABLE {name}")
-        for column in VERSION_5_ARCHIVE:
+        for column in columns:
             db.execute(f"ALTER TABLE archive DROP COLUMN {column}")
         db.execute(f"PRAGMA user_version={version}")
         db.commit()
         db.close()
     else:
+        for name in indexes:
+            run_sql(backend.db, f"DROP INDEX {name}")
         for name in tables:
             run_sql(backend.db, f"DROP TABLE {name}")
-        for column in VERSION_5_ARCHIVE:
+        for column in columns:
             run_sql(backend.db, f"ALTER TABLE archive DROP COLUMN {column}")
         run_sql(backend.db, f"UPDATE kahuna_schema SET version = {version}")
 
@@ -123,7 +133,15 @@ def test_a_version_3_database_gains_the_new_tables(backend: Backend) -> None:
     storage.write([AccountOp(ANN)])
     storage.close()
     to_version(
-        backend, 3, (*VERSION_5_TABLES, "account_actions", "registrations", "login_addresses")
+        backend,
+        3,
+        (
+            *VERSION_6_TABLES,
+            *VERSION_5_TABLES,
+            "account_actions",
+            "registrations",
+            "login_addresses",
+        ),
     )
     storage = backend.open()
     assert [a.key for a in storage.load_accounts()] == ["ann"]

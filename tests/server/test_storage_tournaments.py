@@ -28,7 +28,7 @@ from server.core.store import (
 )
 from server.storage.sqlite_schema import SCHEMA_VERSION
 from tests.conftest import Backend
-from tests.server.test_storage_safety import VERSION_5_TABLES, to_version
+from tests.server.test_storage_safety import VERSION_5_TABLES, VERSION_6_TABLES, to_version
 
 
 def _account(key: str) -> AccountRow:
@@ -113,14 +113,14 @@ def test_a_version_4_database_gains_the_tournaments(backend: Backend) -> None:
     )  # fmt: skip
     storage.write([ArchiveOp(old_game)])
     storage.close()
-    to_version(backend, 4, VERSION_5_TABLES)
+    to_version(backend, 4, (*VERSION_6_TABLES, *VERSION_5_TABLES))
     storage = backend.open()
     assert storage.load_archive() == [old_game]  # no tournament: NULL
     assert storage.load_tournaments() == []
     storage.write([TournamentOp(CUP), EntrantOp(_entrant("ann", 0))])
     assert [t.tournament.name for t in storage.load_tournaments()] == ["Club night"]
     storage.close()
-    assert SCHEMA_VERSION == 5
+    assert SCHEMA_VERSION == 6
 
 
 def test_the_directors_are_kept(backend: Backend) -> None:
