@@ -115,6 +115,8 @@ class Probe:
         self.time_part(core.ServerCore, "_sweep", "core sweep")
         self.time_part(core.ServerCore, "frame", "core frame")
         self.time_part(core.ServerCore, "tick", "core tick")
+        # a Swiss round's pairing back from a worker: its tables made, written and told
+        self.time_part(core.ServerCore, "round_paired", "core round_paired")
         self.time_part(app.KahunaServer, "deliver", "app deliver (encode + send)")
         self.time_part(app, "encode", "encode")
         self.time_commands()

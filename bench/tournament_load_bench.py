@@ -297,9 +297,12 @@ async def main_async(args: argparse.Namespace) -> None:
     scratch = tempfile.TemporaryDirectory(prefix="kahuna-tournament-load-")
     db = str(Path(scratch.name) / "server.sqlite3")
     write_players(db, args.players)
+    root = Path(args.server_root).resolve() if args.server_root else ROOT
     proc, port = load_bench.start_server(
-        db, None, 2 * (args.tables + args.quiet_tables + args.players), ROOT, handshake
+        db, args.probe, 2 * (args.tables + args.quiet_tables + args.players), root, handshake
     )
+    if root != ROOT:
+        print(f"the server of {root} ({load_bench.git_commit(root)})")
     rows = []
     try:
         for turn in range(args.turns):
@@ -327,9 +330,20 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=6, help="a bot's moves before it resigns")
     parser.add_argument("--clients", type=int, default=2, help="client processes of the tables")
     parser.add_argument("--quiet-tables", type=int, default=20)
+    parser.add_argument(
+        "--server-root", help="drive the server of this checkout (git worktree add DIR REV)"
+    )
+    parser.add_argument(
+        "--probe", help="run the server under bench/server_probe.py, its report in this file"
+    )
+    parser.add_argument("--py-spy", help="sample the server with py-spy into this directory")
     args = parser.parse_args()
+    if args.server_root and not (Path(args.server_root) / "server" / "__main__.py").is_file():
+        parser.error(f"--server-root: {args.server_root} is not a checkout of this project")
+    if args.py_spy:
+        Path(args.py_spy).mkdir(parents=True, exist_ok=True)
     # what load_bench.run_load reads besides
-    args.computer_tables, args.level, args.probe, args.py_spy = 0, "strong", None, None
+    args.computer_tables, args.level = 0, "strong"
     asyncio.run(main_async(args))
 
 

@@ -101,6 +101,7 @@ from server.core.sessions import Sessions
 from server.core.store import AccountAction, StoredPlayers, StoredTable
 from server.core.table import Closing, MemberId, Table, TableError
 from server.core.tournament_desk import FIRST_MOVE, STARTS, TELLS, TournamentDesk
+from server.core.tournaments.swiss import SwissPairing
 from shared.actions import Action
 from shared.types import Termination
 
@@ -223,6 +224,14 @@ class ServerCore:
         work failed)."""
         self._ctx.begin(now, wall)
         self._logins.done(job, result, now)
+        return self._ctx.take()
+
+    def round_paired(
+        self, job: int, pairing: SwissPairing | None, now: float, wall: float
+    ) -> Effects:
+        """The result of a PairingJob: the Swiss round's pairing (None: the work failed)."""
+        self._ctx.begin(now, wall)
+        self._desk.round_paired(job, pairing, now)
         return self._ctx.take()
 
     def connect(self, address: str, now: float) -> MemberId | ErrorCode:

@@ -12,6 +12,7 @@ import attrs
 from protocol.messages import ServerMessage
 from server.core.store import MailRow, StorageOp
 from server.core.table import MemberId
+from server.core.tournaments.swiss import SwissPlayer
 from shared.seen import Seen
 from shared.views import SeatView, seat_view_to_dict
 
@@ -113,6 +114,20 @@ class AnalysisJob:
     version: int
 
 
+@attrs.frozen
+class PairingJob:
+    """Version 4's tournaments: a Swiss round to pair (server/core/tournaments/swiss.py's
+    pair_round of `players`), tens of milliseconds for a large round, done by the I/O layer in
+    a worker process (server/jobs/pairing_jobs.py), never on the event loop. The pairing goes
+    back to ServerCore.round_paired(job, pairing); nothing of it is stored until then, and a
+    restart pairs the round again."""
+
+    job: int
+    tournament_id: str
+    number: int  # the round's
+    players: tuple[SwissPlayer, ...] = attrs.field(repr=False)
+
+
 @attrs.define
 class Effects:
     writes: list[StorageOp] = attrs.Factory(list)
@@ -126,3 +141,4 @@ class Effects:
     # the mails queued by this event's writes (their MailOps), for the sender once stored
     mails: list[MailRow] = attrs.Factory(list)
     records_reads: list[RecordsRead] = attrs.Factory(list)
+    pairing_jobs: list[PairingJob] = attrs.Factory(list)

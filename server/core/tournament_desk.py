@@ -37,6 +37,7 @@ from protocol.tournament_messages import (
 from server.core.archive import turns_completed
 from server.core.clock import Clock
 from server.core.context import Context
+from server.core.effects import PairingJob
 from server.core.game_terms import game_terms
 from server.core.lifecycle import Lifecycle
 from server.core.names import name_key
@@ -65,8 +66,8 @@ from server.core.tournaments.model import (
     TournamentError,
 )
 from server.core.tournaments.outcomes import Outcome
-from server.core.tournaments.standings import standings
-from server.core.tournaments.swiss import Relaxation
+from server.core.tournaments.standings import Standing, standings
+from server.core.tournaments.swiss import Relaxation, SwissPairing, pair_round
 from shared.types import Seat, Termination
 
 log = logging.getLogger(__name__)
@@ -119,14 +120,26 @@ class Held:
     boards: dict[tuple[int, int], str] = attrs.Factory(dict)  # (round, board) -> table id
     watchers: set[MemberId] = attrs.Factory(set)
     paused: bool = False  # by its director: no round is paired meanwhile
+    begun: bool = False  # started: its first round may still be being paired
+    pairing: PairingJob | None = None  # the round being paired off the event loop
     told_at: float = float("-inf")  # when the watchers last had the state
     tell_pending: bool = False  # a result they have not had yet, for TELL_EVERY
+    notes_due: int | None = None  # the round whose players are told with the next tell
+    # the last standings worked out, with the model they are of
+    _standings: tuple[Tournament, list[Standing]] | None = attrs.field(default=None, init=False)
+
+    def standings(self) -> list[Standing]:
+        """The model's standings, worked out once for each model (the final ones are both
+        written and told)."""
+        if self._standings is None or self._standings[0] is not self.model:
+            self._standings = (self.model, standings(self.model))
+        return self._standings[1]
 
     @property
     def status(self) -> TournamentStatus:
         if self.model.finished:
             return "finished"
-        return "started" if self.model.started else "open"
+        return "started" if self.model.started or self.begun else "open"
 
     @property
     def correspondence(self) -> bool:
@@ -140,6 +153,7 @@ class TournamentDesk:
         self.play = play
         self.held: dict[str, Held] = {}  # by id, oldest first
         self.directors: set[str] = set()  # the accounts that may make one under `directors`
+        self._pairings = 0  # the PairingJobs handed out, for their numbers
         ctx.tournament_game_over = self.game_over
 
     # ----- from storage -----------------------------------------------------------------------
@@ -175,6 +189,7 @@ class TournamentDesk:
                 model,
                 {e.account: e.position for e in kept.entrants},
                 paused=bool(row.terms.get("paused", False)),
+                begun=row.status == "started",
             )
             for r in kept.rounds:
                 for g in r.games:
@@ -186,11 +201,17 @@ class TournamentDesk:
 
     def tables_restored(self, now: float) -> None:
         """After the tables came back: the first-move forfeits of the games under way count
-        afresh from now, and the start times wait again."""
+        afresh from now, the start times wait again, and a round that was being paired when
+        the server stopped (its last round over, or none yet) is asked for again."""
         for held in self.held.values():
             if held.status == "open" and held.terms.start is not None:
                 self._schedule_start(held, now)
-            if held.status != "started" or held.model.current is None:
+            if held.status != "started":
+                continue
+            if self._to_pair(held):
+                self._next_round(held, now)
+                continue
+            if held.model.current is None:
                 continue
             number = held.model.current.number
             for (round_number, _), table_id in held.boards.items():
@@ -333,8 +354,7 @@ class TournamentDesk:
         if action in ("pause", "resume"):
             held.paused = action == "pause"
             self._write(held)
-            current = held.model.current
-            if not held.paused and current is not None and current.finished:
+            if self._to_pair(held):
                 self._next_round(held, now)  # the round ended while paused
             else:
                 self._tell(held)
@@ -446,6 +466,8 @@ class TournamentDesk:
             log.info("tournament %s ends: fewer than two players at its start", held.tournament_id)
             self._finish(held)
             return
+        held.begun = True
+        self._write(held)  # started, before its first round is paired: a restart pairs it
         log.info("tournament %s starts with %d players", held.tournament_id,
                  len(held.model.entrants))  # fmt: skip
         self._next_round(held, now)
@@ -455,7 +477,10 @@ class TournamentDesk:
     def _next_round(self, held: Held, now: float) -> None:
         """Pair the next round and make its tables; a round whose games were all decided at its
         pairing (a round-robin's forfeits) is followed by the next at once. After the last, or
-        when fewer than two players are left to pair, the tournament is over."""
+        when fewer than two players are left to pair, the tournament is over. A Swiss round is
+        paired off the event loop: asked for here (a PairingJob), made in `round_paired`."""
+        if held.pairing is not None:
+            return  # asked for already; `round_paired` checks it against the players then
         while True:
             model = held.model
             number = len(model.rounds) + 1
@@ -463,34 +488,88 @@ class TournamentDesk:
             if number > model.total_rounds or (model.swiss and len(present) < 2):
                 self._finish(held)
                 return
+            if model.swiss:
+                self._pairings += 1
+                job = PairingJob(self._pairings, held.tournament_id, number, model.to_pair())
+                held.pairing = job
+                self.ctx.effects.pairing_jobs.append(job)
+                # started, at once; or the last result of a round, as any result is told
+                self._tell(held, result=number > 1)
+                return
             held.model = model.pair_next_round()
-            paired = held.model.current
-            assert paired is not None
-            rows = []
-            for board, game in enumerate(paired.games, start=1):
-                table_id = None
-                if game.outcome is None:
-                    table = self._table_for(held, number, game, now)
-                    table_id = table.table_id
-                    held.boards[number, board] = table_id
-                    self.ctx.tournament_tables[table_id] = (held.tournament_id, number)
-                outcome = None if game.outcome is None else game.outcome.value
-                rows.append(PairingRow(board, game.white, game.black, table_id, outcome))
-            relaxed = tuple(sorted(r.value for r in paired.relaxed))
-            self.ctx.write(
-                RoundOp(
-                    RoundRow(
-                        held.tournament_id, number, paired.bye, relaxed, self.ctx.wall, tuple(rows)
-                    )
-                )
-            )
-            if number == 1:
-                self._write(held)  # started
-            self._note_players(held, number)
-            log.info("tournament %s: round %d paired", held.tournament_id, number)
+            paired = self._round_made(held, number, now)
             if not paired.finished:
                 break
         self._tell(held)
+
+    def round_paired(self, job: int, pairing: SwissPairing | None, now: float) -> None:
+        """A PairingJob's pairing (None: the worker failed, and it is made here): the round's
+        tables made, as `_next_round` would have. One that no longer fits (the tournament ended
+        meanwhile, or a player joined or left, so that those to pair are others) is dropped,
+        and the round asked for again where it is still to be paired."""
+        held = next((h for h in self.held.values() if h.pairing and h.pairing.job == job), None)
+        if held is None:
+            return  # the server's earlier life's, or dropped
+        asked, held.pairing = held.pairing, None
+        assert asked is not None
+        model = held.model
+        if model.finished:
+            return
+        try:
+            fits = len(model.rounds) + 1 == asked.number and model.to_pair() == asked.players
+        except TournamentError:  # too few players left, say: _next_round says what follows
+            fits = False
+        if not fits:
+            log.info("tournament %s: round %d to pair again, its players changed meanwhile",
+                     held.tournament_id, asked.number)  # fmt: skip
+            self._next_round(held, now)
+            return
+        if pairing is None:
+            log.error("tournament %s: round %d paired on the event loop, the worker failed",
+                      held.tournament_id, asked.number)  # fmt: skip
+            pairing = pair_round(asked.players)
+        held.model = model.with_swiss_round(pairing)
+        self._round_made(held, asked.number, now, notes=False)
+        self._tell_soon(held, asked.number)
+
+    def _round_made(self, held: Held, number: int, now: float, notes: bool = True) -> Round:
+        """The round just paired in the model: its tables made, it written, its players told
+        (`notes`; else by the caller)."""
+        paired = held.model.current
+        assert paired is not None and paired.number == number
+        rows = []
+        for board, game in enumerate(paired.games, start=1):
+            table_id = None
+            if game.outcome is None:
+                table = self._table_for(held, number, game, now)
+                table_id = table.table_id
+                held.boards[number, board] = table_id
+                self.ctx.tournament_tables[table_id] = (held.tournament_id, number)
+            outcome = None if game.outcome is None else game.outcome.value
+            rows.append(PairingRow(board, game.white, game.black, table_id, outcome))
+        relaxed = tuple(sorted(r.value for r in paired.relaxed))
+        self.ctx.write(
+            RoundOp(
+                RoundRow(
+                    held.tournament_id, number, paired.bye, relaxed, self.ctx.wall, tuple(rows)
+                )
+            )
+        )
+        if notes:
+            self._note_players(held, number)
+        log.info("tournament %s: round %d paired", held.tournament_id, number)
+        return paired
+
+    def _to_pair(self, held: Held) -> bool:
+        """Whether the tournament's next round is due and not asked for: started, not paused,
+        its last round (if any) over."""
+        current = held.model.current
+        return (
+            held.status == "started"
+            and not held.paused
+            and held.pairing is None
+            and (current is None or current.finished)
+        )
 
     def _table_for(self, held: Held, number: int, game: Game, now: float) -> Table:
         accounts = self.ctx.accounts
@@ -526,9 +605,14 @@ class TournamentDesk:
 
     def _note_players(self, held: Held, number: int) -> None:
         """Each player of the round's games made at a table: where their game is."""
-        sessions = self.ctx.sessions
         since = NOTE_SINCE["tournament_round"]
         paired = held.model.rounds[number - 1]
+        playing = {key for game in paired.games for key in (game.white, game.black)}
+        # the players' connections in one pass over them all (thousands on a busy server)
+        members: dict[str, list[MemberId]] = {}
+        for member, s in self.ctx.sessions.items():
+            if s.account in playing and s.version >= since:
+                members.setdefault(s.account, []).append(member)
         outbox: Outbox = []
         for board, game in enumerate(paired.games, start=1):
             table_id = held.boards.get((number, board))
@@ -544,11 +628,7 @@ class TournamentDesk:
                     "opponent": note.name,
                 }
                 self.ctx.mail_notice(key, "tournament_round", params, table_id)
-                outbox += [
-                    (member, note)
-                    for member, s in sessions.items()
-                    if s.account == key and s.version >= since
-                ]
+                outbox += [(member, note) for member in members.get(key, ())]
         self.ctx.send_all(outbox)
 
     def game_over(self, table: Table, now: float) -> None:
@@ -702,7 +782,7 @@ class TournamentDesk:
                     s.place, name_of(s.name), float(s.points), float(s.buchholz),
                     float(s.sonneborn_berger), float(s.direct_encounter), s.wins, s.withdrawn,
                 )
-                for s in standings(model)
+                for s in held.standings()
             ]
             if model.started
             else []
@@ -738,10 +818,25 @@ class TournamentDesk:
         state = self._state(held)
         self.ctx.send_all([(member, state) for member in sorted(held.watchers)])
 
+    def _tell_soon(self, held: Held, number: int) -> None:
+        """The state to the watchers, then round `number`'s notes to its players, at the
+        core's next wake (the shell's next turn of its loop, `tick`): a round's tables made
+        (some 4 ms of the loop for 64 players) and its state worked out, encoded and sent to
+        every watcher (some 3 ms more) in two turns, between which the other tables' commands
+        are answered. A player who hears of their game has the round's state already."""
+        held.tell_pending = bool(held.watchers)
+        held.notes_due = number
+        self.ctx.timers.schedule(self.ctx.now, held.tournament_id, TELLS)
+
     def tell_due(self, tournament_id: str) -> None:
         held = self.held.get(tournament_id)
-        if held is not None and held.tell_pending:
+        if held is None:
+            return
+        if held.tell_pending:
             self._tell(held)
+        number, held.notes_due = held.notes_due, None
+        if number is not None:
+            self._note_players(held, number)
 
     def _write(self, held: Held) -> None:
         final = None
@@ -754,7 +849,7 @@ class TournamentDesk:
                     "direct_encounter": _number(s.direct_encounter), "wins": s.wins,
                     "withdrawn": s.withdrawn,
                 }
-                for s in standings(held.model)
+                for s in held.standings()
             ]  # fmt: skip
         self.ctx.write(
             TournamentOp(

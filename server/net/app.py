@@ -39,6 +39,7 @@ from server.core.effects import (
     ComputerTurn,
     Effects,
     KeepRecord,
+    PairingJob,
     PasswordJob,
     RecordRead,
     RecordsRead,
@@ -51,6 +52,7 @@ from server.core.table import MemberId
 from server.jobs.analysis_jobs import AnalysisJobs
 from server.jobs.computer import decide, decide_in_place, end_with_server
 from server.jobs.mail_sender import MailSender, relay_of
+from server.jobs.pairing_jobs import pair_in_worker
 from server.jobs.password_hashing import Cost, Passwords
 from server.jobs.worker_jobs import in_worker
 from server.net.connection import CLOSE_GOING_AWAY, Connection
@@ -106,6 +108,7 @@ class KahunaServer:
         self._flush_due = False  # a _write_held is scheduled (SQLite: see carry_out)
         self._computer_tasks: dict[MemberId, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._pairing_tasks: set[asyncio.Task[None]] = set()  # Swiss rounds being paired
         self._stopping = False
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         # version 3's analyse, in the same pool (server/jobs/analysis_jobs.py)
@@ -242,8 +245,8 @@ class KahunaServer:
             self._timer.cancel()
         if self._actions_watch is not None:
             self._actions_watch.cancel()
-        for task in [*self._computer_tasks.values()]:
-            task.cancel()
+        for task in [*self._computer_tasks.values(), *self._pairing_tasks]:
+            task.cancel()  # a round being paired is asked for again at the next start
         self._analyses.stop()
         if self.mail is not None:
             await self.mail.stop()  # what is unsent waits in the database
@@ -383,6 +386,8 @@ class KahunaServer:
             self._records_read(many)
         for analysis in effects.analysis_jobs:
             self._analyses.ask(analysis)
+        for pairing in effects.pairing_jobs:
+            self._pairing_job(pairing)
         if effects.mails and self.mail is not None:
             self.mail.add(effects.mails)
         for member in closing:
@@ -521,6 +526,19 @@ class KahunaServer:
                 initargs=(os.getpid(),),
             )
         return self._pool
+
+    def _pairing_job(self, job: PairingJob) -> None:
+        """A Swiss round paired in a worker process (server/jobs/pairing_jobs.py); the pairing
+        back to the core. Dropped if the server stops meanwhile: a restart asks for it again."""
+
+        async def pair() -> None:
+            pairing = await pair_in_worker(self._workers, job)
+            if not self._stopping:
+                self.carry_out(self.core.round_paired(job.job, pairing, self._now(), time.time()))
+
+        task = asyncio.get_running_loop().create_task(pair())
+        self._pairing_tasks.add(task)
+        task.add_done_callback(self._pairing_tasks.discard)
 
     def _hasher(self) -> Passwords:
         with self._passwords_made:

@@ -48,7 +48,7 @@ from protocol.messages import (
 )
 from server.core.config import ServerConfig
 from server.core.core import ServerCore
-from server.core.effects import CLOSE_POLICY, CloseConnection, ComputerTurn, Effects
+from server.core.effects import CLOSE_POLICY, CloseConnection, ComputerTurn, Effects, PairingJob
 from server.core.store import (
     AppendLogOp,
     ChatOp,
@@ -63,6 +63,7 @@ from server.core.store import (
 )
 from server.core.table import MemberId, Table
 from server.core.timers import LOBBY_COALESCE
+from server.core.tournaments.swiss import SwissPairing, pair_round
 from server.storage.sqlite_store import SqliteStorage
 from shared.actions import parse_action
 from shared.history import Move, entry_to_wire
@@ -134,6 +135,14 @@ class Duo:
         return self.white if seat is Seat.WHITE else self.black
 
 
+def merge(into: Effects, more: Effects) -> None:
+    """`more`'s effects added to `into`'s, each list to its own (the jobs handed out excepted:
+    the harness has taken them already)."""
+    for field in attrs.fields(Effects):
+        if field.name != "pairing_jobs":
+            getattr(into, field.name).extend(getattr(more, field.name))
+
+
 class Harness:
     """A core, a clock, and the Effects of everything done so far."""
 
@@ -145,6 +154,9 @@ class Harness:
         self.sent: list[tuple[MemberId, ServerMessage]] = []  # every message, in order
         self.rng = random.Random(11)
         self._addresses = itertools.count(1)
+        # the Swiss rounds handed out to pair; paired at once unless held (hold_pairings)
+        self.pairings: list[PairingJob] = []
+        self.hold_pairings = False
 
     def took(self, effects: Effects) -> Effects:
         for member, message, version in effects.sends:
@@ -154,6 +166,21 @@ class Harness:
         if effects.writes:
             self.batches.append(list(effects.writes))
         self.sent += [(member, message) for member, message, _ in effects.sends]
+        self.pairings += effects.pairing_jobs
+        if not self.hold_pairings:
+            for job in list(effects.pairing_jobs):
+                merge(effects, self.pair(job))
+        return effects
+
+    def pair(self, job: PairingJob, pairing: SwissPairing | None = None) -> Effects:
+        """A PairingJob's pairing handed back, as the I/O layer's worker makes it (or
+        `pairing`), and the ticks due at once after it (the round's state and notes, at the
+        shell's next turn); it leaves `pairings`."""
+        self.pairings.remove(job)
+        made = pair_round(job.players) if pairing is None else pairing
+        effects = self.took(self.core.round_paired(job.job, made, self.now, WALL))
+        while (wake := self.core.next_wake()) is not None and wake <= self.now:
+            merge(effects, self.tick(wake))
         return effects
 
     def sent_to(self, member: MemberId) -> list[ServerMessage]:

@@ -13,7 +13,7 @@ import attrs
 from server.core.tournaments.colours import ColourHistory
 from server.core.tournaments.outcomes import WIN, Outcome
 from server.core.tournaments.round_robin import berger_round, cycle_length
-from server.core.tournaments.swiss import Relaxation, SwissPlayer, pair_round
+from server.core.tournaments.swiss import Relaxation, SwissPairing, SwissPlayer, pair_round
 from shared.types import Seat
 
 
@@ -200,6 +200,35 @@ class Tournament:
         """The next round paired: the Swiss's by weighted matching of those present, the
         round-robin's from Berger's table. Refused while a game of the round is on, when no
         round is left, or with fewer than two players to pair."""
+        if self.swiss:
+            return self.with_swiss_round(pair_round(self.to_pair()))
+        number = self._next_number()
+        return attrs.evolve(self, rounds=(*self.rounds, self._round_robin_round(number)))
+
+    def to_pair(self) -> tuple[SwissPlayer, ...]:
+        """What the Swiss pairing of the next round is given (`swiss_players`), refused as
+        `pair_next_round` is. The server pairs it off its event loop and hands the pairing
+        back to `with_swiss_round`."""
+        if not self.swiss:
+            raise ValueError("a round-robin's rounds are Berger's tables: pair_next_round")
+        return tuple(self.swiss_players(self._next_number()))
+
+    def with_swiss_round(self, pairing: SwissPairing) -> Tournament:
+        """The next round of a Swiss as `pairing` pairs it (pair_round of `to_pair()`): refused
+        as `pair_next_round` is, and where it does not pair exactly those present."""
+        number = self._next_number()
+        present = {e.name for e in self.entrants if e.in_round(number)}
+        paired = [name for game in pairing.games for name in game]
+        if pairing.bye is not None:
+            paired.append(pairing.bye)
+        if len(paired) != len(present) or set(paired) != present:
+            raise ValueError("the pairing is not of the players present")
+        games = tuple(Game(white, black) for white, black in pairing.games)
+        new = Round(number, games, pairing.bye, pairing.relaxed)
+        return attrs.evolve(self, rounds=(*self.rounds, new))
+
+    def _next_number(self) -> int:
+        """The next round's number, where it may be paired now (else a TournamentError)."""
         self._open()
         if self.current is not None and not self.current.finished:
             raise TournamentError("round_unfinished")
@@ -208,8 +237,7 @@ class Tournament:
             raise TournamentError("no_round_left")
         if sum(e.in_round(number) for e in self.entrants) < 2:
             raise TournamentError("too_few_players")
-        new = self._swiss_round(number) if self.swiss else self._round_robin_round(number)
-        return attrs.evolve(self, rounds=(*self.rounds, new))
+        return number
 
     def numbered(self, names: list[str]) -> Tournament:
         """The entrants put in this order before the start: a round-robin's numbers in Berger's
@@ -230,29 +258,36 @@ class Tournament:
         """What the Swiss pairing of round `number` is given: those present, with their score,
         opponents, seats of their played games and whether they had a bye."""
         rank = {e.name: i for i, e in enumerate(self.seeded())}
+        # each player's games and byes in one pass over the rounds, not one a player
+        games: dict[str, list[Game]] = {}
+        byes: dict[str, int] = {}
+        for round_ in self.rounds:
+            if round_.bye is not None:
+                byes[round_.bye] = byes.get(round_.bye, 0) + 1
+            for game in round_.games:
+                games.setdefault(game.white, []).append(game)
+                games.setdefault(game.black, []).append(game)
         players = []
         for entrant in self.entrants:
             if not entrant.in_round(number):
                 continue
             name = entrant.name
-            met = frozenset(game.opponent(name) for _, game in self.games_of(name))
+            own = games.get(name, [])
+            met = frozenset(game.opponent(name) for game in own)
             seats = tuple(
                 Seat.WHITE if game.white == name else Seat.BLACK
-                for _, game in self.games_of(name)
+                for game in own
                 if game.outcome is not None and game.outcome.played
             )
-            had_bye = any(r.bye == name for r in self.rounds)
+            score = byes.get(name, 0) * self.bye_points() + sum(
+                game.outcome.half_points(Seat.WHITE if game.white == name else Seat.BLACK)
+                for game in own
+                if game.outcome is not None
+            )
             players.append(
-                SwissPlayer(
-                    name, rank[name], self.half_points(name), met, ColourHistory(seats), had_bye
-                )
+                SwissPlayer(name, rank[name], score, met, ColourHistory(seats), name in byes)
             )
         return players
-
-    def _swiss_round(self, number: int) -> Round:
-        pairing = pair_round(self.swiss_players(number))
-        games = tuple(Game(white, black) for white, black in pairing.games)
-        return Round(number, games, pairing.bye, pairing.relaxed)
 
     def _round_robin_round(self, number: int) -> Round:
         order = [e.name for e in self.entrants]  # the table's numbers: the order of joining
