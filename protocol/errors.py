@@ -71,6 +71,11 @@ class ErrorCode(StrEnum):
     # version 4
     NO_SUCH_TOURNAMENT = "no_such_tournament"
     BAD_TOURNAMENT = "bad_tournament"
+    # version 4: moderation (protocol/moderation_messages.py)
+    NOT_MODERATOR = "not_moderator"
+    BAD_MODERATION = "bad_moderation"
+    MUTED = "muted"
+    ADDRESS_BANNED = "address_banned"
 
 
 MEANINGS: dict[ErrorCode, str] = {
@@ -164,6 +169,18 @@ MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.BAD_TOURNAMENT: (
         "version 4: the tournament cannot be made, joined, left or started; 'reason' says why"
         " (docs/protocol.md, Tournaments)"
+    ),
+    ErrorCode.NOT_MODERATOR: "version 4: only the server's moderators may do that",
+    ErrorCode.BAD_MODERATION: (
+        "version 4: the moderator's action or the report cannot be made; 'reason' says why"
+        " (docs/protocol.md, Moderation)"
+    ),
+    ErrorCode.MUTED: (
+        "version 4: a moderator muted the sender's chat; 'params' holds until when (unix time)"
+    ),
+    ErrorCode.ADDRESS_BANNED: (
+        "the address is banned by a moderator; the server closes (sent before hello, in any"
+        " version)"
     ),
 }
 

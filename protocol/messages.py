@@ -35,6 +35,14 @@ from protocol.fields import (
     since_v2,
     since_v3,
 )
+from protocol.moderation_messages import (
+    CloseReport,
+    GetModeration,
+    Moderate,
+    Moderation,
+    ModerationNote,
+    ReportPlayer,
+)
 from protocol.player_messages import (
     AnswerChallenge,
     Challenge,
@@ -353,12 +361,14 @@ ClientMessage = (
     | Register | Login | Logout | ChangePassword | GetRatings | GetGames | Challenge
     | AnswerChallenge | LobbyChat | Ignore | Resume | Analyse | GetTournaments | CreateTournament
     | JoinTournament | WithdrawTournament | StartTournament | WatchTournament | DirectTournament
+    | Moderate | ReportPlayer | GetModeration | CloseReport
 )  # fmt: skip
 ServerMessage = (
     Welcome | Error | Lobby | Joined | Spectating | Left | State | Update | PlayersChanged
     | ChatMessage | TableClosed | History | Record | TableNote | LoggedIn | LoggedOut
     | PasswordChanged | Ratings | Games | Challenges | PlayerNote | LobbyChatMessage | Ignoring
-    | Watchers | AnalysisProgress | Analysis | Tournaments | TournamentState
+    | Watchers | AnalysisProgress | Analysis | Tournaments | TournamentState | Moderation
+    | ModerationNote
 )  # fmt: skip
 Message = ClientMessage | ServerMessage
 
@@ -370,6 +380,7 @@ CLIENT_TYPES: dict[str, type[Any]] = {
         Register, Login, Logout, ChangePassword, GetRatings, GetGames, Challenge,
         AnswerChallenge, LobbyChat, Ignore, Resume, Analyse, GetTournaments, CreateTournament,
         JoinTournament, WithdrawTournament, StartTournament, WatchTournament, DirectTournament,
+        Moderate, ReportPlayer, GetModeration, CloseReport,
     )
 }  # fmt: skip
 SERVER_TYPES: dict[str, type[Any]] = {
@@ -378,7 +389,8 @@ SERVER_TYPES: dict[str, type[Any]] = {
         Welcome, Error, Lobby, Joined, Spectating, Left, State, Update, PlayersChanged,
         ChatMessage, TableClosed, History, Record, TableNote, LoggedIn, LoggedOut,
         PasswordChanged, Ratings, Games, Challenges, PlayerNote, LobbyChatMessage, Ignoring,
-        Watchers, AnalysisProgress, Analysis, Tournaments, TournamentState,
+        Watchers, AnalysisProgress, Analysis, Tournaments, TournamentState, Moderation,
+        ModerationNote,
     )
 }  # fmt: skip
 ALL_TYPES: dict[str, type[Any]] = {**CLIENT_TYPES, **SERVER_TYPES}
@@ -403,12 +415,13 @@ V3_ONLY: frozenset[str] = frozenset(
     )
 )  # fmt: skip
 
-# Messages that exist only from version 4 on: the tournaments.
+# Messages that exist only from version 4 on: the tournaments, and moderation.
 V4_ONLY: frozenset[str] = frozenset(
     cls.TYPE
     for cls in (
         GetTournaments, CreateTournament, JoinTournament, WithdrawTournament, StartTournament,
         WatchTournament, DirectTournament, Tournaments, TournamentState,
+        Moderate, ReportPlayer, GetModeration, CloseReport, Moderation, ModerationNote,
     )
 )  # fmt: skip
 

@@ -200,6 +200,10 @@ class Logins:
                 else:
                     self._logged_out(other, reason)
 
+    def logged_out_everywhere(self, account: Account, reason: LogoutReason) -> None:
+        """The account's every login ended (a moderator disabled it: server/core/moderation.py)."""
+        self._logged_out_everywhere(account, reason)
+
     def change_password(self, session: Session, message: ChangePassword, now: float) -> None:
         self._ready(session, logged_in=True)
         assert session.account is not None

@@ -87,6 +87,10 @@ from protocol.player_messages import (
     Watchers,
 )
 from shared.types import GameOptions, Seat
+from tests.protocol.test_moderation_messages import (
+    MODERATION_CLIENT_SAMPLES,
+    MODERATION_SERVER_SAMPLES,
+)
 from tests.protocol.test_tournament_messages import (
     TOURNAMENT_CLIENT_SAMPLES,
     TOURNAMENT_SERVER_SAMPLES,
@@ -129,6 +133,7 @@ CLIENT_SAMPLES: list[Any] = [
     Resume("t1"),
     Analyse("t1"),
     *TOURNAMENT_CLIENT_SAMPLES,
+    *MODERATION_CLIENT_SAMPLES,
 ]
 SERVER_SAMPLES: list[Any] = [
     Welcome(1, "kahuna", 16384, 300),
@@ -225,6 +230,7 @@ SERVER_SAMPLES: list[Any] = [
         128,
     ),
     *TOURNAMENT_SERVER_SAMPLES,
+    *MODERATION_SERVER_SAMPLES,
 ]
 
 

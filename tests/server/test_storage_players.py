@@ -32,7 +32,7 @@ from server.core.store import (
 from server.storage.sqlite_schema import SCHEMA_VERSION
 from server.storage.sqlite_store import SqliteStorage
 from tests.conftest import Backend
-from tests.server.test_storage_safety import VERSION_5_TABLES
+from tests.server.test_storage_safety import VERSION_5_TABLES, VERSION_6_TABLES
 
 ANN = AccountRow("ann", "Ann", "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$aGFzaA", 1500.0, 350.0, 0.06,
                  10.0, 11.0, False, {"rated": [0, 0, 0], "ignoring": []})  # fmt: skip
@@ -125,7 +125,7 @@ def test_a_version_2_database_gains_the_players(tmp_path: Path) -> None:
     store.close()
     # back to how a version-2 server left it
     db = sqlite3.connect(path)
-    for name in VERSION_5_TABLES:
+    for name in (*VERSION_6_TABLES, *VERSION_5_TABLES):
         db.execute(f"DROP TABLE {name}")
     for name in ("login_addresses", "registrations", "account_actions"):  # version 4's
         db.execute(f"DROP TABLE {name}")
@@ -143,5 +143,5 @@ def test_a_version_2_database_gains_the_players(tmp_path: Path) -> None:
     assert store.load_accounts() == [ANN]
     store.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     db.close()

@@ -23,6 +23,7 @@ from server.core.store import (
     hash_address,
     hash_token,
 )
+from server.storage.schema import table_names
 from server.storage.sqlite_schema import SCHEMA_VERSION
 from server.storage.storage_open import open_storage
 from tests.conftest import Backend
@@ -37,6 +38,8 @@ VERSION_5_TABLES = (
     "tournaments",
 )
 VERSION_5_ARCHIVE = ("tournament_id", "round")
+# what schema version 6 added: moderation (tests/server/test_storage_moderation.py)
+VERSION_6_TABLES = ("moderators", "moderation_log", "sanctions", "reports")
 ANN = AccountRow("ann", "Ann", "$argon2id$x", 1500.0, 350.0, 0.06, 10.0, 10.0, False, {})
 BOB = AccountRow("bob", "Bob", "$argon2id$y", 1500.0, 350.0, 0.06, 20.0, 20.0, False, {})
 
@@ -100,12 +103,16 @@ def test_a_shared_opening_needs_a_database_of_this_version(tmp_path: Path) -> No
 
 def to_version(backend: Backend, version: int, tables: tuple[str, ...]) -> None:
     """The database made as an older version would have left it: without the tables named and
-    version 5's columns of the archive, at the version given."""
+    version 5's columns of the archive, at the version given; the tables of versions after it
+    that `tables` leaves out go too."""
+    newer = sorted(table_names() - table_names(version) - set(tables))
+    tables = (*tables, *newer)
+    columns = VERSION_5_ARCHIVE if version < 5 else ()
     if backend.kind == "sqlite":
         db = sqlite3.connect(backend.db)
         for name in tables:
             db.execute(f"DROP TABLE {name}")
-        for column in VERSION_5_ARCHIVE:
+        for column in columns:
             db.execute(f"ALTER TABLE archive DROP COLUMN {column}")
         db.execute(f"PRAGMA user_version={version}")
         db.commit()
@@ -113,7 +120,7 @@ def to_version(backend: Backend, version: int, tables: tuple[str, ...]) -> None:
     else:
         for name in tables:
             run_sql(backend.db, f"DROP TABLE {name}")
-        for column in VERSION_5_ARCHIVE:
+        for column in columns:
             run_sql(backend.db, f"ALTER TABLE archive DROP COLUMN {column}")
         run_sql(backend.db, f"UPDATE kahuna_schema SET version = {version}")
 

@@ -120,7 +120,7 @@ def test_a_version_4_database_gains_the_tournaments(backend: Backend) -> None:
     storage.write([TournamentOp(CUP), EntrantOp(_entrant("ann", 0))])
     assert [t.tournament.name for t in storage.load_tournaments()] == ["Club night"]
     storage.close()
-    assert SCHEMA_VERSION == 5
+    assert SCHEMA_VERSION == 6
 
 
 def test_the_directors_are_kept(backend: Backend) -> None:
