@@ -64,7 +64,20 @@ export const ACCOUNT_REASONS = {
   "bad_tournament/no_round_left": "no round is left to join",
   "bad_tournament/not_joined": "you are not in this tournament",
   "bad_tournament/already_withdrawn": "you have withdrawn already",
-  "bad_tournament/tournament_finished": "the tournament is over"
+  "bad_tournament/tournament_finished": "the tournament is over",
+  "bad_moderation/no_reason": "give a reason (at most 200 characters)",
+  "bad_moderation/no_note": "say how the report was dealt with (at most 200 characters)",
+  "bad_moderation/bad_duration": "give a time: a mute from 1 minute to 30 days, a ban from 1 minute to 365 days",
+  "bad_moderation/bad_network": "that is not an address or a network (like 203.0.113.0/24)",
+  "bad_moderation/self": "you cannot do that to yourself",
+  "bad_moderation/moderator": "another moderator's account is the operator's to change",
+  "bad_moderation/already_disabled": "that account is disabled already",
+  "bad_moderation/not_disabled": "that account is not disabled",
+  "bad_moderation/not_muted": "that player is not muted",
+  "bad_moderation/not_banned": "that address or network is not banned",
+  "bad_moderation/no_such_report": "no open report has that number",
+  "bad_moderation/already_reported": "your report of that player is open already",
+  "bad_moderation/too_many_reports": "you have as many open reports as you may"
 };
 
 export const ACCOUNT_ERRORS = {
@@ -78,7 +91,9 @@ export const ACCOUNT_ERRORS = {
   "too_many_challenges": "you have as many challenges waiting as you may",
   "no_such_game": "there is no such finished game",
   "login_throttled": "too many failed logins: try again in {seconds} s",
-  "no_such_tournament": "no tournament has this id"
+  "no_such_tournament": "no tournament has this id",
+  "not_moderator": "only the server's moderators may do that",
+  "muted": "a moderator muted you until {until}"
 };
 
 export const ERRORS = {
@@ -103,7 +118,8 @@ export const ERRORS = {
   "chat_empty": "the chat message is empty",
   "chat_too_long": "the chat message is too long",
   "chat_rate_limited": "too many chat messages; that one was dropped",
-  "game_not_over": "the record is given once the game is over"
+  "game_not_over": "the record is given once the game is over",
+  "address_banned": "your address is banned from this server"
 };
 
 export const CLOSINGS = {
@@ -113,7 +129,8 @@ export const CLOSINGS = {
   "over_and_left": "the game is over and the players left",
   "over": "the game is over",
   "server_failed": "the server failed",
-  "made_room": "the server was full and needed the room"
+  "made_room": "the server was full and needed the room",
+  "closed_by_moderator": "a moderator closed the table"
 };
 
 export const REASONS = {
@@ -126,6 +143,7 @@ export const REASONS = {
   "resigned": "{seat} resigned",
   "time": "{seat} ran out of time",
   "forfeit": "{seat} forfeited",
+  "abandoned": "abandoned: a moderator closed the table",
   "neither": "neither player has a bridge on the board"
 };
 
