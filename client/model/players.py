@@ -184,13 +184,18 @@ class PlayersState:
                 said = _("Logged out: you play as {name}.")
             return said.format(name=msg.name)
         elif isinstance(msg, Moderation):
-            first = self.moderation is None
-            self.moderation = msg
+            before, self.moderation = self.moderation, msg
             self.cursor = min(self.cursor, max(0, self.rows() - 1))
-            if first:
+            if before is None:
                 return _(
                     "You are a moderator on this server: ':reports' lists the open reports,"
                     " ':modlog' the moderation log ('help' has the commands)."
+                )
+            newest = msg.log[0] if msg.log else None
+            if newest is not None and newest not in before.log and newest.moderator == my_name:
+                # this moderator's action, done: said, as every request is answered
+                return _("Done, and in the log: {action} {target}.").format(
+                    action=newest.action, target=newest.target
                 )
         elif isinstance(msg, ModerationNote):
             return self._moderation_note(msg)

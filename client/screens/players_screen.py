@@ -170,6 +170,8 @@ def game_row(game: GameEntry, owner: str, width: int = 76) -> str:
             outcome = _("lost")
         how = _ending(game)
         result = f"{outcome}: {how}" if how else outcome
+        if game.ending == "abandoned":  # a moderator closed it: neither won nor drawn
+            result = how
         date = when(game.finished)
     changed = "" if change is None else f"{change:+d}"
     return game_columns(game.table_id, opponent, changed, date, result, width)

@@ -68,7 +68,8 @@ class Archive:
             return
         accounts = {seat: None if k is None else ctx.accounts.get(k) for seat, k in keys.items()}
         turns = turns_completed(table)
-        # a game a moderator closed (abandoned) is never rated, whoever was ahead
+        # a game a moderator closed (abandoned) is never rated, whoever was ahead, nor counted
+        # against the computer: archived, with its record, and that is all
         rated = (
             table.rated
             and min(turns.values()) >= ABORT_TURNS
@@ -86,7 +87,7 @@ class Archive:
                 account.volatility = new.volatility
                 changes[seat] = account.shown_rating - before
                 account.rated[_outcome(result.winner, seat)] += 1
-        elif table.vs_computer:
+        elif table.vs_computer and result.kind is not Termination.ABANDONED:
             for seat, player in accounts.items():
                 if player is not None:
                     tally = player.computer.setdefault(table.level, [0, 0, 0])

@@ -436,3 +436,22 @@ async def test_moderation_is_kept_across_a_restart(tmp_path: Path) -> None:
             await each.close()
     finally:
         await second.stop()
+
+
+async def test_a_game_against_the_computer_closed_counts_nowhere(
+    tmp_path: Path, make_server: ServerFactory
+) -> None:
+    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
+    mod = await player(server.port, "Mira")
+    await moderation(mod)
+    ann = await player(server.port, "Ann")
+    joined, _ = await create_table(ann, vs_computer=True)
+    await mod.send(Moderate("close_table", joined.table_id, "a test table"))
+    closed = await ann.expect(TableClosed)
+    assert closed.code == "closed_by_moderator"
+    await ann.send(GetGames(None))
+    games = await ann.expect(Games)
+    assert [(g.table_id, g.ending) for g in games.games] == [(joined.table_id, "abandoned")]
+    assert games.stats.computer == {} and games.stats.rated == [0, 0, 0]
+    for client in (mod, ann):
+        await client.close()
