@@ -6,6 +6,7 @@ import { accountMessage, resumeLogin } from "./accounts.mjs";
 import { analysisMessage, forgetUnfinished } from "./analysis.mjs";
 import { errorWords } from "./errors.mjs";
 import { forgetSeat, guestName } from "./kept.mjs";
+import { moderationMessage } from "./moderation.mjs";
 import { PROTOCOL_VERSION } from "./net.mjs";
 import { enterTable } from "./routes.mjs";
 import { app, render, table } from "./state.mjs";
@@ -66,7 +67,7 @@ const HANDLERS = {
 };
 
 export function received(m) {
-  if (tournamentMessage(m) || accountMessage(m, app) || analysisMessage(m)) {
+  if (moderationMessage(m, app) || tournamentMessage(m) || accountMessage(m, app) || analysisMessage(m)) {
     render();
     return;
   }

@@ -25,6 +25,7 @@ or result.
 from __future__ import annotations
 
 import ipaddress
+import logging
 from collections import deque
 from collections.abc import Iterable
 from typing import Any
@@ -63,6 +64,8 @@ from server.core.store import (
 )
 from server.core.table import Closing, TableError
 from shared.types import Termination
+
+log = logging.getLogger(__name__)
 
 REASON_MAX = 200  # characters of a reason or a note
 MUTE_SECONDS = (60, 30 * 86400)  # the shortest and longest mute
@@ -339,6 +342,7 @@ class ModerationDesk:
         self, moderator: str, action: str, target: str, reason: str, until: float | None
     ) -> None:
         op = ModerationLogOp(self.ctx.wall, moderator, action, target, reason, until)
+        log.info("moderation: %s %s %s: %s", moderator, action, target, reason)
         self.log.append(op)
         self.ctx.write(op)
         self._tell_moderators()
