@@ -41,7 +41,7 @@ export function chatSection(known) {
     el(
       "ul",
       { class: "lines", id: "chat-lines" },
-      ...known.chat.slice(-100).map((c) => el("li", {}, sender(c.sender), flag(c.sender), ": ", el("span", { class: "text", text: c.text }))),
+      ...known.chat.slice(-100).map((c) => el("li", {}, sender(c.sender), ": ", el("span", { class: "text", text: c.text }), flag(c.sender))),
     ),
     chatForm,
     me ? reportForm("table") : null,

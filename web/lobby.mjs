@@ -274,7 +274,7 @@ function chatPart(me) {
   const lines = el(
     "ul",
     { class: "lines", tabindex: 0, "aria-label": t("Chat") },
-    ...accounts.chat.map((c) => el("li", {}, playerLink(c.sender, "sender"), flag(c.sender), ": ", el("span", { class: "text", text: c.text }))),
+    ...accounts.chat.map((c) => el("li", {}, playerLink(c.sender, "sender"), ": ", el("span", { class: "text", text: c.text }), flag(c.sender))),
   );
   let say = el("p", { class: "dim", text: _("Log in to chat.") });
   if (me) {

@@ -5,6 +5,7 @@
 // address or a network, and their undoing), what is in force, and the moderation log. The
 // server decides who is a moderator: only a moderator is sent `moderation`.
 
+import { accounts } from "./accounts.mjs";
 import { el } from "./dom.mjs";
 import { render, send } from "./state.mjs";
 import { _, t } from "./words.mjs";
@@ -40,7 +41,14 @@ function when(unix) {
 // Returns true when the message was one of these.
 export function moderationMessage(m, app) {
   if (m.type === "moderation") {
+    const before = moderation.panel;
     moderation.panel = m;
+    const newest = m.log[0];
+    const me = accounts.account;
+    // this moderator's action, done: said, as every request is answered
+    if (before && newest && me && newest.moderator === me.name && !before.log.some((e) => e.at === newest.at && e.action === newest.action && e.target === newest.target)) {
+      app.notice = t("Done, and in the log: {action} {target}.", { action: newest.action, target: newest.target });
+    }
     return true;
   }
   if (m.type === "moderation_note") {
@@ -152,7 +160,7 @@ function reportItem(report) {
     const note = String(new FormData(close).get("note")).trim();
     if (note) send("close_report", { report_id: report.report_id, note });
   });
-  const where = report.table_id ? t("(table {table})", { table: report.table_id }) : "";
+  const where = report.table_id ? ` ${t("(table {table})", { table: report.table_id })}` : "";
   return el(
     "li",
     { class: "report-item", "data-report": String(report.report_id) },
@@ -162,7 +170,7 @@ function reportItem(report) {
       el("strong", { text: `#${report.report_id} ${report.name}` }),
       " ",
       t("reported by {reporter} at {when}", { reporter: report.reporter, when: when(report.at) }),
-      ` ${where}: `,
+      `${where}: `,
       el("span", { class: "reason", text: report.reason }),
     ),
     chatLines(report),
@@ -202,6 +210,8 @@ function actionForm() {
       reason: String(data.get("reason")).trim(),
       seconds: TIMED.has(action) ? Number(data.get("seconds")) : null,
     });
+    // the next action starts afresh (a refusal says why; the log says what was done)
+    form.reset();
   });
   return form;
 }

@@ -6,6 +6,7 @@
 
 import { accounts, askGames } from "./accounts.mjs";
 import { el, replace, svg } from "./dom.mjs";
+import { reasonWords } from "./events.mjs";
 import { reportButton, reportForm } from "./moderation.mjs";
 import { playerLink } from "./players.mjs";
 import { goTo } from "./routes.mjs";
@@ -140,6 +141,7 @@ function gameRow(game, name) {
   let result;
   let outcome = "";
   if (game.status === "playing") result = fmt(_("{seat} to move"), { seat: seatName(game.to_move || "white") });
+  else if (game.ending === "abandoned") result = reasonWords(null, "abandoned"); // a moderator closed it
   else if (!game.winner) {
     result = _("a draw");
     outcome = "drawn";
