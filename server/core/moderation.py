@@ -71,6 +71,7 @@ REASON_MAX = 200  # characters of a reason or a note
 MUTE_SECONDS = (60, 30 * 86400)  # the shortest and longest mute
 BAN_SECONDS = (60, 365 * 86400)
 LOG_SHOWN = 100  # the latest lines of the log a moderator is sent
+REPORTS_SHOWN = 50  # the oldest open reports a moderator is sent (each with its chat lines)
 CONTEXT_LINES = 20  # chat lines kept with a report, from the lobby and from the table
 OPEN_REPORTS_EACH = 5  # open reports one player may have made
 OPERATOR = "operator"  # the moderator named in the log for the operator's own commands
@@ -224,7 +225,8 @@ class ModerationDesk:
                 shown = account.name
             case "ban":
                 network = self._network(target)
-                if _address(session.address) in network:
+                own = _address(session.address)
+                if own is not None and own in network:
                     raise bad("self", "that would ban your own address")
                 until = wall + _seconds(message.seconds, BAN_SECONDS)
                 shown = str(network)
@@ -274,9 +276,10 @@ class ModerationDesk:
             self.ctx.send(session.member, note)
 
     def _unmute(self, account: Account) -> None:
-        row = self.mutes.pop(account.key, None)
+        row = self.mutes.get(account.key)
         if row is None or row.until <= self.ctx.wall:
             raise bad("not_muted", "that player is not muted")
+        del self.mutes[account.key]
         self.ctx.write(SanctionGoneOp("mute", account.key))
         note = ModerationNote("unmuted", None, None)
         for session in self._sessions_of({account.key}):
@@ -370,7 +373,7 @@ class ModerationDesk:
                 r.report_id, name_of(r.reporter), name_of(r.account), r.reason, r.table_id, r.at,
                 [_chat_line(line) for line in r.chat],
             )
-            for r in sorted(self.reports.values(), key=lambda r: r.report_id)
+            for r in sorted(self.reports.values(), key=lambda r: r.report_id)[:REPORTS_SHOWN]
         ]  # fmt: skip
         log = [
             ModerationEntry(e.at, e.moderator, e.action, e.target, e.reason, e.until)  # type: ignore[arg-type]  # a LoggedAction, as written

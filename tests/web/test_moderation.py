@@ -7,6 +7,7 @@ the report form and the panel open, in English and German."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.async_api import Browser, Page, expect
@@ -131,7 +132,8 @@ async def test_no_serious_violation_with_the_form_and_the_panel_open(
     bob = await spammer(port)
     opened: list[Page] = []
     for name in ("Ann", "Mira"):
-        context = await browser.new_context(viewport=DESKTOP, locale=locale, bypass_csp=True)
+        options: dict[str, Any] = {"viewport": DESKTOP, "locale": locale, "bypass_csp": True}
+        context = await browser.new_context(**options)
         page = await context.new_page()
         await page.goto(f"http://127.0.0.1:{port}/")
         form = page.locator("form.login")
