@@ -76,6 +76,6 @@ def render_log(lines: list[ModerationLogOp]) -> str:
             until = f" (until {time.strftime('%Y-%m-%d %H:%M', time.localtime(line.until))})"
         out.append(
             f"{when:<16}  {line.moderator:<20} {line.action:<17} {line.target:<24}"
-            f" {line.reason}{until}"
+            f" {line.reason}{until}".rstrip()
         )
     return "\n".join(out)

@@ -173,6 +173,16 @@ async def test_a_report_and_a_mute_from_the_lobby_line(
             ),
             "Bob's report",
         )
+        mira.type("\r")  # Enter on the report: its closing begun on the line
+        await until(lambda: mira.client.ui.lobby.buffer.text == "closereport 1 ", "the line")
+        mira.line("he is told")
+        await until(
+            lambda: (
+                mira.state.accounts.moderation is not None
+                and not mira.state.accounts.moderation.reports
+            ),
+            "the report closed",
+        )
         mira.type(":")
         mira.line("mute Bob 30m spam in the lobby")
         await until(lambda: "muted you until" in bob.state.message, "Bob told")
