@@ -131,6 +131,22 @@ ACCOUNT_REASONS: dict[str, str] = {
     "name_registered/deleted_recently": N_(
         "that name belonged to an account deleted lately: it is free again in {days} day(s)"
     ),
+    # version 4's moderation
+    "bad_moderation/no_reason": N_("give a reason (at most 200 characters)"),
+    "bad_moderation/no_note": N_("say how the report was dealt with (at most 200 characters)"),
+    "bad_moderation/bad_duration": N_(
+        "give a time: a mute from 1 minute to 30 days, a ban from 1 minute to 365 days"
+    ),
+    "bad_moderation/bad_network": N_("that is not an address or a network (like 203.0.113.0/24)"),
+    "bad_moderation/self": N_("you cannot do that to yourself"),
+    "bad_moderation/moderator": N_("another moderator's account is the operator's to change"),
+    "bad_moderation/already_disabled": N_("that account is disabled already"),
+    "bad_moderation/not_disabled": N_("that account is not disabled"),
+    "bad_moderation/not_muted": N_("that player is not muted"),
+    "bad_moderation/not_banned": N_("that address or network is not banned"),
+    "bad_moderation/no_such_report": N_("no open report has that number"),
+    "bad_moderation/already_reported": N_("your report of that player is open already"),
+    "bad_moderation/too_many_reports": N_("you have as many open reports as you may"),
 }
 
 # Version 3's refusals by their code alone (accounts, challenges, the archive); a {field} is
@@ -151,6 +167,8 @@ ACCOUNT_ERRORS: dict[str, str] = {
     "no_mail": N_("this server sends no e-mail"),
     "bad_email": N_("that is no e-mail address"),
     "bad_code": N_("that code is wrong, used or expired"),
+    "not_moderator": N_("only the server's moderators may do that"),
+    "muted": N_("a moderator muted you until {until}"),
 }
 
 # The server's other refusals, by code. Not here, since the message carries the detail:
@@ -178,6 +196,7 @@ ERRORS: dict[str, str] = {
     "chat_too_long": N_("the chat message is too long"),
     "chat_rate_limited": N_("too many chat messages; that one was dropped"),
     "game_not_over": N_("the record is given once the game is over"),
+    "address_banned": N_("your address is banned from this server"),
 }
 
 # Why a table closed (version 2's table_closed.code); {player} is a name.
@@ -190,6 +209,7 @@ CLOSINGS: dict[str, str] = {
     "server_failed": N_("the server failed"),
     "made_room": N_("the server was full and needed the room"),
     "account_deleted": N_("a player deleted their account"),
+    "closed_by_moderator": N_("a moderator closed the table"),
 }
 
 # Why a client is no longer at a table (version 2's left.code).

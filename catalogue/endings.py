@@ -21,6 +21,7 @@ REASONS: dict[str, str] = {
     "resigned": N_("{seat} resigned"),
     "time": N_("{seat} ran out of time"),
     "forfeit": N_("{seat} forfeited"),
+    "abandoned": N_("abandoned: a moderator closed the table"),
 }
 # no_bridges with no loser: both players' bridges are gone
 NEITHER_HAS_A_BRIDGE = N_("neither player has a bridge on the board")
@@ -35,6 +36,7 @@ ENDINGS: dict[str, str] = {
     "resigned": N_("{player} resigned."),
     "time": N_("{player} ran out of time."),
     "forfeit": N_("{player} left the game and forfeited it."),
+    "abandoned": N_("A moderator closed the table: the game is abandoned, unrated."),
 }
 NEITHER_HAS_A_BRIDGE_ENDING = N_("Neither player has a bridge on the board.")
 

@@ -77,6 +77,11 @@ class ErrorCode(StrEnum):
     BAD_CODE = "bad_code"
     # version 4's own account
     CANNOT_DELETE = "cannot_delete"
+    # version 4: moderation (protocol/moderation_messages.py)
+    NOT_MODERATOR = "not_moderator"
+    BAD_MODERATION = "bad_moderation"
+    MUTED = "muted"
+    ADDRESS_BANNED = "address_banned"
 
 
 MEANINGS: dict[ErrorCode, str] = {
@@ -184,6 +189,18 @@ MEANINGS: dict[ErrorCode, str] = {
         "version 4: delete_account: the account cannot be deleted now; 'reason' says why"
         " (playing: a game of theirs is under way; tournament: they are in, or direct, a"
         " tournament not finished)"
+    ),
+    ErrorCode.NOT_MODERATOR: "version 4: only the server's moderators may do that",
+    ErrorCode.BAD_MODERATION: (
+        "version 4: the moderator's action or the report cannot be made; 'reason' says why"
+        " (docs/protocol.md, Moderation)"
+    ),
+    ErrorCode.MUTED: (
+        "version 4: a moderator muted the sender's chat; 'params' holds until when (unix time)"
+    ),
+    ErrorCode.ADDRESS_BANNED: (
+        "the address is banned by a moderator; the server closes (sent before hello, in any"
+        " version)"
     ),
 }
 

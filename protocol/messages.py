@@ -48,6 +48,14 @@ from protocol.mail_messages import (
     SetEmail,
     SetMailSettings,
 )
+from protocol.moderation_messages import (
+    CloseReport,
+    GetModeration,
+    Moderate,
+    Moderation,
+    ModerationNote,
+    ReportPlayer,
+)
 from protocol.player_messages import (
     AnswerChallenge,
     Challenge,
@@ -371,13 +379,14 @@ ClientMessage = (
     | JoinTournament | WithdrawTournament | StartTournament | WatchTournament | DirectTournament
     | SetEmail | ConfirmEmail | GetMailSettings | SetMailSettings | ForgotPassword | ResetPassword
     | DeleteAccount | GetGameRecords
+    | Moderate | ReportPlayer | GetModeration | CloseReport
 )  # fmt: skip
 ServerMessage = (
     Welcome | Error | Lobby | Joined | Spectating | Left | State | Update | PlayersChanged
     | ChatMessage | TableClosed | History | Record | TableNote | LoggedIn | LoggedOut
     | PasswordChanged | Ratings | Games | Challenges | PlayerNote | LobbyChatMessage | Ignoring
     | Watchers | AnalysisProgress | Analysis | Tournaments | TournamentState | MailSettings
-    | MailNote | GameRecords
+    | MailNote | GameRecords | Moderation | ModerationNote
 )  # fmt: skip
 Message = ClientMessage | ServerMessage
 
@@ -391,6 +400,7 @@ CLIENT_TYPES: dict[str, type[Any]] = {
         JoinTournament, WithdrawTournament, StartTournament, WatchTournament, DirectTournament,
         SetEmail, ConfirmEmail, GetMailSettings, SetMailSettings, ForgotPassword, ResetPassword,
         DeleteAccount, GetGameRecords,
+        Moderate, ReportPlayer, GetModeration, CloseReport,
     )
 }  # fmt: skip
 SERVER_TYPES: dict[str, type[Any]] = {
@@ -400,7 +410,7 @@ SERVER_TYPES: dict[str, type[Any]] = {
         ChatMessage, TableClosed, History, Record, TableNote, LoggedIn, LoggedOut,
         PasswordChanged, Ratings, Games, Challenges, PlayerNote, LobbyChatMessage, Ignoring,
         Watchers, AnalysisProgress, Analysis, Tournaments, TournamentState, MailSettings,
-        MailNote, GameRecords,
+        MailNote, GameRecords, Moderation, ModerationNote,
     )
 }  # fmt: skip
 ALL_TYPES: dict[str, type[Any]] = {**CLIENT_TYPES, **SERVER_TYPES}
@@ -425,7 +435,8 @@ V3_ONLY: frozenset[str] = frozenset(
     )
 )  # fmt: skip
 
-# Messages that exist only from version 4 on: the tournaments, the player's own account.
+# Messages that exist only from version 4 on: the tournaments, e-mail, the player's own
+# account, moderation.
 V4_ONLY: frozenset[str] = frozenset(
     cls.TYPE
     for cls in (
@@ -436,6 +447,8 @@ V4_ONLY: frozenset[str] = frozenset(
         MailSettings, MailNote,
         # the player's own account (protocol/account_messages.py)
         DeleteAccount, GetGameRecords, GameRecords,
+        # moderation (protocol/moderation_messages.py)
+        Moderate, ReportPlayer, GetModeration, CloseReport, Moderation, ModerationNote,
     )
 )  # fmt: skip
 

@@ -27,7 +27,7 @@ import attrs
 
 from shared.actions import Action, NotationError, Place, parse_action
 from shared.board import LINES, NUM_ISLANDS, line_name
-from shared.types import DECLARED_ENDINGS, Seat, Termination
+from shared.types import DECLARED_ENDINGS, SEATLESS_ENDINGS, Seat, Termination
 
 
 @attrs.frozen
@@ -61,10 +61,10 @@ class Ending:
     seat: Seat | None
 
     def __attrs_post_init__(self) -> None:
-        if (self.seat is None) != (self.kind is Termination.AGREED):
+        if (self.seat is None) != (self.kind in SEATLESS_ENDINGS):
             raise ValueError(
-                "a draw is agreed by both (no seat); any other ending names the seat"
-                " that resigned, ran out of time or forfeited"
+                "a draw is agreed by both and a moderator abandons a game (no seat); any"
+                " other ending names the seat that resigned, ran out of time or forfeited"
             )
 
     @property

@@ -154,12 +154,14 @@ _ENDING_WORDS = {
     Termination.FORFEIT: "forfeits",
 }
 _AGREED_LINE = "draw agreed"
+_ABANDONED_LINE = "game abandoned"  # a moderator closed the table
 
 
 def ending_line(ending: Ending) -> str:
-    """`white resigns`, `black loses on time`, `white forfeits` or `draw agreed`."""
+    """`white resigns`, `black loses on time`, `white forfeits`, `draw agreed` or `game
+    abandoned`."""
     if ending.seat is None:
-        return _AGREED_LINE
+        return _ABANDONED_LINE if ending.kind is Termination.ABANDONED else _AGREED_LINE
     return f"{ending.seat.name.lower()} {_ENDING_WORDS[ending.kind]}"
 
 
@@ -168,6 +170,8 @@ def _read_ending(words: Sequence[str]) -> Ending | None:
     text = " ".join(w.lower() for w in words)
     if text == _AGREED_LINE:
         return Ending(Termination.AGREED, None)
+    if text == _ABANDONED_LINE:
+        return Ending(Termination.ABANDONED, None)
     seat_word, _, rest = text.partition(" ")
     for kind, phrase in _ENDING_WORDS.items():
         if rest == phrase and seat_word in ("white", "black"):

@@ -35,7 +35,7 @@ _LEGACY: dict[str, Termination] = {
 }
 
 # Kinds that never have a winner, and kinds that always have one.
-_NO_WINNER = frozenset({T.TIE, T.AGREED})
+_NO_WINNER = frozenset({T.TIE, T.AGREED, T.ABANDONED})
 _WINNER = frozenset({T.POINTS, T.FINAL, T.BRIDGES, T.RESIGNED, T.TIME, T.FORFEIT})
 
 

@@ -52,13 +52,19 @@ class Termination(StrEnum):
     AGREED = "agreed"  # a draw by agreement: no winner
     TIME = "time"  # a player's clock ran out: the other wins
     FORFEIT = "forfeit"  # a player abandoned the game: the other wins
+    ABANDONED = "abandoned"  # a moderator closed the table: no winner, unrated
 
 
 # The endings that are not a move (Game.end, the log's Ending entries); the others come from
 # the rules at the end of an action.
 DECLARED_ENDINGS = frozenset(
-    {Termination.RESIGNED, Termination.AGREED, Termination.TIME, Termination.FORFEIT}
-)
+    {
+        Termination.RESIGNED, Termination.AGREED, Termination.TIME, Termination.FORFEIT,
+        Termination.ABANDONED,
+    }
+)  # fmt: skip
+# The declared endings that name no seat: a draw agreed, a game a moderator closed.
+SEATLESS_ENDINGS = frozenset({Termination.AGREED, Termination.ABANDONED})
 
 
 class OptionsError(ValueError):

@@ -68,13 +68,13 @@ export function accountMessage(m, app) {
       accounts.deleting = false;
       keepLogin(null);
       app.name = m.name;
-      // version 4: logged out by another tab's password change, or by the operator
+      // version 4: logged out by another tab's password change, or by the operator or a moderator
       if (m.reason === "password_changed") {
         app.notice = t("Your password was changed elsewhere, so this connection is logged out: you play as {name}.", { name: m.name });
       } else if (m.reason === "account_deleted") {
         app.notice = t("Your account is deleted; its finished games stay under a stand-in name. You play as {name}.", { name: m.name });
       } else if (m.reason === "account_changed") {
-        app.notice = t("The server's operator changed your account, so this connection is logged out: you play as {name}.", { name: m.name });
+        app.notice = t("The server's operator or a moderator changed your account, so this connection is logged out: you play as {name}.", { name: m.name });
       }
       return true;
     case "password_changed":

@@ -68,7 +68,20 @@ export const ACCOUNT_REASONS = {
   "bad_tournament/tournament_finished": "the tournament is over",
   "cannot_delete/playing": "a game of yours is under way: finish or resign it before deleting your account",
   "cannot_delete/tournament": "you play in a tournament under way, or direct one not finished: withdraw (or let it finish) before deleting your account",
-  "name_registered/deleted_recently": "that name belonged to an account deleted lately: it is free again in {days} day(s)"
+  "name_registered/deleted_recently": "that name belonged to an account deleted lately: it is free again in {days} day(s)",
+  "bad_moderation/no_reason": "give a reason (at most 200 characters)",
+  "bad_moderation/no_note": "say how the report was dealt with (at most 200 characters)",
+  "bad_moderation/bad_duration": "give a time: a mute from 1 minute to 30 days, a ban from 1 minute to 365 days",
+  "bad_moderation/bad_network": "that is not an address or a network (like 203.0.113.0/24)",
+  "bad_moderation/self": "you cannot do that to yourself",
+  "bad_moderation/moderator": "another moderator's account is the operator's to change",
+  "bad_moderation/already_disabled": "that account is disabled already",
+  "bad_moderation/not_disabled": "that account is not disabled",
+  "bad_moderation/not_muted": "that player is not muted",
+  "bad_moderation/not_banned": "that address or network is not banned",
+  "bad_moderation/no_such_report": "no open report has that number",
+  "bad_moderation/already_reported": "your report of that player is open already",
+  "bad_moderation/too_many_reports": "you have as many open reports as you may"
 };
 
 export const ACCOUNT_ERRORS = {
@@ -85,7 +98,9 @@ export const ACCOUNT_ERRORS = {
   "no_such_tournament": "no tournament has this id",
   "no_mail": "this server sends no e-mail",
   "bad_email": "that is no e-mail address",
-  "bad_code": "that code is wrong, used or expired"
+  "bad_code": "that code is wrong, used or expired",
+  "not_moderator": "only the server's moderators may do that",
+  "muted": "a moderator muted you until {until}"
 };
 
 export const ERRORS = {
@@ -110,7 +125,8 @@ export const ERRORS = {
   "chat_empty": "the chat message is empty",
   "chat_too_long": "the chat message is too long",
   "chat_rate_limited": "too many chat messages; that one was dropped",
-  "game_not_over": "the record is given once the game is over"
+  "game_not_over": "the record is given once the game is over",
+  "address_banned": "your address is banned from this server"
 };
 
 export const CLOSINGS = {
@@ -121,7 +137,8 @@ export const CLOSINGS = {
   "over": "the game is over",
   "server_failed": "the server failed",
   "made_room": "the server was full and needed the room",
-  "account_deleted": "a player deleted their account"
+  "account_deleted": "a player deleted their account",
+  "closed_by_moderator": "a moderator closed the table"
 };
 
 export const REASONS = {
@@ -134,6 +151,7 @@ export const REASONS = {
   "resigned": "{seat} resigned",
   "time": "{seat} ran out of time",
   "forfeit": "{seat} forfeited",
+  "abandoned": "abandoned: a moderator closed the table",
   "neither": "neither player has a bridge on the board"
 };
 

@@ -10,7 +10,12 @@ export function accountWords(m) {
   const found = ACCOUNT_REASONS[`${m.code}/${m.reason || ""}`];
   if (found) return filled(found, m.params || {}) || _(found);
   const template = ACCOUNT_ERRORS[m.code];
-  return template ? filled(template, m.params || {}) : null;
+  const values = { ...(m.params || {}) };
+  // a mute's end (version 4's muted), in the page's language and the visitor's time
+  if (/^\d+$/.test(String(values.until || ""))) {
+    values.until = new Date(Number(values.until) * 1000).toLocaleString(document.documentElement.lang || undefined, { dateStyle: "short", timeStyle: "short" });
+  }
+  return template ? filled(template, values) : null;
 }
 
 // A code's sentence in the page's language with its {fields} filled from the error's

@@ -9,6 +9,7 @@ import { el, replace, svg } from "./dom.mjs";
 import { restoreFields, typedFields } from "./fields.mjs";
 import { forgotButton, mailControl } from "./mail.mjs";
 import { rememberName, savedSeat } from "./kept.mjs";
+import { moderationPart, reportButton, reportForm } from "./moderation.mjs";
 import { computerGame, newTableForm } from "./new-table.mjs";
 import { playerLink, playerName } from "./players.mjs";
 import { analyseGame, enterTable } from "./routes.mjs";
@@ -273,12 +274,13 @@ function playersPart() {
 }
 
 // The lobby chat: a sender's name opens their page (their games, and the ways to challenge or
-// ignore them).
+// ignore them); for one logged in, the flag beside another's name reports them.
 function chatPart(me) {
+  const flag = (sender) => (me && sender !== me.name ? reportButton(sender, "lobby") : null);
   const lines = el(
     "ul",
     { class: "lines", tabindex: 0, "aria-label": t("Chat") },
-    ...accounts.chat.map((c) => el("li", {}, playerLink(c.sender, "sender"), ": ", el("span", { class: "text", text: c.text }))),
+    ...accounts.chat.map((c) => el("li", {}, playerLink(c.sender, "sender"), ": ", el("span", { class: "text", text: c.text }), flag(c.sender))),
   );
   let say = el("p", { class: "dim", text: _("Log in to chat.") });
   if (me) {
@@ -296,7 +298,7 @@ function chatPart(me) {
       input.value = "";
     });
   }
-  return el("section", { class: "part chat lobby-chat", "aria-label": t("Chat") }, el("h2", { text: t("Chat") }), lines, say);
+  return el("section", { class: "part chat lobby-chat", "aria-label": t("Chat") }, el("h2", { text: t("Chat") }), lines, say, me ? reportForm("lobby") : null);
 }
 
 let ratingsAsked = null;
@@ -319,7 +321,7 @@ export function renderLobby(main) {
         { class: `lobby-parts${withAccounts ? " with-accounts" : ""}` },
         tablesPart(),
         playPart(me),
-        withAccounts ? el("div", { class: "community" }, tournamentsPart(me), playersPart(), chatPart(me)) : null,
+        withAccounts ? el("div", { class: "community" }, moderationPart(), tournamentsPart(me), playersPart(), chatPart(me)) : null,
       ),
     ),
   );

@@ -7,6 +7,7 @@ import { mailMessage } from "./mail.mjs";
 import { analysisMessage, forgetUnfinished } from "./analysis.mjs";
 import { errorWords } from "./errors.mjs";
 import { forgetSeat, guestName } from "./kept.mjs";
+import { moderationMessage } from "./moderation.mjs";
 import { PROTOCOL_VERSION } from "./net.mjs";
 import { enterTable } from "./routes.mjs";
 import { app, render, table } from "./state.mjs";
@@ -67,7 +68,7 @@ const HANDLERS = {
 };
 
 export function received(m) {
-  if (tournamentMessage(m) || mailMessage(m, app) || accountMessage(m, app) || analysisMessage(m)) {
+  if (moderationMessage(m, app) || tournamentMessage(m) || mailMessage(m, app) || accountMessage(m, app) || analysisMessage(m)) {
     render();
     return;
   }

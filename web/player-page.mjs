@@ -1,10 +1,13 @@
 // A player's page at /player/NAME: the rating and its history as a chart (drawn here in SVG from
 // the games' rating changes, counted back from today's rating), the results against the
 // computer at each level, and the recent games, each with its replay (/game/ID) and the
-// opponent's page, and their tournaments. For a logged-in visitor: challenge or ignore the player.
+// opponent's page, and their tournaments. For a logged-in visitor: challenge, ignore or report the
+// player.
 
 import { accounts, askGames } from "./accounts.mjs";
 import { el, replace, svg } from "./dom.mjs";
+import { reasonWords } from "./events.mjs";
+import { reportButton, reportForm } from "./moderation.mjs";
 import { playerLink } from "./players.mjs";
 import { goTo } from "./routes.mjs";
 import { app, render } from "./state.mjs";
@@ -138,6 +141,7 @@ function gameRow(game, name) {
   let result;
   let outcome = "";
   if (game.status === "playing") result = fmt(_("{seat} to move"), { seat: seatName(game.to_move || "white") });
+  else if (game.ending === "abandoned") result = reasonWords(null, "abandoned"); // a moderator closed it
   else if (!game.winner) {
     result = _("a draw");
     outcome = "drawn";
@@ -195,6 +199,7 @@ function playerActions(me, name) {
       text: ignored ? t("Stop ignoring {name}", { name }) : t("Ignore {name}", { name }),
       onclick: () => app.conn.send("ignore", { name, ignore: !ignored }),
     }),
+    reportButton(name, "player"),
   );
 }
 
@@ -245,6 +250,7 @@ export function renderPlayerPage(main, name) {
         el("h1", { text: found.name }),
         found.rating === null ? null : el("p", { class: "rating" }, el("span", { class: "dim", text: _("rating") }), " ", el("strong", { text: String(found.rating) })),
         me && !same(found.name, me.name) ? playerActions(me, found.name) : null,
+        me ? reportForm("player") : null,
       ),
       notice,
       el(

@@ -87,9 +87,13 @@ export function parseAction(b, text) {
 const ENDINGS = [
   [/^(white|black) resigns$/, "resigned"],
   [/^draw agreed$/, "agreed"],
+  [/^game abandoned$/, "abandoned"],
   [/^(white|black) loses on time$/, "time"],
   [/^(white|black) forfeits$/, "forfeit"],
 ];
+
+// The endings that name no seat: a draw agreed, a game a moderator closed.
+const SEATLESS = ["agreed", "abandoned"];
 
 // The record's statements: its options, its start (a deal, or a set-up position) and its log.
 export function readRecord(text, board) {
@@ -129,7 +133,7 @@ export function readRecord(text, board) {
       record.position = emptyPosition();
     } else if (key === "shuffle") record.log.push({ type: "chance", order: rest.map((w) => island(b, w)) });
     else if (ending) {
-      const seat = ending[1] === "agreed" ? null : words[0].toLowerCase();
+      const seat = SEATLESS.includes(ending[1]) ? null : words[0].toLowerCase();
       record.log.push({ type: "ending", kind: ending[1], seat });
     } else if (SEATS.includes(key)) {
       const text = rest.join(" ");
@@ -408,7 +412,7 @@ export function replaySteps(record, board) {
     if (game.phase === "over") throw new RecordProblem("a move after the game's end");
     if (entry.type === "ending") {
       game = copy(game);
-      finish(game, entry.kind === "agreed" ? null : SEATS[1 - SEATS.indexOf(entry.seat)], entry.kind);
+      finish(game, SEATLESS.includes(entry.kind) ? null : SEATS[1 - SEATS.indexOf(entry.seat)], entry.kind);
       steps.push({ game, move: entry, turn: mover ? closed + 1 : null });
       if (mover) closed += 1;
       mover = null;

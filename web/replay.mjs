@@ -172,6 +172,8 @@ function playerLinks(id) {
 
 function resultWords(result) {
   if (!result) return "";
+  // a game a moderator closed (abandoned) was neither won nor drawn: its reason says it
+  if (result.kind === "abandoned") return reasonWords(null, result.kind);
   const who = result.winner ? fmt(_("{seat} wins"), { seat: seatName(result.winner) }) : _("a draw");
   return `${fmt(_("Game over: {who}"), { who })} (${reasonWords(result.winner, result.kind)})`;
 }

@@ -9,6 +9,7 @@ import { _, fmt, seatName, t } from "./words.mjs";
 function gameOverText(result) {
   const winner = result.winner;
   const reason = reasonWords(winner, result.kind);
+  if (result.kind === "abandoned") return reason; // a moderator closed the table: no draw
   return winner ? `${fmt(_("Game over: {seat} wins"), { seat: seatName(winner) })} (${reason})` : `${_("Game over: a draw")} (${reason})`;
 }
 

@@ -45,6 +45,7 @@ def local_words() -> dict[str, str]:
         "turn": pgettext("command", "turn"),
         "yes": pgettext("command", "yes"),
         "analyse": pgettext("command", "analyse"),
+        "report": pgettext("command", "report"),
     }
     return {k: v.lower() for k, v in words.items()}
 

@@ -9,6 +9,7 @@ language. Island and line names stay as they are: they are names.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -221,7 +222,7 @@ def _filled(sentence: str, values: Mapping[str, Any]) -> str | None:
 # The client's own commands besides the game's, as the unknown command's refusal lists them.
 CLIENT_COMMANDS = (
     "say", "help", "hint", "resign", "offer draw", "accept", "decline", "claim", "rematch",
-    "save", "analyse", "lobby", "quit",
+    "save", "analyse", "report", "lobby", "quit",
 )  # fmt: skip
 
 
@@ -245,7 +246,11 @@ def _account_words(code: str, reason: str | None, params: Mapping[str, Any] | No
     if found is not None:
         return _filled(found, params or {}) or _(found)
     sentence = ACCOUNT_ERRORS.get(code)
-    return None if sentence is None else _filled(sentence, params or {})
+    values = dict(params or {})
+    if str(values.get("until", "")).isdigit():  # a mute's end (version 4's muted): local time
+        stamp = time.localtime(int(values["until"]))
+        values["until"] = time.strftime("%Y-%m-%d %H:%M", stamp)
+    return None if sentence is None else _filled(sentence, values)
 
 
 def closing_words(closed: TableClosed) -> str:

@@ -25,7 +25,7 @@ from shared.views import PublicView, SeatView
 
 Kind = Literal[
     "action", "chat", "help", "save", "lobby", "quit", "resync", "refused", "none",
-    "resign", "offer_draw", "decline_draw", "claim", "rematch", "hint", "analyse",
+    "resign", "offer_draw", "decline_draw", "claim", "rematch", "hint", "analyse", "report",
 ]  # fmt: skip
 
 # The client's own words, with what each does (translated where shown: _(text)).
@@ -45,6 +45,7 @@ CLIENT_WORDS: dict[str, str] = {
     "claim": N_("win against an opponent who has gone away"),
     "rematch": N_("after the game, offer (or accept) another one"),
     "analyse": N_("after the game, where it was won and lost, turn by turn (in the replay)"),
+    "report": N_("report a player to the server's moderators: report NAME REASON"),
 }
 # the words after a first word, for Tab
 SECOND_WORDS: dict[str, tuple[str, ...]] = {"offer": ("draw",), "undo": ("turn",)}
@@ -206,6 +207,10 @@ def interpret(
     word, _sep, rest = text.partition(" ")
     if word.lower() in ("say", "chat", local_words()["say"]):  # the chat as it was typed
         return Outcome("chat", rest.strip()) if rest.strip() else Outcome("refused", _("say what?"))
+    if word.lower() in ("report", local_words()["report"]):  # as typed: the reason is words
+        if len(rest.split()) < 2:  # the moderators get the table's chat with it
+            return Outcome("refused", _("report NAME REASON: who, and why"))
+        return Outcome("report", rest.strip())
     text = canonical(text)
     word, _sep, rest = text.partition(" ")
     word = word.lower()

@@ -11,6 +11,7 @@ challenges and the lobby's chat, each a word in the player's language or in Engl
     forgot NAME      reset CODE     (a server that sends mail)
     'TEXT or say TEXT  (the lobby's chat)
     help               (the lobby's keys and these commands)
+    report NAME REASON, and a moderator's commands (client/model/moderation.py)
 
 A line is read into a `LobbyRequest`: messages to send, a password to ask first, or a refusal to
 show. Pure: the application sends and asks (client/screens/app.py).
@@ -24,6 +25,7 @@ import attrs
 
 from client.language.i18n import _, pgettext
 from client.language.i18n import language as chosen_language
+from client.model import moderation
 from protocol.account_messages import GetGameRecords
 from protocol.fields import SeatName, TimeControl
 from protocol.mail_messages import (
@@ -99,7 +101,7 @@ def local_words() -> dict[str, str]:
 
 
 def _english(word: str) -> str:
-    back = {v: k for k, v in local_words().items()}
+    back = {v: k for k, v in {**moderation.local_words(), **local_words()}.items()}
     lowered = word.lower()
     return back.get(lowered, lowered)
 
@@ -109,7 +111,7 @@ class LobbyRequest:
     messages: tuple[ClientMessage, ...] = ()
     ask: Asking | None = None  # a password to ask (without echo) before sending
     name: str = ""  # the account name it is for (a reset: the mail's code)
-    panel: str | None = None  # the panel to show: ratings, games, challenges
+    panel: str | None = None  # the panel to show: ratings, games, challenges, reports, modlog
     refused: str | None = None  # why nothing is sent
     help: bool = False  # the lobby's help: its keys and these commands
     said: str | None = None  # what the status line says once it is sent
@@ -160,6 +162,9 @@ def read_lobby_line(text: str) -> LobbyRequest:
         return _challenge(word, args)
     if command in ("email", "confirm", "mail", "forgot", "reset"):
         return _mail(command, word, args)
+    moderating = moderation.moderation_request(command, word, rest)
+    if moderating is not None:
+        return LobbyRequest(moderating.messages, panel=moderating.panel, refused=moderating.refused)
     return LobbyRequest(
         refused=_("Unknown command {word}: '{help}' lists the commands.").format(
             word=word, help=local_words()["help"]

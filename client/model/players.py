@@ -16,8 +16,10 @@ import attrs
 
 from client.language.i18n import _, ngettext
 from client.language.words import game_over_words
+from client.model.moderation import until_words
 from protocol.mail_messages import MailNote, MailSettings
 from protocol.messages import ServerMessage, Welcome
+from protocol.moderation_messages import Moderation, ModerationNote
 from protocol.player_messages import (
     ChallengeInfo,
     Challenges,
@@ -36,7 +38,7 @@ from protocol.player_messages import (
     Register,
 )
 
-Panel = Literal["tables", "ratings", "games", "challenges"]
+Panel = Literal["tables", "ratings", "games", "challenges", "reports", "modlog"]
 CHAT_KEPT = 200
 
 
@@ -69,6 +71,8 @@ class PlayersState:
     asked_games: bool = False  # the first listing of one's own games after logging in
     # set when something wants the player's attention: the bell and the window title
     attention: str | None = None
+    # version 4: the moderation panel, for a moderator (client/model/moderation.py)
+    moderation: Moderation | None = None
 
     # ----- the panels ---------------------------------------------------------------------
 
@@ -79,6 +83,10 @@ class PlayersState:
             return 0 if self.games is None else len(self.games.games)
         if self.panel == "challenges":
             return len(self.challenges)
+        if self.panel == "reports":
+            return 0 if self.moderation is None else len(self.moderation.reports)
+        if self.panel == "modlog":
+            return 0 if self.moderation is None else len(self.moderation.log)
         return 0
 
     def move(self, by: int) -> None:
@@ -98,6 +106,24 @@ class PlayersState:
             return None
         found = self.challenges
         return found[self.cursor] if 0 <= self.cursor < len(found) else None
+
+    def _no_moderation(self) -> None:
+        self.moderation = None
+        if self.panel in ("reports", "modlog"):
+            self.open("tables")
+
+    def _moderation_note(self, note: ModerationNote) -> str:
+        if note.note == "muted":
+            until = "?" if note.until is None else until_words(note.until)
+            return _("A moderator muted you until {until}: {reason}").format(
+                until=until, reason=note.reason or ""
+            )
+        if note.note == "unmuted":
+            return _("A moderator lifted your mute: you may speak again.")
+        if note.note == "reported":
+            return _("Your report is with the moderators. Thank you.")
+        self._no_moderation()
+        return _("You are no longer a moderator on this server.")
 
     # ----- logging in -----------------------------------------------------------------------
 
@@ -147,6 +173,7 @@ class PlayersState:
             self.account = self.rating = None
             self.login_name = self.login_token = None
             self.challenges, self.waiting_moves = [], []
+            self._no_moderation()
             if msg.reason == "password_changed":
                 said = _(
                     "Your password was changed elsewhere, so this connection is logged out:"
@@ -159,12 +186,28 @@ class PlayersState:
                 )
             elif msg.reason == "account_changed":
                 said = _(
-                    "The server's operator changed your account, so this connection is logged"
-                    " out: you play as {name}."
+                    "The server's operator or a moderator changed your account, so this"
+                    " connection is logged out: you play as {name}."
                 )
             else:
                 said = _("Logged out: you play as {name}.")
             return said.format(name=msg.name)
+        elif isinstance(msg, Moderation):
+            before, self.moderation = self.moderation, msg
+            self.cursor = min(self.cursor, max(0, self.rows() - 1))
+            if before is None:
+                return _(
+                    "You are a moderator on this server: ':reports' lists the open reports,"
+                    " ':modlog' the moderation log ('help' has the commands)."
+                )
+            newest = msg.log[0] if msg.log else None
+            if newest is not None and newest not in before.log and newest.moderator == my_name:
+                # this moderator's action, done: said, as every request is answered
+                return _("Done, and in the log: {action} {target}.").format(
+                    action=newest.action, target=newest.target
+                )
+        elif isinstance(msg, ModerationNote):
+            return self._moderation_note(msg)
         elif isinstance(msg, PasswordChanged):
             if self.account is not None:
                 self.login_token = msg.token

@@ -47,6 +47,7 @@ from protocol.messages import (
     Update,
     Welcome,
 )
+from protocol.moderation_messages import Moderation, ModerationNote
 from protocol.player_messages import (
     Challenges,
     Games,
@@ -76,7 +77,7 @@ Screen = Literal["lobby", "game"]
 # version 3's messages that client/model/players.py takes in (a welcome too)
 PLAYERS_MESSAGES = (
     Welcome, LoggedIn, LoggedOut, PasswordChanged, Ratings, Games, Challenges, PlayerNote,
-    LobbyChatMessage, Ignoring, MailSettings, MailNote,
+    LobbyChatMessage, Ignoring, MailSettings, MailNote, Moderation, ModerationNote,
 )  # fmt: skip
 LogKind = Literal["event", "chat", "info", "error", "you"]
 

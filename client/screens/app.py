@@ -57,6 +57,7 @@ from client.screens.screen import CanvasControl, full_screen_application, with_c
 from client.screens.status_lines import header
 from client.screens.tournaments_screen import tournament_hints
 from protocol.messages import Chat, Command, Resync, ServerMessage
+from protocol.moderation_messages import ReportPlayer
 
 
 class KahunaApp:
@@ -156,7 +157,9 @@ class KahunaApp:
             canvas = Canvas(width, height)
             canvas.blit(0, 0, header(self.state, width))
             people = self.state.accounts
-            help_page = render_lobby_help(width, height - 1, people.accounts, people.mail)
+            help_page = render_lobby_help(
+                width, height - 1, people.accounts, people.mail, people.moderation is not None
+            )
             canvas.blit(0, 1, help_page)
             return canvas
         if self.lobby.replay is not None:
@@ -339,6 +342,10 @@ class KahunaApp:
         elif outcome.kind == "resync":
             if state.table_id is not None:
                 self.send(Resync(state.table_id))
+        elif outcome.kind == "report":
+            name, reason = outcome.text.split(None, 1)
+            if not self.send(ReportPlayer(name, reason, state.table_id)):
+                state.say(_("Not connected: the report was not sent."), "error")
         elif outcome.kind == "analyse":
             self.lobby.replay_over_table()
         elif outcome.kind == "quit":

@@ -199,7 +199,7 @@ LOBBY_HELP_COMMANDS: tuple[tuple[str, str], ...] = (
     ),
     ("accept/decline ID", N_("answer a challenge; withdraw ID takes yours back")),
     ("ignore NAME", N_("stop hearing a player (unignore NAME: hear again)")),
-    ("'TEXT   say TEXT", N_("say something in the lobby's chat")),
+    ("'TEXT   say TEXT", N_("the lobby's chat (report NAME REASON: to the moderators)")),
     ("tournament new", N_("NAME swiss 5 [5+3|3d] (or roundrobin, double)")),
 )
 # version 4's e-mail, on a server that sends it
@@ -210,6 +210,8 @@ LOBBY_HELP_MAIL: tuple[tuple[str, str], ...] = (
     ("mail language LANG", N_("the language of your mails: en, de or it")),
     ("forgot NAME", N_("a mail to reset a forgotten password; reset CODE sets it")),
 )
+# a moderator's chat line: their panels, which list their commands
+MODERATOR_HELP = ("'TEXT   say TEXT", N_("chat (report NAME REASON; yours: reports, modlog)"))
 
 
 def _lobby_entry(key: str, text: str, width: int) -> list[list[Fragment]]:
@@ -222,7 +224,9 @@ def _lobby_entry(key: str, text: str, width: int) -> list[list[Fragment]]:
     return out + [[("", " " * LOBBY_HELP_W + part)] for part in parts[1:]]
 
 
-def lobby_help_lines(width: int, accounts: bool, mail: bool = False) -> list[list[Fragment]]:
+def lobby_help_lines(
+    width: int, accounts: bool, mail: bool = False, moderator: bool = False
+) -> list[list[Fragment]]:
     """The lobby's keys, and with accounts its command line's commands (with `mail`, those of
     e-mail too), one line each."""
     out: list[list[Fragment]] = [[("class:title", _("The lobby: keys"))]]
@@ -233,13 +237,17 @@ def lobby_help_lines(width: int, accounts: bool, mail: bool = False) -> list[lis
         title = _("The command line (':'; the words of your language work too)")
         out += [[("class:title", line)] for line in textwrap.wrap(title, width)]
         for key, text in LOBBY_HELP_COMMANDS + (LOBBY_HELP_MAIL if mail else ()):
+            if moderator and key == MODERATOR_HELP[0]:
+                text = MODERATOR_HELP[1]
             out += _lobby_entry(key, _(text), width)
     return out
 
 
-def render_lobby_help(width: int, height: int, accounts: bool, mail: bool = False) -> Canvas:
+def render_lobby_help(
+    width: int, height: int, accounts: bool, mail: bool = False, moderator: bool = False
+) -> Canvas:
     canvas = Canvas(width, height)
-    lines = lobby_help_lines(width, accounts, mail)
+    lines = lobby_help_lines(width, accounts, mail, moderator)
     lines.append([("class:dim", _("Esc, q or F1 closes this help."))])
     for y, row in enumerate(lines[:height]):
         put_clipped(canvas, 0, y, row, width)

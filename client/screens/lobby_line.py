@@ -12,6 +12,7 @@ from prompt_toolkit.buffer import Buffer
 
 from client.language.i18n import _, ngettext
 from client.language.words import record_problem
+from client.model import moderation
 from client.model.lobby_commands import Asking, LobbyRequest, local_words, read_lobby_line
 from client.model.sending import Send
 from client.model.state import ClientState, too_long_chat
@@ -284,8 +285,15 @@ class LobbyLine:
 
     def open_selected(self) -> None:
         """Enter on a panel's row: a player of the ratings, their games; a running game is
-        resumed, a finished one replayed; a challenge received is accepted."""
+        resumed, a finished one replayed; a challenge received is accepted; a report's closing
+        begun."""
         people = self.state.accounts
+        if people.panel == "reports" and people.moderation is not None:
+            # a moderator's Enter on a report: its closing begun on the line, the note to type
+            if 0 <= people.cursor < len(people.moderation.reports):
+                number = people.moderation.reports[people.cursor].report_id
+                self.open(f"{moderation.local_words()['closereport']} {number} ")
+            return
         if people.panel == "ratings":
             if 0 <= people.cursor < len(people.ratings):
                 name = people.ratings[people.cursor].name

@@ -11,6 +11,7 @@ from client.language.words import level_word, reason_words, seat_name
 from client.model.players import left_until, when
 from client.model.state import ClientState
 from client.screens.canvas import Canvas
+from client.screens.moderation_screen import render_moderation
 from protocol.player_messages import ChallengeInfo, ChallengeTerms, GameEntry
 from shared.results import Result
 from shared.types import Seat
@@ -58,6 +59,9 @@ def cut(text: str, width: int) -> str:
 
 def render_panel(canvas: Canvas, state: ClientState, width: int, height: int) -> None:
     people = state.accounts
+    if people.panel in ("reports", "modlog"):  # a moderator's
+        render_moderation(canvas, state, width, height)
+        return
     titles = {
         "ratings": _("Ratings on this server"),
         "games": _("Games of {name}").format(
@@ -166,6 +170,8 @@ def game_row(game: GameEntry, owner: str, width: int = 76) -> str:
             outcome = _("lost")
         how = _ending(game)
         result = f"{outcome}: {how}" if how else outcome
+        if game.ending == "abandoned":  # a moderator closed it: neither won nor drawn
+            result = how
         date = when(game.finished)
     changed = "" if change is None else f"{change:+d}"
     return game_columns(game.table_id, opponent, changed, date, result, width)

@@ -6,11 +6,15 @@ database whether or not a server is using it.
     kahuna-server accounts reset-password NAME [--db PATH|URL]
     kahuna-server accounts disable NAME... [--from ADDRESS [--hours H]] [--db PATH|URL]
     kahuna-server accounts director NAME... [--off] [--db PATH|URL]
+    kahuna-server accounts moderator NAME... [--revoke] [--db PATH|URL]
 
 `recent` lists the accounts registered in the last hours, by the address they came from, and
 `disable --from ADDRESS` disables those of one address at once. `director` lets the accounts
 make tournaments on a server started with `--tournaments directors` (`--off`: no longer); a
 server reads the directors when it starts, so one that runs takes the change at its next start.
+`moderator` makes the accounts moderators (`--revoke`: no longer; docs: README, Moderation); a
+running server reads the moderators every account_actions_interval, so a new moderator's client
+gets the moderation panel within seconds, and the change is a line of the moderation log.
 
 Beside a running server (which holds the database's lock and keeps the accounts in memory), the
 database is opened `shared` (server/storage/sqlite_store.py, server/storage/pg_store.py): each
@@ -47,6 +51,8 @@ from server.core.store import (
     AccountRow,
     DatabaseInUse,
     DirectorOp,
+    ModerationLogOp,
+    ModeratorOp,
     NoDatabase,
     Registration,
     Storage,
@@ -117,6 +123,12 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     director.add_argument("names", metavar="NAME", nargs="+")
     director.add_argument("--off", action="store_true", help="no longer")
+    moderator = commands.add_parser(
+        "moderator", parents=[db], help="NAME... may mute, close tables, disable accounts and"
+        " ban addresses (a running server: within seconds)",
+    )  # fmt: skip
+    moderator.add_argument("names", metavar="NAME", nargs="+")
+    moderator.add_argument("--revoke", action="store_true", help="no longer")
     return parser
 
 
@@ -205,6 +217,21 @@ def _command(args: argparse.Namespace, storage: Storage, running: bool) -> int:
         for account in found:
             may = "may no longer" if args.off else "may"
             print(f"{account.name} {may} make tournaments{then}")
+        return 0
+    if args.command == "moderator":
+        already = set(storage.load_moderators())
+        action = "moderator_revoked" if args.revoke else "moderator"
+        changed = [a for a in found if (a.key in already) == args.revoke]
+        storage.write(
+            [ModeratorOp(a.key, not args.revoke, now) for a in changed]
+            + [ModerationLogOp(now, "operator", action, a.name, "") for a in changed]
+        )
+        then = " (the running server: within seconds)" if running else ""
+        for account in found:
+            if account not in changed:
+                print(f"{account.name} {'is no' if args.revoke else 'is a'} moderator already")
+            else:
+                print(f"{account.name} {'is no longer' if args.revoke else 'is'} a moderator{then}")
         return 0
     if args.command == "disable":
         if args.address is not None:

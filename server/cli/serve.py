@@ -45,6 +45,8 @@ The players' accounts, also while the server runs (see kahuna-server accounts --
   kahuna-server accounts recent                 the registrations of the last hours
   kahuna-server accounts reset-password NAME    a new password (asked, or $KAHUNA_PASSWORD)
   kahuna-server accounts disable NAME...        no more logins; its clients are logged out
+  kahuna-server accounts moderator NAME         NAME moderates (--revoke: no longer)
+  kahuna-server moderation log                  the moderators' actions, with their reasons
 """
 
 
@@ -260,6 +262,10 @@ def main(argv: list[str] | None = None) -> int:
         from server.cli import accounts_cli
 
         return accounts_cli.main(given[1:])
+    if given[:1] == ["moderation"]:  # the operator reads the moderation log
+        from server.cli import moderation_cli
+
+        return moderation_cli.main(given[1:])
     parser = build_parser()
     args = parser.parse_with_config(argv)
     process = record_from(ProcessSettings, args)

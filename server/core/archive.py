@@ -25,7 +25,7 @@ from server.core.store import ArchivedGame, ArchiveOp
 from server.core.table import SeatHolder, Table, TableError
 from shared.actions import TURN_ENDS
 from shared.history import Move
-from shared.types import Seat
+from shared.types import Seat, Termination
 
 ABORT_TURNS = 2  # turns each player completes before a game counts
 LEADERBOARD_SIZE = 100
@@ -81,7 +81,13 @@ class Archive:
             return
         accounts = {seat: None if k is None else ctx.accounts.get(k) for seat, k in keys.items()}
         turns = turns_completed(table)
-        rated = table.rated and min(turns.values()) >= ABORT_TURNS
+        # a game a moderator closed (abandoned) is never rated, whoever was ahead, nor counted
+        # against the computer: archived, with its record, and that is all
+        rated = (
+            table.rated
+            and min(turns.values()) >= ABORT_TURNS
+            and result.kind is not Termination.ABANDONED
+        )
         changes: dict[Seat, int | None] = {Seat.WHITE: None, Seat.BLACK: None}
         white, black = accounts[Seat.WHITE], accounts[Seat.BLACK]
         if rated and white is not None and black is not None:
@@ -94,7 +100,7 @@ class Archive:
                 account.volatility = new.volatility
                 changes[seat] = account.shown_rating - before
                 account.rated[_outcome(result.winner, seat)] += 1
-        elif table.vs_computer:
+        elif table.vs_computer and result.kind is not Termination.ABANDONED:
             for seat, player in accounts.items():
                 if player is not None:
                     tally = player.computer.setdefault(table.level, [0, 0, 0])

@@ -59,6 +59,7 @@ from protocol.messages import (
     Resync,
     Spectate,
 )
+from protocol.moderation_messages import CloseReport, GetModeration, Moderate, ReportPlayer
 from protocol.player_messages import (
     AnswerChallenge,
     Challenge,
@@ -94,11 +95,12 @@ from server.core.lobby import Lobby
 from server.core.lobby_chat import LobbyChatRoom
 from server.core.logins import Logins
 from server.core.mail import MailDesk
+from server.core.moderation import ModerationDesk
 from server.core.play import Play
 from server.core.seating import Seating
 from server.core.session import Session
 from server.core.sessions import Sessions
-from server.core.store import AccountAction, StoredPlayers, StoredTable
+from server.core.store import AccountAction, StoredModeration, StoredPlayers, StoredTable
 from server.core.table import Closing, MemberId, Table, TableError
 from server.core.tournament_desk import FIRST_MOVE, STARTS, TELLS, TournamentDesk
 from server.core.tournaments.swiss import SwissPairing
@@ -136,6 +138,9 @@ class ServerCore:
         self._lobby_chat = LobbyChatRoom(self._ctx)
         self._challenges = ChallengeBoard(self._ctx, self._tables)
         self._desk = TournamentDesk(self._ctx, self._tables, self._play)
+        self._moderation = ModerationDesk(
+            self._ctx, self._logins, self._tables, self._play, self._lobby_chat
+        )
         self._logins.on_login = self._logged_in
         self._mail = MailDesk(self._ctx, self._logins.reset_password)
         self._ctx.mail_notice = self._mail.notify
@@ -162,6 +167,7 @@ class ServerCore:
         """A connection logged in: its player's challenges, and their tournament games waiting."""
         self._challenges.logged_in(session)
         self._desk.logged_in(session)
+        self._moderation.logged_in(session)
 
     # ----- the events ---------------------------------------------------------------------------
 
@@ -191,6 +197,20 @@ class ServerCore:
         self._lobby_chat.restore(stored.lobby_chat)
         self._challenges.restore(stored.challenges)
         self._desk.restore(stored.tournaments, stored.directors, now)
+        return self._ctx.take()
+
+    def restore_moderation(self, stored: StoredModeration, now: float, wall: float) -> Effects:
+        """Version 4's moderation as a previous run stored it: the moderators, the mutes and
+        bans, the open reports, the latest lines of the log."""
+        self._ctx.begin(now, wall)
+        self._moderation.restore(stored)
+        return self._ctx.take()
+
+    def moderators_now(self, keys: list[str], now: float, wall: float) -> Effects:
+        """The moderators as the database names them now (the operator's command, made while
+        this server runs)."""
+        self._ctx.begin(now, wall)
+        self._moderation.moderators_now(keys)
         return self._ctx.take()
 
     def record_read(
@@ -234,8 +254,11 @@ class ServerCore:
         self._desk.round_paired(job, pairing, now)
         return self._ctx.take()
 
-    def connect(self, address: str, now: float) -> MemberId | ErrorCode:
-        """A new connection: its member id, or the reason to refuse it."""
+    def connect(self, address: str, now: float, wall: float | None = None) -> MemberId | ErrorCode:
+        """A new connection: its member id, or the reason to refuse it (a moderator's ban:
+        address_banned, by `wall`, the unix time, else the last event's)."""
+        if self._moderation.banned(address, self._ctx.wall if wall is None else wall):
+            return ErrorCode.ADDRESS_BANNED
         return self._sessions.open(address, now)
 
     def frame(self, member: MemberId, data: Any, now: float, wall: float) -> Effects:
@@ -447,6 +470,7 @@ class ServerCore:
                 table = ctx.lobby.get(table_id)
                 ctx.send_all(table.resync(member))
             case Chat(table_id, text):
+                self._moderation.check_chat(session)
                 play.chat(session, table_id, text, now)
             case Resign(table_id):
                 table, mine = play.my_seat(member, table_id)
@@ -472,6 +496,7 @@ class ServerCore:
             case AnswerChallenge(challenge_id, answer):
                 self._challenges.answer(session, challenge_id, answer, now)
             case LobbyChat(text):
+                self._moderation.check_chat(session)
                 self._lobby_chat.say(session, text, now)
             case Ignore(name, ignore):
                 self._lobby_chat.ignore(session, name, ignore)
@@ -513,6 +538,14 @@ class ServerCore:
                 self._deletion.delete(session, password, now)
             case GetGameRecords(page):
                 self._download.ask(session, page)
+            case Moderate():
+                self._moderation.moderate(session, message, now)
+            case ReportPlayer():
+                self._moderation.report(session, message)
+            case GetModeration():
+                self._moderation.get(session)
+            case CloseReport():
+                self._moderation.close_report(session, message)
 
     def _reconcile(self, table_id: str | None, now: float) -> None:
         """After an unexpected failure part-way through a change: whatever the table became in

@@ -212,7 +212,8 @@ class Logins:
                     self._logged_out(other, reason)
 
     def logged_out_everywhere(self, account: Account, reason: LogoutReason) -> None:
-        """Every connection of the account logged out, told why, its login tokens dropped."""
+        """Every connection of the account logged out, told why, its login tokens dropped (a
+        moderator disabled it: server/core/moderation.py; a password reset)."""
         self._logged_out_everywhere(account, reason)
 
     def change_password(self, session: Session, message: ChangePassword, now: float) -> None:

@@ -424,6 +424,104 @@ class DeletedName:
     at: float
 
 
+# ----- moderation (schema version 6) --------------------------------------------------------
+
+
+@attrs.frozen
+class ModeratorOp:
+    """The operator made the account a moderator (`moderator`), or no longer one
+    (server/cli/accounts_cli.py); a running server sees the change at its next look
+    (`load_moderation`)."""
+
+    key: str
+    moderator: bool
+    at: float
+
+
+@attrs.frozen
+class ModerationLogOp:
+    """A line of the moderation log: `moderator` a name (or "operator"), `action` what was
+    done (protocol/moderation_messages.py's LoggedAction), `target` a name, table id, address,
+    network or report number."""
+
+    at: float
+    moderator: str
+    action: str
+    target: str
+    reason: str
+    until: float | None = None
+
+
+@attrs.frozen
+class SanctionRow:
+    """A mute (`kind` "mute", `target` an account key) or a ban (`kind` "ban", `target` a
+    network in CIDR form) in force until `until` (unix time)."""
+
+    kind: str
+    target: str
+    until: float
+    reason: str
+    moderator: str  # a name
+    at: float
+
+
+@attrs.frozen
+class SanctionOp:
+    """A mute or ban, inserted or replacing the one of the same kind and target."""
+
+    sanction: SanctionRow
+
+
+@attrs.frozen
+class SanctionGoneOp:
+    """A mute or ban lifted before its time."""
+
+    kind: str
+    target: str
+
+
+@attrs.frozen
+class ReportRow:
+    """A player's report of another: `reporter` and `account` account keys, `chat` the lines
+    kept with it ([place, sender, text, at] each), `closed` when a moderator closed it."""
+
+    report_id: int
+    at: float
+    reporter: str
+    account: str
+    reason: str
+    table_id: str | None
+    chat: list[Any]
+    closed: float | None = None
+    closed_by: str | None = None
+    note: str | None = None
+
+
+@attrs.frozen
+class ReportOp:
+    report: ReportRow
+
+
+@attrs.frozen
+class ReportClosedOp:
+    report_id: int
+    closed_by: str  # the moderator's name
+    note: str
+    at: float
+
+
+@attrs.frozen
+class StoredModeration:
+    """What the core is given back of moderation at a start (ServerCore.restore_moderation), and
+    what a running server reads anew each account_actions_interval (the moderators)."""
+
+    moderators: list[str] = attrs.Factory(list)  # account keys
+    sanctions: list[SanctionRow] = attrs.Factory(list)  # in force or not: the core drops old
+    open_reports: list[ReportRow] = attrs.Factory(list)  # oldest first
+    log: list[ModerationLogOp] = attrs.Factory(list)  # the latest, oldest first
+    last_report: int = 0  # the highest report number ever given
+
+
 @attrs.frozen
 class StoredTournament:
     tournament: TournamentRow
@@ -481,7 +579,8 @@ StorageOp = (
     | ArchiveOp | LobbyChatOp | KnownAddressOp | RegistrationOp | AccountActionOp
     | AccountActionDoneOp | TournamentOp | EntrantOp | EntrantGoneOp | RoundOp
     | PairingResultOp | DirectorOp | MailOp | MailSentOp | MailRetryOp | DeleteAccountOp
-    | NamesCooledOp
+    | NamesCooledOp | ModeratorOp | ModerationLogOp | SanctionOp | SanctionGoneOp | ReportOp
+    | ReportClosedOp
 )  # fmt: skip
 
 
@@ -578,6 +677,16 @@ class Storage(Protocol):
 
     def load_deleted_names(self) -> list[DeletedName]:
         """The name keys of deleted accounts, each with its latest deletion."""
+
+    def load_moderation(self, log_limit: int) -> StoredModeration:
+        """The moderators, the mutes and bans, the open reports and the latest `log_limit`
+        lines of the moderation log."""
+
+    def load_moderators(self) -> list[str]:
+        """The accounts (keys) the operator made moderators."""
+
+    def load_moderation_log(self, limit: int) -> list[ModerationLogOp]:
+        """The latest `limit` lines of the moderation log, oldest first."""
 
     def alive(self) -> None:
         """Raise a StorageError when the database can no longer be written (a lost connection),

@@ -83,6 +83,7 @@ STOP_DRAIN = 0.5
 STOP_CLOSE_TIMEOUT = 0.3
 STOP_WRITES = 2.0  # seconds a stop waits for the writes on their way
 REGISTRATIONS_KEPT = 3600.0  # seconds of registrations loaded for the limit per address
+MODERATION_LOG_SHOWN = 100  # the latest lines of the moderation log loaded for the moderators
 
 
 class KahunaServer:
@@ -173,6 +174,8 @@ class KahunaServer:
             )
             self._actions_seen = max((a.seq for a in players.account_actions), default=0)
             self.carry_out(self.core.restore_players(players, self._now(), time.time()))
+            moderation = self.storage.load_moderation(MODERATION_LOG_SHOWN)
+            self.carry_out(self.core.restore_moderation(moderation, self._now(), time.time()))
             del players
             stored = self.storage.load_open_tables(cfg.chat_history)
             effects = self.core.restore(stored, self.storage.table_ids(), self._now(), time.time())
@@ -292,7 +295,7 @@ class KahunaServer:
 
     async def _handle(self, ws: ServerConnection) -> None:
         address = str(ws.remote_address[0]) if ws.remote_address else "?"
-        member = self.core.connect(address, self._now())
+        member = self.core.connect(address, self._now(), time.time())
         if isinstance(member, ErrorCode):
             self.refusals.refused(address, member.value)
             close = CLOSE_TRY_AGAIN if member is ErrorCode.SERVER_FULL else CLOSE_POLICY
@@ -574,14 +577,17 @@ class KahunaServer:
             await asyncio.sleep(self.config.account_actions_interval)
             try:
                 if self._writer is not None:
-                    actions = await self._writer.read(
-                        lambda storage: storage.load_account_actions()
+                    actions, moderators = await self._writer.read(
+                        lambda storage: (storage.load_account_actions(), storage.load_moderators())
                     )
                 else:
                     actions = self.storage.load_account_actions()
+                    moderators = self.storage.load_moderators()
             except StorageError as exc:
                 log.error("cannot read the operator's commands: %s", exc)
                 continue
+            if not self._stopping:
+                self.carry_out(self.core.moderators_now(moderators, self._now(), time.time()))
             new = [a for a in actions if a.seq > self._actions_seen]
             if new and not self._stopping:
                 self._actions_seen = new[-1].seq

@@ -405,6 +405,61 @@ TABLES: tuple[Table, ...] = (
         clustered=True,
         since=6,
     ),
+    # Version 6: moderation (protocol version 4's moderate and report_player). Accounts are
+    # kept as keys and names without a reference, so that the log outlives what it names.
+    Table(
+        "moderators",
+        (
+            Column("account", Type.TEXT, "PRIMARY KEY"),
+            Column("at", Type.REAL, "NOT NULL"),
+        ),
+        clustered=True,
+        since=6,
+    ),
+    Table(
+        "moderation_log",
+        (
+            Column("seq", Type.SEQ),
+            Column("at", Type.REAL, "NOT NULL"),
+            Column("moderator", Type.TEXT, "NOT NULL", note="a name, or operator"),
+            Column("action", Type.TEXT, "NOT NULL"),
+            Column("target", Type.TEXT, "NOT NULL"),
+            Column("reason", Type.TEXT, "NOT NULL"),
+            Column("until", Type.REAL, note="a mute's or ban's end"),
+        ),
+        since=6,
+    ),
+    Table(
+        "sanctions",
+        (
+            Column("kind", Type.TEXT, "NOT NULL CHECK (kind IN ('mute', 'ban'))"),
+            Column("target", Type.TEXT, "NOT NULL", note="an account key, or a network"),
+            Column("until", Type.REAL, "NOT NULL"),
+            Column("reason", Type.TEXT, "NOT NULL"),
+            Column("moderator", Type.TEXT, "NOT NULL"),
+            Column("at", Type.REAL, "NOT NULL"),
+        ),
+        key=("kind", "target"),
+        clustered=True,
+        since=6,
+    ),
+    Table(
+        "reports",
+        (
+            Column("id", Type.INTEGER, "PRIMARY KEY"),
+            Column("at", Type.REAL, "NOT NULL"),
+            Column("reporter", Type.TEXT, "NOT NULL"),
+            Column("account", Type.TEXT, "NOT NULL", note="the player reported"),
+            Column("reason", Type.TEXT, "NOT NULL"),
+            Column("table_id", Type.TEXT),
+            Column("chat", Type.TEXT, "NOT NULL", note="JSON: the chat lines around it"),
+            Column("closed", Type.REAL),
+            Column("closed_by", Type.TEXT),
+            Column("note", Type.TEXT),
+        ),
+        indexes=(("reports_open", "closed, id"),),
+        since=6,
+    ),
 )
 
 

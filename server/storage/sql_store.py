@@ -62,16 +62,25 @@ from server.core.store import (
     MailRetryOp,
     MailRow,
     MailSentOp,
+    ModerationLogOp,
+    ModeratorOp,
     NamesCooledOp,
     PairingResultOp,
     PairingRow,
     Registration,
     RegistrationOp,
+    ReportClosedOp,
+    ReportOp,
+    ReportRow,
     RoundOp,
     RoundRow,
+    SanctionGoneOp,
+    SanctionOp,
+    SanctionRow,
     SetSeatOp,
     StorageError,
     StorageOp,
+    StoredModeration,
     StoredSeat,
     StoredTable,
     StoredTournament,
@@ -469,6 +478,47 @@ class SqlStorage:
                 )
             case DirectorOp():
                 run("DELETE FROM tournament_directors WHERE account = ?", (op.key,))
+            case ModeratorOp(moderator=True):
+                run(
+                    "INSERT INTO moderators (account, at) VALUES (?, ?)"
+                    " ON CONFLICT (account) DO NOTHING",
+                    (op.key, op.at),
+                )
+            case ModeratorOp():
+                run("DELETE FROM moderators WHERE account = ?", (op.key,))
+            case ModerationLogOp():
+                run(
+                    "INSERT INTO moderation_log (at, moderator, action, target, reason, until)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (op.at, op.moderator, op.action, op.target, op.reason, op.until),
+                )
+            case SanctionOp(sanction=m):
+                run(
+                    "INSERT INTO sanctions (kind, target, until, reason, moderator, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (kind, target) DO UPDATE SET"
+                    " until = excluded.until, reason = excluded.reason,"
+                    " moderator = excluded.moderator, at = excluded.at",
+                    (m.kind, m.target, m.until, m.reason, m.moderator, m.at),
+                )
+            case SanctionGoneOp():
+                run("DELETE FROM sanctions WHERE kind = ? AND target = ?", (op.kind, op.target))
+            case ReportOp(report=r):
+                run(
+                    "INSERT INTO reports (id, at, reporter, account, reason, table_id, chat)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (r.report_id, r.at, r.reporter, r.account, r.reason, r.table_id,
+                     _json(r.chat)),
+                )  # fmt: skip
+            case ReportClosedOp():
+                done = self._execute(
+                    "UPDATE reports SET closed = ?, closed_by = ?, note = ?"
+                    " WHERE id = ? AND closed IS NULL",
+                    (op.at, op.closed_by, op.note, op.report_id),
+                )
+                if done.rowcount != 1:
+                    raise StorageError(
+                        f"{self.path}: report {op.report_id} is not open; nothing written"
+                    )
             case DeleteAccountOp():
                 self._delete_account(op)
             case NamesCooledOp():
@@ -851,6 +901,42 @@ class SqlStorage:
             "the deleted names", "SELECT name_key, deleted FROM deleted_names ORDER BY deleted"
         )
         return [DeletedName(key, at) for key, at in rows]
+
+    def load_moderators(self) -> list[str]:
+        rows = self._read("the moderators", "SELECT account FROM moderators ORDER BY account")
+        return [key for (key,) in rows]
+
+    def load_moderation(self, log_limit: int) -> StoredModeration:
+        sanctions = self._read(
+            "the mutes and bans",
+            "SELECT kind, target, until, reason, moderator, at FROM sanctions"
+            " ORDER BY kind, target",
+        )
+        reports = self._read(
+            "the open reports",
+            "SELECT id, at, reporter, account, reason, table_id, chat FROM reports"
+            " WHERE closed IS NULL ORDER BY id",
+        )
+        ((last,),) = self._read("the reports' numbers", "SELECT max(id) FROM reports")
+        return StoredModeration(
+            self.load_moderators(),
+            [SanctionRow(*row) for row in sanctions],
+            [
+                ReportRow(int(rid), at, reporter, account, reason, table_id, json.loads(chat))
+                for rid, at, reporter, account, reason, table_id, chat in reports
+            ],
+            self.load_moderation_log(log_limit),
+            int(last or 0),
+        )
+
+    def load_moderation_log(self, limit: int) -> list[ModerationLogOp]:
+        rows = self._read(
+            "the moderation log",
+            "SELECT at, moderator, action, target, reason, until FROM moderation_log"
+            " ORDER BY seq DESC LIMIT ?",
+            (limit,),
+        )
+        return [ModerationLogOp(*row) for row in reversed(rows)]
 
     def flush_times(self) -> None:
         """At close: the tables' times not yet written; they lag, as after a kill -9, if the

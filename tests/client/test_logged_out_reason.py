@@ -14,10 +14,10 @@ from protocol.player_messages import LoggedIn, LoggedOut
     ("language", "reason", "words"),
     [
         ("en", "password_changed", "Your password was changed elsewhere"),
-        ("en", "account_changed", "The server's operator changed your account"),
+        ("en", "account_changed", "The server's operator or a moderator changed your account"),
         ("en", None, "Logged out: you play as"),
         ("de", "password_changed", "Dein Passwort wurde anderswo geändert"),
-        ("it", "account_changed", "Il gestore del server ha modificato il tuo account"),
+        ("it", "account_changed", "Il gestore del server o un moderatore ha modificato il tuo"),
     ],
 )
 def test_the_reason_is_said(language: str, reason: str | None, words: str) -> None:

@@ -72,7 +72,7 @@ def test_every_ending_in_words() -> None:
     words = {
         kind: ending_words(Result(Seat.WHITE, kind), names)
         for kind in Termination
-        if kind not in (Termination.TIE, Termination.AGREED)
+        if kind not in (Termination.TIE, Termination.AGREED, Termination.ABANDONED)
     }
     assert words[Termination.RESIGNED] == "Computer (Black) resigned."
     assert words[Termination.TIME] == "Computer (Black) ran out of time."
@@ -80,6 +80,9 @@ def test_every_ending_in_words() -> None:
     assert words[Termination.POINTS] == "More points after the final scoring."
     assert words[Termination.NO_BRIDGES] == "Computer (Black) has no bridge left on the board."
     assert ending_words(Result(None, Termination.AGREED), names) == "The players agreed a draw."
+    assert ending_words(Result(None, Termination.ABANDONED), names) == (
+        "A moderator closed the table: the game is abandoned, unrated."
+    )
     assert ending_words(Result(None, Termination.TIE), names).endswith("a tie.")
     neither = ending_words(Result(None, Termination.NO_BRIDGES), names)
     assert neither == "Neither player has a bridge on the board."

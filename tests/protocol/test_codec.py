@@ -92,6 +92,10 @@ from tests.protocol.test_account_messages import (
     ACCOUNT_SERVER_SAMPLES,
 )
 from tests.protocol.test_mail_messages import MAIL_CLIENT_SAMPLES, MAIL_SERVER_SAMPLES
+from tests.protocol.test_moderation_messages import (
+    MODERATION_CLIENT_SAMPLES,
+    MODERATION_SERVER_SAMPLES,
+)
 from tests.protocol.test_tournament_messages import (
     TOURNAMENT_CLIENT_SAMPLES,
     TOURNAMENT_SERVER_SAMPLES,
@@ -136,6 +140,7 @@ CLIENT_SAMPLES: list[Any] = [
     *TOURNAMENT_CLIENT_SAMPLES,
     *MAIL_CLIENT_SAMPLES,
     *ACCOUNT_CLIENT_SAMPLES,
+    *MODERATION_CLIENT_SAMPLES,
 ]
 SERVER_SAMPLES: list[Any] = [
     Welcome(1, "kahuna", 16384, 300),
@@ -234,6 +239,7 @@ SERVER_SAMPLES: list[Any] = [
     *TOURNAMENT_SERVER_SAMPLES,
     *MAIL_SERVER_SAMPLES,
     *ACCOUNT_SERVER_SAMPLES,
+    *MODERATION_SERVER_SAMPLES,
 ]
 
 

@@ -23,6 +23,7 @@ from server.core.store import (
     hash_address,
     hash_token,
 )
+from server.storage.schema import table_names
 from server.storage.sqlite_schema import SCHEMA_VERSION
 from server.storage.storage_open import open_storage
 from tests.conftest import Backend
@@ -38,8 +39,11 @@ VERSION_5_TABLES = (
 )
 VERSION_5_ARCHIVE = ("tournament_id", "round")
 # what schema version 6 added (the mail queue: tests/server/test_mail_queue.py; the deleted
-# names and the indexes: tests/server/test_account_storage.py)
-VERSION_6_TABLES = ("mail_queue", "deleted_names")
+# names and the indexes: tests/server/test_account_storage.py; moderation:
+# tests/server/test_storage_moderation.py)
+VERSION_6_TABLES = (
+    "mail_queue", "deleted_names", "moderators", "moderation_log", "sanctions", "reports",
+)  # fmt: skip
 VERSION_6_INDEXES = ("seats_account", "archive_white", "archive_black")
 ANN = AccountRow("ann", "Ann", "$argon2id$x", 1500.0, 350.0, 0.06, 10.0, 10.0, False, {})
 BOB = AccountRow("bob", "Bob", "$argon2id$y", 1500.0, 350.0, 0.06, 20.0, 20.0, False, {})
@@ -104,7 +108,10 @@ def test_a_shared_opening_needs_a_database_of_this_version(tmp_path: Path) -> No
 
 def to_version(backend: Backend, version: int, tables: tuple[str, ...]) -> None:
     """The database made as an older version would have left it: without the tables named and
-    (before version 5) version 5's columns of the archive, at the version given."""
+    version 5's columns of the archive, at the version given; the tables of versions after it
+    that `tables` leaves out go too."""
+    newer = sorted(table_names() - table_names(version) - set(tables))
+    tables = (*tables, *newer)
     columns = VERSION_5_ARCHIVE if version < 5 else ()
     indexes = VERSION_6_INDEXES if version < 6 else ()
     if backend.kind == "sqlite":

@@ -57,6 +57,7 @@ def finished(seed: int = 3) -> Game:
         (T.RESIGNED, B, W, "Black resigned"),
         (T.RESIGNED, W, B, "White resigned"),
         (T.AGREED, None, None, "draw agreed"),
+        (T.ABANDONED, None, None, "abandoned: a moderator closed the table"),
         (T.TIME, W, B, "White ran out of time"),
         (T.FORFEIT, W, B, "White forfeited"),
     ],
@@ -127,6 +128,7 @@ def test_an_ending_must_name_the_right_seat_and_be_one_that_is_declared(
     [
         (Ending(T.RESIGNED, W), ["e", "resigned", "white"], "white resigns"),
         (Ending(T.AGREED, None), ["e", "agreed", None], "draw agreed"),
+        (Ending(T.ABANDONED, None), ["e", "abandoned", None], "game abandoned"),
         (Ending(T.TIME, B), ["e", "time", "black"], "black loses on time"),
         (Ending(T.FORFEIT, W), ["e", "forfeit", "white"], "white forfeits"),
     ],
@@ -257,6 +259,7 @@ def test_the_older_english_forms_are_still_read() -> None:
         (Result(B, T.NO_BRIDGES), "White has no bridge on the board"),
         (Result(W, T.RESIGNED), "Black resigned"),
         (Result(None, T.AGREED), "draw agreed"),
+        (Result(None, T.ABANDONED), "abandoned: a moderator closed the table"),
         (Result(B, T.TIME), "White ran out of time"),
         (Result(B, T.FORFEIT), "White forfeited"),
     ],
@@ -264,7 +267,7 @@ def test_the_older_english_forms_are_still_read() -> None:
 def test_english_reason_gives_todays_sentences(result: Result, words: str) -> None:
     assert english_reason(result) == words == result.reason
     # Every sentence of the rules' endings reads back as its code.
-    if result.kind not in (T.RESIGNED, T.AGREED, T.TIME, T.FORFEIT):
+    if result.kind not in (T.RESIGNED, T.AGREED, T.TIME, T.FORFEIT, T.ABANDONED):
         assert termination(words) is result.kind
 
 

@@ -32,7 +32,7 @@ from shared.history import (
 from shared.position import Position, PositionError
 from shared.randomness import SeededSource
 from shared.record import record_from_log, replay, write_record
-from shared.types import DECLARED_ENDINGS, GameOptions, Phase, Seat, Termination
+from shared.types import DECLARED_ENDINGS, SEATLESS_ENDINGS, GameOptions, Phase, Seat
 from tests.shared.test_properties import ALL_ACTIONS, game_options
 
 W, B = Seat.WHITE, Seat.BLACK
@@ -241,8 +241,8 @@ chances = st.builds(
     Chance, st.lists(st.integers(0, NUM_ISLANDS - 1), max_size=24).map(tuple)
 )  # fmt: skip
 endings = st.sampled_from(
-    [Ending(Termination.AGREED, None)]
-    + [Ending(k, s) for k in DECLARED_ENDINGS - {Termination.AGREED} for s in Seat]
+    [Ending(k, None) for k in SEATLESS_ENDINGS]
+    + [Ending(k, s) for k in DECLARED_ENDINGS - SEATLESS_ENDINGS for s in Seat]
 )
 entries: st.SearchStrategy[LogEntry] = st.one_of(moves, chances, endings)
 

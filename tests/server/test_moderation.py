@@ -1,0 +1,457 @@
+"""Moderation over real sockets (protocol version 4): the operator makes a moderator while the
+server runs; each of a moderator's actions (mute, close a table, disable, ban) and its undoing,
+with what the others' clients are actually sent; the players' reports and their closing; a
+non-moderator refused, changing nothing; and all of it kept across a restart, on SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import subprocess
+import sys
+from pathlib import Path
+
+import msgpack
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol.codec import CLIENT_MAX_FRAME, decode_server, encode
+from protocol.errors import ErrorCode
+from protocol.fields import PROTOCOL_VERSION
+from protocol.messages import (
+    Chat,
+    ChatMessage,
+    Command,
+    Error,
+    GetRecord,
+    Hello,
+    Join,
+    LobbySubscribe,
+    PlayersChanged,
+    Record,
+    Spectate,
+    State,
+    TableClosed,
+    Update,
+    Welcome,
+)
+from protocol.moderation_messages import (
+    CloseReport,
+    GetModeration,
+    Moderate,
+    Moderation,
+    ModerationNote,
+    ReportPlayer,
+)
+from protocol.player_messages import (
+    Games,
+    GetGames,
+    LobbyChat,
+    LobbyChatMessage,
+    LoggedIn,
+    LoggedOut,
+    Login,
+    Register,
+)
+from server.core.names import name_key
+from server.core.store import ModeratorOp
+from server.net.app import KahunaServer
+from server.storage.storage_open import open_storage
+from tests.conftest import Client, ServerFactory, create_table, server_config
+from tests.server.test_accounts_cli import ROOT, run
+
+WORDS = "long enough words"
+NEIGHBOUR = "127.0.0.2"  # another address on loopback, beside the tests' 127.0.0.1
+
+
+def moderators_db(path: Path, *names: str) -> str:
+    """A new database in which these names' accounts, once registered, are moderators."""
+    db = str(path / "db.sqlite3")
+    storage = open_storage(db)
+    storage.write([ModeratorOp(name_key(n), True, 1.0) for n in names])
+    storage.close()
+    return db
+
+
+async def player(port: int, name: str, register: bool = True) -> Client:
+    client = await Client.connect(port, name)
+    await client.send(Register(name, WORDS) if register else Login(name, WORDS))
+    await client.expect(LoggedIn)
+    return client
+
+
+async def moderation(client: Client, check: object = None) -> Moderation:
+    """The next `moderation` (for which check(state) holds, if given)."""
+    while True:
+        state = await client.expect(Moderation)
+        if check is None or (callable(check) and check(state)):
+            return state
+
+
+def heard(client: Client, text: str) -> bool:
+    """Whether any frame the client received holds the text (its bytes as msgpack packs it)."""
+    packed = msgpack.packb(text)
+    return any(packed in frame for frame in client.frames)
+
+
+async def neighbour(port: int) -> tuple[Client | None, Error | None]:
+    """A client from 127.0.0.2: connected and welcomed, or the error it was refused with."""
+    ws = await connect(
+        f"ws://127.0.0.1:{port}", compression=None, open_timeout=5,
+        max_size=CLIENT_MAX_FRAME, local_addr=(NEIGHBOUR, 0),
+    )  # fmt: skip
+    with contextlib.suppress(ConnectionClosed):  # refused at once: the error came first
+        await ws.send(encode(Hello(PROTOCOL_VERSION, "Neighbour")))
+    try:
+        first = decode_server(await asyncio.wait_for(ws.recv(), 5))
+    except ConnectionClosed:
+        return None, None
+    if isinstance(first, Error):
+        try:
+            await asyncio.wait_for(ws.recv(), 5)
+        except ConnectionClosed:
+            pass
+        else:
+            raise AssertionError("a refused connection stays open")
+        return None, first
+    assert isinstance(first, Welcome)
+    return Client(ws), None
+
+
+async def test_the_operator_makes_a_moderator_while_the_server_runs(
+    tmp_path: Path, make_server: ServerFactory
+) -> None:
+    db = str(tmp_path / "db.sqlite3")
+    server = await make_server(db=db, password_cost="test", account_actions_interval=0.1)
+    mod = await player(server.port, "Mira")
+    await mod.send(GetModeration())
+    await mod.expect_error("not_moderator")
+    done = await asyncio.to_thread(run, "moderator", "Mira", "--db", db)
+    assert done.returncode == 0, done.stderr
+    assert "Mira is a moderator" in done.stdout
+    state = await moderation(mod)
+    assert [(e.moderator, e.action, e.target) for e in state.log] == [
+        ("operator", "moderator", "Mira")
+    ]
+    again = await asyncio.to_thread(run, "moderator", "Mira", "--db", db)
+    assert "Mira is a moderator already" in again.stdout
+    revoked = await asyncio.to_thread(run, "moderator", "mira", "--revoke", "--db", db)
+    assert "Mira is no longer a moderator" in revoked.stdout
+    note = await mod.expect(ModerationNote)
+    assert note.note == "moderator_revoked"
+    await mod.send(Moderate("mute", "Nobody", "spam", 60))
+    await mod.expect_error("not_moderator")
+    shown = await asyncio.to_thread(run_moderation, "log", "--db", db)
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()[1:]
+    assert [line.split()[2:5] for line in lines] == [
+        ["operator", "moderator", "Mira"],
+        ["operator", "moderator_revoked", "Mira"],
+    ]
+    await mod.close()
+
+
+def run_moderation(*args: str) -> subprocess.CompletedProcess[str]:
+    """kahuna-server moderation ARGS."""
+    return subprocess.run(
+        [sys.executable, "-m", "server", "moderation", *args], stdin=subprocess.DEVNULL,
+        cwd=ROOT, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+async def test_a_muted_players_chat_reaches_nobody_until_unmuted(
+    tmp_path: Path, make_server: ServerFactory
+) -> None:
+    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
+    mod = await player(server.port, "Mira")
+    await moderation(mod)  # the panel at login
+    ann, bob = await player(server.port, "Ann"), await player(server.port, "Bob")
+    for client in (mod, ann, bob):
+        await client.send(LobbySubscribe())
+        await client.expect(LobbyChatMessage)  # the history
+    joined, _ = await create_table(ann)
+    await bob.send(Join(joined.table_id, "black"))
+    await bob.expect(State)
+    await mod.send(Moderate("mute", "bob", "spam in the lobby", 600))
+    note = await bob.expect(ModerationNote)
+    assert note.note == "muted" and note.reason == "spam in the lobby"
+    state = await moderation(mod)
+    assert note.until is not None
+    assert [(m.target, m.until, m.moderator) for m in state.mutes] == [("Bob", note.until, "Mira")]
+    await bob.send(LobbyChat("buy cheap gold"))
+    error = await bob.expect_error("muted")
+    assert error.params == {"until": str(int(note.until))}
+    await bob.send(Chat(joined.table_id, "cheap gold at the table"))
+    await bob.expect_error("muted")
+    await ann.send(LobbyChat("is anyone there"))  # the others still speak
+    assert (await bob.expect(LobbyChatMessage)).entries[0].text == "is anyone there"
+    await mod.expect(LobbyChatMessage)
+    await ann.quiet(0.3)
+    await mod.quiet(0.1)
+    for client in (ann, mod):
+        assert not heard(client, "buy cheap gold")
+        assert not heard(client, "cheap gold at the table")
+    await mod.send(Moderate("unmute", "Bob", "he promised", None))
+    assert (await bob.expect(ModerationNote)).note == "unmuted"
+    await moderation(mod, lambda s: not s.mutes)
+    await bob.send(LobbyChat("sorry"))
+    assert (await ann.expect(LobbyChatMessage)).entries[0].text == "sorry"
+    await bob.send(Chat(joined.table_id, "sorry here too"))
+    assert (await ann.expect(ChatMessage)).text == "sorry here too"
+    await mod.send(Moderate("unmute", "Bob", "again", None))
+    assert (await mod.expect_error("bad_moderation")).reason == "not_muted"
+    for client in (mod, ann, bob):
+        await client.close()
+
+
+async def test_a_non_moderator_is_refused_and_nothing_changes(
+    tmp_path: Path, make_server: ServerFactory
+) -> None:
+    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
+    ann, bob = await player(server.port, "Ann"), await player(server.port, "Bob")
+    joined, _ = await create_table(ann)
+    guest = await Client.connect(server.port, "Guest")
+    for client in (bob, guest):
+        for message in (
+            Moderate("mute", "Ann", "x", 600),
+            Moderate("disable", "Ann", "x"),
+            Moderate("ban", "127.0.0.1", "x", 600),
+            Moderate("close_table", joined.table_id, "x"),
+            GetModeration(),
+            CloseReport(1, "x"),
+        ):
+            await client.send(message)
+            await client.expect_error("not_moderator")
+    await ann.send(LobbyChat("still here"))
+    assert (await ann.expect(LobbyChatMessage)).entries[0].text == "still here"
+    assert joined.table_id in server.lobby.tables  # the table stands
+    again = await Client.connect(server.port, "Again")  # nobody was banned
+    for client in (ann, bob, guest, again):
+        await client.close()
+
+
+async def test_a_closed_table_ends_abandoned_unrated_and_archived(
+    tmp_path: Path, make_server: ServerFactory
+) -> None:
+    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
+    mod = await player(server.port, "Mira")
+    await moderation(mod)
+    ann, bob = await player(server.port, "Ann"), await player(server.port, "Bob")
+    joined, _ = await create_table(ann)
+    table_id = joined.table_id
+    await bob.send(Join(table_id, "black"))
+    version = (await bob.expect(State)).version
+    await ann.expect(PlayersChanged)
+    for mover in (ann, bob, ann, bob):  # two turns each: the game would count, were it rated
+        await mover.send(Command(table_id, version, "draw"))
+        for client in (ann, bob):
+            version = (await client.expect(Update)).version
+    ratings = [(await rating(c)) for c in (ann, bob)]
+    watcher = await Client.connect(server.port, "Watcher")
+    await watcher.send(Spectate(table_id))
+    await watcher.expect(State)
+    await mod.send(Moderate("close_table", table_id, ""))
+    assert (await mod.expect_error("bad_moderation")).reason == "no_reason"
+    await mod.send(Moderate("close_table", table_id, "abusive names"))
+    for client in (ann, bob, watcher):
+        update = await client.expect(Update)
+        public = update.view.get("public", update.view)  # a spectator's view is the public part
+        result = public["result"]
+        assert result == {"winner": None, "kind": "abandoned"}
+        closed = await client.expect(TableClosed)
+        assert (closed.table_id, closed.code) == (table_id, "closed_by_moderator")
+    state = await moderation(mod)
+    assert [(e.action, e.target, e.reason) for e in state.log] == [
+        ("close_table", table_id, "abusive names")
+    ]
+    assert table_id not in server.lobby.tables
+    await ann.send(GetGames(None))
+    games = await ann.expect(Games)
+    (game,) = games.games
+    assert (game.table_id, game.ending, game.rated, game.winner) == (
+        table_id, "abandoned", False, None,
+    )  # fmt: skip
+    assert game.white_change is None and game.black_change is None
+    assert [(await rating(c)) for c in (ann, bob)] == ratings
+    await ann.send(GetRecord(table_id))
+    record = await ann.expect(Record)
+    assert "game abandoned" in record.text
+    await mod.send(Moderate("close_table", table_id, "again"))
+    await mod.expect_error("no_such_table")
+    for client in (mod, ann, bob, watcher):
+        await client.close()
+
+
+async def rating(client: Client) -> tuple[int | None, list[int]]:
+    """The player's rating and rated wins, losses and draws."""
+    await client.send(GetGames(None))
+    games = await client.expect(Games)
+    return games.rating, games.stats.rated
+
+
+async def test_a_disabled_account_cannot_log_in_until_enabled(
+    tmp_path: Path, make_server: ServerFactory
+) -> None:
+    server = await make_server(db=moderators_db(tmp_path, "Mira", "Otto"), password_cost="test")
+    mod = await player(server.port, "Mira")
+    await moderation(mod)
+    await player(server.port, "Otto")
+    bob = await player(server.port, "Bob")
+    await mod.send(Moderate("disable", "Mira", "me"))
+    assert (await mod.expect_error("bad_moderation")).reason == "self"
+    await mod.send(Moderate("disable", "Otto", "another moderator"))
+    assert (await mod.expect_error("bad_moderation")).reason == "moderator"
+    await mod.send(Moderate("disable", "Bob", "a spammer's account"))
+    out = await bob.expect(LoggedOut)
+    assert out.reason == "account_changed"
+    state = await moderation(mod)
+    assert state.disabled == ["Bob"]
+    again = await Client.connect(server.port, "Bob2")
+    await again.send(Login("Bob", WORDS))
+    await again.expect_error("bad_login")
+    await mod.send(Moderate("enable", "Bob", "appealed"))
+    await moderation(mod, lambda s: not s.disabled)
+    await again.send(Login("Bob", WORDS))
+    assert (await again.expect(LoggedIn)).name == "Bob"
+    for client in (mod, bob, again):
+        await client.close()
+
+
+async def test_a_banned_address_is_refused_and_one_beside_it_is_not(
+    tmp_path: Path, make_server: ServerFactory
+) -> None:
+    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
+    mod = await player(server.port, "Mira")
+    await moderation(mod)
+    before, refused = await neighbour(server.port)
+    assert before is not None and refused is None
+    await mod.send(Moderate("ban", "127.0.0.0/8", "everyone", 3600))
+    assert (await mod.expect_error("bad_moderation")).reason == "self"
+    await mod.send(Moderate("ban", "127.0.0.300", "typo", 3600))
+    assert (await mod.expect_error("bad_moderation")).reason == "bad_network"
+    await mod.send(Moderate("ban", "127.0.0.2", "too long", 400 * 86400))
+    assert (await mod.expect_error("bad_moderation")).reason == "bad_duration"
+    await mod.send(Moderate("ban", "127.0.0.2/31", "a flood of accounts", 3600))
+    state = await moderation(mod)
+    assert [(b.target, b.reason) for b in state.bans] == [("127.0.0.2/31", "a flood of accounts")]
+    # the connection open from there is closed, told why
+    error = await before.expect(Error)
+    assert error.code == ErrorCode.ADDRESS_BANNED.value
+    client, refused = await neighbour(server.port)
+    assert client is None and refused is not None and refused.code == "address_banned"
+    honest = await Client.connect(server.port, "Honest")  # 127.0.0.1, beside it
+    await mod.send(Moderate("unban", "127.0.0.3/31", "lifted", None))
+    await moderation(mod, lambda s: not s.bans)
+    after, refused = await neighbour(server.port)
+    assert after is not None and refused is None
+    for each in (mod, honest, after):
+        await each.close()
+
+
+async def test_a_report_carries_the_chat_around_it_and_is_closed_with_a_note(
+    tmp_path: Path, make_server: ServerFactory
+) -> None:
+    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
+    mod = await player(server.port, "Mira")
+    await moderation(mod)
+    ann, bob = await player(server.port, "Ann"), await player(server.port, "Bob")
+    await ann.send(LobbyChat("hello all"))
+    await ann.expect(LobbyChatMessage)
+    await bob.send(LobbyChat("you are all idiots"))
+    await bob.expect(LobbyChatMessage)
+    joined, _ = await create_table(ann)
+    await bob.send(Join(joined.table_id, "black"))
+    await bob.expect(State)
+    await bob.send(Chat(joined.table_id, "you play like a fish"))
+    await ann.expect(ChatMessage)
+    await ann.send(ReportPlayer("Ann", "me", None))
+    assert (await ann.expect_error("bad_moderation")).reason == "self"
+    await ann.send(ReportPlayer("Bob", "insults in the lobby and at our table", joined.table_id))
+    assert (await ann.expect(ModerationNote)).note == "reported"
+    state = await moderation(mod, lambda s: s.reports)
+    (report,) = state.reports
+    assert (report.reporter, report.name, report.table_id) == ("Ann", "Bob", joined.table_id)
+    lines = [(c.place, c.sender, c.text) for c in report.chat]
+    assert ("lobby", "Bob", "you are all idiots") in lines
+    assert ("table", "Bob", "you play like a fish") in lines
+    await ann.send(ReportPlayer("Bob", "again", None))
+    assert (await ann.expect_error("bad_moderation")).reason == "already_reported"
+    guest = await Client.connect(server.port, "Guest")
+    await guest.send(ReportPlayer("Bob", "x", None))
+    await guest.expect_error("login_required")
+    await mod.send(CloseReport(report.report_id, "muted him for a day"))
+    state = await moderation(mod, lambda s: not s.reports)
+    assert (state.log[0].action, state.log[0].target, state.log[0].reason) == (
+        "close_report", str(report.report_id), "muted him for a day",
+    )  # fmt: skip
+    await mod.send(CloseReport(report.report_id, "twice"))
+    assert (await mod.expect_error("bad_moderation")).reason == "no_such_report"
+    for client in (mod, ann, bob, guest):
+        await client.close()
+
+
+async def test_moderation_is_kept_across_a_restart(tmp_path: Path) -> None:
+    db = moderators_db(tmp_path, "Mira")
+    config = server_config(db=db, password_cost="test")
+    first = KahunaServer(config)
+    await first.start()
+    try:
+        mod = await player(first.port, "Mira")
+        await moderation(mod)
+        for name in ("Ann", "Bob", "Eve"):
+            await (await player(first.port, name)).close()
+        ann = await player(first.port, "Ann", register=False)
+        await mod.send(Moderate("mute", "Bob", "spam", 3600))
+        await mod.send(Moderate("disable", "Eve", "a second account"))
+        await mod.send(Moderate("ban", "127.0.0.2", "a flood", 3600))
+        await ann.send(ReportPlayer("Bob", "spam again", None))
+        await ann.expect(ModerationNote)
+        await moderation(mod, lambda s: s.bans and s.reports and s.disabled and s.mutes)
+        await mod.close()
+        await ann.close()
+    finally:
+        await first.stop()
+    second = KahunaServer(config)
+    await second.start()
+    try:
+        mod = await player(second.port, "Mira", register=False)
+        state = await moderation(mod)
+        assert [m.target for m in state.mutes] == ["Bob"]
+        assert [b.target for b in state.bans] == ["127.0.0.2/32"]
+        assert state.disabled == ["Eve"]
+        assert [(r.reporter, r.name, r.reason) for r in state.reports] == [
+            ("Ann", "Bob", "spam again")
+        ]
+        assert [e.action for e in state.log] == ["ban", "disable", "mute"]
+        bob = await player(second.port, "Bob", register=False)
+        await bob.send(LobbyChat("spam"))
+        await bob.expect_error("muted")
+        eve = await Client.connect(second.port, "Eve2")
+        await eve.send(Login("Eve", WORDS))
+        await eve.expect_error("bad_login")
+        client, refused = await neighbour(second.port)
+        assert client is None and refused is not None and refused.code == "address_banned"
+        for each in (mod, bob, eve):
+            await each.close()
+    finally:
+        await second.stop()
+
+
+async def test_a_game_against_the_computer_closed_counts_nowhere(
+    tmp_path: Path, make_server: ServerFactory
+) -> None:
+    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
+    mod = await player(server.port, "Mira")
+    await moderation(mod)
+    ann = await player(server.port, "Ann")
+    joined, _ = await create_table(ann, vs_computer=True)
+    await mod.send(Moderate("close_table", joined.table_id, "a test table"))
+    closed = await ann.expect(TableClosed)
+    assert closed.code == "closed_by_moderator"
+    await ann.send(GetGames(None))
+    games = await ann.expect(Games)
+    assert [(g.table_id, g.ending) for g in games.games] == [(joined.table_id, "abandoned")]
+    assert games.stats.computer == {} and games.stats.rated == [0, 0, 0]
+    for client in (mod, ann):
+        await client.close()

@@ -1,0 +1,155 @@
+"""Moderation in the page, against the real server: a player reports another from the lobby's
+chat (the flag beside the name) and from the player's page; a moderator sees the report with
+its chat in the lobby's Moderation part, closes it with a note and mutes the player from the
+panel's form, and the muted player's socket is told; axe-core finds no serious violation with
+the report form and the panel open, in English and German."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+from protocol.moderation_messages import ModerationNote
+from protocol.player_messages import LobbyChat, LobbyChatMessage, LoggedIn, Register
+from server.core.names import name_key
+from server.core.store import ModeratorOp
+from server.storage.storage_open import open_storage
+from tests.conftest import Client, ServerFactory
+from tests.web.conftest import DESKTOP, Pages
+from tests.web.test_accounts import register
+from tests.web.test_axe import AXE, SERIOUS, violations
+
+pytestmark = pytest.mark.browser
+
+
+async def server_with_moderator(tmp_path: Path, make_server: ServerFactory) -> int:
+    db = str(tmp_path / "db.sqlite3")
+    storage = open_storage(db)
+    storage.write([ModeratorOp(name_key("Mira"), True, 1.0)])
+    storage.close()
+    server = await make_server(web=True, password_cost="test", db=db)
+    return server.port
+
+
+async def spammer(port: int) -> Client:
+    bob = await Client.connect(port, "Bob")
+    await bob.send(Register("Bob", "bob's long password"))
+    await bob.expect(LoggedIn)
+    await bob.send(LobbyChat("buy cheap gold at example.com"))
+    await bob.expect(LobbyChatMessage)
+    return bob
+
+
+async def report_from_the_chat(ann: Page, reason: str) -> None:
+    line = ann.locator(".lobby-chat .lines li", has_text="buy cheap gold")
+    await line.get_by_role("button", name="Report Bob").click()
+    form = ann.locator("form.report")
+    await expect(form.locator("input[name=reason]")).to_be_focused()
+    await form.locator("input[name=reason]").fill(reason)
+    await form.get_by_role("button", name="Send the report").click()
+    await expect(ann.locator(".notice")).to_have_text(
+        "Your report is with the moderators. Thank you.", timeout=5000
+    )
+    await expect(ann.locator("form.report")).to_have_count(0)
+
+
+async def test_a_report_from_the_chat_closed_and_a_mute_from_the_panel(
+    browser: Browser, make_server: ServerFactory, tmp_path: Path
+) -> None:
+    port = await server_with_moderator(tmp_path, make_server)
+    pages = Pages(browser, port)
+    bob = await spammer(port)
+    ann = await pages.open("/")
+    mira = await pages.open("/")
+    await register(ann, "Ann", "ann's long password")
+    await register(mira, "Mira", "mira's long password")
+    # a player sees no panel, and no flag beside their own lines
+    await expect(ann.locator("section.moderation")).to_have_count(0)
+    await expect(mira.locator("section.moderation")).to_be_visible()
+    await report_from_the_chat(ann, "spam in the lobby")
+    panel = mira.locator("section.moderation")
+    report = panel.locator(".report-item")
+    await expect(report).to_contain_text("#1 Bob", timeout=5000)
+    await expect(report).to_contain_text("reported by Ann")
+    await expect(report.locator(".report-chat li.reported")).to_contain_text(
+        "buy cheap gold at example.com"
+    )
+    await report.locator("input[name=note]").fill("muted for an hour")
+    await report.get_by_role("button", name="Close report 1").click()
+    await expect(panel.locator(".report-item")).to_have_count(0, timeout=5000)
+    await expect(panel).to_contain_text("No open reports.")
+    form = panel.locator("form.moderate")
+    await form.locator("select[name=action]").select_option("mute")
+    await form.locator("input[name=target]").fill("Bob")
+    await form.locator("select[name=seconds]").select_option("3600")
+    await form.locator("input[name=reason]").fill("spam in the lobby")
+    await form.get_by_role("button", name="Do it").click()
+    note = await bob.expect(ModerationNote)
+    assert note.note == "muted" and note.reason == "spam in the lobby"
+    await expect(panel.locator(".in-force")).to_contain_text("Bob", timeout=5000)
+    await panel.locator("details summary").click()
+    log = panel.locator(".moderation-log")
+    await expect(log.locator("li").first).to_contain_text("Mira mute Bob")
+    await expect(log).to_contain_text("Mira close_report 1")
+    await bob.close()
+    assert pages.errors == []
+
+
+async def test_a_report_from_the_players_page(
+    browser: Browser, make_server: ServerFactory, tmp_path: Path
+) -> None:
+    port = await server_with_moderator(tmp_path, make_server)
+    pages = Pages(browser, port)
+    bob = await spammer(port)
+    ann = await pages.open("/")
+    await register(ann, "Ann", "ann's long password")
+    await ann.locator(".lobby-chat .lines a.sender", has_text="Bob").first.click()
+    await ann.wait_for_url("**/player/Bob")
+    await ann.get_by_role("button", name="Report Bob").click()
+    form = ann.locator("form.report")
+    await form.locator("input[name=reason]").fill("a rude name")
+    await form.get_by_role("button", name="Send the report").click()
+    await expect(ann.locator(".notice")).to_contain_text("Your report is with the moderators")
+    await ann.get_by_role("button", name="Report Bob").click()
+    await ann.locator("form.report input[name=reason]").fill("again")
+    await ann.locator("form.report").get_by_role("button", name="Send the report").click()
+    await expect(ann.locator(".notice")).to_have_text(
+        "your report of that player is open already", timeout=5000
+    )
+    await bob.close()
+    assert pages.errors == []
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="node_modules/axe-core is missing: `npm ci`")
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+async def test_no_serious_violation_with_the_form_and_the_panel_open(
+    browser: Browser, make_server: ServerFactory, tmp_path: Path, locale: str
+) -> None:
+    port = await server_with_moderator(tmp_path, make_server)
+    bob = await spammer(port)
+    opened: list[Page] = []
+    for name in ("Ann", "Mira"):
+        options: dict[str, Any] = {"viewport": DESKTOP, "locale": locale, "bypass_csp": True}
+        context = await browser.new_context(**options)
+        page = await context.new_page()
+        await page.goto(f"http://127.0.0.1:{port}/")
+        form = page.locator("form.login")
+        await form.locator("input[name=name]").fill(name)
+        await form.locator("input[name=password]").fill(f"{name}'s long password")
+        await form.locator("button[value=register]").click()
+        await expect(page.locator(".account")).to_be_visible(timeout=10_000)
+        opened.append(page)
+    ann, mira = opened
+    await ann.locator(".lobby-chat .lines li button.report-player").first.click()
+    await ann.locator("form.report input[name=reason]").fill("spam")
+    await ann.locator("form.report button.primary").click()
+    await ann.locator(".lobby-chat .lines li button.report-player").first.click()  # open again
+    await expect(mira.locator("section.moderation .report-item")).to_have_count(1, timeout=5000)
+    for page in (ann, mira):
+        assert await page.evaluate("document.documentElement.lang") == locale[:2]
+        found = await violations(page)
+        assert [v for v in found if v["impact"] in SERIOUS] == [], found
+    await bob.close()
