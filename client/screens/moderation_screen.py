@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import textwrap
 
-from catalogue.codes import MODERATION_ACTIONS
 from client.language.i18n import _
+from client.language.words import moderation_action_words
 from client.model.moderation import until_words
 from client.model.state import ClientState
 from client.screens.canvas import Canvas
@@ -91,15 +91,8 @@ def log_row(entry: ModerationEntry) -> str:
     )
     reason = f": {entry.reason}" if entry.reason else ""
     when = until_words(entry.at)
-    return f"{when}  {action_words(entry)}{until}{reason}"
-
-
-def action_words(entry: ModerationEntry) -> str:
-    """What a line of the log says was done, in the reader's language."""
-    sentence = MODERATION_ACTIONS.get(entry.action)
-    if sentence is None:  # an action newer than this client
-        return f"{entry.moderator} {entry.action} {entry.target}"
-    return _(sentence).format(moderator=entry.moderator, target=entry.target)
+    done = moderation_action_words(entry.moderator, entry.action, entry.target)
+    return f"{when}  {done}{until}{reason}"
 
 
 def sanction_target(sanction: Sanction) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import attrs
 import pytest
 
 from client.language.i18n import set_language
@@ -157,6 +158,13 @@ def test_the_moderators_panels_at_80x24() -> None:
     assert "Mira hat die Adressen von Dan gebannt" in text
     set_language("it")
     assert "Mira ha silenziato Cid" in render_lobby(state, 80, 24).text()
+    set_language("en")
+    set_language("de")
+    entry = ModerationEntry(time.time() + 1, "Mira", "unban_player", "Dan", "lifted", None)
+    state.handle(attrs.evolve(PANEL, log=[entry, *PANEL.log]))
+    assert state.message == (
+        "Erledigt und im Protokoll: Mira hat den Bann der Adressen von Dan aufgehoben."
+    )
     set_language("en")
     state.handle(ModerationNote("moderator_revoked", None, None))
     assert state.accounts.moderation is None and state.accounts.panel == "tables"
