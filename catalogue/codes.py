@@ -1,7 +1,8 @@
 """The server's codes and what they say, in English: the catalogue's keys, one table per kind
-of code (refusals, account refusals, closings, leavings). The terminal client translates them
-where it shows them (client/language/words.py); the page gets the same tables in web/code-words.mjs
-(catalogue.web_tables) and translates them with the same catalogue.
+of code (refusals, account refusals, closings, leavings, the moderation log's actions). The
+terminal client translates them where it shows them (client/language/words.py); the page gets
+the same tables in web/code-words.mjs (catalogue.web_tables) and translates them with the same
+catalogue.
 """
 
 from __future__ import annotations
@@ -144,6 +145,10 @@ ACCOUNT_REASONS: dict[str, str] = {
     "bad_moderation/not_disabled": N_("that account is not disabled"),
     "bad_moderation/not_muted": N_("that player is not muted"),
     "bad_moderation/not_banned": N_("that address or network is not banned"),
+    "bad_moderation/no_connection": N_(
+        "that player has no connection open, so no address of theirs is known: ask the operator"
+    ),
+    "bad_moderation/not_banned_player": N_("no ban of that player's addresses is in force"),
     "bad_moderation/no_such_report": N_("no open report has that number"),
     "bad_moderation/already_reported": N_("your report of that player is open already"),
     "bad_moderation/too_many_reports": N_("you have as many open reports as you may"),
@@ -218,4 +223,20 @@ LEFT: dict[str, str] = {
     "stopped_watching": N_("you stopped watching"),
     "gave_up_seat": N_("you gave up your seat"),
     "stepped_away": N_("you stepped away; your seat waits for you"),
+}
+
+# A line of the moderation log (version 4's ModerationEntry.action), who did what to whom.
+MODERATION_ACTIONS: dict[str, str] = {
+    "mute": N_("{moderator} muted {target}"),
+    "unmute": N_("{moderator} unmuted {target}"),
+    "close_table": N_("{moderator} closed the table {target}"),
+    "disable": N_("{moderator} disabled the account {target}"),
+    "enable": N_("{moderator} enabled the account {target} again"),
+    "ban": N_("{moderator} banned {target}"),
+    "unban": N_("{moderator} lifted the ban on {target}"),
+    "ban_player": N_("{moderator} banned the addresses of {target}"),
+    "unban_player": N_("{moderator} lifted the ban on the addresses of {target}"),
+    "close_report": N_("{moderator} closed report {target}"),
+    "moderator": N_("{moderator} made {target} a moderator"),
+    "moderator_revoked": N_("{moderator} took the moderator's rights from {target}"),
 }

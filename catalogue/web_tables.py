@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import json
 
-from catalogue.codes import ACCOUNT_ERRORS, ACCOUNT_REASONS, CLOSINGS, ERRORS, REFUSALS
+from catalogue.codes import (
+    ACCOUNT_ERRORS,
+    ACCOUNT_REASONS,
+    CLOSINGS,
+    ERRORS,
+    MODERATION_ACTIONS,
+    REFUSALS,
+)
 from catalogue.endings import GAME_OVER_NOTES, NEITHER_HAS_A_BRIDGE, REASONS
 from catalogue.events import EVENTS
 
@@ -23,6 +30,7 @@ TABLES: dict[str, dict[str, str]] = {
     "reasons": {**REASONS, "neither": NEITHER_HAS_A_BRIDGE},
     "events": EVENTS,
     "game_over_notes": GAME_OVER_NOTES,
+    "moderation_actions": MODERATION_ACTIONS,
 }
 
 

@@ -15,11 +15,14 @@ import attrs
 
 from protocol.fields import since_v4
 
-ModerationAction = Literal["mute", "unmute", "close_table", "disable", "enable", "ban", "unban"]
+ModerationAction = Literal[
+    "mute", "unmute", "close_table", "disable", "enable", "ban", "unban", "ban_player",
+    "unban_player",
+]  # fmt: skip
 # what the log keeps: the moderators' actions, a report closed, and the operator's grants
 LoggedAction = Literal[
-    "mute", "unmute", "close_table", "disable", "enable", "ban", "unban", "close_report",
-    "moderator", "moderator_revoked",
+    "mute", "unmute", "close_table", "disable", "enable", "ban", "unban", "ban_player",
+    "unban_player", "close_report", "moderator", "moderator_revoked",
 ]  # fmt: skip
 ModerationNoteName = Literal["muted", "unmuted", "reported", "moderator_revoked"]
 ChatPlace = Literal["lobby", "table"]
@@ -33,8 +36,10 @@ class Moderate:
     player `target` in the chat for `seconds`, `unmute` them; `close_table` the table `target`
     (a game under way ends as abandoned, unrated); `disable` the account `target` (it cannot
     log in; its connections are logged out), `enable` it again; `ban` the address or network
-    `target` (an IP address or CIDR, e.g. 203.0.113.0/24) for `seconds`, `unban` it. The
-    answer: `moderation`, to every moderator connected."""
+    `target` (an IP address or CIDR, e.g. 203.0.113.0/24) for `seconds`, `unban` it;
+    `ban_player` the addresses of the connections the player `target` has open now (never shown
+    to the moderator) for `seconds`, `unban_player` lifts those. The answer: `moderation`, to
+    every moderator connected."""
 
     TYPE: ClassVar[str] = "moderate"
     action: ModerationAction
@@ -113,12 +118,15 @@ class ModerationEntry:
 
 @attrs.frozen
 class Sanction:
-    """A mute (`target` a player's name) or a ban (`target` an address or network) in force."""
+    """A mute (`target` a player's name) or a ban (`target` an address or network) in force;
+    a ban by player (`of_player` true) has the player's name as `target`: their addresses are
+    never sent."""
 
     target: str
     until: float
     reason: str
     moderator: str
+    of_player: bool = since_v4(False)
 
 
 @attrs.frozen

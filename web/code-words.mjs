@@ -79,6 +79,8 @@ export const ACCOUNT_REASONS = {
   "bad_moderation/not_disabled": "that account is not disabled",
   "bad_moderation/not_muted": "that player is not muted",
   "bad_moderation/not_banned": "that address or network is not banned",
+  "bad_moderation/no_connection": "that player has no connection open, so no address of theirs is known: ask the operator",
+  "bad_moderation/not_banned_player": "no ban of that player's addresses is in force",
   "bad_moderation/no_such_report": "no open report has that number",
   "bad_moderation/already_reported": "your report of that player is open already",
   "bad_moderation/too_many_reports": "you have as many open reports as you may"
@@ -195,4 +197,19 @@ export const GAME_OVER_NOTES = {
   "lost": "{name} won",
   "drawn": "a draw",
   "unknown": "its table shows the result"
+};
+
+export const MODERATION_ACTIONS = {
+  "mute": "{moderator} muted {target}",
+  "unmute": "{moderator} unmuted {target}",
+  "close_table": "{moderator} closed the table {target}",
+  "disable": "{moderator} disabled the account {target}",
+  "enable": "{moderator} enabled the account {target} again",
+  "ban": "{moderator} banned {target}",
+  "unban": "{moderator} lifted the ban on {target}",
+  "ban_player": "{moderator} banned the addresses of {target}",
+  "unban_player": "{moderator} lifted the ban on the addresses of {target}",
+  "close_report": "{moderator} closed report {target}",
+  "moderator": "{moderator} made {target} a moderator",
+  "moderator_revoked": "{moderator} took the moderator's rights from {target}"
 };

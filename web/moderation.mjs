@@ -7,6 +7,7 @@
 
 import { accounts } from "./accounts.mjs";
 import { el } from "./dom.mjs";
+import { MODERATION_ACTIONS } from "./code-words.mjs";
 import { render, send } from "./state.mjs";
 import { _, t } from "./words.mjs";
 
@@ -24,8 +25,10 @@ const ACTIONS = [
   ["enable", "Enable an account", "player"],
   ["ban", "Ban an address or network", "address"],
   ["unban", "Lift a ban", "address"],
+  ["ban_player", "Ban a player's addresses (never shown)", "player"],
+  ["unban_player", "Lift the ban of a player's addresses", "player"],
 ];
-const TIMED = new Set(["mute", "ban"]);
+const TIMED = new Set(["mute", "ban", "ban_player"]);
 const DURATIONS = [
   [600, "10 minutes"],
   [3600, "1 hour"],
@@ -33,6 +36,18 @@ const DURATIONS = [
   [7 * 86400, "7 days"],
   [30 * 86400, "30 days"],
 ];
+
+// What a line of the log says was done, in the reader's language.
+function actionWords(entry) {
+  const sentence = MODERATION_ACTIONS[entry.action];
+  if (!sentence) return `${entry.moderator} ${entry.action} ${entry.target}`; // newer than this page
+  return t(sentence, { moderator: entry.moderator, target: entry.target });
+}
+
+// A ban by player names the player: their addresses are never sent.
+function sanctionTarget(s) {
+  return s.of_player ? t("the addresses of {name}", { name: s.target }) : s.target;
+}
 
 function when(unix) {
   return new Date(unix * 1000).toLocaleString(document.documentElement.lang || undefined, { dateStyle: "short", timeStyle: "short" });
@@ -47,7 +62,7 @@ export function moderationMessage(m, app) {
     const me = accounts.account;
     // this moderator's action, done: said, as every request is answered
     if (before && newest && me && newest.moderator === me.name && !before.log.some((e) => e.at === newest.at && e.action === newest.action && e.target === newest.target)) {
-      app.notice = t("Done, and in the log: {action} {target}.", { action: newest.action, target: newest.target });
+      app.notice = t("Done, and in the log: {line}.", { line: actionWords(newest) });
     }
     return true;
   }
@@ -219,7 +234,7 @@ function actionForm() {
 function inForce(panel) {
   const rows = [
     ...panel.mutes.map((s) => [_("Muted:"), `${s.target} (${when(s.until)}): ${s.reason}`]),
-    ...panel.bans.map((s) => [_("Banned:"), `${s.target} (${when(s.until)}): ${s.reason}`]),
+    ...panel.bans.map((s) => [_("Banned:"), `${sanctionTarget(s)} (${when(s.until)}): ${s.reason}`]),
     ...panel.disabled.map((name) => [_("Disabled:"), name]),
   ];
   if (!rows.length) return null;
@@ -236,7 +251,7 @@ function logList(panel) {
         "li",
         {},
         el("span", { class: "dim", text: when(e.at) }),
-        ` ${e.moderator} ${e.action} ${e.target}`,
+        ` ${actionWords(e)}`,
         e.until ? ` ${t("until {until}", { until: when(e.until) })}` : "",
         e.reason ? `: ${e.reason}` : "",
       ),

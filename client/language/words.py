@@ -13,7 +13,15 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from catalogue.codes import ACCOUNT_ERRORS, ACCOUNT_REASONS, CLOSINGS, ERRORS, LEFT, REFUSALS
+from catalogue.codes import (
+    ACCOUNT_ERRORS,
+    ACCOUNT_REASONS,
+    CLOSINGS,
+    ERRORS,
+    LEFT,
+    MODERATION_ACTIONS,
+    REFUSALS,
+)
 from catalogue.endings import (
     ENDINGS,
     GAME_OVER_NOTES,
@@ -476,3 +484,11 @@ def record_problem(exc: RecordError) -> str:
     }
     sentence = sentences.get(exc.code)
     return exc.reason if sentence is None else sentence.format(**params)
+
+
+def moderation_action_words(moderator: str, action: str, target: str) -> str:
+    """What a line of the moderation log says was done, in the reader's language."""
+    sentence = MODERATION_ACTIONS.get(action)
+    if sentence is None:  # an action newer than this client
+        return f"{moderator} {action} {target}"
+    return _(sentence).format(moderator=moderator, target=target)

@@ -8,6 +8,8 @@ state (client/model/players.py) keeps the panel, client/screens/moderation_scree
     close TABLE REASON                   (a game under way ends abandoned, unrated)
     disable NAME REASON                  enable NAME REASON
     ban 203.0.113.0/24 1d REASON         unban 203.0.113.0/24 REASON
+    ban NAME 1d REASON                   unban NAME REASON
+                                         (the addresses of NAME's open connections, unseen)
     reports                              closereport N NOTE
     modlog
 
@@ -16,6 +18,7 @@ A time is a number and its unit: s, m, h or d (90s, 30m, 2h, 7d).
 
 from __future__ import annotations
 
+import ipaddress
 import time
 
 import attrs
@@ -110,20 +113,33 @@ def moderation_request(
                 refused=_("{time}: not a time (like 90s, 30m, 2h or 7d)").format(time=args[1])
             )
         reason = rest.split(None, 2)[2]
-        return ModerationRequest((Moderate(WITH_TIME[command], args[0], reason, seconds),))
+        action = _by_player(WITH_TIME[command], args[0])
+        return ModerationRequest((Moderate(action, args[0], reason, seconds),))
     if command in WITHOUT_TIME:
         if len(args) < 2:
             return ModerationRequest(
                 refused=_("{command} {target} REASON").format(command=word, target=_target(command))
             )
         reason = rest.split(None, 1)[1]
-        return ModerationRequest((Moderate(WITHOUT_TIME[command], args[0], reason, None),))
+        action = _by_player(WITHOUT_TIME[command], args[0])
+        return ModerationRequest((Moderate(action, args[0], reason, None),))
     return None
+
+
+def _by_player(action: ModerationAction, target: str) -> ModerationAction:
+    """`ban` and `unban` of what is not an address or a network: of a player's addresses."""
+    if action not in ("ban", "unban"):
+        return action
+    try:
+        ipaddress.ip_network(target, strict=False)
+    except ValueError:
+        return "ban_player" if action == "ban" else "unban_player"
+    return action
 
 
 def _target(command: str) -> str:
     if command in ("ban", "unban"):
-        return _("ADDRESS")
+        return _("ADDRESS|NAME")
     if command == "close":
         return _("TABLE")
     return "NAME"

@@ -15,7 +15,7 @@ from typing import Literal
 import attrs
 
 from client.language.i18n import _, ngettext
-from client.language.words import game_over_words
+from client.language.words import game_over_words, moderation_action_words
 from client.model.moderation import until_words
 from protocol.mail_messages import MailNote, MailSettings
 from protocol.messages import ServerMessage, Welcome
@@ -203,8 +203,8 @@ class PlayersState:
             newest = msg.log[0] if msg.log else None
             if newest is not None and newest not in before.log and newest.moderator == my_name:
                 # this moderator's action, done: said, as every request is answered
-                return _("Done, and in the log: {action} {target}.").format(
-                    action=newest.action, target=newest.target
+                return _("Done, and in the log: {line}.").format(
+                    line=moderation_action_words(newest.moderator, newest.action, newest.target)
                 )
         elif isinstance(msg, ModerationNote):
             return self._moderation_note(msg)

@@ -12,6 +12,7 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition, Filter, completion_is_selected
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
+from client.language.i18n import _
 from client.model.sending import Send
 from client.model.state import ClientState
 from client.model.table_form import CreateForm
@@ -95,7 +96,7 @@ def _account_keys(kb: KeyBindings, ui: Controls, lobby: Filter, panel: Filter) -
     kb.add("down", filter=panel)(_on(lambda: state.accounts.move(1)))
     kb.add("enter", filter=panel)(_on(line.open_selected))
     kb.add("x", filter=panel)(_on(line.refuse_selected))
-    kb.add("q", filter=panel)(_on(lambda: state.accounts.open("tables")))
+    kb.add("q", filter=panel)(_on(lambda: _back_to_tables(state)))
     moves: dict[str, Callable[[], None]] = {
         "right": lambda: _replay(line, "forward"),
         "left": lambda: _replay(line, "back"),
@@ -245,11 +246,13 @@ def _lobby_keys(kb: KeyBindings, ui: Controls, lobby: Filter) -> None:
     def _up(event: KeyPressEvent) -> None:
         state.selected = max(state.selected - 1, 0)
         state.confirm_takeover = None
+        state.quit_asks = False
 
     @kb.add("down", filter=lobby)
     def _down(event: KeyPressEvent) -> None:
         state.selected = min(state.selected + 1, max(len(state.tables) - 1, 0))
         state.confirm_takeover = None
+        state.quit_asks = False
 
     join_any = _on(lambda: join(state, ui.send, None))
     kb.add("j", filter=lobby)(join_any)
@@ -263,7 +266,23 @@ def _lobby_keys(kb: KeyBindings, ui: Controls, lobby: Filter) -> None:
         state.form_open = True
 
     kb.add("r", filter=lobby)(_on(lambda: ui.send(LobbySubscribe())))
-    kb.add("q", filter=lobby)(_on(ui.quit))
+    kb.add("q", filter=lobby)(_on(lambda: _lobby_q(ui)))
+
+
+def _lobby_q(ui: Controls) -> None:
+    """q in the lobby quits at once, unless q has just closed a screen over it: then it asks
+    once (q pressed again and again to go back from a tournament would quit unasked)."""
+    state = ui.state
+    if state.quit_asks:
+        state.quit_asks = False
+        state.say(_("These are the tables. Press q again to quit."))
+    else:
+        ui.quit()
+
+
+def _back_to_tables(state: ClientState) -> None:
+    state.accounts.open("tables")
+    state.quit_asks = True
 
 
 # The new-table form's keys, each changing one option.

@@ -8,6 +8,7 @@ from __future__ import annotations
 import textwrap
 
 from client.language.i18n import _
+from client.language.words import moderation_action_words
 from client.model.moderation import until_words
 from client.model.state import ClientState
 from client.screens.canvas import Canvas
@@ -22,8 +23,8 @@ def render_moderation(canvas: Canvas, state: ClientState, width: int, height: in
         canvas.put(1, 2, _("Open reports"), "class:title")
         commands = _(
             "closereport N NOTE closes one. mute NAME 30m REASON, unmute NAME REASON,"
-            " close TABLE REASON, disable/enable NAME REASON, ban ADDRESS 1d REASON,"
-            " unban ADDRESS REASON. Esc: the tables"
+            " close TABLE REASON, disable/enable NAME REASON, ban ADDRESS|NAME 1d REASON,"
+            " unban ADDRESS|NAME REASON. Esc: the tables"
         )
         for y, line in enumerate(textwrap.wrap(commands, room)[:3], start=3):
             canvas.put(3, y, line, "class:dim")
@@ -90,14 +91,22 @@ def log_row(entry: ModerationEntry) -> str:
     )
     reason = f": {entry.reason}" if entry.reason else ""
     when = until_words(entry.at)
-    return f"{when}  {entry.moderator} {entry.action} {entry.target}{until}{reason}"
+    done = moderation_action_words(entry.moderator, entry.action, entry.target)
+    return f"{when}  {done}{until}{reason}"
+
+
+def sanction_target(sanction: Sanction) -> str:
+    """What a mute or ban is of: a name, a network, or a player's addresses (never shown)."""
+    if sanction.of_player:
+        return _("the addresses of {name}").format(name=sanction.target)
+    return sanction.target
 
 
 def in_force(mutes: list[Sanction], bans: list[Sanction], disabled: list[str]) -> list[str]:
     """The mutes, bans and disabled accounts in force, as a line's parts."""
     parts = []
     for label, found in ((_("Muted:"), mutes), (_("Banned:"), bans)):
-        named = [f"{s.target} ({until_words(s.until)})" for s in found]
+        named = [f"{sanction_target(s)} ({until_words(s.until)})" for s in found]
         if named:
             parts.append(f"{label} {', '.join(named)}")
     if disabled:

@@ -59,6 +59,7 @@ def back(state: ClientState, send: Send) -> None:
         send(GetTournaments())
     else:
         tours.view = None
+        state.quit_asks = True
 
 
 def go_to_game(state: ClientState, send: Send, replay: Callable[[str], None]) -> None:

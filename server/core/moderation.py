@@ -15,6 +15,11 @@ What each action does, and does not:
   moderator who wants one ended at once closes its table). `enable` undoes it.
 - ban: a connection from the address or network is refused before hello with
   `address_banned`, and those open from it are closed, until the ban ends or is lifted.
+- ban_player: a ban of the networks of the connections the player has open now (an IPv4
+  address alone, an IPv6 address's /64, as the login throttle counts a network), stored as
+  bans with the player's key beside them; the moderator, the panel and the log see only the
+  player's name. A player with no connection open cannot be banned so: the addresses of their
+  past logins are kept only as salted hashes, which name no network.
 
 A moderator cannot mute, disable or ban themselves, nor mute or disable another moderator (the
 operator takes a moderator's account away first). Mutes and bans end by the wall clock: they are
@@ -234,6 +239,27 @@ class ModerationDesk:
                 self.bans[shown] = (network, row)
                 ctx.write(SanctionOp(row))
                 self._close_banned(network)
+            case "ban_player":
+                account = self._player(target, moderator)
+                networks = self._networks_of(account, session)
+                until = wall + _seconds(message.seconds, BAN_SECONDS)
+                for network in networks:
+                    cidr = str(network)
+                    row = SanctionRow("ban", cidr, until, reason, moderator.name, wall, account.key)
+                    self.bans[cidr] = (network, row)
+                    ctx.write(SanctionOp(row))
+                for network in networks:
+                    self._close_banned(network)
+                shown = account.name
+            case "unban_player":
+                account = self._player(target, moderator)
+                gone = [c for c, (_n, row) in self.bans.items() if row.player == account.key]
+                if not gone:
+                    raise bad("not_banned_player", "no ban by that player's name is in force")
+                for cidr in sorted(gone):
+                    del self.bans[cidr]
+                    ctx.write(SanctionGoneOp("ban", cidr))
+                shown = account.name
             case "unban":
                 shown = str(self._network(target))
                 if shown not in self.bans:
@@ -266,6 +292,26 @@ class ModerationDesk:
         if network is None:
             raise bad("bad_network", "not an address or a network (like 203.0.113.0/24)")
         return network
+
+    def _networks_of(self, account: Account, moderator: Session) -> list[Network]:
+        """The networks of the player's connections open now, none holding the moderator's own
+        address."""
+        networks: dict[str, Network] = {}
+        for session in self._sessions_of({account.key}, every_version=True):
+            address = _address(session.address)
+            if address is not None:
+                prefix = 32 if address.version == 4 else 64
+                network = ipaddress.ip_network(f"{address}/{prefix}", strict=False)
+                networks[str(network)] = network
+        if not networks:
+            raise bad(
+                "no_connection",
+                "that player has no connection open: only an open connection's address is known",
+            )
+        own = _address(moderator.address)
+        if own is not None and any(own in network for network in networks.values()):
+            raise bad("self", "that would ban your own address")
+        return [networks[cidr] for cidr in sorted(networks)]
 
     def _mute(self, account: Account, until: float, reason: str, moderator: Account) -> None:
         row = SanctionRow("mute", account.key, until, reason, moderator.name, self.ctx.wall)
@@ -356,12 +402,12 @@ class ModerationDesk:
             state = self.state()
             self.ctx.send_all([(s.member, state) for s in sessions])
 
-    def _sessions_of(self, keys: set[str]) -> list[Session]:
-        """The version-4 connections logged in to these accounts."""
+    def _sessions_of(self, keys: set[str], every_version: bool = False) -> list[Session]:
+        """The version-4 connections (or those of any version) logged in to these accounts."""
         return [
             s
             for s in sorted(self.ctx.sessions.values(), key=lambda s: s.member)
-            if s.account in keys and s.version >= 4 and not s.closing
+            if s.account in keys and (every_version or s.version >= 4) and not s.closing
         ]
 
     def state(self) -> Moderation:
@@ -387,7 +433,18 @@ class ModerationDesk:
         bans = [
             Sanction(cidr, row.until, row.reason, row.moderator)
             for cidr, (_network, row) in sorted(self.bans.items())
-            if row.until > wall
+            if row.until > wall and row.player is None
+        ]
+        # a ban by player: one line by the player's name, whatever their networks
+        by_player: dict[str, SanctionRow] = {}
+        for _network, row in self.bans.values():
+            if row.player is not None and row.until > wall:
+                kept = by_player.get(row.player)
+                if kept is None or (row.at, row.until) > (kept.at, kept.until):
+                    by_player[row.player] = row
+        bans += [
+            Sanction(name_of(key), row.until, row.reason, row.moderator, of_player=True)
+            for key, row in sorted(by_player.items())
         ]
         disabled = sorted(a.name for a in ctx.accounts.by_key.values() if a.disabled)
         return Moderation(reports, log, mutes, bans, disabled)

@@ -455,7 +455,9 @@ class ModerationLogOp:
 @attrs.frozen
 class SanctionRow:
     """A mute (`kind` "mute", `target` an account key) or a ban (`kind` "ban", `target` a
-    network in CIDR form) in force until `until` (unix time)."""
+    network in CIDR form) in force until `until` (unix time). A ban by player keeps, in
+    `player`, the account key of the player whose addresses it bans: the moderators are shown
+    that name, never the network."""
 
     kind: str
     target: str
@@ -463,6 +465,7 @@ class SanctionRow:
     reason: str
     moderator: str  # a name
     at: float
+    player: str | None = None
 
 
 @attrs.frozen

@@ -438,6 +438,7 @@ TABLES: tuple[Table, ...] = (
             Column("reason", Type.TEXT, "NOT NULL"),
             Column("moderator", Type.TEXT, "NOT NULL"),
             Column("at", Type.REAL, "NOT NULL"),
+            Column("player", Type.TEXT, note="a ban by player: their account key"),
         ),
         key=("kind", "target"),
         clustered=True,

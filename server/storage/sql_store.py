@@ -494,11 +494,11 @@ class SqlStorage:
                 )
             case SanctionOp(sanction=m):
                 run(
-                    "INSERT INTO sanctions (kind, target, until, reason, moderator, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (kind, target) DO UPDATE SET"
+                    "INSERT INTO sanctions (kind, target, until, reason, moderator, at, player)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (kind, target) DO UPDATE SET"
                     " until = excluded.until, reason = excluded.reason,"
-                    " moderator = excluded.moderator, at = excluded.at",
-                    (m.kind, m.target, m.until, m.reason, m.moderator, m.at),
+                    " moderator = excluded.moderator, at = excluded.at, player = excluded.player",
+                    (m.kind, m.target, m.until, m.reason, m.moderator, m.at, m.player),
                 )
             case SanctionGoneOp():
                 run("DELETE FROM sanctions WHERE kind = ? AND target = ?", (op.kind, op.target))
@@ -909,7 +909,7 @@ class SqlStorage:
     def load_moderation(self, log_limit: int) -> StoredModeration:
         sanctions = self._read(
             "the mutes and bans",
-            "SELECT kind, target, until, reason, moderator, at FROM sanctions"
+            "SELECT kind, target, until, reason, moderator, at, player FROM sanctions"
             " ORDER BY kind, target",
         )
         reports = self._read(

@@ -369,3 +369,26 @@ def test_ctrl_c_and_ctrl_q_ask_alike_and_name_the_key() -> None:
     ui = KahunaApp(lobby, lambda message: True, output=DummyOutput())
     ui.ask_quit("Ctrl-C")
     assert not ui.quit_armed
+
+
+async def test_q_pressed_again_and_again_from_a_tournament_asks_before_quitting() -> None:
+    """q goes back from a tournament to the list, from the list to the lobby; the lobby's next
+    q asks once, the one after quits; a lobby reached otherwise quits on its first q."""
+    state = ClientState(name="Ann")
+    state.connection, state.connected = "connected", True
+    state.tournaments.view = "list"
+    with create_pipe_input() as pipe:
+        ui = KahunaApp(state, lambda _m: True, input=pipe, output=DummyOutput())
+        task = asyncio.get_running_loop().create_task(ui.app.run_async())
+        pipe.send_text("q")
+        await until(lambda: state.tournaments.view is None, "the lobby")
+        pipe.send_text("q")
+        await until(lambda: "Press q again to quit" in state.message, "the question")
+        assert not task.done()
+        pipe.send_text("q")
+        await asyncio.wait_for(task, 5)
+    with create_pipe_input() as pipe:
+        ui = KahunaApp(ClientState(name="Bob"), lambda _m: True, input=pipe, output=DummyOutput())
+        task = asyncio.get_running_loop().create_task(ui.app.run_async())
+        pipe.send_text("q")
+        await asyncio.wait_for(task, 5)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import attrs
 import pytest
 
 from client.language.i18n import set_language
@@ -52,6 +53,16 @@ def test_the_lobby_line_reads_the_moderators_commands() -> None:
     )
     assert read_lobby_line("ban 203.0.113.0/24 7d a flood").messages == (
         Moderate("ban", "203.0.113.0/24", "a flood", 7 * 86400),
+    )
+    # what is not an address or a network is a player, whose addresses the server bans unseen
+    assert read_lobby_line("ban Eve 1d a flood").messages == (
+        Moderate("ban_player", "Eve", "a flood", 86400),
+    )
+    assert read_lobby_line("unban Eve lifted").messages == (
+        Moderate("unban_player", "Eve", "lifted", None),
+    )
+    assert read_lobby_line("unban 2001:db8::/64 lifted").messages == (
+        Moderate("unban", "2001:db8::/64", "lifted", None),
     )
     assert read_lobby_line("close t1 abusive names").messages == (
         Moderate("close_table", "t1", "abusive names", None),
@@ -105,9 +116,15 @@ PANEL = Moderation(
              ReportChatLine("table", "Bob", "you play like a fish", None)],
         )
     ],
-    [ModerationEntry(time.time(), "Mira", "mute", "Cid", "spam", time.time() + 1800)],
+    [
+        ModerationEntry(time.time(), "Mira", "ban_player", "Dan", "a flood", time.time() + 600),
+        ModerationEntry(time.time(), "Mira", "mute", "Cid", "spam", time.time() + 1800),
+    ],
     [Sanction("Cid", time.time() + 1800, "spam", "Mira")],
-    [Sanction("203.0.113.0/24", time.time() + 86400, "a flood", "Mira")],
+    [
+        Sanction("203.0.113.0/24", time.time() + 86400, "a flood", "Mira"),
+        Sanction("Dan", time.time() + 600, "a flood", "Mira", of_player=True),
+    ],
     ["Eve"],
 )  # fmt: skip
 
@@ -131,8 +148,24 @@ def test_the_moderators_panels_at_80x24() -> None:
     assert "closereport N NOTE" in text
     state.accounts.open("modlog")
     text = render_lobby(state, 80, 24).text()
-    assert "Moderation log" in text and "Mira mute Cid" in text
+    assert "Moderation log" in text and "Mira muted Cid" in text
+    assert "Mira banned the addresses of Dan" in text
     assert "Muted: Cid (" in text and "Banned: 203.0.113.0/24 (" in text and "Disabled: Eve" in text
+    assert "the addresses of Dan (" in text
+    set_language("de")
+    text = render_lobby(state, 80, 24).text()
+    assert "Mira hat Cid stummgeschaltet" in text
+    assert "Mira hat die Adressen von Dan gebannt" in text
+    set_language("it")
+    assert "Mira ha silenziato Cid" in render_lobby(state, 80, 24).text()
+    set_language("en")
+    set_language("de")
+    entry = ModerationEntry(time.time() + 1, "Mira", "unban_player", "Dan", "lifted", None)
+    state.handle(attrs.evolve(PANEL, log=[entry, *PANEL.log]))
+    assert state.message == (
+        "Erledigt und im Protokoll: Mira hat den Bann der Adressen von Dan aufgehoben."
+    )
+    set_language("en")
     state.handle(ModerationNote("moderator_revoked", None, None))
     assert state.accounts.moderation is None and state.accounts.panel == "tables"
 

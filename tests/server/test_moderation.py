@@ -349,6 +349,46 @@ async def test_a_banned_address_is_refused_and_one_beside_it_is_not(
         await each.close()
 
 
+async def test_a_player_banned_by_name_is_refused_and_the_moderator_never_sees_the_address(
+    tmp_path: Path, make_server: ServerFactory
+) -> None:
+    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
+    mod = await player(server.port, "Mira")
+    await moderation(mod)
+    await (await player(server.port, "Gone")).close()
+    spammer, refused = await neighbour(server.port)
+    assert spammer is not None and refused is None
+    await spammer.send(Register("Spammer", WORDS))
+    await spammer.expect(LoggedIn)
+    await mod.send(Moderate("ban_player", "Gone", "no address", 3600))
+    assert (await mod.expect_error("bad_moderation")).reason == "no_connection"
+    await mod.send(Moderate("ban_player", "Nobody", "typo", 3600))
+    await mod.expect_error("no_such_player")
+    await mod.send(Moderate("ban_player", "Spammer", "a flood of accounts", 3600))
+    state = await moderation(mod)
+    assert [(b.target, b.of_player, b.reason) for b in state.bans] == [
+        ("Spammer", True, "a flood of accounts")
+    ]
+    assert [(e.action, e.target) for e in state.log][:1] == [("ban_player", "Spammer")]
+    # the player's connection is closed, told why; the next one from there is refused
+    error = await spammer.expect(Error)
+    assert error.code == ErrorCode.ADDRESS_BANNED.value
+    client, refused = await neighbour(server.port)
+    assert client is None and refused is not None and refused.code == "address_banned"
+    honest = await player(server.port, "Honest")  # 127.0.0.1 is still welcome
+    await mod.send(Moderate("unban_player", "Spammer", "lifted", None))
+    state = await moderation(mod, lambda s: not s.bans)
+    assert [(e.action, e.target) for e in state.log][:1] == [("unban_player", "Spammer")]
+    await mod.send(Moderate("unban_player", "Spammer", "again", None))
+    assert (await mod.expect_error("bad_moderation")).reason == "not_banned_player"
+    after, refused = await neighbour(server.port)
+    assert after is not None and refused is None
+    # nothing the moderator was sent names the address, in any form
+    assert mod.frames and not any(b"127.0.0.2" in frame for frame in mod.frames)
+    for each in (mod, honest, after):
+        await each.close()
+
+
 async def test_a_report_carries_the_chat_around_it_and_is_closed_with_a_note(
     tmp_path: Path, make_server: ServerFactory
 ) -> None:

@@ -23,6 +23,7 @@ from tests.server.test_storage_safety import VERSION_6_TABLES, to_version
 
 MUTE = SanctionRow("mute", "bob", 2000.0, "spam", "Mira", 1000.0)
 BAN = SanctionRow("ban", "203.0.113.0/24", 5000.0, "a flood", "Mira", 1001.0)
+BY_NAME = SanctionRow("ban", "2001:db8::/64", 5000.0, "a flood", "Mira", 1001.0, "eve")
 REPORT = ReportRow(
     1, 1002.0, "ann", "bob", "insults", "t1",
     [["lobby", "Bob", "idiots", 999.0], ["table", "Bob", "fish", None]],
@@ -37,6 +38,7 @@ def test_moderation_round_trips_through_a_reopened_database(backend: Backend) ->
             ModeratorOp("otto", True, 1.0),
             SanctionOp(MUTE),
             SanctionOp(BAN),
+            SanctionOp(BY_NAME),
             ReportOp(REPORT),
             ReportOp(ReportRow(2, 1003.0, "cid", "bob", "spam", None, [])),
             ModerationLogOp(1000.0, "Mira", "mute", "Bob", "spam", 2000.0),
@@ -58,7 +60,7 @@ def test_moderation_round_trips_through_a_reopened_database(backend: Backend) ->
     stored = storage.load_moderation(2)
     assert stored.moderators == ["mira"] == storage.load_moderators()
     assert stored.sanctions == [
-        BAN, SanctionRow("mute", "bob", 3000.0, "spam again", "Otto", 1500.0),
+        BY_NAME, BAN, SanctionRow("mute", "bob", 3000.0, "spam again", "Otto", 1500.0),
     ]  # fmt: skip
     assert stored.open_reports == [REPORT]
     assert stored.last_report == 2
@@ -67,7 +69,7 @@ def test_moderation_round_trips_through_a_reopened_database(backend: Backend) ->
         "mute", "ban", "close_report",
     ]  # fmt: skip
     storage.write([SanctionGoneOp("ban", "203.0.113.0/24")])
-    assert [s.kind for s in storage.load_moderation(0).sanctions] == ["mute"]
+    assert [s.kind for s in storage.load_moderation(0).sanctions] == ["ban", "mute"]
     storage.close()
 
 

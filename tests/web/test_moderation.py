@@ -12,12 +12,14 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Page, expect
 
+from protocol.messages import Error
 from protocol.moderation_messages import ModerationNote
 from protocol.player_messages import LobbyChat, LobbyChatMessage, LoggedIn, Register
 from server.core.names import name_key
 from server.core.store import ModeratorOp
 from server.storage.storage_open import open_storage
 from tests.conftest import Client, ServerFactory
+from tests.server.test_moderation import neighbour
 from tests.web.conftest import DESKTOP, Pages
 from tests.web.test_accounts import register
 from tests.web.test_axe import AXE, SERIOUS, violations
@@ -92,9 +94,41 @@ async def test_a_report_from_the_chat_closed_and_a_mute_from_the_panel(
     await expect(panel.locator(".in-force")).to_contain_text("Bob", timeout=5000)
     await panel.locator("details summary").click()
     log = panel.locator(".moderation-log")
-    await expect(log.locator("li").first).to_contain_text("Mira mute Bob")
-    await expect(log).to_contain_text("Mira close_report 1")
+    await expect(log.locator("li").first).to_contain_text("Mira muted Bob")
+    await expect(log).to_contain_text("Mira closed report 1")
     await bob.close()
+    assert pages.errors == []
+
+
+async def test_a_ban_by_player_names_the_player_and_never_the_address(
+    browser: Browser, make_server: ServerFactory, tmp_path: Path
+) -> None:
+    port = await server_with_moderator(tmp_path, make_server)
+    pages = Pages(browser, port)
+    dan, _refused = await neighbour(port)  # on 127.0.0.2, beside the page's 127.0.0.1
+    assert dan is not None
+    await dan.send(Register("Dan", "dan's long password"))
+    await dan.expect(LoggedIn)
+    mira = await pages.open("/")
+    await register(mira, "Mira", "mira's long password")
+    panel = mira.locator("section.moderation")
+    form = panel.locator("form.moderate")
+    await form.locator("select[name=action]").select_option("ban_player")
+    await form.locator("input[name=target]").fill("Dan")
+    await form.locator("select[name=seconds]").select_option("86400")
+    await form.locator("input[name=reason]").fill("a flood of accounts")
+    await form.get_by_role("button", name="Do it").click()
+    error = await dan.expect(Error)
+    assert error.code == "address_banned"
+    await expect(panel.locator(".in-force")).to_contain_text("the addresses of Dan", timeout=5000)
+    await expect(mira.locator(".notice")).to_contain_text(
+        "Done, and in the log: Mira banned the addresses of Dan."
+    )
+    await panel.locator("details summary").click()
+    await expect(panel.locator(".moderation-log li").first).to_contain_text(
+        "Mira banned the addresses of Dan"
+    )
+    assert "127.0.0.2" not in await mira.content()
     assert pages.errors == []
 
 
