@@ -80,7 +80,7 @@ play: $(PLAY_STAMP)
 # code or the page has no translation.
 pot: $(STAMP)
 	$(BIN)/pybabel extract --project=kahuna --mapping-file=catalogue/babel.cfg --keyword=t \
-		--width=100 --output-file=catalogue/locale/kahuna.pot client catalogue web
+		--width=100 --output-file=catalogue/locale/kahuna.pot client catalogue server web
 	$(BIN)/pybabel update --input-file=catalogue/locale/kahuna.pot --domain=kahuna \
 		--output-dir=catalogue/locale --width=100 --no-fuzzy-matching
 

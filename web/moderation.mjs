@@ -16,25 +16,28 @@ export const moderation = {
   reporting: null, // {name, tableId, where}: the report form open for this player
 };
 
+// Marks a sentence for the catalogue (make pot) where it is translated later, by t() when shown.
+const N_ = (msgid) => msgid;
+
 // What a moderator's panel offers, and what each action asks for.
 const ACTIONS = [
-  ["mute", "Mute a player", "player"],
-  ["unmute", "Lift a mute", "player"],
-  ["close_table", "Close a table", "table"],
-  ["disable", "Disable an account", "player"],
-  ["enable", "Enable an account", "player"],
-  ["ban", "Ban an address or network", "address"],
-  ["unban", "Lift a ban", "address"],
-  ["ban_player", "Ban a player's addresses (never shown)", "player"],
-  ["unban_player", "Lift the ban of a player's addresses", "player"],
+  ["mute", N_("Mute a player"), "player"],
+  ["unmute", N_("Lift a mute"), "player"],
+  ["close_table", N_("Close a table"), "table"],
+  ["disable", N_("Disable an account"), "player"],
+  ["enable", N_("Enable an account"), "player"],
+  ["ban", N_("Ban an address or network"), "address"],
+  ["unban", N_("Lift a ban"), "address"],
+  ["ban_player", N_("Ban a player's addresses (never shown)"), "player"],
+  ["unban_player", N_("Lift the ban of a player's addresses"), "player"],
 ];
 const TIMED = new Set(["mute", "ban", "ban_player"]);
 const DURATIONS = [
-  [600, "10 minutes"],
-  [3600, "1 hour"],
-  [86400, "1 day"],
-  [7 * 86400, "7 days"],
-  [30 * 86400, "30 days"],
+  [600, N_("10 minutes")],
+  [3600, N_("1 hour")],
+  [86400, N_("1 day")],
+  [7 * 86400, N_("7 days")],
+  [30 * 86400, N_("30 days")],
 ];
 
 // What a line of the log says was done, in the reader's language.
