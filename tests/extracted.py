@@ -1,6 +1,6 @@
-"""What the catalogues translate: the messages of the terminal client, of this package and of
-the page, as `make pot` extracts them with Babel (catalogue/babel.cfg); the tests check each
-has its German and Italian."""
+"""What the catalogues translate: the messages of the terminal client, of this package, of the
+server (its mails and their pages) and of the page, as `make pot` extracts them with Babel
+(catalogue/babel.cfg); the tests check each has its German and Italian."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("client", "catalogue", "web")  # the directories `make pot` extracts from
+SOURCES = ("client", "catalogue", "server", "web")  # the directories `make pot` extracts from
 MAPPING = ROOT / "catalogue" / "babel.cfg"
 # the page's t(msgid, fields), besides Babel's default keywords (the Makefile's `-k t`)
 KEYWORDS = {**DEFAULT_KEYWORDS, "t": None}
