@@ -113,14 +113,15 @@ function statusWords(summary) {
   return summary.paused ? `${words} · ${_("paused")}` : words;
 }
 
-// Points and tie-breaks with their halves: 2.5 -> "2½"; a Sonneborn-Berger against a virtual
-// opponent may be a quarter: 0.75 -> "0.75" (as the terminal says it), never rounded to "½".
+// Points and tie-breaks with their halves and quarters (a Sonneborn-Berger against a virtual
+// opponent may be a quarter): 2.5 -> "2½", 0.75 -> "¾", 1.25 -> "1¼", as the terminal says them.
+const FRACTIONS = new Map([[0.25, "¼"], [0.5, "½"], [0.75, "¾"]]);
 function points(n) {
   const whole = Math.floor(n);
-  const rest = n - whole;
-  if (rest === 0) return String(whole);
-  if (rest === 0.5) return whole ? `${whole}½` : "½";
-  return String(Math.round(n * 100) / 100);
+  const part = FRACTIONS.get(n - whole);
+  if (n === whole) return String(whole);
+  if (part === undefined) return String(Math.round(n * 100) / 100);
+  return whole ? `${whole}${part}` : part;
 }
 
 const RESULTS = {

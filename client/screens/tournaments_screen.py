@@ -59,14 +59,19 @@ def rounds_text(summary: TournamentSummary) -> str:
     return f"{summary.round}/{summary.rounds}"
 
 
+FRACTIONS = {0.25: "¼", 0.5: "½", 0.75: "¾"}
+
+
 def points(value: float) -> str:
-    """1.5 as '1½', 2.0 as '2', a tie-break's 2.25 as it is."""
-    if (value * 2) != int(value * 2):
-        return f"{value:g}"
+    """1.5 as '1½', 2.0 as '2', a tie-break's quarters as 2.25 '2¼' and 0.75 '¾' (a
+    Sonneborn-Berger against a virtual opponent), as the page says them."""
     whole = int(value)
-    if value - whole:
-        return f"{whole}½" if whole else "½"
-    return str(whole)
+    part = FRACTIONS.get(value - whole)
+    if value == whole:
+        return str(whole)
+    if part is None:
+        return f"{value:g}"
+    return f"{whole}{part}" if whole else part
 
 
 def result_words(game: Pairing) -> str:

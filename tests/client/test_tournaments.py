@@ -14,7 +14,7 @@ from client.model.state import ClientState
 from client.model.tournaments import read_clock, read_tournament_line
 from client.screens.lobby_screen import render_lobby
 from client.screens.tournament_keys import act, answer, go_to_game
-from client.screens.tournaments_screen import LIST_KEYS, ONE_KEYS
+from client.screens.tournaments_screen import LIST_KEYS, ONE_KEYS, points
 from protocol.fields import TableOptions, TimeControl
 from protocol.messages import ClientMessage, Error, LobbyUnsubscribe, Reclaim
 from protocol.player_messages import PlayerNote, Resume
@@ -520,3 +520,10 @@ def test_a_round_paired_on_the_tournaments_screen_says_enter_goes_there() -> Non
         f"Your tournament game against {NAMES[1]} is ready at table 77aa0b1e: Enter goes there."
     )
     assert state.tournaments.selected_game() == shown.rounds[1].games[0]
+
+
+def test_points_and_tie_breaks_say_their_halves_and_quarters() -> None:
+    """A Sonneborn-Berger against a virtual opponent may be a quarter: said as one, as the page
+    says it, not as a decimal beside the halves."""
+    said = [points(v) for v in (0, 0.25, 0.5, 0.75, 1, 1.25, 2.5, 3.75)]
+    assert said == ["0", "¼", "½", "¾", "1", "1¼", "2½", "3¾"]
