@@ -158,7 +158,12 @@ class KahunaApp:
             canvas.blit(0, 0, header(self.state, width))
             people = self.state.accounts
             help_page = render_lobby_help(
-                width, height - 1, people.accounts, people.mail, people.moderation is not None
+                width,
+                height - 1,
+                people.accounts,
+                people.mail,
+                people.moderation is not None,
+                self.lobby.help_page,
             )
             canvas.blit(0, 1, help_page)
             return canvas

@@ -244,11 +244,29 @@ def lobby_help_lines(
 
 
 def render_lobby_help(
-    width: int, height: int, accounts: bool, mail: bool = False, moderator: bool = False
+    width: int,
+    height: int,
+    accounts: bool,
+    mail: bool = False,
+    moderator: bool = False,
+    page: int = 0,
 ) -> Canvas:
+    """The lobby's help: one page, or where it is longer than the screen (e-mail's commands at
+    24 rows), pages turned by PgDn and PgUp, the last line of each saying where it is."""
     canvas = Canvas(width, height)
     lines = lobby_help_lines(width, accounts, mail, moderator)
     lines.append([("class:dim", _("Esc, q or F1 closes this help."))])
-    for y, row in enumerate(lines[:height]):
+    if len(lines) <= height:
+        for y, row in enumerate(lines):
+            put_clipped(canvas, 0, y, row, width)
+        return canvas
+    size = max(height - 1, 1)
+    pages = [lines[i : i + size] for i in range(0, len(lines), size)]
+    page = min(max(page, 0), len(pages) - 1)
+    for y, row in enumerate(pages[page]):
         put_clipped(canvas, 0, y, row, width)
+    where = _("page {page} of {pages}: PgDn and PgUp turn the pages, Esc closes").format(
+        page=page + 1, pages=len(pages)
+    )
+    canvas.put(0, height - 1, where[:width], "class:dim")
     return canvas

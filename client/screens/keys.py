@@ -166,13 +166,16 @@ def _program_keys(kb: KeyBindings, ui: Controls) -> None:
     @kb.add("f1")
     def _help(event: KeyPressEvent) -> None:
         if state.screen == "lobby":
-            ui.lobby.help_open = not ui.lobby.help_open  # its keys and commands, a page
+            # its keys and commands, a page (two where e-mail's commands make it longer)
+            ui.lobby.help_open, ui.lobby.help_page = not ui.lobby.help_open, 0
         else:
             state.help_open, state.help_page = not state.help_open, 0
 
     lobby_help = Condition(lambda: state.screen == "lobby" and ui.lobby.help_open)
     for key in ("escape", "q"):
         kb.add(key, filter=lobby_help, eager=True)(_on(lambda: _close_lobby_help(ui.lobby)))
+    kb.add("pagedown", filter=lobby_help)(_on(lambda: _turn_lobby_help(ui.lobby, 1)))
+    kb.add("pageup", filter=lobby_help)(_on(lambda: _turn_lobby_help(ui.lobby, -1)))
 
     @kb.add("escape", filter=Condition(lambda: state.help_open), eager=True)
     def _close_help(event: KeyPressEvent) -> None:
@@ -181,6 +184,10 @@ def _program_keys(kb: KeyBindings, ui: Controls) -> None:
 
 def _close_lobby_help(line: LobbyLine) -> None:
     line.help_open = False
+
+
+def _turn_lobby_help(line: LobbyLine, step: int) -> None:
+    line.help_page = min(max(line.help_page + step, 0), 9)  # the drawing keeps it in range
 
 
 def face_up(state: ClientState, index: int) -> str | None:

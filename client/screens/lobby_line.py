@@ -60,6 +60,7 @@ class LobbyLine:
         self.buffer = Buffer(multiline=False, accept_handler=self._accept)
         self.replay: ReplayViewer | None = None
         self.help_open = False  # the lobby's help: F1 or `:help`
+        self.help_page = 0  # its page, where it is longer than the screen (PgDn, PgUp)
         self.replay_text = ""
         self._wanted_record: str | None = None
         self._analyse_it = False
@@ -131,7 +132,7 @@ class LobbyLine:
             state.say(request.refused, "error")
             return
         if request.help:
-            self.help_open = True
+            self.help_open, self.help_page = True, 0
             return
         if request.ask == "delete_password":
             self._ask_deletion()

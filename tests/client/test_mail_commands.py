@@ -11,7 +11,7 @@ import pytest
 from client.language.i18n import set_language
 from client.model.lobby_commands import read_lobby_line
 from client.model.players import PlayersState
-from client.screens.help_screen import lobby_help_lines
+from client.screens.help_screen import lobby_help_lines, render_lobby_help
 from protocol.mail_messages import (
     ConfirmEmail,
     ForgotPassword,
@@ -80,3 +80,24 @@ def test_the_help_names_the_mail_commands_only_on_a_server_that_sends_mail() -> 
 
     assert "email ADDRESS" in text(True) and "forgot NAME" in text(True)
     assert "email" not in text(False) and "forgot" not in text(False)
+
+
+@pytest.mark.parametrize("language", ["en", "de", "it"])
+def test_the_lobby_help_with_mail_turns_its_pages_at_80x24(language: str) -> None:
+    """With e-mail's commands the lobby's help is longer than 80x24 leaves it (22 rows under the
+    header, above the key bar): it was cut, and the last mail commands never shown. It has pages
+    now, each saying where it is; without mail it stays one page."""
+    set_language(language)
+
+    def rows(mail: bool, page: int) -> list[str]:
+        return render_lobby_help(80, 22, True, mail, True, page).lines()
+
+    first, second = rows(True, 0), rows(True, 1)
+    assert all(part in first[-1] for part in ("1", "2", "Esc"))
+    assert all(part in second[-1] for part in ("2", "Esc")) and first[-1] != second[-1]
+    shown = "\n".join(first[:-1] + second[:-1])
+    for command in ("email", "confirm", "forgot", "register NAME", "tournament"):
+        assert command in shown.lower() or command in shown
+    assert rows(True, 5) == second  # a page past the last shows the last
+    alone = rows(False, 0)  # one page: no line says where it is
+    assert not any(all(part in line for part in ("1", "2", "Esc")) for line in alone)
