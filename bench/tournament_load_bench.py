@@ -48,7 +48,7 @@ from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from protocol.codec import encode  # noqa: E402
 from protocol.fields import TimeControl  # noqa: E402
-from protocol.messages import Command, Hello, Resign  # noqa: E402
+from protocol.messages import Command, CreateTable, Hello, Join, Resign  # noqa: E402
 from protocol.player_messages import Login, Resume  # noqa: E402
 from protocol.tournament_messages import (  # noqa: E402
     CreateTournament,
@@ -110,6 +110,7 @@ class Game:
         self.version = 0
         self.made = 0
         self.timer: asyncio.TimerHandle | None = None
+        self.ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
 
 class Bot:
@@ -126,6 +127,8 @@ class Bot:
         self.games: dict[str, Game] = {}
         self.states: asyncio.Queue[dict[str, Any]] = asyncio.Queue()  # `tournament` messages
         self.sending: set[asyncio.Future[None]] = set()
+        # --control: the table this bot made or joined, when the server says it sits there
+        self.joined: asyncio.Future[str] | None = None
 
     async def read(self) -> None:
         async for data in self.ws:
@@ -140,6 +143,11 @@ class Bot:
                 self.seen(message["table_id"], message["version"], message["view"])
             elif kind == "tournament":
                 self.states.put_nowait(message)
+            elif kind == "joined" and self.joined is not None and not self.joined.done():
+                # not a seat taken back in a game of the last run's tournament (told at login)
+                if message["table_id"] not in self.games:
+                    self.games[message["table_id"]] = Game()
+                    self.joined.set_result(message["table_id"])
             elif kind == "error":
                 self.tally.errors[f"{message.get('code')}/{message.get('reason')}"] += 1
 
@@ -148,6 +156,8 @@ class Bot:
         game.version = version
         if view["public"]["result"] is not None:
             del self.games[table_id]
+            if not game.ended.done():
+                game.ended.set_result(None)
             if game.timer is not None:
                 game.timer.cancel()
             return
@@ -264,13 +274,63 @@ async def tournaments(
             await bot.ws.close()
 
 
-async def one_run(port: int, pid: int, args: argparse.Namespace, with_tournament: bool) -> str:
+async def casual(
+    port: int,
+    args: argparse.Namespace,
+    tally: Tally,
+    stop_at: asyncio.Event,
+    started: asyncio.Event,
+) -> None:
+    """--control: the same bots, the same games in rounds, without a tournament: each round
+    pairs them at random, one of each pair makes a rated table at --clock and the other joins
+    it, and the next round begins when the last game of this one ends. What a run of these
+    costs the other tables is what the bots' games cost, the tournament's own work left out."""
+    connections = await asyncio.gather(*(log_in(port, i) for i in range(args.players)))
+    bots = [Bot(ws, args, tally, i) for i, ws in enumerate(connections)]
+    readers = [asyncio.create_task(bot.read()) for bot in bots]
+    initial, _, increment = args.clock.partition("+")
+    clock = TimeControl(int(initial), int(increment or 0))
+    rng = random.Random(7)
+    loop = asyncio.get_running_loop()
+    try:
+        while not stop_at.is_set():
+            order = list(range(len(bots)))
+            rng.shuffle(order)
+            ended: list[asyncio.Future[None]] = []
+            for first, second in zip(order[::2], order[1::2], strict=False):
+                maker, partner = bots[first], bots[second]
+                maker.joined = loop.create_future()
+                await maker.ws.send(encode(CreateTable(clock=clock, rated=True), VERSION))
+                table_id = await maker.joined
+                partner.joined = loop.create_future()
+                await partner.ws.send(encode(Join(table_id), VERSION))
+                await partner.joined
+                ended += [maker.games[table_id].ended, partner.games[table_id].ended]
+            tally.rounds += 1
+            started.set()
+            stopping = asyncio.create_task(stop_at.wait())
+            waits: set[asyncio.Future[Any]] = {stopping, asyncio.gather(*ended)}
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+    finally:
+        for task in readers:
+            task.cancel()
+        for bot in bots:
+            bot.stop()
+            await bot.ws.close()
+
+
+async def one_run(port: int, pid: int, args: argparse.Namespace, mode: str) -> str:
+    """A run of the tables: `mode` "without" the bots, "with" their tournaments, or "casual"
+    (--control: their games in rounds without a tournament)."""
     tally = Tally()
     stop_at = asyncio.Event()
     task = None
+    with_tournament = mode != "without"
     if with_tournament:
         started = asyncio.Event()
-        task = asyncio.create_task(tournaments(port, args, tally, stop_at, started))
+        play = tournaments if mode == "with" else casual
+        task = asyncio.create_task(play(port, args, tally, stop_at, started))
         waiting = asyncio.create_task(started.wait())
         await asyncio.wait({task, waiting}, return_when=asyncio.FIRST_COMPLETED)
         if task.done():
@@ -282,13 +342,14 @@ async def one_run(port: int, pid: int, args: argparse.Namespace, with_tournament
     if task is not None:
         await task
         spent = time.perf_counter() - began
+        what = "the tournament" if mode == "with" else "the casual games"
         print(
-            f"  the tournament, {spent:.0f} s from the tables' setup to their end:"
+            f"  {what}, {spent:.0f} s from the tables' setup to their end:"
             f" {tally.tournaments} Swiss made, {tally.rounds} rounds paired, {tally.resigned}"
             f" games resigned after {args.moves} moves each side at most, {tally.actions}"
             f" bot moves, errors: {dict(tally.errors) or 'none'}"
         )
-    return f"{'with   ' if with_tournament else 'without'} {row}"
+    return f"{mode:<7} {row}"
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -306,11 +367,11 @@ async def main_async(args: argparse.Namespace) -> None:
     rows = []
     try:
         for turn in range(args.turns):
-            for with_tournament in (False, True):
-                what = "with" if with_tournament else "without"
+            for mode in ("without", "with", "casual") if args.control else ("without", "with"):
+                what = "the bots' casual games" if mode == "casual" else f"{mode} the tournament"
                 size = f"{args.tables} tables, {args.seconds:g} s"
-                print(f"turn {turn + 1}, {what} the tournament: {size}")
-                rows.append(await one_run(port, proc.pid, args, with_tournament))
+                print(f"turn {turn + 1}, {what}: {size}")
+                rows.append(await one_run(port, proc.pid, args, mode))
     finally:
         stop(proc, wait=30)
         scratch.cleanup()
@@ -337,6 +398,11 @@ def main() -> None:
         "--probe", help="run the server under bench/server_probe.py, its report in this file"
     )
     parser.add_argument("--py-spy", help="sample the server with py-spy into this directory")
+    parser.add_argument(
+        "--control",
+        action="store_true",
+        help="a third run each turn: the same bots play the same games in rounds, no tournament",
+    )
     args = parser.parse_args()
     if args.server_root and not (Path(args.server_root) / "server" / "__main__.py").is_file():
         parser.error(f"--server-root: {args.server_root} is not a checkout of this project")
