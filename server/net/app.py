@@ -23,7 +23,9 @@ import socket
 import ssl
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 
@@ -76,6 +78,8 @@ from server.storage.writer import Writer
 from shared.actions import Action
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")  # what a read of the database gives
 
 # A stop (SIGTERM): the time each connection's queued messages have to be written, and then the
 # closing handshake's; together under a second, however stuck a client is.
@@ -623,21 +627,7 @@ class KahunaServer:
                     )
                 )
 
-        if self._writer is not None:
-            self._writer.read(record_of).add_done_callback(
-                lambda f: (
-                    None
-                    if f.cancelled()
-                    else done(None if f.exception() else f.result(), f.exception())
-                )
-            )
-            return
-        try:
-            text = record_of(self.storage)
-        except StorageError as exc:
-            done(None, exc)
-        else:
-            done(text, None)
+        self._read_then(record_of, done)
 
     def _records_read(self, asked: RecordsRead) -> None:
         """Version 4's get_game_records: a page of records from the database, read where the
@@ -652,8 +642,17 @@ class KahunaServer:
             if not self._stopping:
                 self.carry_out(self.core.records_read(asked, texts, self._now(), time.time()))
 
+        self._read_then(records_of, done)
+
+    def _read_then(
+        self,
+        read: Callable[[Storage], T],
+        done: Callable[[T | None, BaseException | None], None],
+    ) -> None:
+        """A read of the database where the writes are made (the writer's thread, else here),
+        its result or its error handed to `done` on the loop."""
         if self._writer is not None:
-            self._writer.read(records_of).add_done_callback(
+            self._writer.read(read).add_done_callback(
                 lambda f: (
                     None
                     if f.cancelled()
@@ -662,11 +661,11 @@ class KahunaServer:
             )
             return
         try:
-            texts = records_of(self.storage)
+            result = read(self.storage)
         except StorageError as exc:
             done(None, exc)
         else:
-            done(texts, None)
+            done(result, None)
 
     def _keep_record(self, record: KeepRecord) -> None:
         directory = self.config.records_dir
