@@ -108,6 +108,9 @@ class ClientState:
     saved_seats: dict[str, tuple[str, str]] = attrs.Factory(dict)  # table -> (seat, token)
     lobby_placed: bool = False  # the cursor was put on this user's own table (once a visit)
     confirm_takeover: str | None = None  # the table whose seat in use Enter again takes over
+    # the table whose seat this client is taking back quietly (client/net/seats_away.py): shown
+    # in use, by this very client, so Enter takes it without asking
+    quiet_table: str | None = None
     # q just closed a screen over the lobby (the tournaments, a panel): the lobby's next q asks
     # before quitting, so that q pressed repeatedly to go back does not end the program
     quit_asks: bool = False

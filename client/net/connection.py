@@ -42,6 +42,7 @@ from protocol.messages import (
     TableClosed,
     Welcome,
 )
+from protocol.player_messages import Resume
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +125,17 @@ class Session:
     # ----- sending ---------------------------------------------------------------------------
 
     def send(self, msg: ClientMessage) -> bool:
-        """Queue a message, sent in order; False (and nothing sent) while there is no connection."""
+        """Queue a message, sent in order; False (and nothing sent) while there is no connection.
+        A seat the player asks for while it is taken back quietly is theirs without another
+        reclaim (client/net/seats_away.py)."""
+        if isinstance(msg, Reclaim | Resume) and self._queue_open() and self.seats_away.wanted(msg):
+            return True
+        return self._queue(msg)
+
+    def _queue_open(self) -> bool:
+        return self.ws is not None and self.welcomed.is_set() and self._outbox is not None
+
+    def _queue(self, msg: ClientMessage) -> bool:
         if self.ws is None or not self.welcomed.is_set() or self._outbox is None:
             return False
         self._outbox.put_nowait(msg)
@@ -325,7 +336,7 @@ class Session:
                 self._resume()
                 for again in self.state.tournaments.again():  # the tournament shown, followed
                     self.send(again)
-            elif self.seats_away.take(msg, self.send):
+            elif self.seats_away.take(msg, self._queue):
                 if isinstance(msg, Error):  # a token refused: the seat file forgets it
                     self.on_message(msg)
                 continue
@@ -352,7 +363,7 @@ class Session:
             else:
                 self.state.handle(msg)
                 if isinstance(msg, Lobby):
-                    self.seats_away.listed(self.state, msg.tables, self.send)
+                    self.seats_away.listed(self.state, msg.tables, self._queue)
                 if isinstance(msg, TableClosed | Left) and self.state.table_id is None:
                     self.send(LobbySubscribe())
                 if self.state.needs_resync and self.state.table_id is not None:
@@ -369,7 +380,7 @@ class Session:
             self.send(Spectate(state.table_id))
         else:
             self.send(LobbySubscribe())
-        self.seats_away.welcomed(state, self.send)
+        self.seats_away.welcomed(state, self._queue)
 
     def _status(self, text: str, connected: bool) -> None:
         self.state.set_connection(text, connected)

@@ -24,7 +24,8 @@ def join(state: ClientState, send: Send, seat: SeatName | None) -> None:
     mine = state.own_seat(table)  # by its token, or by the account logged in (resume)
     if mine is not None and seat in (None, mine):
         info = table.players.white if mine == "white" else table.players.black
-        if info is not None and info.connected and not confirmed:
+        mine_here = table.table_id == state.quiet_table
+        if info is not None and info.connected and not confirmed and not mine_here:
             # another client of this name sits there now: taking the seat throws it out
             state.confirm_takeover = table.table_id
             players = table.players

@@ -12,6 +12,7 @@ from pathlib import Path
 from client.files.seats import SeatStore
 from client.model.state import ClientState
 from client.net.seats_away import SeatsAway
+from client.screens.lobby_actions import join
 from protocol.fields import PlayerInfo, Players, StatusName, TableInfo, TableOptions
 from protocol.messages import (
     ClientMessage,
@@ -221,3 +222,51 @@ def test_at_a_table_the_other_seats_are_taken_back_one_at_a_time() -> None:
     assert sent[-2:] == [Reclaim("t2", "k2"), Leave("t2")]
     assert away.current is None
     assert not away.take(Left("t2", "again", "stepped_away"), send)
+
+
+def test_a_seat_the_player_asks_for_while_it_is_taken_back_quietly_is_theirs() -> None:
+    """Enter on a seat the client is taking back quietly: before the quiet leave is sent, the
+    reclaim under way is the player's (not sent twice, not left again) and its answer reaches
+    the screen; after it, the player's reclaim is sent once the leave is answered. The lobby,
+    which shows that seat in use by this very client meanwhile, does not ask to take it over."""
+    state = ClientState(name="Ann")
+    state.saved_seats = {"t1": ("white", "k1"), "t2": ("white", "k2")}
+    sent: list[ClientMessage] = []
+
+    def send(msg: ClientMessage) -> bool:
+        sent.append(msg)
+        return True
+
+    away = SeatsAway()
+    away.welcomed(state, send)
+    ann, bob = PlayerInfo("Ann", False, False), PlayerInfo("Bob", True, False)
+    away.listed(state, [listed("t1", ann, bob, "playing"), listed("t2", ann, bob, "playing")], send)
+    assert sent == [Reclaim("t1", "k1")] and state.quiet_table == "t1"
+
+    # the lobby shows t1 in use by this client: Enter takes it without asking
+    state.tables = [listed("t1", PlayerInfo("Ann", True, False), bob, "playing")]
+    asked: list[ClientMessage] = []
+
+    def through(msg: ClientMessage) -> bool:  # the connection's send: the quiet part first
+        if isinstance(msg, Reclaim) and away.wanted(msg):
+            return True
+        asked.append(msg)
+        return True
+
+    join(state, through, None)
+    assert state.confirm_takeover is None
+    assert asked == [LobbyUnsubscribe()]  # no second reclaim of t1
+    assert not away.take(Joined("t1", "white", "k1"), send)  # the player's to see
+    assert sent == [Reclaim("t1", "k1"), Reclaim("t2", "k2")]  # no leave; t2 goes on quietly
+    assert state.quiet_table == "t2"
+    assert not away.take(Update("t1", 6, [], {}), send)
+
+    # t2 is wanted once its leave is sent: the player's reclaim goes when the leave is answered
+    assert away.take(Joined("t2", "white", "k2"), send)
+    assert sent[-1] == Leave("t2")
+    assert away.wanted(Reclaim("t2", "k2"))
+    assert away.take(Update("t2", 3, [], {}), send)  # still the quiet part's
+    assert away.take(Left("t2", "you left the table", "stepped_away"), send)
+    assert sent[-1] == Reclaim("t2", "k2") and away.current is None
+    assert state.quiet_table is None
+    assert not away.take(Joined("t2", "white", "k2"), send)
