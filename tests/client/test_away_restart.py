@@ -267,6 +267,6 @@ def test_a_seat_the_player_asks_for_while_it_is_taken_back_quietly_is_theirs() -
     assert away.wanted(Reclaim("t2", "k2"))
     assert away.take(Update("t2", 3, [], {}), send)  # still the quiet part's
     assert away.take(Left("t2", "you left the table", "stepped_away"), send)
-    assert sent[-1] == Reclaim("t2", "k2") and away.current is None
+    assert sent[-1:] == [Reclaim("t2", "k2")] and away.current is None
     assert state.quiet_table is None
     assert not away.take(Joined("t2", "white", "k2"), send)
