@@ -94,7 +94,7 @@ from server.core.lifecycle import Lifecycle
 from server.core.lobby import Lobby
 from server.core.lobby_chat import LobbyChatRoom
 from server.core.logins import Logins
-from server.core.mail import MailDesk
+from server.core.mail import LinkLook, MailDesk
 from server.core.moderation import ModerationDesk
 from server.core.play import Play
 from server.core.seating import Seating
@@ -420,6 +420,12 @@ class ServerCore:
             self._mail.confirm_link(code) if kind == "confirm" else self._mail.turn_off(kind, code)
         )
         return self._ctx.take(), good
+
+    def mail_link_look(self, kind: str, code: str, now: float, wall: float) -> LinkLook:
+        """Version 4: what following a mail's link would do (mail_link's arguments), with no
+        effect: the link's page asks before it acts (server/net/mail_links.py)."""
+        self._ctx.begin(now, wall)
+        return self._mail.look(kind, code)
 
     def slow_reader(self, member: MemberId, now: float, wall: float) -> Effects:
         """The I/O layer is closing a connection (one that did not read its messages, or one

@@ -25,6 +25,8 @@ import hmac
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from protocol.errors import ErrorCode
 from protocol.mail_messages import (
     MAIL_KINDS,
@@ -69,6 +71,19 @@ def _hash(code: str) -> str:
 def _same(code: str, stored: str | None) -> bool:
     """Whether `code` is the one whose hash is stored, compared in constant time."""
     return stored is not None and hmac.compare_digest(_hash(code), stored)
+
+
+@attrs.frozen
+class LinkLook:
+    """What a mail's link would do, seen without doing it: the page of the link shows it with a
+    button, and only the button's request acts (server/net/mail_links.py), for mail scanners
+    and link previews fetch every link of a mail. For a good confirmation code, the account's
+    name and the address it confirms: the mail that carried the code named both, so whoever
+    holds the code learns nothing new; a wrong code is told nothing but that."""
+
+    good: bool
+    name: str = ""
+    address: str = ""
 
 
 class MailDesk:
@@ -130,12 +145,42 @@ class MailDesk:
 
     def confirm_link(self, code: str) -> bool:
         """The confirmation mail's link was followed: whether its code confirmed an address."""
+        account = self._confirming(code) if self.on else None
+        return account is not None and self._confirm(account, code)
+
+    def look(self, kind: str, code: str) -> LinkLook:
+        """What following a mail's link (`kind` "confirm" or a kind of mail to turn off) would do
+        now, with no effect: the same tests as confirm_link and turn_off make."""
         if not self.on:
-            return False
+            return LinkLook(False)
+        if kind != "confirm":
+            return LinkLook(self._turning_off(kind, code) is not None)
+        account = self._confirming(code)
+        if account is None or account.mail.pending is None:
+            return LinkLook(False)
+        return LinkLook(True, account.name, account.mail.pending)
+
+    def _confirming(self, code: str) -> Account | None:
+        """The account whose address waits for this confirmation code, while it is good."""
+        hashed, wall = _hash(code), self.ctx.wall
         for account in self.ctx.accounts.by_key.values():
-            if account.mail.pending is not None and self._confirm(account, code):
-                return True
-        return False
+            state = account.mail
+            stored = state.confirm_hash
+            if state.pending is None or stored is None or wall > state.confirm_until:
+                continue
+            if hmac.compare_digest(hashed, stored):
+                return account
+        return None
+
+    def _turning_off(self, kind: str, code: str) -> Account | None:
+        """The account one of whose latest mails carried this link to turn a kind off."""
+        if kind not in MAIL_KINDS:
+            return None
+        hashed = _hash(code)  # once, not once an account
+        for account in self.ctx.accounts.by_key.values():
+            if any(hmac.compare_digest(hashed, stored) for stored in account.mail.off_hashes):
+                return account
+        return None
 
     def _confirm(self, account: Account, code: str) -> bool:
         state = account.mail
@@ -233,15 +278,13 @@ class MailDesk:
 
     def turn_off(self, kind: str, code: str) -> bool:
         """A mail's link to turn its kind off was followed: whether its code was good."""
-        if not self.on or kind not in MAIL_KINDS:
+        account = self._turning_off(kind, code) if self.on else None
+        if account is None:
             return False
-        for account in self.ctx.accounts.by_key.values():
-            if any(_same(code, stored) for stored in account.mail.off_hashes):
-                account.mail.off.add(kind)
-                self.ctx.write(account.op())
-                self._tell(account)
-                return True
-        return False
+        account.mail.off.add(kind)
+        self.ctx.write(account.op())
+        self._tell(account)
+        return True
 
     # ----- the notifications --------------------------------------------------------------------
 

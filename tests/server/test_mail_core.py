@@ -37,7 +37,7 @@ from protocol.player_messages import (
 )
 from protocol.tournament_messages import CreateTournament, JoinTournament, StartTournament
 from server.core.effects import Effects
-from server.core.mail import RESET_FOR
+from server.core.mail import RESET_FOR, LinkLook
 from server.core.mail_throttle import PER_ACCOUNT, PER_NETWORK
 from server.core.store import AccountOp, MailOp, MailRow, RoundOp, StoredPlayers, TournamentOp
 from server.core.table import MemberId
@@ -165,6 +165,44 @@ def test_the_confirmation_link_confirms_and_an_expired_code_does_not() -> None:
     late = h.mails[-1].params["code"]
     h.wall += 3 * DAY
     assert not h.core.mail_link("confirm", late, h.now, h.wall)[1]
+
+
+def test_a_look_at_a_link_says_what_it_would_do_and_does_nothing() -> None:
+    """The link's first page (server/net/mail_links.py): scanners fetch it unasked."""
+    h = Mail()
+    ann, _ = h.account4("Ann")
+    bob, _ = h.confirmed("Bob", "bob@example.org")
+    h.disconnect(bob)
+    h.send(ann, SetEmail(ADDRESS))
+    code = h.mails[-1].params["code"]
+    h.send(ann, Challenge("Bob", ChallengeTerms(clock=TimeControl(days=3))))
+    off = next(m for m in h.mails if m.kind == "challenge").params["off"]
+    core = h.core
+    accounts = core._ctx.accounts.by_key  # the core's own state, to see it unchanged
+    for _ in range(2):  # looked at again: the same
+        assert core.mail_link_look("confirm", code, h.now, h.wall) == LinkLook(True, "Ann", ADDRESS)
+        assert core.mail_link_look("challenge", off, h.now, h.wall) == LinkLook(True)
+    assert core.mail_link_look("confirm", "nonsense", h.now, h.wall) == LinkLook(False)
+    assert core.mail_link_look("confirm", off, h.now, h.wall) == LinkLook(False)
+    assert core.mail_link_look("challenge", code, h.now, h.wall) == LinkLook(False)
+    assert core.mail_link_look("spam", off, h.now, h.wall) == LinkLook(False)
+    # nothing gathered by the looks: the next effects are the next message's alone
+    effects = h.send(ann, GetMailSettings())
+    assert not writes_of(effects, AccountOp) and not effects.mails
+    settings = the(effects, ann, MailSettings)
+    assert (settings.address, settings.pending) == (None, ADDRESS)
+    assert accounts["bob"].mail.off == set()
+    # what the look told is what following does, the code used up, then told so
+    assert core.mail_link("challenge", off, h.now, h.wall)[1]
+    assert accounts["bob"].mail.off == {"challenge"}
+    assert core.mail_link("confirm", code, h.now, h.wall)[1]
+    assert core.mail_link_look("confirm", code, h.now, h.wall) == LinkLook(False)
+    h.send(ann, SetEmail("new@example.org"))
+    late = h.mails[-1].params["code"]
+    assert core.mail_link_look("confirm", late, h.now, h.wall).good
+    h.wall += 3 * DAY  # expired
+    assert core.mail_link_look("confirm", late, h.now, h.wall) == LinkLook(False)
+    assert accounts["ann"].mail.pending == "new@example.org"
 
 
 def test_a_reset_from_the_mail_to_a_new_password() -> None:
