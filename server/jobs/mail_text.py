@@ -35,9 +35,10 @@ SUBJECTS: dict[str, str] = {
 BODIES: dict[str, str] = {
     "confirm": N_(
         "Hello {name},\n\nto confirm this address for your Kahuna account at {server}, open"
-        " this link:\n\n{confirm_link}\n\nor type this line in the terminal client's lobby"
-        " (: opens its command line):\n\nconfirm {code}\n\nUntil it is confirmed the server"
-        " sends nothing else to this address. If you did not ask for this, ignore this mail."
+        " this link and press its button:\n\n{confirm_link}\n\nor type this line in the"
+        " terminal client's lobby (: opens its command line):\n\nconfirm {code}\n\nUntil it"
+        " is confirmed the server sends nothing else to this address. If you did not ask for"
+        " this, ignore this mail."
     ),
     "reset": N_(
         "Hello {name},\n\nsomeone (you, we hope) asked for a new password for your Kahuna"
@@ -63,8 +64,9 @@ BODIES: dict[str, str] = {
         " against {opponent} is ready.\n\n{table_link}"
     ),
 }
-# The line under every mail that may be turned off.
-OFF_LINE = N_("To get no more mails of this kind, open this link: {off_link}")
+# The line under every mail that may be turned off. A link's page acts only on its button
+# (server/net/mail_links.py): mail scanners fetch the links of a mail unasked.
+OFF_LINE = N_("To get no more mails of this kind, open this link and press its button: {off_link}")
 KINDS_OFF = frozenset({"turn", "clock", "challenge", "tournament_round"})
 
 

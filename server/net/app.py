@@ -48,6 +48,7 @@ from server.core.effects import (
     Send,
 )
 from server.core.lobby import Lobby
+from server.core.mail import LinkLook
 from server.core.password_queue import SLOTS as PASSWORD_SLOTS
 from server.core.store import Storage, StorageError, StoredPlayers
 from server.core.table import MemberId
@@ -196,7 +197,7 @@ class KahunaServer:
         loop.set_exception_handler(self._accept_errors)
         pages: ProcessRequest | None = WebPages() if cfg.web else None
         if cfg.mail:  # the mails' links, whether or not the page is served
-            pages = MailLinks(self._follow_mail_link, pages)
+            pages = MailLinks(self._follow_mail_link, self._look_at_mail_link, pages)
         origins = OriginCheck(cfg.allowed_origins, pages)
         origins.refused = self.refusals.refused
         # a reserve of descriptors, so that accept() never fails (server/net/sockets.py)
@@ -598,6 +599,13 @@ class KahunaServer:
                 for action in new:
                     log.info("operator: account %s: %s", action.key, action.action)
                 self.carry_out(self.core.account_actions(new, self._now(), time.time()))
+
+    def _look_at_mail_link(self, kind: str, code: str) -> LinkLook:
+        """What a mail's link would do (server/net/mail_links.py asks before it acts): the core's
+        answer, which changes nothing. Not good while the server stops, as the link is not."""
+        if self._stopping:
+            return LinkLook(False)
+        return self.core.mail_link_look(kind, code, self._now(), time.time())
 
     async def _follow_mail_link(self, kind: str, code: str) -> bool:
         """A mail's link (server/net/mail_links.py): the core's answer, once its writes are

@@ -1,5 +1,6 @@
 """E-mail end to end, over real sockets, against a real SMTP server (aiosmtpd on 127.0.0.1,
-tests/server/smtp.py): the confirmation by the mail's link, the password reset from the mail to
+tests/server/smtp.py): the confirmation by the mail's link (its page's button: the two steps in
+detail are tests/server/test_mail_links.py's), the password reset from the mail to
 a new password, your move in a game of days with the link that turns it off, a challenge, the
 relay down and back, a restart with mail queued, and requests counted over sockets."""
 
@@ -101,12 +102,15 @@ async def test_an_address_is_confirmed_by_the_mails_link(
     assert message["To"] == ANN and smtp.box.envelopes[0][1] == [ANN]
     url = link(message, "/mail/confirm")
     assert url.startswith(f"http://127.0.0.1:{server.port}/")
-    status, page = await get(url, "de")
+    status, page = await get(url, "de")  # asks first (tests/server/test_mail_links.py)
+    assert status == 200 and "als E-Mail-Adresse von Ann bestätigen?" in page
+    status, page = await get(url + "&do=1", "de")  # the page's button
     assert status == 200 and "bestätigt" in page
     settings = await ann.expect(MailSettings)
     assert (settings.address, settings.pending) == (ANN, None)
-    status, page = await get(url)  # once only
-    assert status == 404 and "not good" in page
+    for used in (url, url + "&do=1"):  # once only
+        status, page = await get(used)
+        assert status == 404 and "not good" in page
     code = url.rpartition("code=")[2]
     assert all(code.encode() not in frame for frame in ann.frames)
     await ann.close()
@@ -177,6 +181,8 @@ async def test_your_move_in_a_game_of_days_and_the_link_that_turns_it_off(
     off = link(turn, "/mail/off")
     assert turn["List-Unsubscribe"].strip() == f"<{off}>"
     status, page = await get(off)
+    assert status == 200 and "your move in a game of days?" in page
+    status, page = await get(off + "&do=1")
     assert status == 200 and "no more mails of this kind" in page
     bob = await Client.connect(server.port, "Bob")
     await bob.send(Login("Bob", WORDS, None))

@@ -1,7 +1,7 @@
 """axe-core (pinned in package.json, installed by `npm ci`, which `make lint-js` runs before the
 tests in `make test`) over the page's places in English and German: the lobby, a table as its
-player and as a spectator, a player's page and a finished game's replay. No serious or critical
-violation on any of them.
+player and as a spectator, a player's page and a finished game's replay; and the pages of the
+mails' links. No serious or critical violation on any of them.
 
 axe.min.js is put into each page by Playwright (the page's Content-Security-Policy allows
 scripts of its own origin only, so the test's context bypasses it: the page itself is as
@@ -16,8 +16,11 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Page, expect
 
+from protocol.mail_messages import MailSettings, SetEmail
 from server.net.app import KahunaServer
 from tests.conftest import Client, ServerFactory, create_table, play_random
+from tests.server.smtp import SmtpServer
+from tests.server.test_mail_smtp import account, link
 from tests.web.conftest import DESKTOP
 from tests.web.table_helpers import COMPUTER_GAME, SEND
 from tests.web.test_replay import archived_game
@@ -130,3 +133,42 @@ async def test_no_serious_violation_on_any_place(
     lobby = pages["lobby"]
     await lobby.evaluate("document.body.append(document.createElement('button'))")
     assert "button-name" in {v["id"] for v in await violations(lobby) if v["impact"] in SERIOUS}
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+async def test_no_serious_violation_on_the_pages_of_the_mails_links(
+    browser: Browser, make_server: ServerFactory, smtp: SmtpServer, locale: str
+) -> None:
+    """The pages of server/net/mail_links.py, made by the server rather than the page's
+    modules: a link's question with its button, the answer once pressed, a link not good, and
+    the reset form."""
+    server = await make_server(web=True, password_cost="test", **smtp.settings())
+    ann = await account(server, "Ann")
+    await ann.send(SetEmail("ann@example.org"))
+    await ann.expect(MailSettings)
+    (mail,) = await smtp.wait_for(1)
+    confirm = link(mail, "/mail/confirm").split(str(server.port), 1)[1]
+    options: dict[str, Any] = {"viewport": DESKTOP, "locale": locale, "bypass_csp": True}
+    context = await browser.new_context(**options)
+    page = await context.new_page()
+    counts = {}
+    for name, path in (
+        ("question", confirm),
+        ("answer", None),
+        ("not good", "/mail/off?kind=turn&code=wrong"),
+        ("reset", "/reset?code=whatever"),
+    ):
+        if path is None:
+            await page.click("main.mail-link form button")
+            await page.wait_for_url("**do=1")
+        else:
+            await page.goto(f"http://127.0.0.1:{server.port}{path}")
+        await expect(page.locator("main.mail-link h1")).to_be_visible()
+        # (the reset form's words, and its lang, are set by reset.mjs once they load)
+        await expect(page.locator("html")).to_have_attribute("lang", locale[:2])
+        found = await violations(page)
+        counts[name] = [(v["id"], v["impact"]) for v in found]
+        assert [v for v in found if v["impact"] in SERIOUS] == [], name
+    print(f"axe-core, {locale}: the violations of the mails' links' pages: {counts}")
+    await context.close()
+    await ann.close()
