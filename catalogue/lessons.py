@@ -5,7 +5,9 @@ A lesson is a game record (docs/records.md) from a set-up position whose moves a
 the player is to make, in order, each with three texts: what to do (`ask`), why the lesson
 wants that move and no other (`why`, shown when another move is made) and what it did
 (`done`). tests/client/test_tutorial.py replays every lesson's record with the engine, so a
-lesson whose moves the rules refuse cannot ship.
+lesson whose moves the rules refuse cannot ship. A position says only what sets it apart: the
+lines it leaves out are a record's defaults (docs/records.md: empty, round 1, no points, White to
+move, no abstaining).
 
 The lessons are data, `LESSONS`, in English, marked for the catalogues; each client gives them
 in its language when they are shown (`Lesson.in_language` with the client's lookup). The
@@ -78,18 +80,10 @@ class Lesson:
 
 PLACING = """\
 position
-  bridges white
-  bridges black
   hand white BARI COCO GOLA
   hand black ALOA DUDA ELAI
   face-up FAAA HUNA IFFI
   pile JOJO KAHU LALE ALOA BARI COCO DUDA ELAI FAAA GOLA HUNA IFFI JOJO KAHU LALE
-  played
-  face-down
-  round 1
-  points
-  to-move white
-  opponent-abstained no
 end"""
 
 DRAWING = """\
@@ -102,9 +96,6 @@ position
   pile LALE JOJO KAHU ALOA BARI DUDA ELAI FAAA HUNA IFFI JOJO KAHU LALE
   played BARI COCO DUDA
   face-down COCO GOLA
-  round 1
-  points
-  to-move white
   opponent-abstained yes
 end"""
 
@@ -117,11 +108,6 @@ position
   face-up COCO FAAA IFFI
   pile JOJO KAHU LALE BARI COCO ELAI FAAA GOLA IFFI
   played ALOA ALOA DUDA ELAI HUNA HUNA LALE
-  face-down
-  round 1
-  points
-  to-move white
-  opponent-abstained no
 end"""
 
 REMOVING = """\
@@ -133,11 +119,6 @@ position
   face-up ALOA BARI COCO
   pile DUDA FAAA GOLA HUNA LALE ALOA BARI COCO DUDA
   played ELAI FAAA GOLA HUNA JOJO KAHU LALE
-  face-down
-  round 1
-  points
-  to-move white
-  opponent-abstained no
 end"""
 
 # The rulebook's detailed example: docs/examples/rulebook-example.kahuna (a test keeps the two
@@ -151,11 +132,6 @@ position
   face-up COCO JOJO LALE
   pile FAAA IFFI DUDA KAHU
   played ALOA BARI COCO DUDA ELAI FAAA GOLA IFFI JOJO LALE
-  face-down
-  round 1
-  points
-  to-move white
-  opponent-abstained no
 end"""
 
 ROUND_END = """\
@@ -165,13 +141,8 @@ position
   hand white LALE
   hand black GOLA
   face-up KAHU
-  pile
   played ALOA BARI COCO COCO DUDA ELAI ELAI FAAA FAAA GOLA HUNA HUNA IFFI JOJO JOJO
   face-down ALOA BARI DUDA IFFI KAHU LALE
-  round 1
-  points
-  to-move white
-  opponent-abstained no
 end"""
 
 FINAL = """\
@@ -181,13 +152,10 @@ position
   hand white KAHU
   hand black GOLA
   face-up LALE
-  pile
   played ALOA BARI COCO DUDA DUDA ELAI ELAI FAAA FAAA GOLA HUNA HUNA IFFI IFFI JOJO
   face-down ALOA BARI COCO JOJO KAHU LALE
   round 3
   points 1:0 0:2
-  to-move white
-  opponent-abstained no
 end"""
 
 

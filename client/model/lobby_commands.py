@@ -57,12 +57,6 @@ Asking = Literal[
     "register", "login", "old_password", "new_password", "again", "reset", "delete_password",
     "delete_confirm",
 ]  # fmt: skip
-WORDS = (
-    "register", "login", "logout", "password", "ratings", "games", "resume", "challenge",
-    "accept", "decline", "withdraw", "ignore", "unignore", "say", "unrated", "white", "black",
-    "help", "email", "confirm", "mail", "forgot", "reset", "on", "off", "language",
-    "delete-account", "download",
-)  # fmt: skip
 
 
 def local_words() -> dict[str, str]:

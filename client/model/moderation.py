@@ -40,10 +40,6 @@ WITHOUT_TIME: dict[str, ModerationAction] = {
     "unmute": "unmute", "close": "close_table", "disable": "disable", "enable": "enable",
     "unban": "unban",
 }  # fmt: skip
-WORDS = (
-    "report", "mute", "unmute", "close", "disable", "enable", "ban", "unban", "reports",
-    "closereport", "modlog",
-)  # fmt: skip
 
 
 def local_words() -> dict[str, str]:

@@ -38,13 +38,13 @@ def chat_rows(state: ClientState, width: int) -> list[tuple[str, str]]:
     return rows
 
 
-def joined_lines(parts: list[str], width: int) -> list[str]:
-    """Parts side by side, three spaces apart, on as many lines as they need: a part goes
-    whole onto the next line rather than be split (one longer than a line is wrapped)."""
+def joined_lines(parts: list[str], width: int, between: str = "   ") -> list[str]:
+    """Parts side by side, `between` them, on as many lines as they need: a part goes whole
+    onto the next line rather than be split (one longer than a line is wrapped)."""
     lines: list[str] = []
     for part in parts:
-        if lines and len(lines[-1]) + 3 + len(part) <= width:
-            lines[-1] += "   " + part
+        if lines and len(lines[-1]) + len(between) + len(part) <= width:
+            lines[-1] += between + part
         else:
             lines.extend(textwrap.wrap(part, width) or [""])
     return lines

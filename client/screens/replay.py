@@ -47,6 +47,7 @@ from client.screens.screen import (
     full_screen_application,
     not_a_terminal,
 )
+from client.screens.side_panel import face_up_row
 from client.screens.status_lines import MESSAGE_LINES
 from shared.analysis import TurnAnalysis, white_chances
 from shared.board import ISLANDS
@@ -270,27 +271,18 @@ def game_panel(
                 )
             ]
         )
-        hand = [c for c, n in enumerate(game.hand[seat]) for _i in range(n)]
-        out += card_rows("  " + _("hand") + " ", hand, width, "class:card class:hand")
+        out += hand_rows(game, seat, width)
         opened = [c for c, n in enumerate(game.open[seat]) for _i in range(n)]
         if opened:
             out += card_rows("  " + _("open") + " ", opened, width)
     if game.result is not None:
-        winner = game.result.winner
-        who = _("a draw") if winner is None else _("{seat} wins").format(seat=seat_name(winner))
-        out.append([("class:title", _("Game over: {who}").format(who=who))])
-        out += wrap_rows(reason_words(game.result), width, "class:dim", "  ")
+        out += game_over_rows(game.result, width)
     else:
         out.append(
             [(SEAT_STYLE[game.to_move], "▶ " + _("{seat} to move").format(
                 seat=seat_name(game.to_move)))]
         )  # fmt: skip
-    row: list[Fragment] = [("class:label", _("Face up") + " ")]
-    for i, card in enumerate(game.face_up):
-        row += [("class:key", f"{i + 1}"), ("class:card", f" {ISLANDS[card]} ")]
-    if not game.face_up:
-        row.append(("class:dim", _("none")))
-    out.append(row)
+    out.append(face_up_row(game.face_up))
     out += card_rows(_("Pile") + " ", game.pile, width)
     out.append(
         [
@@ -301,6 +293,22 @@ def game_panel(
     if game.face_down:
         out += card_rows("  " + _("down") + " ", game.face_down, width)
     return out
+
+
+def hand_rows(game: Game, seat: Seat, width: int) -> list[list[Fragment]]:
+    """'  hand ALOA BARI': the cards in `seat`'s hand (open ones too), wrapped to the width."""
+    hand = [c for c, n in enumerate(game.hand[seat]) for _i in range(n)]
+    return card_rows("  " + _("hand") + " ", hand, width, "class:card class:hand")
+
+
+def game_over_rows(result: Result, width: int) -> list[list[Fragment]]:
+    """'Game over: White wins', then how, wrapped to the width."""
+    winner = result.winner
+    who = _("a draw") if winner is None else _("{seat} wins").format(seat=seat_name(winner))
+    return [
+        [("class:title", _("Game over: {who}").format(who=who))],
+        *wrap_rows(reason_words(result), width, "class:dim", "  "),
+    ]
 
 
 def short_name(name: str, room: int) -> str:

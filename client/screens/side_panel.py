@@ -132,12 +132,7 @@ def _side_lines(state: ClientState, width: int) -> list[list[Fragment]]:
     if clock:
         out.append(clock)
     out.append(_turn_line(state, pub))
-    row: list[Fragment] = [("class:label", _("Face up") + " ")]
-    for i, card in enumerate(pub.face_up):
-        row += [("class:key", f"{i + 1}"), ("class:card", f" {ISLANDS[card]} ")]
-    if not pub.face_up:
-        row.append(("class:dim", _("none")))
-    out.append(row)
+    out.append(face_up_row(pub.face_up))
     out.append(
         [
             ("class:label", _("Pile") + " "),
@@ -176,6 +171,16 @@ def panel_control(control: TimeControl) -> str:
     if control.per_turn or control.days:
         return describe_control(control)
     return describe_control(control).partition(" ")[0]
+
+
+def face_up_row(face_up: Sequence[int]) -> list[Fragment]:
+    """'Face up 1 COCO 2 JOJO 3 LALE', or 'none': the row, its cards numbered in order."""
+    row: list[Fragment] = [("class:label", _("Face up") + " ")]
+    for i, card in enumerate(face_up):
+        row += [("class:key", f"{i + 1}"), ("class:card", f" {ISLANDS[card]} ")]
+    if not face_up:
+        row.append(("class:dim", _("none")))
+    return row
 
 
 def clock_line(state: ClientState) -> list[Fragment]:

@@ -11,7 +11,7 @@ from client.model.table import describe_control, short_control
 from client.model.table_talk import duration_words
 from client.model.tournaments import TournamentsState
 from client.screens.canvas import Canvas
-from client.screens.players_screen import cut
+from client.screens.players_screen import cut, joined_lines
 from protocol.tournament_messages import Pairing, TournamentSummary
 
 LIST_KEYS = N_("↑↓ select  Enter open  r refresh  : command  q back")
@@ -96,17 +96,6 @@ def render_tournaments(canvas: Canvas, state: ClientState, width: int, height: i
         render_list(canvas, tours, width, height)
 
 
-def fact_lines(facts: list[str], width: int) -> list[str]:
-    """The facts one after the other, ' · ' between them, each whole on its line."""
-    lines: list[str] = []
-    for fact in facts:
-        if lines and len(lines[-1]) + 3 + len(fact) <= width:
-            lines[-1] += " · " + fact
-        else:
-            lines.extend(textwrap.wrap(fact, width) or [""])
-    return lines
-
-
 def render_list(canvas: Canvas, tours: TournamentsState, width: int, height: int) -> None:
     canvas.put(1, 2, _("Tournaments on this server"), "class:title")
     name, kind, rounds, clock = _("name"), _("format"), _("rounds"), _("clock")
@@ -186,7 +175,7 @@ def render_one(
     elif shown.forfeit_after:  # the time in force (none in a game of days: the clock's)
         facts.append(_("first move within {time}").format(time=duration_words(shown.forfeit_after)))
     y = 3
-    for line in fact_lines(facts, room)[:2]:
+    for line in joined_lines(facts, room, " · ")[:2]:
         canvas.put(3, y, line, "class:dim")
         y += 1
     chosen = tours.selected_player() if tours.is_director(me) else None

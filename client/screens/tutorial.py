@@ -29,14 +29,15 @@ from prompt_toolkit.output import ColorDepth, Output
 from catalogue.lessons import LESSONS, Lesson
 from client.language.command_words import canonical, in_words
 from client.language.i18n import _, pgettext
-from client.language.words import reason_words, rules_words, seat_name
+from client.language.words import rules_words, seat_name
 from client.model.commands import complete
 from client.screens.board_map import SEAT_STYLE, TOKEN_CHAR
 from client.screens.canvas import Canvas, Fragment
 from client.screens.replay import (
     Timeline,
     board_screen,
-    card_rows,
+    game_over_rows,
+    hand_rows,
     timeline,
     wrap_rows,
 )
@@ -48,8 +49,8 @@ from client.screens.screen import (
     not_a_terminal,
     with_completions,
 )
+from client.screens.side_panel import face_up_row
 from shared.actions import NotationError, parse_action
-from shared.board import ISLANDS
 from shared.game import Game
 from shared.record import read_record
 from shared.types import Seat
@@ -246,19 +247,10 @@ class Tutorial:
                     ("class:arrow", " ◀" if mover else ""),
                 ]
             )
-            hand = [c for c, n in enumerate(game.hand[seat]) for _i in range(n)]
-            out += card_rows("  " + _("hand") + " ", hand, width, "class:card class:hand")
+            out += hand_rows(game, seat, width)
         if game.result is not None:
-            winner = game.result.winner
-            who = _("a draw") if winner is None else _("{seat} wins").format(seat=seat_name(winner))
-            out.append([("class:title", _("Game over: {who}").format(who=who))])
-            out += wrap_rows(reason_words(game.result), width, "class:dim", "  ")
-        row: list[Fragment] = [("class:label", _("Face up") + " ")]
-        for i, card in enumerate(game.face_up):
-            row += [("class:key", f"{i + 1}"), ("class:card", f" {ISLANDS[card]} ")]
-        if not game.face_up:
-            row.append(("class:dim", _("none")))
-        out.append(row)
+            out += game_over_rows(game.result, width)
+        out.append(face_up_row(game.face_up))
         out.append(
             [
                 ("class:label", _("Pile") + " "),

@@ -37,6 +37,7 @@ to the hour (server/core/accounts.py, SEEN_EVERY).
 from __future__ import annotations
 
 import argparse
+import functools
 import getpass
 import os
 import sys
@@ -44,47 +45,31 @@ import time
 from collections.abc import Callable
 
 from catalogue.codes import ACCOUNT_REASONS
+from server.cli.database_commands import database_parser, on_database
 from server.core.names import name_key
 from server.core.passwords import password_problem
 from server.core.store import (
     AccountActionOp,
     AccountRow,
-    DatabaseInUse,
     DirectorOp,
     ModerationLogOp,
     ModeratorOp,
-    NoDatabase,
     Registration,
     Storage,
-    StorageError,
     is_deleted_key,
 )
 from server.jobs.password_hashing import Passwords
-from server.storage.sqlite_store import default_db_path
-from server.storage.storage_open import open_storage
 
+PROG = "kahuna-server accounts"
 PASSWORD_ENV = "KAHUNA_PASSWORD"
 RECENT_HOURS = 24.0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    # --db before or after the command alike: each command takes it too (SUPPRESS: the one
-    # given before it is not overwritten by a default)
-    db = argparse.ArgumentParser(add_help=False)
-    db.add_argument(
-        "--db", default=argparse.SUPPRESS, metavar="PATH|URL", help="the database (file or URL)"
-    )
-    parser = argparse.ArgumentParser(
-        prog="kahuna-server accounts",
-        description="List the players' accounts and the recent registrations, give one a new"
-        " password, or disable some; while the server runs too (it applies a change within"
-        " seconds).",
-    )
-    parser.add_argument(
-        "--db",
-        default=str(default_db_path()),
-        metavar="PATH",
-        help="the server's database (default: %(default)s)",
+    parser, db = database_parser(
+        PROG,
+        "List the players' accounts and the recent registrations, give one a new password, or"
+        " disable some; while the server runs too (it applies a change within seconds).",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands.add_parser(
@@ -132,16 +117,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def open_beside(db: str) -> tuple[Storage, bool]:
-    """The database, and whether a server is using it (then opened shared beside it). One that
-    does not exist is refused (StorageError), never made: a mistyped --db would otherwise list
-    the accounts of a new, empty database."""
-    try:
-        return open_storage(db, create=False), False
-    except DatabaseInUse:
-        return open_storage(db, shared=True), True
-
-
 class NoPassword(Exception):
     """No password can be asked for (standard input is no terminal: cron, ssh without -t,
     systemd, `</dev/null`) and none was given in the environment."""
@@ -167,25 +142,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.command == "disable" and not args.names and args.address is None:
         parser.error("disable: give a NAME or --from ADDRESS")
-    try:
-        storage, running = open_beside(args.db)
-    except NoDatabase as exc:
-        print(
-            f"kahuna-server accounts: {exc}; a server makes its database when it first starts:"
-            " give the --db it was started with",
-            file=sys.stderr,
-        )
-        return 1
-    except StorageError as exc:
-        print(f"kahuna-server accounts: {exc}", file=sys.stderr)
-        return 1
-    try:
-        return _command(args, storage, running)
-    except StorageError as exc:
-        print(f"kahuna-server accounts: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        storage.close()
+    return on_database(PROG, args.db, functools.partial(_command, args))
 
 
 def _command(args: argparse.Namespace, storage: Storage, running: bool) -> int:

@@ -10,30 +10,18 @@ The moderators read the same log in their clients (protocol version 4's `moderat
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
-from server.cli.accounts_cli import open_beside
-from server.core.store import ModerationLogOp, NoDatabase, StorageError
-from server.storage.sqlite_store import default_db_path
+from server.cli.database_commands import database_parser, on_database
+from server.core.store import ModerationLogOp, Storage
 
+PROG = "kahuna-server moderation"
 LINES = 50
 
 
 def build_parser() -> argparse.ArgumentParser:
-    db = argparse.ArgumentParser(add_help=False)
-    db.add_argument(
-        "--db", default=argparse.SUPPRESS, metavar="PATH|URL", help="the database (file or URL)"
-    )
-    parser = argparse.ArgumentParser(
-        prog="kahuna-server moderation",
-        description="Read what the moderators did, and why; also while the server runs.",
-    )
-    parser.add_argument(
-        "--db",
-        default=str(default_db_path()),
-        metavar="PATH",
-        help="the server's database (default: %(default)s)",
+    parser, db = database_parser(
+        PROG, "Read what the moderators did, and why; also while the server runs."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     log = commands.add_parser(
@@ -47,22 +35,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    try:
-        storage, _running = open_beside(args.db)
-    except NoDatabase as exc:
-        print(f"kahuna-server moderation: {exc}: give the --db the server uses", file=sys.stderr)
-        return 1
-    except StorageError as exc:
-        print(f"kahuna-server moderation: {exc}", file=sys.stderr)
-        return 1
-    try:
+
+    def show(storage: Storage, _running: bool) -> int:
         print(render_log(storage.load_moderation_log(max(1, args.lines))))
         return 0
-    except StorageError as exc:
-        print(f"kahuna-server moderation: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        storage.close()
+
+    return on_database(PROG, args.db, show)
 
 
 def render_log(lines: list[ModerationLogOp]) -> str:

@@ -305,14 +305,7 @@ class TournamentDesk:
 
     def withdraw(self, session: Session, tournament_id: str, now: float) -> None:
         account = logged_in_account(self.ctx, session, "log in to leave a tournament")
-        held = self._get(tournament_id)
-        held.model = self._change(lambda: held.model.withdraw(account.key))
-        if held.model.entrant(account.key) is None:
-            held.positions.pop(account.key, None)
-            self.ctx.write(EntrantGoneOp(tournament_id, account.key))
-        else:
-            self._write_entrant(held, account.key)
-        self._tell(held)
+        self._withdraw(self._get(tournament_id), account.key)
 
     def start(self, session: Session, tournament_id: str, now: float) -> None:
         account = logged_in_account(self.ctx, session, "log in to start a tournament")
@@ -343,13 +336,7 @@ class TournamentDesk:
             player = None if name is None else self.ctx.accounts.get(name_key(clean_text(name)))
             if player is None or held.model.entrant(player.key) is None:
                 raise bad("not_joined", "no such player in this tournament")
-            held.model = self._change(lambda: held.model.withdraw(player.key, removed=True))
-            if held.model.entrant(player.key) is None:
-                held.positions.pop(player.key, None)
-                self.ctx.write(EntrantGoneOp(tournament_id, player.key))
-            else:
-                self._write_entrant(held, player.key)
-            self._tell(held)
+            self._withdraw(held, player.key, removed=True)
             return
         if action in ("pause", "resume"):
             held.paused = action == "pause"
@@ -365,6 +352,17 @@ class TournamentDesk:
         self._draw_round(held, now)
         if action == "end":
             self._finish(held)
+
+    def _withdraw(self, held: Held, key: str, removed: bool = False) -> None:
+        """`key` is out (`removed`: by the director): before the start gone from the list and
+        the database, after it kept in both, marked out; the watchers are told."""
+        held.model = self._change(lambda: held.model.withdraw(key, removed=removed))
+        if held.model.entrant(key) is None:
+            held.positions.pop(key, None)
+            self.ctx.write(EntrantGoneOp(held.tournament_id, key))
+        else:
+            self._write_entrant(held, key)
+        self._tell(held)
 
     def _draw_round(self, held: Held, now: float) -> None:
         """The games of the current round still played end as draws (agreed), each taking its
