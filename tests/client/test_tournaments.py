@@ -591,3 +591,68 @@ def test_a_tournament_ended_by_a_moderator_says_so_and_names_no_winner(lang: str
     assert NAMES[0] not in text.split("\n")[3]  # no winner named
     state.handle(PlayerNote("tournament_director", None, "Cup"))
     assert "Cup" in state.message
+
+
+async def test_a_moderator_ends_a_tournament_from_its_screen(
+    make_server: ServerFactory, tmp_path: Path
+) -> None:
+    """End to end against a real server: Mira, a moderator, opens Ann's tournament under way,
+    presses C, types the reason on the line it opened and Enter; Ann's client shows it ended by
+    a moderator, its game abandoned, and Mira's log says it was done."""
+    from server.core.names import name_key
+    from server.core.store import ModeratorOp
+    from server.storage.storage_open import open_storage
+    from tests.client.test_app import Player
+
+    db = str(tmp_path / "db.sqlite3")
+    storage = open_storage(db)
+    storage.write([ModeratorOp(name_key("Mira"), True, 1.0)])
+    storage.close()
+    server = await make_server(db=db, password_cost="test")
+    async with (
+        account_player(server, "Ann", tmp_path, True) as ann,
+        account_player(server, "Bob", tmp_path, True) as bob,
+        account_player(server, "Mira", tmp_path, True) as mira,
+    ):
+        ann.type(":")
+        ann.line("tournament new Cup swiss 2 5+3")
+        await until(lambda: ann.state.tournaments.current is not None, "Ann's tournament")
+        bob.type("T")
+        await until(lambda: bob.state.tournaments.listing, "the list")
+        bob.type("\r")
+        await until(lambda: bob.state.tournaments.current is not None, "shown")
+        bob.type("j")
+        ann.type("j")
+        await until(
+            lambda: (
+                (shown := ann.state.tournaments.current) is not None and len(shown.players) == 2
+            ),
+            "two players",
+        )
+        ann.type("s")
+        await until(lambda: ann.state.tournaments.shown_round() is not None, "round 1")
+        await until(lambda: mira.state.accounts.moderation is not None, "Mira's panel")
+        mira.type("T")
+        await until(lambda: mira.state.tournaments.listing, "Mira's list")
+        mira.type("\r")
+        await until(lambda: mira.state.tournaments.current is not None, "Mira sees it")
+        mira.type("C")
+        await until(lambda: mira.client.ui.lobby.typing, "the line open")
+        typed = mira.client.ui.lobby.buffer.text
+        assert typed == f"closetournament {mira.state.tournaments.watching} "
+        mira.line("an abusive name")
+        await until(lambda: "Done, and in the log" in mira.state.message, "done")
+        assert "ended the tournament" in mira.state.message
+        for who in (ann, bob):
+
+            def ended(who: Player = who) -> bool:
+                seen = who.state.tournaments.current
+                return seen is not None and seen.summary.closed
+
+            await until(ended, "seen ended")
+        shown = ann.state.tournaments.current
+        assert shown is not None and shown.summary.status == "finished"
+        (game,) = shown.rounds[0].games
+        assert game.result is None  # abandoned: no result
+        text = render_lobby(ann.state, 80, 23).text()
+        assert "ended by a moderator" in text and "abandoned" in text
