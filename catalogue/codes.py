@@ -152,6 +152,9 @@ ACCOUNT_REASONS: dict[str, str] = {
     "bad_moderation/no_such_report": N_("no open report has that number"),
     "bad_moderation/already_reported": N_("your report of that player is open already"),
     "bad_moderation/too_many_reports": N_("you have as many open reports as you may"),
+    "bad_moderation/tournament_finished": N_("that tournament is over already"),
+    "bad_moderation/already_director": N_("that player directs the tournament already"),
+    "bad_moderation/disabled": N_("that account is disabled: it cannot direct a tournament"),
 }
 
 # Version 3's refusals by their code alone (accounts, challenges, the archive); a {field} is
@@ -225,7 +228,8 @@ LEFT: dict[str, str] = {
     "stepped_away": N_("you stepped away; your seat waits for you"),
 }
 
-# A line of the moderation log (version 4's ModerationEntry.action), who did what to whom.
+# A line of the moderation log (version 4's ModerationEntry.action), who did what to whom
+# ({name}: to whom a tournament was given).
 MODERATION_ACTIONS: dict[str, str] = {
     "mute": N_("{moderator} muted {target}"),
     "unmute": N_("{moderator} unmuted {target}"),
@@ -236,6 +240,8 @@ MODERATION_ACTIONS: dict[str, str] = {
     "unban": N_("{moderator} lifted the ban on {target}"),
     "ban_player": N_("{moderator} banned the addresses of {target}"),
     "unban_player": N_("{moderator} lifted the ban on the addresses of {target}"),
+    "close_tournament": N_("{moderator} ended the tournament {target}"),
+    "hand_tournament": N_("{moderator} gave the tournament {target} to {name} to direct"),
     "close_report": N_("{moderator} closed report {target}"),
     "moderator": N_("{moderator} made {target} a moderator"),
     "moderator_revoked": N_("{moderator} took the moderator's rights from {target}"),

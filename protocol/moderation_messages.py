@@ -1,6 +1,7 @@
 """Version 4's messages of moderation as frozen attrs classes: a player's report of another, a
-moderator's actions (mute, close a table, disable an account, ban an address or a network) and
-the moderation panel's state; docs/protocol.md, Version 4, Moderation, says who sends what.
+moderator's actions (mute, close a table, disable an account, ban an address or a network, end a
+tournament or give it another director) and the moderation panel's state; docs/protocol.md,
+Version 4, Moderation, says who sends what.
 
 A moderator is an account the operator named (`kahuna-server accounts moderator NAME`); only
 moderators get `moderation`, at login and at every change, and only they may send `moderate`,
@@ -17,12 +18,14 @@ from protocol.fields import since_v4
 
 ModerationAction = Literal[
     "mute", "unmute", "close_table", "disable", "enable", "ban", "unban", "ban_player",
-    "unban_player",
+    "unban_player", "close_tournament", "hand_tournament",
 ]  # fmt: skip
-# what the log keeps: the moderators' actions, a report closed, and the operator's grants
+# what the log keeps: the moderators' actions (and the operator's on tournaments), a report
+# closed, and the operator's grants
 LoggedAction = Literal[
     "mute", "unmute", "close_table", "disable", "enable", "ban", "unban", "ban_player",
-    "unban_player", "close_report", "moderator", "moderator_revoked",
+    "unban_player", "close_tournament", "hand_tournament", "close_report", "moderator",
+    "moderator_revoked",
 ]  # fmt: skip
 ModerationNoteName = Literal["muted", "unmuted", "reported", "moderator_revoked"]
 ChatPlace = Literal["lobby", "table"]
@@ -38,14 +41,18 @@ class Moderate:
     log in; its connections are logged out), `enable` it again; `ban` the address or network
     `target` (an IP address or CIDR, e.g. 203.0.113.0/24) for `seconds`, `unban` it;
     `ban_player` the addresses of the connections the player `target` has open now (never shown
-    to the moderator) for `seconds`, `unban_player` lifts those. The answer: `moderation`, to
-    every moderator connected."""
+    to the moderator) for `seconds`, `unban_player` lifts those; `close_tournament` the
+    tournament `target` (it ends at once with its standings as they stand, its games under way
+    abandoned, unrated, their tables closed), `hand_tournament` gives the tournament `target`
+    to the account `name` as its director. The answer: `moderation`, to every moderator
+    connected."""
 
     TYPE: ClassVar[str] = "moderate"
     action: ModerationAction
     target: str
     reason: str
     seconds: int | None = since_v4(None)
+    name: str | None = since_v4(None)  # hand_tournament: the new director's account
 
 
 @attrs.frozen
@@ -105,8 +112,9 @@ class ReportInfo:
 @attrs.frozen
 class ModerationEntry:
     """One line of the moderation log: who (a moderator's name, or "operator"), what, to whom
-    or what (a name, a table id, an address or network, a report's number), why, and until
-    when (a mute or a ban)."""
+    or what (a name, a table id, an address or network, a report's number, a tournament's id),
+    why, until when (a mute or a ban), and to whom a tournament was given (`name`,
+    hand_tournament)."""
 
     at: float
     moderator: str
@@ -114,6 +122,7 @@ class ModerationEntry:
     target: str
     reason: str
     until: float | None
+    name: str | None = since_v4(None)
 
 
 @attrs.frozen

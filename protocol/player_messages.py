@@ -250,11 +250,15 @@ PlayerNoteNameV3 = Literal[
     "challenge_accepted", "challenge_declined", "challenge_withdrawn", "challenge_received",
     "your_move", "time_low",
 ]  # fmt: skip
-# version 4 adds "game_over" and "tournament_round": version 3's peers neither get nor accept
-# them (NOTE_SINCE)
-PlayerNoteName = Literal[PlayerNoteNameV3, "game_over", "tournament_round"]
+# version 4 adds "game_over", "tournament_round", "tournament_closed" and "tournament_director":
+# version 3's peers neither get nor accept them (NOTE_SINCE)
+PlayerNoteName = Literal[
+    PlayerNoteNameV3, "game_over", "tournament_round", "tournament_closed", "tournament_director"
+]
 # the notes newer than player_note itself
-NOTE_SINCE: dict[str, int] = {"game_over": 4, "tournament_round": 4}
+NOTE_SINCE: dict[str, int] = {
+    "game_over": 4, "tournament_round": 4, "tournament_closed": 4, "tournament_director": 4,
+}  # fmt: skip
 OutcomeName = Literal["won", "lost", "drawn"]
 
 
@@ -264,7 +268,9 @@ class PlayerNote:
     challenge answered (`table_id`: the new game's), a move awaited, a clock running low;
     version 4: a game of theirs over (`outcome` for them, `ending`: the result's kind), their
     game of a tournament's round ready (`tournament_round`: `table_id` the game's, `name` the
-    opponent)."""
+    opponent), a tournament they play in or direct ended by a moderator (`tournament_closed`:
+    `name` the tournament's), a tournament given to them to direct (`tournament_director`:
+    `name` the tournament's)."""
 
     TYPE: ClassVar[str] = "player_note"
     note: PlayerNoteName = attrs.field(metadata={VALUES_SINCE: NOTE_SINCE})

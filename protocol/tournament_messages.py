@@ -129,6 +129,9 @@ class TournamentSummary:
     rated: bool
     start: float | None
     paused: bool  # by its director: no round is paired until they resume it
+    # ended by a moderator or the operator (moderate's close_tournament): `finished`, with its
+    # standings as they stood then; a game it left unfinished has no result
+    closed: bool = since_v4(False)
 
 
 @attrs.frozen

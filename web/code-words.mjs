@@ -83,7 +83,10 @@ export const ACCOUNT_REASONS = {
   "bad_moderation/not_banned_player": "no ban of that player's addresses is in force",
   "bad_moderation/no_such_report": "no open report has that number",
   "bad_moderation/already_reported": "your report of that player is open already",
-  "bad_moderation/too_many_reports": "you have as many open reports as you may"
+  "bad_moderation/too_many_reports": "you have as many open reports as you may",
+  "bad_moderation/tournament_finished": "that tournament is over already",
+  "bad_moderation/already_director": "that player directs the tournament already",
+  "bad_moderation/disabled": "that account is disabled: it cannot direct a tournament"
 };
 
 export const ACCOUNT_ERRORS = {
@@ -209,6 +212,8 @@ export const MODERATION_ACTIONS = {
   "unban": "{moderator} lifted the ban on {target}",
   "ban_player": "{moderator} banned the addresses of {target}",
   "unban_player": "{moderator} lifted the ban on the addresses of {target}",
+  "close_tournament": "{moderator} ended the tournament {target}",
+  "hand_tournament": "{moderator} gave the tournament {target} to {name} to direct",
   "close_report": "{moderator} closed report {target}",
   "moderator": "{moderator} made {target} a moderator",
   "moderator_revoked": "{moderator} took the moderator's rights from {target}"

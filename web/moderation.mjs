@@ -2,13 +2,15 @@
 // their name is shown (a line of the lobby's chat or a table's, their page), with a reason; and
 // for the server's moderators, a panel in the lobby: the open reports with the chat around them
 // (each closed with a note), the actions (mute, close a table, disable an account, ban an
-// address or a network, and their undoing), what is in force, and the moderation log. The
-// server decides who is a moderator: only a moderator is sent `moderation`.
+// address or a network, and their undoing; end a tournament, or give it another director), what
+// is in force, and the moderation log. The server decides who is a moderator: only a moderator
+// is sent `moderation`.
 
 import { accounts } from "./accounts.mjs";
 import { el } from "./dom.mjs";
 import { MODERATION_ACTIONS } from "./code-words.mjs";
 import { render, send } from "./state.mjs";
+import { tournaments } from "./tournament.mjs";
 import { _, t } from "./words.mjs";
 
 export const moderation = {
@@ -30,6 +32,8 @@ const ACTIONS = [
   ["unban", N_("Lift a ban"), "address"],
   ["ban_player", N_("Ban a player's addresses (never shown)"), "player"],
   ["unban_player", N_("Lift the ban of a player's addresses"), "player"],
+  ["close_tournament", N_("End a tournament"), "tournament"],
+  ["hand_tournament", N_("Give a tournament another director"), "tournament"],
 ];
 const TIMED = new Set(["mute", "ban", "ban_player"]);
 const DURATIONS = [
@@ -44,7 +48,7 @@ const DURATIONS = [
 function actionWords(entry) {
   const sentence = MODERATION_ACTIONS[entry.action];
   if (!sentence) return `${entry.moderator} ${entry.action} ${entry.target}`; // newer than this page
-  return t(sentence, { moderator: entry.moderator, target: entry.target });
+  return t(sentence, { moderator: entry.moderator, target: entry.target, name: entry.name || "?" });
 }
 
 // A ban by player names the player: their addresses are never sent.
@@ -207,7 +211,9 @@ function actionForm() {
       " ",
       el("select", { name: "action" }, ...ACTIONS.map(([value, label]) => el("option", { value, text: _(label) }))),
     ),
-    el("label", {}, _("Player, table or address"), " ", el("input", { name: "target", required: true, maxlength: 64, autocomplete: "off" })),
+    el("label", {}, _("Player, table, tournament or address"), " ", el("input", { name: "target", required: true, maxlength: 64, autocomplete: "off", list: "moderation-tournaments" })),
+    tournamentChoices(),
+    el("label", { class: "director" }, _("New director (a tournament given on)"), " ", el("input", { name: "name", maxlength: 64, autocomplete: "off" })),
     el(
       "label",
       { class: "duration" },
@@ -227,11 +233,23 @@ function actionForm() {
       target: String(data.get("target")).trim(),
       reason: String(data.get("reason")).trim(),
       seconds: TIMED.has(action) ? Number(data.get("seconds")) : null,
+      name: action === "hand_tournament" ? String(data.get("name")).trim() : null,
     });
     // the next action starts afresh (a refusal says why; the log says what was done)
     form.reset();
   });
   return form;
+}
+
+// The tournaments not over that the lobby lists, offered by name for the target's field: their
+// ids are what the server takes, and no page shows them.
+function tournamentChoices() {
+  const going = (tournaments.list || []).filter((summary) => summary.status !== "finished");
+  return el(
+    "datalist",
+    { id: "moderation-tournaments" },
+    ...going.map((summary) => el("option", { value: summary.tournament_id, label: t("Tournament: {name}", { name: summary.name }) })),
+  );
 }
 
 function inForce(panel) {

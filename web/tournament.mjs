@@ -66,6 +66,18 @@ export function tournamentMessage(m) {
       return true;
     }
     case "player_note":
+      if (m.note === "tournament_closed") {
+        app.notice = fmt(_("A moderator ended the tournament {name}: its standings stay as they were, its games still played are abandoned, unrated."), { name: m.name || "" });
+        tournaments.list = null; // the lobby's list is asked again: it says so
+        listAsked = null;
+        return true;
+      }
+      if (m.note === "tournament_director") {
+        app.notice = fmt(_("A moderator gave you the tournament {name} to direct."), { name: m.name || "" });
+        tournaments.list = null;
+        listAsked = null;
+        return true;
+      }
       if (m.note !== "tournament_round") return false;
       tournaments.call = { table_id: m.table_id, name: m.name };
       tournamentRoundNote(m);
@@ -108,6 +120,7 @@ function clockWords(clock) {
 function statusWords(summary) {
   let words;
   if (summary.status === "open") words = summary.start ? fmt(_("starts at {when}"), { when: new Date(summary.start * 1000).toLocaleString(document.documentElement.lang || undefined) }) : _("open: its director starts it");
+  else if (summary.closed) words = _("ended by a moderator");
   else if (summary.status === "finished") words = _("finished");
   else words = fmt(_("round {round} of {rounds}"), { round: summary.round, rounds: summary.rounds });
   return summary.paused ? `${words} · ${_("paused")}` : words;
@@ -274,7 +287,8 @@ function termsList(state) {
 
 // A finished tournament's winner, or those who share the first place.
 function winnerLine(state) {
-  if (state.summary.status !== "finished") return null;
+  // a tournament a moderator ended has no winner: its standings are as they stood
+  if (state.summary.status !== "finished" || state.summary.closed) return null;
   const names = state.standings.filter((s) => s.place === 1).map((s) => s.name);
   if (!names.length) return null;
   return el("p", { class: "tournament-winner", id: "tournament-winner", text: fmt(ngettext("Winner: {names}", "Winners: {names}", names.length), { names: names.join(", ") }) });
@@ -370,18 +384,21 @@ function standingsPart(state) {
   );
 }
 
-function gameItem(game) {
+// `closed`: the tournament was ended by a moderator, and a game without a result was abandoned.
+function gameItem(game, closed) {
   const [score, how] = game.result ? RESULTS[game.result] || ["?", null] : [null, null];
+  const over = Boolean(game.result) || closed;
   const me = accounts.account;
-  const mine = Boolean(me && game.table_id && !game.result && (same(game.white, me.name) || same(game.black, me.name)));
+  const mine = Boolean(me && game.table_id && !over && (same(game.white, me.name) || same(game.black, me.name)));
   const link = !game.table_id
     ? null
-    : game.result
+    : over
       ? el("a", { href: `/game/${game.table_id}`, "data-link": "game", class: "replay", text: _("Replay") })
       : el("a", { href: `/table/${game.table_id}`, "data-link": "table", class: "watch", text: mine ? t("Back to my seat") : t("Watch") });
+  const unplayed = closed ? _("abandoned") : _("playing");
   return el(
     "li",
-    { class: `pairing${game.result ? " over" : " playing"}${mine ? " mine" : ""}`, "data-table": game.table_id || "" },
+    { class: `pairing${over ? " over" : " playing"}${mine ? " mine" : ""}`, "data-table": game.table_id || "" },
     el("span", { class: "board dim", text: String(game.board) }),
     el(
       "span",
@@ -390,7 +407,7 @@ function gameItem(game) {
       " – ",
       el("span", { class: "player-seat" }, el("span", { class: "seat-mark black", role: "img", "aria-label": seatName("black"), title: seatName("black") }), playerLink(game.black)),
     ),
-    el("span", { class: "score", text: score ? (how ? `${score} ${_("(forfeit)")}` : score) : _("playing") }),
+    el("span", { class: "score", text: score ? (how ? `${score} ${_("(forfeit)")}` : score) : unplayed }),
     link,
   );
 }
@@ -407,7 +424,7 @@ function roundsPart(state) {
         "div",
         { class: "round", "data-round": String(round.number) },
         el("h3", { text: fmt(_("Round {round}"), { round: round.number }) }),
-        el("ol", { class: "pairings" }, ...round.games.map(gameItem)),
+        el("ol", { class: "pairings" }, ...round.games.map((game) => gameItem(game, state.summary.closed))),
         round.bye ? el("p", { class: "bye" }, `${_("Bye (a point):")} `, playerLink(round.bye)) : null,
       ),
     ),
@@ -419,8 +436,9 @@ function roundsPart(state) {
 export function callPart() {
   const call = tournaments.call;
   if (call && app.current === call.table_id) tournaments.call = null; // they have come
-  // or the game is over without them (drawn by the director, the tournament ended)
-  if (call && [...tournaments.known.values()].some((state) => state.rounds.some((round) => round.games.some((game) => game.table_id === call.table_id && game.result)))) tournaments.call = null;
+  // or the game is over without them (drawn by the director, the tournament ended, or ended by
+  // a moderator: then abandoned, without a result)
+  if (call && [...tournaments.known.values()].some((state) => state.rounds.some((round) => round.games.some((game) => game.table_id === call.table_id && (game.result || state.summary.closed))))) tournaments.call = null;
   if (!tournaments.call) return null;
   return el(
     "p",

@@ -486,9 +486,12 @@ def record_problem(exc: RecordError) -> str:
     return exc.reason if sentence is None else sentence.format(**params)
 
 
-def moderation_action_words(moderator: str, action: str, target: str) -> str:
-    """What a line of the moderation log says was done, in the reader's language."""
+def moderation_action_words(
+    moderator: str, action: str, target: str, name: str | None = None
+) -> str:
+    """What a line of the moderation log says was done, in the reader's language (`name`: to
+    whom a tournament was given)."""
     sentence = MODERATION_ACTIONS.get(action)
     if sentence is None:  # an action newer than this client
         return f"{moderator} {action} {target}"
-    return _(sentence).format(moderator=moderator, target=target)
+    return _(sentence).format(moderator=moderator, target=target, name=name or "?")

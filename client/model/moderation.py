@@ -10,6 +10,8 @@ state (client/model/players.py) keeps the panel, client/screens/moderation_scree
     ban 203.0.113.0/24 1d REASON         unban 203.0.113.0/24 REASON
     ban NAME 1d REASON                   unban NAME REASON
                                          (the addresses of NAME's open connections, unseen)
+    closetournament ID REASON            (ended now, its standings as they stand)
+    handtournament ID NAME REASON        (NAME directs it from now on)
     reports                              closereport N NOTE
     modlog
 
@@ -56,6 +58,8 @@ def local_words() -> dict[str, str]:
         "reports": pgettext("command", "reports"),
         "closereport": pgettext("command", "closereport"),
         "modlog": pgettext("command", "modlog"),
+        "closetournament": pgettext("command", "closetournament"),
+        "handtournament": pgettext("command", "handtournament"),
     }
     return {k: v.lower() for k, v in words.items()}
 
@@ -96,6 +100,16 @@ def moderation_request(
             return ModerationRequest(refused=_("{command} NUMBER NOTE").format(command=word))
         note = rest.split(None, 1)[1]
         return ModerationRequest((CloseReport(int(args[0]), note),), panel="reports")
+    if command == "closetournament":
+        if len(args) < 2:
+            return ModerationRequest(refused=_("{command} ID REASON").format(command=word))
+        reason = rest.split(None, 1)[1]
+        return ModerationRequest((Moderate("close_tournament", args[0], reason),))
+    if command == "handtournament":
+        if len(args) < 3:
+            return ModerationRequest(refused=_("{command} ID NAME REASON").format(command=word))
+        reason = rest.split(None, 2)[2]
+        return ModerationRequest((Moderate("hand_tournament", args[0], reason, name=args[1]),))
     if command in WITH_TIME:
         if len(args) < 3:
             return ModerationRequest(

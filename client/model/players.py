@@ -204,7 +204,9 @@ class PlayersState:
             if newest is not None and newest not in before.log and newest.moderator == my_name:
                 # this moderator's action, done: said, as every request is answered
                 return _("Done, and in the log: {line}.").format(
-                    line=moderation_action_words(newest.moderator, newest.action, newest.target)
+                    line=moderation_action_words(
+                        newest.moderator, newest.action, newest.target, newest.name
+                    )
                 )
         elif isinstance(msg, ModerationNote):
             return self._moderation_note(msg)
@@ -308,6 +310,17 @@ class PlayersState:
                 self.waiting_moves.remove(table)
             self.attention = _("Game over")
             return game_over_words(msg)
+        if msg.note == "tournament_closed":
+            self.attention = _("Tournament ended")
+            return _(
+                "A moderator ended the tournament {name}: its standings stay as they were, its"
+                " games still played are abandoned, unrated."
+            ).format(name=name)
+        if msg.note == "tournament_director":
+            self.attention = _("You direct a tournament")
+            return _(
+                "A moderator gave you the tournament {name} to direct: T lists the tournaments."
+            ).format(name=name)
         return None
 
 

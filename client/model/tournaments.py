@@ -155,12 +155,18 @@ class TournamentsState:
         return said
 
     def ended_words(self, tournament_id: str) -> str | None:
-        """The tournament followed is over: who won, and where the final standings are."""
+        """The tournament followed is over: who won, and where the final standings are (one a
+        moderator ended: that it was)."""
         shown = self.current
         if shown is None or shown.summary.tournament_id != tournament_id:
             return None
         if shown.summary.status != "finished":
             return None
+        if shown.summary.closed:  # by a moderator: no winner
+            return _(
+                "A moderator ended the tournament {name}: its standings stay as they were, its"
+                " games still played are abandoned, unrated."
+            ).format(name=shown.summary.name)
         firsts = ", ".join(s.name for s in shown.standings if s.place == 1) or "-"
         return _(
             "{name} is over, won by {names}: T in the lobby shows the final standings."

@@ -26,8 +26,14 @@ def render_moderation(canvas: Canvas, state: ClientState, width: int, height: in
             " close TABLE REASON, disable/enable NAME REASON, ban ADDRESS|NAME 1d REASON,"
             " unban ADDRESS|NAME REASON. Esc: the tables"
         )
-        for y, line in enumerate(textwrap.wrap(commands, room)[:3], start=3):
+        on_tournaments = _(
+            "closetournament ID REASON ends a tournament, handtournament ID NAME REASON gives it"
+            " to NAME to direct (T, a tournament: C or H)"
+        )
+        said = textwrap.wrap(commands, room)[:3] + textwrap.wrap(on_tournaments, room)[:2]
+        for y, line in enumerate(said, start=3):
             canvas.put(3, y, line, "class:dim")
+        top = 3 + len(said)
         rows = [] if panel is None else [report_row(r, room) for r in panel.reports]
         empty = _("No open reports.")
     else:
@@ -37,7 +43,8 @@ def render_moderation(canvas: Canvas, state: ClientState, width: int, height: in
         standing = [] if panel is None else in_force(panel.mutes, panel.bans, panel.disabled)
         for y, part in enumerate(standing, start=3):  # one line each, the rest cut
             canvas.put(3, y, part if len(part) <= room else part[: room - 1] + "…", "class:dim")
-    y = 6
+        top = 6
+    y = top
     if not rows:
         for line in textwrap.wrap(empty, room):
             canvas.put(3, y, line, "class:dim")
@@ -91,7 +98,7 @@ def log_row(entry: ModerationEntry) -> str:
     )
     reason = f": {entry.reason}" if entry.reason else ""
     when = until_words(entry.at)
-    done = moderation_action_words(entry.moderator, entry.action, entry.target)
+    done = moderation_action_words(entry.moderator, entry.action, entry.target, entry.name)
     return f"{when}  {done}{until}{reason}"
 
 

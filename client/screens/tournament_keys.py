@@ -3,7 +3,9 @@ Enter opens one (watched while it is shown); j, w and s join, withdraw and start
 game of the round goes to one's own table (with the seat's saved token, else resume), watches
 another, or replays one that is over; q goes back. Its
 director's: ←→ select a player, x removes them, D draws the round's games still played, E ends
-the tournament (each of these three asked y/n first), p pauses or resumes it."""
+the tournament (each of these three asked y/n first), p pauses or resumes it. A moderator's
+(version 4): C and H open the command line with `closetournament ID ` or `handtournament ID `
+for the tournament shown, to be finished with the reason (and the new director's name)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from client.language.i18n import _
+from client.model import moderation
 from client.model.sending import Send
 from client.model.state import ClientState
 from protocol.messages import ClientMessage, LobbyUnsubscribe, Reclaim, Spectate
@@ -181,6 +184,21 @@ def _send_direct(state: ClientState, send: Send, action: DirectorAction, name: s
     state.say(_("Asking the server..."))
 
 
+def moderate(state: ClientState, open_line: Callable[[str], None], command: str) -> None:
+    """C or H on a tournament shown to a moderator: the command line, its command and the
+    tournament's id typed, what else it takes (a reason; a name, then a reason) for them to
+    type. A tournament over already is said so at once."""
+    tours = state.tournaments
+    shown = tours.current
+    if tours.view != "one" or shown is None or state.accounts.moderation is None:
+        return
+    if shown.summary.status == "finished":
+        state.say(_("The tournament is over."), "error")
+        return
+    word = moderation.local_words()[command]
+    open_line(f"{word} {shown.summary.tournament_id} ")
+
+
 def tournament_keys(
     kb: KeyBindings, state: ClientState, send: Send, shown: Filter, lobby: Filter,
     open_line: Callable[[str], None], replay: Callable[[str], None],
@@ -215,6 +233,11 @@ def tournament_keys(
     kb.add("D", filter=directing)(on(lambda: direct(state, send, "draw_round")))
     kb.add("E", filter=directing)(on(lambda: direct(state, send, "end")))
     kb.add("p", filter=directing)(on(lambda: direct(state, send, "pause")))
+    moderating = shown & Condition(
+        lambda: state.tournaments.view == "one" and state.accounts.moderation is not None
+    )
+    kb.add("C", filter=moderating)(on(lambda: moderate(state, open_line, "closetournament")))
+    kb.add("H", filter=moderating)(on(lambda: moderate(state, open_line, "handtournament")))
     kb.add("y", filter=asking)(on(lambda: answer(state, send, True)))
     kb.add("n", filter=asking)(on(lambda: answer(state, send, False)))
     kb.add("escape", filter=asking, eager=True)(on(lambda: answer(state, send, False)))

@@ -18,6 +18,8 @@ LIST_KEYS = N_("↑↓ select  Enter open  r refresh  : command  q back")
 ONE_KEYS = N_("↑↓ game  Enter go/watch  j join  w withdraw  s start  q back")
 DIRECTOR_KEYS = N_("↑↓ game  ←→ player  Enter go  j w s  x remove  D draw  E end  p pause  q")
 CONFIRM_KEYS = N_("y yes   n or Esc no")
+# a moderator's on a tournament not over: C and H open the command line (tournament_keys.py)
+MODERATOR_KEYS = N_("↑↓ game  Enter go/watch  j w s  C close  H hand over  q back")
 
 
 def tournament_hints(state: ClientState) -> str:
@@ -28,8 +30,11 @@ def tournament_hints(state: ClientState) -> str:
     if tours.confirm is not None:
         return _(CONFIRM_KEYS)
     directing = tours.is_director(state.accounts.account)
-    if directing and tours.current is not None and tours.current.summary.status != "finished":
+    going = tours.current is not None and tours.current.summary.status != "finished"
+    if directing and going:
         return _(DIRECTOR_KEYS)
+    if going and state.accounts.moderation is not None:
+        return _(MODERATOR_KEYS)
     return _(ONE_KEYS)
 
 
@@ -43,6 +48,8 @@ def format_word(summary: TournamentSummary) -> str:
 
 
 def status_words(summary: TournamentSummary) -> str:
+    if summary.closed:  # by a moderator: the one tournament's screen says so in full
+        return pgettext("tournament", "cancelled")
     if summary.paused:
         return pgettext("tournament", "paused")
     words = {
@@ -74,9 +81,10 @@ def points(value: float) -> str:
     return f"{whole}{part}" if whole else part
 
 
-def result_words(game: Pairing) -> str:
+def result_words(game: Pairing, closed: bool = False) -> str:
+    """A game's result; one without a result in a tournament a moderator ended was abandoned."""
     words = {
-        None: _("playing"),
+        None: _("abandoned") if closed else _("playing"),
         "white_won": "1-0",
         "black_won": "0-1",
         "draw": "½-½",
@@ -165,9 +173,9 @@ def render_one(
         describe_control(summary.clock),
         _("rated") if summary.rated else _("unrated"),
         _("director {name}").format(name=summary.director),
-        status_words(summary),
+        _("ended by a moderator") if summary.closed else status_words(summary),
     ]
-    if summary.status == "finished":
+    if summary.status == "finished" and not summary.closed:  # ended by a moderator: no winner
         firsts = [s.name for s in shown.standings if s.place == 1]
         if firsts:  # first: the facts have two lines, and this says it is over
             said = ngettext("winner {names}", "winners {names}", len(firsts))
@@ -233,7 +241,7 @@ def render_one(
         mine = me in (game.white, game.black)
         row = (
             f"{game.board:>3} {cut(game.white, 20):<20} - {cut(game.black, 20):<20}"
-            f" {cut(result_words(game), 14):<14} {game.table_id or ''}"
+            f" {cut(result_words(game, summary.closed), 14):<14} {game.table_id or ''}"
         )
         style = "class:selected" if selected else ("class:value" if mine else "")
         canvas.put(1, y, (("> " if selected else "  ") + row)[: width - 2], style)

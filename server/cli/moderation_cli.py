@@ -52,8 +52,10 @@ def render_log(lines: list[ModerationLogOp]) -> str:
         until = ""
         if line.until is not None:
             until = f" (until {time.strftime('%Y-%m-%d %H:%M', time.localtime(line.until))})"
+        # a tournament handed on: to whom
+        target = line.target if line.name is None else f"{line.target} -> {line.name}"
         out.append(
-            f"{when:<16}  {line.moderator:<20} {line.action:<17} {line.target:<24}"
+            f"{when:<16}  {line.moderator:<20} {line.action:<17} {target:<24}"
             f" {line.reason}{until}".rstrip()
         )
     return "\n".join(out)

@@ -266,6 +266,10 @@ def main(argv: list[str] | None = None) -> int:
         from server.cli import moderation_cli
 
         return moderation_cli.main(given[1:])
+    if given[:1] == ["tournaments"]:  # the operator lists, ends or hands on a tournament
+        from server.cli import tournaments_cli
+
+        return tournaments_cli.main(given[1:])
     parser = build_parser()
     args = parser.parse_with_config(argv)
     process = record_from(ProcessSettings, args)

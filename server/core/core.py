@@ -100,7 +100,13 @@ from server.core.play import Play
 from server.core.seating import Seating
 from server.core.session import Session
 from server.core.sessions import Sessions
-from server.core.store import AccountAction, StoredModeration, StoredPlayers, StoredTable
+from server.core.store import (
+    AccountAction,
+    StoredModeration,
+    StoredPlayers,
+    StoredTable,
+    TournamentAction,
+)
 from server.core.table import Closing, MemberId, Table, TableError
 from server.core.tournament_desk import FIRST_MOVE, STARTS, TELLS, TournamentDesk
 from server.core.tournaments.swiss import SwissPairing
@@ -139,7 +145,7 @@ class ServerCore:
         self._challenges = ChallengeBoard(self._ctx, self._tables)
         self._desk = TournamentDesk(self._ctx, self._tables, self._play)
         self._moderation = ModerationDesk(
-            self._ctx, self._logins, self._tables, self._play, self._lobby_chat
+            self._ctx, self._logins, self._tables, self._play, self._lobby_chat, self._desk
         )
         self._logins.on_login = self._logged_in
         self._mail = MailDesk(self._ctx, self._logins.reset_password)
@@ -409,6 +415,15 @@ class ServerCore:
         server runs)."""
         self._ctx.begin(now, wall)
         self._logins.apply_actions(actions)
+        return self._ctx.take()
+
+    def tournament_actions(
+        self, actions: list[TournamentAction], now: float, wall: float
+    ) -> Effects:
+        """The operator's commands on tournaments found in storage (kahuna-server tournaments,
+        made while this server runs, or before it started: given once its tables are back)."""
+        self._ctx.begin(now, wall)
+        self._moderation.operator_actions(actions, now)
         return self._ctx.take()
 
     def mail_link(self, kind: str, code: str, now: float, wall: float) -> tuple[Effects, bool]:

@@ -15,6 +15,11 @@ What each action does, and does not:
   moderator who wants one ended at once closes its table). `enable` undoes it.
 - ban: a connection from the address or network is refused before hello with
   `address_banned`, and those open from it are closed, until the ban ends or is lifted.
+- close_tournament: the tournament ends at once, its standings as they stand; its games under
+  way end as close_table's do (abandoned, unrated), and take no result in it; its players and
+  director are told (`player_note` `tournament_closed`). hand_tournament: another account
+  directs it (its director gone, say), told so (`tournament_director`). The operator does both
+  from the command line (kahuna-server tournaments), applied here (`operator_actions`).
 - ban_player: a ban of the networks of the connections the player has open now (an IPv4
   address alone, an IPv6 address's /64, as the login throttle counts a network), stored as
   bans with the player's key beside them; the moderator, the panel and the log see only the
@@ -66,8 +71,11 @@ from server.core.store import (
     SanctionOp,
     SanctionRow,
     StoredModeration,
+    TournamentAction,
+    TournamentActionDoneOp,
 )
 from server.core.table import Closing, TableError
+from server.core.tournament_desk import TournamentDesk
 from shared.types import Termination
 
 log = logging.getLogger(__name__)
@@ -80,6 +88,8 @@ REPORTS_SHOWN = 50  # the oldest open reports a moderator is sent (each with its
 CONTEXT_LINES = 20  # chat lines kept with a report, from the lobby and from the table
 OPEN_REPORTS_EACH = 5  # open reports one player may have made
 OPERATOR = "operator"  # the moderator named in the log for the operator's own commands
+# a table a moderator closed, alone or with its tournament: the words version 2 on know
+CLOSED = Closing("closed_by_moderator", "a moderator closed the table")
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -108,13 +118,20 @@ def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
 
 class ModerationDesk:
     def __init__(
-        self, ctx: Context, logins: Logins, tables: Lifecycle, play: Play, chat: LobbyChatRoom
+        self,
+        ctx: Context,
+        logins: Logins,
+        tables: Lifecycle,
+        play: Play,
+        chat: LobbyChatRoom,
+        tournaments: TournamentDesk,
     ) -> None:
         self.ctx = ctx
         self.logins = logins
         self.tables = tables
         self.play = play
         self.chat = chat
+        self.tournaments = tournaments
         self.moderators: set[str] = set()  # account keys
         self.mutes: dict[str, SanctionRow] = {}  # by account key
         self.bans: dict[str, tuple[Network, SanctionRow]] = {}  # by network, CIDR form
@@ -207,6 +224,7 @@ class ModerationDesk:
         reason = _words(message.reason, "no_reason", "give a reason (at most 200 characters)")
         ctx, wall = self.ctx, self.ctx.wall
         until: float | None = None
+        given: str | None = None  # hand_tournament: to whom
         target = message.target.strip()
         match message.action:
             case "mute" | "unmute" | "disable" | "enable":
@@ -272,15 +290,50 @@ class ModerationDesk:
                     raise TableError(ErrorCode.NO_SUCH_TABLE, "no open table has this id")
                 if table.status == "playing":
                     self.play.end(table, Termination.ABANDONED, None, now)
-                closing = Closing("closed_by_moderator", "a moderator closed the table")
-                self.tables.close_table(table, closing, now)
+                self.tables.close_table(table, CLOSED, now)
                 shown = table.table_id
-        self._logged(moderator.name, message.action, shown, reason, until)
+            case "close_tournament":
+                self.tournaments.close(target, CLOSED, now)
+                shown = target
+            case "hand_tournament":
+                director = self._account(message.name or "")
+                self.tournaments.hand(target, director)
+                shown, given = target, director.name
+        self._logged(moderator.name, message.action, shown, reason, until, given)
 
-    def _player(self, name: str, moderator: Account) -> Account:
+    def operator_actions(self, actions: list[TournamentAction], now: float) -> None:
+        """The operator's commands on tournaments (kahuna-server tournaments), made while this
+        server ran or before it started: each applied as a moderator's would be, and logged as
+        the operator's; one that no longer fits (the tournament ended meanwhile, the account
+        gone) is only said in the server's log. Each is marked done either way."""
+        ctx = self.ctx
+        for action in actions:
+            try:
+                if action.action == "close":
+                    self.tournaments.close(action.tournament_id, CLOSED, now)
+                    given = None
+                else:
+                    account = ctx.accounts.get(action.director or "")
+                    if account is None:
+                        raise TableError(ErrorCode.NO_SUCH_PLAYER, "no player has this name")
+                    self.tournaments.hand(action.tournament_id, account)
+                    given = account.name
+            except TableError as exc:
+                log.warning("operator: tournament %s: %s not done: %s", action.tournament_id,
+                            action.action, exc.message)  # fmt: skip
+            else:
+                logged = "close_tournament" if action.action == "close" else "hand_tournament"
+                self._logged(OPERATOR, logged, action.tournament_id, action.reason, None, given)
+            ctx.write(TournamentActionDoneOp(action.seq, ctx.wall))
+
+    def _account(self, name: str) -> Account:
         account = self.ctx.accounts.get(name_key(clean_text(name)))
         if account is None:
             raise TableError(ErrorCode.NO_SUCH_PLAYER, "no player has this name")
+        return account
+
+    def _player(self, name: str, moderator: Account) -> Account:
+        account = self._account(name)
         if account.key == moderator.key:
             raise bad("self", "a moderator does not moderate themselves")
         if account.key in self.moderators:
@@ -388,9 +441,15 @@ class ModerationDesk:
     # ----- the log and the panel ----------------------------------------------------------------
 
     def _logged(
-        self, moderator: str, action: str, target: str, reason: str, until: float | None
+        self,
+        moderator: str,
+        action: str,
+        target: str,
+        reason: str,
+        until: float | None,
+        name: str | None = None,
     ) -> None:
-        op = ModerationLogOp(self.ctx.wall, moderator, action, target, reason, until)
+        op = ModerationLogOp(self.ctx.wall, moderator, action, target, reason, until, name)
         log.info("moderation: %s %s %s: %s", moderator, action, target, reason)
         self.log.append(op)
         self.ctx.write(op)
@@ -422,7 +481,7 @@ class ModerationDesk:
             for r in sorted(self.reports.values(), key=lambda r: r.report_id)[:REPORTS_SHOWN]
         ]  # fmt: skip
         log = [
-            ModerationEntry(e.at, e.moderator, e.action, e.target, e.reason, e.until)  # type: ignore[arg-type]  # a LoggedAction, as written
+            ModerationEntry(e.at, e.moderator, e.action, e.target, e.reason, e.until, e.name)  # type: ignore[arg-type]  # a LoggedAction, as written
             for e in reversed(self.log)
         ]
         mutes = [

@@ -207,6 +207,39 @@ class AccountAction:
 
 
 @attrs.frozen
+class TournamentActionOp:
+    """The operator's command on a tournament (server/cli/tournaments_cli.py), made while a
+    server may run: kept for the server, which applies it to the tournament it holds in memory
+    at its next look (`load_tournament_actions`, or its next start) and marks it done. The
+    tournament's rows are the server's alone to write: its tables, clocks and rounds are in its
+    memory. `action` "close" (ended, as a moderator's close_tournament) or "hand" (`director`,
+    an account key, directs it from then on), with the operator's `reason` for the log."""
+
+    tournament_id: str
+    action: str
+    director: str | None
+    reason: str
+    at: float
+
+
+@attrs.frozen
+class TournamentActionDoneOp:
+    seq: int
+    at: float
+
+
+@attrs.frozen
+class TournamentAction:
+    """An operator's command on a tournament not yet applied by a server."""
+
+    seq: int
+    tournament_id: str
+    action: str
+    director: str | None
+    reason: str
+
+
+@attrs.frozen
 class Registration:
     key: str
     address: str
@@ -442,7 +475,7 @@ class ModeratorOp:
 class ModerationLogOp:
     """A line of the moderation log: `moderator` a name (or "operator"), `action` what was
     done (protocol/moderation_messages.py's LoggedAction), `target` a name, table id, address,
-    network or report number."""
+    network, report number or tournament id; `name` the account a tournament was given to."""
 
     at: float
     moderator: str
@@ -450,6 +483,7 @@ class ModerationLogOp:
     target: str
     reason: str
     until: float | None = None
+    name: str | None = None
 
 
 @attrs.frozen
@@ -583,7 +617,7 @@ StorageOp = (
     | AccountActionDoneOp | TournamentOp | EntrantOp | EntrantGoneOp | RoundOp
     | PairingResultOp | DirectorOp | MailOp | MailSentOp | MailRetryOp | DeleteAccountOp
     | NamesCooledOp | ModeratorOp | ModerationLogOp | SanctionOp | SanctionGoneOp | ReportOp
-    | ReportClosedOp
+    | ReportClosedOp | TournamentActionOp | TournamentActionDoneOp
 )  # fmt: skip
 
 
@@ -668,6 +702,9 @@ class Storage(Protocol):
 
     def load_account_actions(self) -> list[AccountAction]:
         """The operator's commands no server has applied yet, in order."""
+
+    def load_tournament_actions(self) -> list[TournamentAction]:
+        """The operator's commands on tournaments no server has applied yet, in order."""
 
     def load_tournaments(self) -> list[StoredTournament]:
         """Every tournament with its entrants, rounds, pairings and results, oldest first."""

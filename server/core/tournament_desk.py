@@ -34,6 +34,7 @@ from protocol.tournament_messages import (
     TournamentSummary,
     TournamentTerms,
 )
+from server.core.accounts import Account
 from server.core.archive import turns_completed
 from server.core.clock import Clock
 from server.core.context import Context
@@ -56,7 +57,7 @@ from server.core.store import (
     TournamentOp,
     TournamentRow,
 )
-from server.core.table import MemberId, Outbox, Table, TableError
+from server.core.table import Closing, MemberId, Outbox, Table, TableError
 from server.core.tournaments.model import (
     Entrant,
     Format,
@@ -86,6 +87,11 @@ TELL_EVERY = 1.0  # seconds: the watchers get the results at most this often
 
 def bad(reason: str, english: str) -> TableError:
     return TableError.refused(ErrorCode.BAD_TOURNAMENT, reason, english)
+
+
+def bad_hand(reason: str, english: str) -> TableError:
+    """A moderator's action on a tournament refused (docs/protocol.md, Moderation)."""
+    return TableError.refused(ErrorCode.BAD_MODERATION, reason, english)
 
 
 def terms_to_dict(terms: TournamentTerms) -> dict[str, Any]:
@@ -120,6 +126,9 @@ class Held:
     boards: dict[tuple[int, int], str] = attrs.Factory(dict)  # (round, board) -> table id
     watchers: set[MemberId] = attrs.Factory(set)
     paused: bool = False  # by its director: no round is paired meanwhile
+    # ended by a moderator or the operator (close): its standings stay as they stood then, and a
+    # game it left unfinished takes no result
+    closed: bool = False
     begun: bool = False  # started: its first round may still be being paired
     pairing: PairingJob | None = None  # the round being paired off the event loop
     told_at: float = float("-inf")  # when the watchers last had the state
@@ -189,6 +198,7 @@ class TournamentDesk:
                 model,
                 {e.account: e.position for e in kept.entrants},
                 paused=bool(row.terms.get("paused", False)),
+                closed=bool(row.terms.get("closed", False)),
                 begun=row.status == "started",
             )
             for r in kept.rounds:
@@ -383,6 +393,73 @@ class TournamentDesk:
             return
         held.watchers.add(session.member)
         self.ctx.send(session.member, self._state(held))
+
+    # ----- a moderator's or the operator's hand (server/core/moderation.py) ----------------------
+
+    def close(self, tournament_id: str, closing: Closing, now: float) -> str:
+        """The tournament ends at once, with its standings as they stand: a round being paired
+        is dropped, its games under way end as abandoned (unrated, no result in the
+        tournament) and their tables close, as a moderator's close_table does; the watchers, the
+        lobby and its players and director are told. Its name, for the log's reader."""
+        held = self._get(tournament_id)
+        if held.status == "finished":
+            raise bad_hand("tournament_finished", _REFUSALS["tournament_finished"])
+        # closed and finished first: the games ended below take no result and pair nothing
+        held.closed = True
+        held.model = held.model.end()
+        held.pairing = None  # its answer, should it come, finds no tournament waiting for it
+        for table in self._tables_playing(held):
+            self.play.end(table, Termination.ABANDONED, None, now)
+            self.tables.close_table(table, closing, now)
+        self._write(held)
+        self._tell(held)
+        self._tell_lobby()
+        told = {e.name for e in held.model.entrants if e.left is None} | {held.director}
+        self._note(told, PlayerNote("tournament_closed", None, held.terms.name))
+        log.info("tournament %s closed: %s", held.tournament_id, closing.english)
+        return held.terms.name
+
+    def hand(self, tournament_id: str, director: Account) -> None:
+        """The tournament is directed by `director` from now on (its director gone, say): the
+        watchers and the lobby see the new director, who is told."""
+        held = self._get(tournament_id)
+        if held.status == "finished":
+            raise bad_hand("tournament_finished", _REFUSALS["tournament_finished"])
+        if director.key == held.director:
+            raise bad_hand("already_director", "that player directs the tournament already")
+        if director.disabled:
+            raise bad_hand("disabled", "that account is disabled")
+        held.director = director.key
+        self._write(held)
+        self._tell(held)
+        self._tell_lobby()
+        self._note({director.key}, PlayerNote("tournament_director", None, held.terms.name))
+        log.info("tournament %s: directed by %s", held.tournament_id, director.name)
+
+    def _tables_playing(self, held: Held) -> list[Table]:
+        """The tables of the tournament whose games are under way (only the current round's
+        can be)."""
+        current = held.model.current
+        if current is None:
+            return []
+        found = []
+        for board in range(1, len(current.games) + 1):
+            table_id = held.boards.get((current.number, board))
+            table = None if table_id is None else self.ctx.lobby.tables.get(table_id)
+            if table is not None and not table.closed and table.status == "playing":
+                found.append(table)
+        return found
+
+    def _note(self, keys: set[str], note: PlayerNote) -> None:
+        """The note to every version-4 connection of these accounts."""
+        since = NOTE_SINCE[note.note]
+        self.ctx.send_all(
+            [
+                (member, note)
+                for member, s in sorted(self.ctx.sessions.items())
+                if s.account in keys and s.version >= since and not s.closing
+            ]
+        )
 
     # ----- a deleted account (server/core/account_deletion.py) ---------------------------------
 
@@ -637,8 +714,8 @@ class TournamentDesk:
             return
         held = self.held.get(where[0])
         result = table.game.result
-        if held is None or result is None:
-            return
+        if held is None or result is None or held.closed:
+            return  # a closed tournament's standings stay as they stood when it was closed
         number = where[1]
         board = next(b for (n, b), t in held.boards.items() if t == table.table_id and n == number)
         game = held.model.rounds[number - 1].games[board - 1]
@@ -752,6 +829,7 @@ class TournamentDesk:
             terms.rated,
             terms.start,
             held.paused,
+            held.closed,
         )
 
     def _state(self, held: Held) -> TournamentState:
@@ -856,7 +934,7 @@ class TournamentDesk:
                     held.terms.name,
                     held.director,
                     held.terms.format,
-                    {**terms_to_dict(held.terms), "paused": held.paused},
+                    {**terms_to_dict(held.terms), "paused": held.paused, "closed": held.closed},
                     held.created,
                     held.status,
                     final,

@@ -50,7 +50,7 @@ from server.core.effects import (
 from server.core.lobby import Lobby
 from server.core.mail import LinkLook
 from server.core.password_queue import SLOTS as PASSWORD_SLOTS
-from server.core.store import Storage, StorageError, StoredPlayers
+from server.core.store import Storage, StorageError, StoredPlayers, TournamentAction
 from server.core.table import MemberId
 from server.jobs.analysis_jobs import AnalysisJobs
 from server.jobs.computer import decide, decide_in_place, end_with_server
@@ -138,6 +138,7 @@ class KahunaServer:
         )
         # the operator's commands (kahuna-server accounts) made while this server runs
         self._actions_seen = 0  # the last one's seq
+        self._tournament_actions_seen = 0  # the last operator's command on a tournament's seq
         self._actions_watch: asyncio.Task[None] | None = None
         self.refusals = RefusalLog(logger=log)  # one line per address and reason a minute
         self.memory = MemoryReturn()  # freed memory back to the system after many closes
@@ -192,6 +193,8 @@ class KahunaServer:
         if stored:
             log.info("%d table(s) restored from %s", len(self.lobby.tables), safe_name(cfg.db))
         del stored
+        if cfg.accounts:  # the operator's commands on tournaments made while no server ran
+            self._tournament_actions(self.storage.load_tournament_actions())
         loop = asyncio.get_running_loop()
         self._accept_errors = AcceptErrors(cfg.accept_log_interval, loop.get_exception_handler())
         loop.set_exception_handler(self._accept_errors)
@@ -582,12 +585,17 @@ class KahunaServer:
             await asyncio.sleep(self.config.account_actions_interval)
             try:
                 if self._writer is not None:
-                    actions, moderators = await self._writer.read(
-                        lambda storage: (storage.load_account_actions(), storage.load_moderators())
+                    actions, moderators, on_tournaments = await self._writer.read(
+                        lambda storage: (
+                            storage.load_account_actions(),
+                            storage.load_moderators(),
+                            storage.load_tournament_actions(),
+                        )
                     )
                 else:
                     actions = self.storage.load_account_actions()
                     moderators = self.storage.load_moderators()
+                    on_tournaments = self.storage.load_tournament_actions()
             except StorageError as exc:
                 log.error("cannot read the operator's commands: %s", exc)
                 continue
@@ -599,6 +607,18 @@ class KahunaServer:
                 for action in new:
                     log.info("operator: account %s: %s", action.key, action.action)
                 self.carry_out(self.core.account_actions(new, self._now(), time.time()))
+            if not self._stopping:
+                self._tournament_actions(on_tournaments)
+
+    def _tournament_actions(self, actions: list[TournamentAction]) -> None:
+        """The operator's commands on tournaments not applied yet (those marked done meanwhile
+        are read again until their write lands: the seq tells them apart)."""
+        new = [a for a in actions if a.seq > self._tournament_actions_seen]
+        if new:
+            self._tournament_actions_seen = new[-1].seq
+            for action in new:
+                log.info("operator: tournament %s: %s", action.tournament_id, action.action)
+            self.carry_out(self.core.tournament_actions(new, self._now(), time.time()))
 
     def _look_at_mail_link(self, kind: str, code: str) -> LinkLook:
         """What a mail's link would do (server/net/mail_links.py asks before it acts): the core's

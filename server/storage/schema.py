@@ -426,7 +426,24 @@ TABLES: tuple[Table, ...] = (
             Column("target", Type.TEXT, "NOT NULL"),
             Column("reason", Type.TEXT, "NOT NULL"),
             Column("until", Type.REAL, note="a mute's or ban's end"),
+            Column("name", Type.TEXT, note="hand_tournament: the new director's name"),
         ),
+        since=6,
+    ),
+    # The operator's commands on tournaments (kahuna-server tournaments), for the server that
+    # holds them in memory to apply, as account_actions are for accounts.
+    Table(
+        "tournament_actions",
+        (
+            Column("seq", Type.SEQ),
+            Column("tournament_id", Type.TEXT, f"NOT NULL {_TOURNAMENT}"),
+            Column("action", Type.TEXT, "NOT NULL CHECK (action IN ('close', 'hand'))"),
+            Column("director", Type.TEXT, note="hand: the new director's account key"),
+            Column("reason", Type.TEXT, "NOT NULL"),
+            Column("at", Type.REAL, "NOT NULL"),
+            Column("done", Type.REAL, note="when a server applied it (NULL: not yet)"),
+        ),
+        indexes=(("tournament_actions_waiting", "done, seq"),),
         since=6,
     ),
     Table(

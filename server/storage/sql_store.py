@@ -85,6 +85,9 @@ from server.core.store import (
     StoredTable,
     StoredTournament,
     TableStateOp,
+    TournamentAction,
+    TournamentActionDoneOp,
+    TournamentActionOp,
     TournamentOp,
     TournamentRow,
 )
@@ -421,8 +424,8 @@ class SqlStorage:
                 run(
                     "INSERT INTO tournaments (id, name, director, format, terms, created, status,"
                     " standings) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
-                    " name = excluded.name, terms = excluded.terms, status = excluded.status,"
-                    " standings = excluded.standings",
+                    " name = excluded.name, director = excluded.director, terms = excluded.terms,"
+                    " status = excluded.status, standings = excluded.standings",
                     (
                         t.tournament_id, t.name, t.director, t.format, _json(t.terms), t.created,
                         t.status, standings,
@@ -478,6 +481,14 @@ class SqlStorage:
                 )
             case DirectorOp():
                 run("DELETE FROM tournament_directors WHERE account = ?", (op.key,))
+            case TournamentActionOp():
+                run(
+                    "INSERT INTO tournament_actions (tournament_id, action, director, reason, at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (op.tournament_id, op.action, op.director, op.reason, op.at),
+                )
+            case TournamentActionDoneOp():
+                run("UPDATE tournament_actions SET done = ? WHERE seq = ?", (op.at, op.seq))
             case ModeratorOp(moderator=True):
                 run(
                     "INSERT INTO moderators (account, at) VALUES (?, ?)"
@@ -488,9 +499,9 @@ class SqlStorage:
                 run("DELETE FROM moderators WHERE account = ?", (op.key,))
             case ModerationLogOp():
                 run(
-                    "INSERT INTO moderation_log (at, moderator, action, target, reason, until)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (op.at, op.moderator, op.action, op.target, op.reason, op.until),
+                    "INSERT INTO moderation_log (at, moderator, action, target, reason, until,"
+                    " name) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (op.at, op.moderator, op.action, op.target, op.reason, op.until, op.name),
                 )
             case SanctionOp(sanction=m):
                 run(
@@ -833,6 +844,17 @@ class SqlStorage:
         )
         return [AccountAction(int(seq), key, action, hashed) for seq, key, action, hashed in rows]
 
+    def load_tournament_actions(self) -> list[TournamentAction]:
+        rows = self._read(
+            "the operator's commands on tournaments",
+            "SELECT seq, tournament_id, action, director, reason FROM tournament_actions"
+            " WHERE done IS NULL ORDER BY seq",
+        )
+        return [
+            TournamentAction(int(seq), tournament_id, action, director, reason)
+            for seq, tournament_id, action, director, reason in rows
+        ]
+
     def load_tournaments(self) -> list[StoredTournament]:
         tournaments = self._read(
             "the tournaments",
@@ -932,7 +954,7 @@ class SqlStorage:
     def load_moderation_log(self, limit: int) -> list[ModerationLogOp]:
         rows = self._read(
             "the moderation log",
-            "SELECT at, moderator, action, target, reason, until FROM moderation_log"
+            "SELECT at, moderator, action, target, reason, until, name FROM moderation_log"
             " ORDER BY seq DESC LIMIT ?",
             (limit,),
         )

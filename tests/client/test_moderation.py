@@ -224,3 +224,40 @@ async def test_a_report_and_a_mute_from_the_lobby_line(
         await until(lambda: "A moderator muted you until" in bob.state.message, "refused")
         moderation = mira.state.accounts.moderation
         assert moderation is not None and [m.target for m in moderation.mutes] == ["Bob"]
+
+
+def test_the_tournament_commands_and_their_log_lines() -> None:
+    assert read_lobby_line("closetournament 5c0ffee1 an abusive name").messages == (
+        Moderate("close_tournament", "5c0ffee1", "an abusive name"),
+    )
+    assert read_lobby_line("handtournament 5c0ffee1 Bob Ann left the club").messages == (
+        Moderate("hand_tournament", "5c0ffee1", "Ann left the club", name="Bob"),
+    )
+    for refused in ("closetournament 5c0ffee1", "handtournament 5c0ffee1 Bob"):
+        request = read_lobby_line(refused)
+        assert request.refused and not request.messages, refused
+    state = moderator_state()
+    log = [
+        ModerationEntry(
+            time.time(), "operator", "hand_tournament", "5c0ffee1", "away", None, "Bob"
+        ),
+        ModerationEntry(time.time(), "Mira", "close_tournament", "77aa0b1e", "spam", None),
+    ]
+    state.handle(attrs.evolve(PANEL, log=log))
+    state.accounts.open("reports")
+    text = render_lobby(state, 80, 24).text()
+    assert "closetournament ID REASON" in text and "Bob, reported by Ann" in text
+    state.accounts.open("modlog")
+    text = render_lobby(state, 80, 24).text()
+    assert "operator gave the tournament 5c0ffee1 to Bob to direct" in text
+    assert "Mira ended the tournament 77aa0b1e" in text
+    set_language("de")
+    assert read_lobby_line("turnierschließen 5c0ffee1 Spam").messages == (
+        Moderate("close_tournament", "5c0ffee1", "Spam"),
+    )
+    text = render_lobby(state, 80, 24).text()
+    assert "Mira hat das Turnier 77aa0b1e beendet" in text
+    set_language("it")
+    assert read_lobby_line("ceditorneo 5c0ffee1 Bob via").messages == (
+        Moderate("hand_tournament", "5c0ffee1", "via", name="Bob"),
+    )

@@ -527,3 +527,132 @@ def test_points_and_tie_breaks_say_their_halves_and_quarters() -> None:
     says it, not as a decimal beside the halves."""
     said = [points(v) for v in (0, 0.25, 0.5, 0.75, 1, 1.25, 2.5, 3.75)]
     assert said == ["0", "¼", "½", "¾", "1", "1¼", "2½", "3¾"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_moderators_keys_open_the_line_with_the_tournaments_id(lang: str) -> None:
+    """C and H on a tournament shown to a moderator open the lobby's line with the command
+    and the tournament's id, in the player's words; the line then reads them into `moderate`.
+    Nobody else has the keys, nor a moderator on a tournament over."""
+    from client.model.lobby_commands import read_lobby_line
+    from client.screens.tournament_keys import moderate
+    from client.screens.tournaments_screen import tournament_hints
+    from protocol.moderation_messages import Moderate, Moderation
+
+    set_language(lang)
+    state = shown_state()
+    opened: list[str] = []
+    moderate(state, opened.append, "closetournament")
+    assert not opened  # no moderator: nothing
+    assert "C " not in tournament_hints(state)
+    state.handle(Moderation([], [], [], [], []))
+    hints = tournament_hints(state)
+    assert "C " in hints and "H " in hints and len(" " + hints) <= 80, (lang, hints)
+    moderate(state, opened.append, "closetournament")
+    moderate(state, opened.append, "handtournament")
+    close, hand = opened
+    assert close.endswith(" 5c0ffee1 ") and hand.endswith(" 5c0ffee1 ")
+    assert read_lobby_line(close + "an abusive name").messages == (
+        Moderate("close_tournament", "5c0ffee1", "an abusive name"),
+    )
+    assert read_lobby_line(hand + "Bob its director left").messages == (
+        Moderate("hand_tournament", "5c0ffee1", "its director left", name="Bob"),
+    )
+    assert read_lobby_line(hand + "Bob").refused  # a reason is needed
+    current = state.tournaments.current
+    assert current is not None
+    over = attrs.evolve(current.summary, status="finished", closed=True)
+    state.handle(attrs.evolve(current, summary=over))
+    moderate(state, opened.append, "closetournament")
+    assert len(opened) == 2 and state.message  # over: said, the line not opened
+    assert "C " not in tournament_hints(state)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_tournament_ended_by_a_moderator_says_so_and_names_no_winner(lang: str) -> None:
+    set_language(lang)
+    state = shown_state()
+    current = state.tournaments.current
+    assert current is not None
+    state.handle(PlayerNote("tournament_closed", None, current.summary.name))
+    assert current.summary.name in state.message and state.accounts.attention
+    ended = attrs.evolve(current.summary, status="finished", closed=True)
+    state.handle(attrs.evolve(current, summary=ended))
+    text = render_lobby(state, 80, 23).text()
+    assert all(len(line) <= 80 for line in text.splitlines())
+    from client.language.i18n import _
+    from client.screens.tournaments_screen import result_words
+
+    assert "A moderator" in state.message or lang != "en"
+    assert _("ended by a moderator") in text
+    (row,) = [line for line in text.splitlines() if "77aa0b1e" in line]  # the game under way
+    assert result_words(current.rounds[-1].games[0], closed=True) in row  # abandoned
+    assert result_words(current.rounds[-1].games[0]) not in row  # not "playing"
+    assert NAMES[0] not in text.split("\n")[3]  # no winner named
+    state.handle(PlayerNote("tournament_director", None, "Cup"))
+    assert "Cup" in state.message
+
+
+async def test_a_moderator_ends_a_tournament_from_its_screen(
+    make_server: ServerFactory, tmp_path: Path
+) -> None:
+    """End to end against a real server: Mira, a moderator, opens Ann's tournament under way,
+    presses C, types the reason on the line it opened and Enter; Ann's client shows it ended by
+    a moderator, its game abandoned, and Mira's log says it was done."""
+    from server.core.names import name_key
+    from server.core.store import ModeratorOp
+    from server.storage.storage_open import open_storage
+    from tests.client.test_app import Player
+
+    db = str(tmp_path / "db.sqlite3")
+    storage = open_storage(db)
+    storage.write([ModeratorOp(name_key("Mira"), True, 1.0)])
+    storage.close()
+    server = await make_server(db=db, password_cost="test")
+    async with (
+        account_player(server, "Ann", tmp_path, True) as ann,
+        account_player(server, "Bob", tmp_path, True) as bob,
+        account_player(server, "Mira", tmp_path, True) as mira,
+    ):
+        ann.type(":")
+        ann.line("tournament new Cup swiss 2 5+3")
+        await until(lambda: ann.state.tournaments.current is not None, "Ann's tournament")
+        bob.type("T")
+        await until(lambda: bob.state.tournaments.listing, "the list")
+        bob.type("\r")
+        await until(lambda: bob.state.tournaments.current is not None, "shown")
+        bob.type("j")
+        ann.type("j")
+        await until(
+            lambda: (
+                (shown := ann.state.tournaments.current) is not None and len(shown.players) == 2
+            ),
+            "two players",
+        )
+        ann.type("s")
+        await until(lambda: ann.state.tournaments.shown_round() is not None, "round 1")
+        await until(lambda: mira.state.accounts.moderation is not None, "Mira's panel")
+        mira.type("T")
+        await until(lambda: mira.state.tournaments.listing, "Mira's list")
+        mira.type("\r")
+        await until(lambda: mira.state.tournaments.current is not None, "Mira sees it")
+        mira.type("C")
+        await until(lambda: mira.client.ui.lobby.typing, "the line open")
+        typed = mira.client.ui.lobby.buffer.text
+        assert typed == f"closetournament {mira.state.tournaments.watching} "
+        mira.line("an abusive name")
+        await until(lambda: "Done, and in the log" in mira.state.message, "done")
+        assert "ended the tournament" in mira.state.message
+        for who in (ann, bob):
+
+            def ended(who: Player = who) -> bool:
+                seen = who.state.tournaments.current
+                return seen is not None and seen.summary.closed
+
+            await until(ended, "seen ended")
+        shown = ann.state.tournaments.current
+        assert shown is not None and shown.summary.status == "finished"
+        (game,) = shown.rounds[0].games
+        assert game.result is None  # abandoned: no result
+        text = render_lobby(ann.state, 80, 23).text()
+        assert "ended by a moderator" in text and "abandoned" in text

@@ -29,6 +29,8 @@ MODERATION_CLIENT_SAMPLES: list[Any] = [
     Moderate("close_table", "t1", "abusive chat"),
     Moderate("ban", "203.0.113.0/24", "a flood", 86400),
     Moderate("unban", "203.0.113.0/24", "lifted early"),
+    Moderate("close_tournament", "ab12", "an abusive name"),
+    Moderate("hand_tournament", "ab12", "its director is gone", name="Bob"),
     ReportPlayer("Bob", "insults", "t1"),
     ReportPlayer("Bob", "spam"),
     GetModeration(),
@@ -50,7 +52,10 @@ MODERATION_SERVER_SAMPLES: list[Any] = [
                 ],
             )
         ],
-        [ModerationEntry(1.7e9, "Mod", "mute", "Bob", "spam", 1.7e9 + 1800)],
+        [
+            ModerationEntry(1.7e9, "Mod", "mute", "Bob", "spam", 1.7e9 + 1800),
+            ModerationEntry(1.7e9, "operator", "hand_tournament", "ab12", "away", None, "Bob"),
+        ],
         [Sanction("Bob", 1.7e9 + 1800, "spam", "Mod")],
         [Sanction("203.0.113.0/24", 1.8e9, "a flood", "Mod")],
         ["Eve"],
@@ -81,6 +86,10 @@ def test_the_optional_fields_may_be_left_out() -> None:
     assert decode_client(wire, version=4) == ReportPlayer("Bob", "spam", None)
     wire = msgpack.packb({"type": "moderate", "action": "unmute", "target": "Bob", "reason": "ok"})
     assert decode_client(wire, version=4) == Moderate("unmute", "Bob", "ok", None)
+    wire = msgpack.packb(
+        {"type": "moderate", "action": "close_tournament", "target": "ab12", "reason": "spam"}
+    )
+    assert decode_client(wire, version=4) == Moderate("close_tournament", "ab12", "spam")
     bad = msgpack.packb({"type": "moderate", "action": "delete", "target": "Bob", "reason": "x"})
     with pytest.raises(ProtocolError) as info:
         decode_client(bad, version=4)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import msgpack
 import pytest
 
@@ -78,6 +79,7 @@ TOURNAMENT_SERVER_SAMPLES: list[Any] = [
         ],
         [StandingEntry(1, "Ann", 1.5, 2.0, 1.25, 0.0, 1, False)],
     ),
+    Tournaments([attrs.evolve(SUMMARY, status="finished", closed=True)], None),
 ]
 
 
@@ -95,6 +97,9 @@ def test_no_tournament_message_exists_before_version_4(version: int) -> None:
     for message in TOURNAMENT_SERVER_SAMPLES + TOURNAMENT_CLIENT_SAMPLES:
         with pytest.raises(ValueError):
             encode(message, version)
+    for later in ("tournament_closed", "tournament_director"):
+        with pytest.raises(ValueError):
+            encode(PlayerNote(later, None, "Club night"), version)
     note = PlayerNote("tournament_round", "t1", "Bob")
     with pytest.raises(ValueError):
         encode(note, version)
@@ -121,3 +126,18 @@ def test_the_terms_need_only_a_name_and_a_format() -> None:
     with pytest.raises(ProtocolError) as info:
         decode_client(bad, version=4)
     assert info.value.code is ErrorCode.BAD_FIELD
+
+
+def test_a_moderators_close_is_a_finished_summary_that_says_so() -> None:
+    """`closed` (moderate's close_tournament) is version 4's like the rest of the summary, and
+    may be left out by a peer that does not know it: false."""
+    closed = attrs.evolve(SUMMARY, status="finished", closed=True)
+    for note in ("tournament_closed", "tournament_director"):
+        told = PlayerNote(note, None, "Club night")
+        assert decode(encode(told, 4), version=4) == told
+    wire = msgpack.unpackb(encode(Tournaments([closed], None), 4))
+    assert wire["tournaments"][0]["closed"] is True
+    del wire["tournaments"][0]["closed"]
+    assert decode(msgpack.packb(wire), version=4) == Tournaments(
+        [attrs.evolve(closed, closed=False)], None
+    )

@@ -43,6 +43,7 @@ VERSION_5_ARCHIVE = ("tournament_id", "round")
 # tests/server/test_storage_moderation.py)
 VERSION_6_TABLES = (
     "mail_queue", "deleted_names", "moderators", "moderation_log", "sanctions", "reports",
+    "tournament_actions",
 )  # fmt: skip
 VERSION_6_INDEXES = ("seats_account", "archive_white", "archive_black")
 ANN = AccountRow("ann", "Ann", "$argon2id$x", 1500.0, 350.0, 0.06, 10.0, 10.0, False, {})

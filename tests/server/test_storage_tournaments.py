@@ -17,12 +17,15 @@ from server.core.store import (
     EntrantGoneOp,
     EntrantOp,
     EntrantRow,
+    ModerationLogOp,
     PairingResultOp,
     PairingRow,
     RoundOp,
     RoundRow,
     StorageError,
     StoredTournament,
+    TournamentActionDoneOp,
+    TournamentActionOp,
     TournamentOp,
     TournamentRow,
 )
@@ -133,4 +136,36 @@ def test_the_directors_are_kept(backend: Backend) -> None:
     assert storage.load_directors() == ["ann", "bob"]
     storage.write([DirectorOp("bob", False, 4.0)])
     assert storage.load_directors() == ["ann"]
+    storage.close()
+
+
+def test_the_operators_commands_on_tournaments_wait_until_done(backend: Backend) -> None:
+    """kahuna-server tournaments leaves its commands for the server (which holds the
+    tournaments in memory) and writes no tournament's row; the server marks each done; a
+    tournament given to another director keeps them in its row."""
+    storage = backend.open()
+    storage.write([AccountOp(_account("ann")), AccountOp(_account("bob")), TournamentOp(CUP)])
+    storage.write(
+        [
+            TournamentActionOp("t1", "hand", "bob", "Ann is away", 20.0),
+            TournamentActionOp("t1", "close", None, "spam", 21.0),
+        ]
+    )
+    storage.close()
+    storage = backend.open()
+    first, second = storage.load_tournament_actions()
+    assert (first.tournament_id, first.action, first.director, first.reason) == (
+        "t1", "hand", "bob", "Ann is away",
+    )  # fmt: skip
+    assert (second.action, second.director, second.reason) == ("close", None, "spam")
+    assert first.seq < second.seq
+    (kept,) = storage.load_tournaments()
+    assert (kept.tournament.director, kept.tournament.status) == ("ann", "open")
+    storage.write(
+        [TournamentActionDoneOp(first.seq, 30.0), TournamentOp(attrs.evolve(CUP, director="bob"))]
+    )
+    assert storage.load_tournament_actions() == [second]
+    assert storage.load_tournaments()[0].tournament.director == "bob"
+    storage.write([ModerationLogOp(31.0, "operator", "hand_tournament", "t1", "away", None, "Bob")])
+    assert storage.load_moderation_log(1)[0].name == "Bob"
     storage.close()

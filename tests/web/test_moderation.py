@@ -1,8 +1,9 @@
 """Moderation in the page, against the real server: a player reports another from the lobby's
 chat (the flag beside the name) and from the player's page; a moderator sees the report with
 its chat in the lobby's Moderation part, closes it with a note and mutes the player from the
-panel's form, and the muted player's socket is told; axe-core finds no serious violation with
-the report form and the panel open, in English and German."""
+panel's form, and the muted player's socket is told; ends a tournament and gives another one a
+new director from the same form, the tournaments offered by name; axe-core finds no serious
+violation with the report form and the panel open, in English and German."""
 
 from __future__ import annotations
 
@@ -14,7 +15,13 @@ from playwright.async_api import Browser, Page, expect
 
 from protocol.messages import Error
 from protocol.moderation_messages import ModerationNote
-from protocol.player_messages import LobbyChat, LobbyChatMessage, LoggedIn, Register
+from protocol.player_messages import LobbyChat, LobbyChatMessage, LoggedIn, PlayerNote, Register
+from protocol.tournament_messages import (
+    CreateTournament,
+    JoinTournament,
+    TournamentState,
+    TournamentTerms,
+)
 from server.core.names import name_key
 from server.core.store import ModeratorOp
 from server.storage.storage_open import open_storage
@@ -129,6 +136,81 @@ async def test_a_ban_by_player_names_the_player_and_never_the_address(
         "Mira banned the addresses of Dan"
     )
     assert "127.0.0.2" not in await mira.content()
+    assert pages.errors == []
+
+
+async def tournament_note(client: Client, name: str) -> PlayerNote:
+    while True:
+        note = await client.expect(PlayerNote)
+        if note.note == name:
+            return note
+
+
+async def test_a_tournament_ended_and_another_handed_on_from_the_panel(
+    browser: Browser, make_server: ServerFactory, tmp_path: Path
+) -> None:
+    port = await server_with_moderator(tmp_path, make_server)
+    pages = Pages(browser, port)
+    bob = await spammer(port)
+    await bob.send(CreateTournament(TournamentTerms("Buy cheap gold", "swiss", 2)))
+    spam = (await bob.expect(TournamentState)).summary.tournament_id
+    await bob.send(JoinTournament(spam))
+    await bob.send(CreateTournament(TournamentTerms("Club night", "swiss", 3)))
+    club = ""
+    while not club:
+        state = await bob.expect(TournamentState)
+        club = state.summary.tournament_id if state.summary.name == "Club night" else ""
+    cid = await Client.connect(port, "Cid")
+    await cid.send(Register("Cid", "cid's long password"))
+    await cid.expect(LoggedIn)
+    mira = await pages.open("/")
+    await register(mira, "Mira", "mira's long password")
+    panel = mira.locator("section.moderation")
+    form = panel.locator("form.moderate")
+    # the tournaments not over are offered by name for the target's field (their ids unseen)
+    offered = form.locator("datalist#moderation-tournaments option")
+    await expect(offered).to_have_count(2, timeout=5000)
+    labels = {
+        await o.get_attribute("value"): await o.get_attribute("label") for o in await offered.all()
+    }
+    assert labels == {spam: "Tournament: Buy cheap gold", club: "Tournament: Club night"}
+    await form.locator("select[name=action]").select_option("close_tournament")
+    await form.locator("input[name=target]").fill(spam)
+    await form.locator("input[name=reason]").fill("spam in a tournament's name")
+    await form.get_by_role("button", name="Do it").click()
+    assert (await tournament_note(bob, "tournament_closed")).name == "Buy cheap gold"
+    await expect(mira.locator(".notice")).to_contain_text(
+        f"Done, and in the log: Mira ended the tournament {spam}.", timeout=5000
+    )
+    await form.locator("select[name=action]").select_option("hand_tournament")
+    await form.locator("input[name=target]").fill(club)
+    await form.locator("input[name=name]").fill("Cid")
+    await form.locator("input[name=reason]").fill("Bob is away")
+    await form.get_by_role("button", name="Do it").click()
+    assert (await tournament_note(cid, "tournament_director")).name == "Club night"
+    await panel.locator("details summary").click()
+    await expect(panel.locator(".moderation-log li").first).to_contain_text(
+        f"Mira gave the tournament {club} to Cid to direct", timeout=5000
+    )
+    await expect(offered).to_have_count(1)  # the one ended is offered no more
+    # the same again: refused, said in words
+    await form.locator("select[name=action]").select_option("close_tournament")
+    await form.locator("input[name=target]").fill(spam)
+    await form.locator("input[name=reason]").fill("twice")
+    await form.get_by_role("button", name="Do it").click()
+    await expect(mira.locator(".notice")).to_have_text(
+        "that tournament is over already", timeout=5000
+    )
+    # its page: ended by a moderator, no winner
+    await mira.goto(f"http://127.0.0.1:{port}/tournament/{spam}")
+    await expect(mira.locator(".tournament-head .terms")).to_contain_text(
+        "ended by a moderator", timeout=5000
+    )
+    await expect(mira.locator("#tournament-winner")).to_have_count(0)
+    await mira.goto(f"http://127.0.0.1:{port}/tournament/{club}")
+    await expect(mira.locator(".tournament-head .terms")).to_contain_text("Cid", timeout=5000)
+    for client in (bob, cid):
+        await client.close()
     assert pages.errors == []
 
 
