@@ -13,8 +13,8 @@ from playwright.async_api import Browser, expect
 from protocol.player_messages import LoggedIn, Login
 from tests.conftest import Client, ServerFactory
 from tests.server.smtp import SmtpServer, body
-from tests.web.conftest import PHONE, Pages
-from tests.web.test_accounts import register
+from tests.web.conftest import PHONE, accounts_site
+from tests.web.login_form import register
 
 pytestmark = pytest.mark.browser
 
@@ -22,8 +22,7 @@ pytestmark = pytest.mark.browser
 async def test_the_address_the_settings_and_the_reset_in_the_page(
     browser: Browser, make_server: ServerFactory, smtp: SmtpServer
 ) -> None:
-    server = await make_server(web=True, password_cost="test", **smtp.settings())
-    pages = Pages(browser, server.port)
+    server, pages = await accounts_site(browser, make_server, **smtp.settings())
     page = await pages.open("/")
     await register(page, "Carol", "carol's long password")
     await page.locator("#mail-settings").click()
@@ -72,8 +71,7 @@ async def test_the_address_the_settings_and_the_reset_in_the_page(
 async def test_a_server_without_mail_shows_none_of_it(
     browser: Browser, make_server: ServerFactory
 ) -> None:
-    server = await make_server(web=True, password_cost="test")
-    pages = Pages(browser, server.port)
+    _server, pages = await accounts_site(browser, make_server)
     page = await pages.open("/")
     await expect(page.locator("form.login")).to_be_visible(timeout=5000)
     assert await page.locator("button.forgot").count() == 0
