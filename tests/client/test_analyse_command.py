@@ -5,18 +5,14 @@ quietly."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from client.cli.pipes import CLOSED_PIPE
 from client.cli.play import main
+from tests.client.closed_pipe import run_into_a_closed_pipe
 from tests.client.test_analysis import resigned_at_once, resigned_game
-
-ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def test_several_records_are_analysed_each_in_turn(
@@ -74,17 +70,7 @@ def test_a_reader_that_stops_early_ends_the_analysis_quietly(tmp_path: Path) -> 
     """`kahuna-client --analyse FILE --plain | head`: head gone, no BrokenPipeError traceback."""
     empty = tmp_path / "empty.kahuna"
     empty.write_text(resigned_at_once(), encoding="utf-8")
-    read, write = os.pipe()
-    os.close(read)  # the reader is gone before anything is written: every write fails
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "client", "--analyse", str(empty), "--plain", "--lang", "en"],
-            stdout=write,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-            timeout=60,
-        )
-    finally:
-        os.close(write)
+    done = run_into_a_closed_pipe(
+        "-m", "client", "--analyse", str(empty), "--plain", "--lang", "en"
+    )
     assert (done.returncode, done.stderr) == (CLOSED_PIPE, "")

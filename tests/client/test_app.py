@@ -81,14 +81,32 @@ async def player(
             save_dir=tmp,
             seats=seats,
         )
-        task = asyncio.get_running_loop().create_task(client.run())
-        try:
-            await until(lambda: state.connected, f"{name} to connect")
-            yield Player(client, pipe)
-        finally:
-            client.ui.quit()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(task, 5)
+        async with driven(client, pipe, lambda: state.connected, f"{name} to connect") as p:
+            yield p
+
+
+@contextlib.asynccontextmanager
+async def driven(
+    client: Client, pipe: PipeInput, ready: Callable[[], object], what: str
+) -> AsyncIterator[Player]:
+    """The client run on a task of its own, the test's player once `ready` holds; quit when
+    the test is done with it, and its end awaited a bounded time."""
+    task = asyncio.get_running_loop().create_task(client.run())
+    try:
+        await until(ready, what)
+        yield Player(client, pipe)
+    finally:
+        client.ui.quit()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(task, 5)
+
+
+async def new_table(p: Player, keys: str) -> None:
+    """Open the new-table form (n) and, once it shows, press these keys in it ("\r" makes the
+    table as the form stands; "c\r" first changes against the computer to against a person)."""
+    p.type("n")
+    await until(lambda: p.state.form_open, "the form")
+    p.type(keys)
 
 
 def a_place(p: Player) -> str:
@@ -102,9 +120,7 @@ async def test_create_join_play_and_refuse(server: KahunaServer, tmp_path: Path)
     async with player(server, "Ann", tmp_path) as ann, player(server, "Bob") as bob:
         # Ann creates a table for two people from the lobby form
         await until(lambda: ann.state.screen == "lobby", "Ann's lobby")
-        ann.type("n")
-        await until(lambda: ann.state.form_open, "the form")
-        ann.type("c")  # not against the computer
+        await new_table(ann, "c")  # not against the computer
         await until(lambda: not ann.state.form.vs_computer, "the option")
         ann.type("\r")
         await until(lambda: ann.state.screen == "game", "Ann at her table")
@@ -161,9 +177,7 @@ async def test_create_join_play_and_refuse(server: KahunaServer, tmp_path: Path)
 
 async def test_spectate_is_read_only(server: KahunaServer) -> None:
     async with player(server, "Ann") as ann:
-        ann.type("n")
-        await until(lambda: ann.state.form_open, "the form")
-        ann.type("\r")  # against the computer
+        await new_table(ann, "\r")  # against the computer
         await until(lambda: ann.state.table_status == "playing", "the game")
         table = ann.state.table_id
         async with player(server, "Eve") as eve:
@@ -184,9 +198,7 @@ async def test_spectate_is_read_only(server: KahunaServer) -> None:
 
 async def test_reconnects_by_itself_and_keeps_the_seat(server: KahunaServer) -> None:
     async with player(server, "Ann") as ann:
-        ann.type("n")
-        await until(lambda: ann.state.form_open, "the form")
-        ann.type("\r")
+        await new_table(ann, "\r")
         await until(lambda: ann.state.message.startswith("Your turn"), "Ann's turn")
         table, token, version = ann.state.table_id, ann.state.token, ann.state.version
         statuses: list[str] = []
@@ -256,9 +268,7 @@ def plain(stream: io.StringIO) -> str:
 
 async def test_a_player_who_was_away_catches_up(server: KahunaServer) -> None:
     async with player(server, "Ann") as ann, player(server, "Bob") as bob:
-        ann.type("n")
-        await until(lambda: ann.state.form_open, "the form")
-        ann.type("c\r")
+        await new_table(ann, "c\r")
         await until(lambda: len(bob.state.tables) == 1, "the table in Bob's lobby")
         bob.type("b")
         await until(lambda: ann.state.message.startswith("Your turn"), "Ann's turn")
@@ -327,9 +337,7 @@ async def test_a_client_started_again_takes_its_seat_back(
 ) -> None:
     store = SeatStore(tmp_path / "seats.json")
     async with player(server, "Ann", seats=store) as ann:
-        ann.type("n")
-        await until(lambda: ann.state.form_open, "the form")
-        ann.type("\r")
+        await new_table(ann, "\r")
         await until(lambda: ann.state.message.startswith("Your turn"), "Ann's turn")
         table, token = ann.state.table_id, ann.state.token
         assert table is not None

@@ -7,6 +7,8 @@ still sits each one down again, in the same game."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from client.files.seats import SeatStore
@@ -28,7 +30,7 @@ from protocol.messages import (
 )
 from server.net.app import KahunaServer
 from shared.types import Seat
-from tests.client.test_app import Player, player, until
+from tests.client.test_app import Player, new_table, player, until
 from tests.client.test_restart import free_port
 from tests.client.test_standby import QUICK
 from tests.conftest import server_config
@@ -36,10 +38,23 @@ from tests.conftest import server_config
 ABANDON = 1.5  # --abandon-timeout, seconds: room for the restart and the reconnections
 
 
-def restarted(port: int, db: str) -> KahunaServer:
-    return KahunaServer(
+async def started(port: int, db: str) -> KahunaServer:
+    """The server on this port and database, started (the first time or again)."""
+    server = KahunaServer(
         server_config(port=port, db=db, abandon_timeout=ABANDON, sweep_interval=0.05)
     )
+    await server.start()
+    return server
+
+
+@contextlib.asynccontextmanager
+async def ann_and_bob(server: KahunaServer, tmp_path: Path) -> AsyncIterator[tuple[Player, Player]]:
+    """Ann and Bob, guests in the lobby, each client keeping its seats' tokens in its own file."""
+    async with (
+        player(server, "Ann", seats=SeatStore(tmp_path / "ann.json")) as ann,
+        player(server, "Bob", seats=SeatStore(tmp_path / "bob.json")) as bob,
+    ):
+        yield ann, bob
 
 
 def watch(p: Player) -> list[tuple[str, str | None, str]]:
@@ -59,9 +74,7 @@ def watch(p: Player) -> list[tuple[str, str | None, str]]:
 async def game_of_two(ann: Player, bob: Player) -> str:
     """Ann makes a table for two people in the lobby and Bob sits down at it: its id, once
     the game runs."""
-    ann.type("n")
-    await until(lambda: ann.state.form_open, "the form")
-    ann.type("c\r")  # a table for two people
+    await new_table(ann, "c\r")  # a table for two people
     await until(lambda: ann.state.seat is Seat.WHITE, "Ann seated")
     table = ann.state.table_id
     assert table is not None
@@ -74,13 +87,9 @@ async def game_of_two(ann: Player, bob: Player) -> str:
 
 async def test_guests_in_the_lobby_keep_their_game_across_a_restart(tmp_path: Path) -> None:
     port, db = free_port(), str(tmp_path / "kahuna.sqlite3")
-    server = restarted(port, db)
-    await server.start()
+    server = await started(port, db)
     try:
-        async with (
-            player(server, "Ann", seats=SeatStore(tmp_path / "ann.json")) as ann,
-            player(server, "Bob", seats=SeatStore(tmp_path / "bob.json")) as bob,
-        ):
+        async with ann_and_bob(server, tmp_path) as (ann, bob):
             table = await game_of_two(ann, bob)
             for p in (ann, bob):
                 p.line("lobby")
@@ -96,8 +105,7 @@ async def test_guests_in_the_lobby_keep_their_game_across_a_restart(tmp_path: Pa
             await server.stop()
             await until(lambda: not ann.state.connected and not bob.state.connected, "the drop")
             seen = {p.state.name: watch(p) for p in (ann, bob)}
-            server = restarted(port, db)
-            await server.start()
+            server = await started(port, db)
             await until(lambda: ann.state.connected and bob.state.connected, "the reconnections")
             restored = server.lobby.tables[table]
             # each client took its seat back and stepped away again: connected, in the lobby
@@ -132,19 +140,13 @@ async def test_a_player_at_another_table_keeps_the_seat_stepped_away_from(
     again by her connection, away, without her seeing it; the lobby asked for its listing
     only is not watched any longer."""
     port, db = free_port(), str(tmp_path / "kahuna.sqlite3")
-    server = restarted(port, db)
-    await server.start()
+    server = await started(port, db)
     try:
-        async with (
-            player(server, "Ann", seats=SeatStore(tmp_path / "ann.json")) as ann,
-            player(server, "Bob", seats=SeatStore(tmp_path / "bob.json")) as bob,
-        ):
+        async with ann_and_bob(server, tmp_path) as (ann, bob):
             with_bob = await game_of_two(ann, bob)
             ann.line("lobby")
             await until(lambda: ann.state.screen == "lobby", "Ann in the lobby")
-            ann.type("n")
-            await until(lambda: ann.state.form_open, "the form")
-            ann.type("c\r")  # the form kept 'a person': back to the computer
+            await new_table(ann, "c\r")  # the form kept 'a person': back to the computer
             await until(lambda: ann.state.table_id not in (None, with_bob), "the computer's table")
             await until(lambda: ann.state.game_running, "the game against the computer")
             computer = ann.state.table_id
@@ -153,8 +155,7 @@ async def test_a_player_at_another_table_keeps_the_seat_stepped_away_from(
             await server.stop()
             await until(lambda: not ann.state.connected, "the drop")
             seen = watch(ann)
-            server = restarted(port, db)
-            await server.start()
+            server = await started(port, db)
             await until(lambda: ann.state.connected and bob.state.connected, "the reconnections")
             held = server.lobby.tables[with_bob].seats[Seat.WHITE]
             await until(lambda: held is not None and held.away is not None, "Ann's seat held away")
@@ -173,6 +174,17 @@ def listed(
     return TableInfo(table_id, TableOptions(), False, Players(white, black), 0, status)
 
 
+def recorder() -> tuple[list[ClientMessage], Callable[[ClientMessage], bool]]:
+    """A connection's send that keeps what it is given, and the list it keeps it in."""
+    sent: list[ClientMessage] = []
+
+    def send(msg: ClientMessage) -> bool:
+        sent.append(msg)
+        return True
+
+    return sent, send
+
+
 def test_at_a_table_the_other_seats_are_taken_back_one_at_a_time() -> None:
     """A player at table t0 (taken back as usual) who stepped away from t1 and t2 earlier: the
     lobby is asked for its listing only, then t1 and t2 are taken back and left in turn; a seat
@@ -180,12 +192,7 @@ def test_at_a_table_the_other_seats_are_taken_back_one_at_a_time() -> None:
     nothing the player sees."""
     state = ClientState(name="Ann", table_id="t0", role="white", token="k0", screen="game")
     state.saved_seats = {t: ("white", f"k{t[1]}") for t in ("t0", "t1", "t2", "t3", "t4", "t5")}
-    sent: list[ClientMessage] = []
-
-    def send(msg: ClientMessage) -> bool:
-        sent.append(msg)
-        return True
-
+    sent, send = recorder()
     away = SeatsAway()
     away.welcomed(state, send)
     assert sent == [LobbySubscribe()]
@@ -231,12 +238,7 @@ def test_a_seat_the_player_asks_for_while_it_is_taken_back_quietly_is_theirs() -
     which shows that seat in use by this very client meanwhile, does not ask to take it over."""
     state = ClientState(name="Ann")
     state.saved_seats = {"t1": ("white", "k1"), "t2": ("white", "k2")}
-    sent: list[ClientMessage] = []
-
-    def send(msg: ClientMessage) -> bool:
-        sent.append(msg)
-        return True
-
+    sent, send = recorder()
     away = SeatsAway()
     away.welcomed(state, send)
     ann, bob = PlayerInfo("Ann", False, False), PlayerInfo("Bob", True, False)

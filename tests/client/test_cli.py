@@ -33,6 +33,7 @@ from client.model.state import ClientState
 from client.net.connection import certificate_problem
 from client.screens.themes import style_for
 from server.net.app import KahunaServer
+from tests.certificates import self_signed
 from tests.client.test_app import until
 from tests.client.test_restart import free_port
 from tests.conftest import server_config
@@ -121,17 +122,6 @@ def test_the_theme_comes_from_colorfgbg_and_white_is_readable_on_light() -> None
 needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl")
 
 
-def certificate(tmp: Path, name: str, san: str) -> tuple[Path, Path]:
-    cert, key = tmp / f"{name}.pem", tmp / f"{name}.key"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-subj", f"/CN={name}", "-addext", f"subjectAltName={san}",
-         "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return cert, key
-
-
 async def tls_server(cert: Path, key: Path) -> KahunaServer:
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(cert, key)
@@ -159,7 +149,7 @@ async def run(argv: list[str]) -> tuple[int, ClientState]:
 
 @pytest.fixture
 async def certificates(tmp_path: Path) -> AsyncIterator[tuple[Path, Path]]:
-    yield certificate(tmp_path, "127.0.0.1", "IP:127.0.0.1")
+    yield self_signed(tmp_path, "127.0.0.1", "IP:127.0.0.1")
 
 
 @needs_openssl
@@ -185,7 +175,7 @@ async def test_a_self_signed_certificate_is_named_and_ca_file_trusts_it(
 async def test_a_certificate_for_another_name_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    cert, key = certificate(tmp_path, "other.example", "DNS:other.example")
+    cert, key = self_signed(tmp_path, "other.example", "DNS:other.example")
     server = await tls_server(cert, key)
     try:
         code, _ = await run([f"wss://127.0.0.1:{server.port}", "--ca-file", str(cert)])

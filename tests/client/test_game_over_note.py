@@ -15,7 +15,7 @@ from client.screens.lobby_screen import render_lobby
 from protocol.player_messages import PlayerNote
 from server.net.app import KahunaServer
 from shared.types import Seat
-from tests.client.test_app import player, until
+from tests.client.test_app import new_table, player, until
 
 
 @pytest.fixture(autouse=True)
@@ -57,9 +57,7 @@ def test_the_note_in_words(language: str, outcome: str, ending: str, how: str) -
 
 async def test_a_player_in_the_lobby_sees_their_game_end(server: KahunaServer) -> None:
     async with player(server, "Ann") as ann, player(server, "Bob") as bob:
-        ann.type("n")
-        await until(lambda: ann.state.form_open, "the form")
-        ann.type("c\r")  # a table for two people: Ann is white
+        await new_table(ann, "c\r")  # a table for two people: Ann is white
         await until(lambda: len(bob.state.tables) == 1, "the table in Bob's lobby")
         bob.type("\r")
         await until(lambda: bob.state.seat is Seat.BLACK, "Bob seated")

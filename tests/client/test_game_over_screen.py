@@ -8,6 +8,7 @@ import pytest
 
 from client.language.i18n import set_language
 from client.model.hint import reason_words
+from client.model.state import ClientState
 from client.model.table_talk import turn_words
 from client.screens.analysis_view import chart, chart_with_marker
 from client.screens.render import render_game
@@ -18,16 +19,22 @@ from shared.game import Result
 from shared.reasons import Reason
 from shared.types import Seat
 from tests.client.test_analysis import resigned_at_once
-from tests.client.test_app import player, until
+from tests.client.test_app import new_table, player, until
 from tests.client.test_keys import running
 from tests.client.test_render import known_state
 
 
-async def test_analyse_then_q_goes_back_to_the_table() -> None:
+def over_state() -> ClientState:
+    """The known table's state once its game is over, White the winner on points."""
     state = known_state()
     assert state.public is not None
     state.public = attrs.evolve(state.public, result=Result(Seat.WHITE, "more points"))
     state.table_status = "over"
+    return state
+
+
+async def test_analyse_then_q_goes_back_to_the_table() -> None:
+    state = over_state()
     async with running(state) as ui:
         ui.pipe.send_text("analyse\r")
         await until(lambda: ui.sent, "the record asked for")
@@ -46,10 +53,7 @@ async def test_analyse_then_q_goes_back_to_the_table() -> None:
 
 
 async def test_a_rematch_started_while_replaying_shows_the_new_game() -> None:
-    state = known_state()
-    assert state.public is not None
-    state.public = attrs.evolve(state.public, result=Result(Seat.WHITE, "more points"))
-    state.table_status = "over"
+    state = over_state()
     async with running(state) as ui:
         ui.pipe.send_text("analyse\r")
         await until(lambda: ui.sent, "the record asked for")
@@ -99,9 +103,7 @@ async def test_without_a_seat_file_a_left_table_is_sat_at_again(server: KahunaSe
     place."""
     async with player(server, "Ann") as ann:  # no SeatStore, as --local
         await until(lambda: ann.state.screen == "lobby", "the lobby")
-        ann.type("n")
-        await until(lambda: ann.state.form_open, "the form")
-        ann.type("\r")  # against the computer
+        await new_table(ann, "\r")  # against the computer
         await until(lambda: ann.state.seat is Seat.WHITE, "Ann seated")
         table = ann.state.table_id
         ann.line("resign")

@@ -17,7 +17,7 @@ from server.net.app import KahunaServer
 from shared.record import replay
 from shared.types import Seat
 from shared.views import seat_view, seat_view_to_dict
-from tests.client.test_app import Player, a_place, player, seat_in_use, until
+from tests.client.test_app import Player, a_place, new_table, player, seat_in_use, until
 from tests.client.test_render import known_game
 
 Events = list[dict[str, Any]]
@@ -108,9 +108,7 @@ def test_a_history_for_another_table_starts_that_table() -> None:
 
 
 async def start_against_the_computer(ann: Player) -> None:
-    ann.type("n")
-    await until(lambda: ann.state.form_open, "the form")
-    ann.type("\r")  # against the computer
+    await new_table(ann, "\r")  # against the computer
     await until(lambda: ann.state.message.startswith("Your turn"), "Ann's turn")
 
 

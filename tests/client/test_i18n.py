@@ -12,7 +12,6 @@ import string
 from collections.abc import Iterator
 from pathlib import Path
 
-import attrs
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS
@@ -26,7 +25,6 @@ from client.language.eventlog import describe_events
 from client.language.i18n import LANGUAGES, LOCALE_DIR, _, choose_language, set_language
 from client.language.words import level_word, rules_words, status_word
 from client.model.commands import complete, interpret
-from client.model.state import ClientState
 from client.screens.board_map import island_count, map_legend
 from client.screens.canvas import fit_keys
 from client.screens.help_screen import HELP_CLIENT, HELP_KEYS, RULES_PAGES, help_pages, render_help
@@ -37,10 +35,9 @@ from shared.actions import parse_action
 from shared.board import ISLANDS
 from shared.events import BridgePlaced, GameOver, TokenPlaced, TurnEnded, event_to_dict
 from shared.legality import legal_actions, why_illegal
-from shared.results import Result
-from shared.types import Phase, Seat, Termination
+from shared.types import Seat, Termination
 from shared.views import seat_view
-from tests.client.test_render import known_state
+from tests.client.test_render import known_state, over
 from tests.extracted import Key, messages
 from tests.positions import game
 
@@ -334,17 +331,6 @@ def assert_whole_words(lines: list[str], words: set[str], lang: str) -> None:
 STATUSES_AND_LEVELS: tuple[tuple[StatusName, LevelName], ...] = (
     ("playing", "normal"), ("waiting", "strong"), ("over", "easy"),
 )  # fmt: skip
-
-
-def over(state: ClientState, kind: Termination = Termination.POINTS) -> None:
-    assert state.public is not None
-    state.public = attrs.evolve(
-        state.public,
-        phase=Phase.OVER,
-        round=3,
-        round_points=((1, 0), (0, 2), (3, 0)),
-        result=Result(Seat.WHITE, kind),
-    )
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -31,12 +31,10 @@ from protocol.moderation_messages import (
     Sanction,
 )
 from protocol.player_messages import LoggedIn
-from server.core.names import name_key
-from server.core.store import ModeratorOp
-from server.storage.storage_open import open_storage
 from tests.client.test_app import until
 from tests.client.test_players import account_player
 from tests.conftest import ServerFactory
+from tests.server.moderation_setup import moderators_db
 
 
 @pytest.fixture(autouse=True)
@@ -183,11 +181,7 @@ def test_a_muted_player_is_told_until_when() -> None:
 async def test_a_report_and_a_mute_from_the_lobby_line(
     make_server: ServerFactory, tmp_path: Path
 ) -> None:
-    db = str(tmp_path / "db.sqlite3")
-    storage = open_storage(db)
-    storage.write([ModeratorOp(name_key("Mira"), True, 1.0)])
-    storage.close()
-    server = await make_server(db=db, password_cost="test")
+    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
     async with (
         account_player(server, "Mira", tmp_path, True) as mira,
         account_player(server, "Bob", tmp_path, True) as bob,

@@ -5,7 +5,6 @@ game replayed, a challenge and the lobby chat."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import os
@@ -52,7 +51,7 @@ from protocol.player_messages import (
     Resume,
 )
 from server.net.app import KahunaServer
-from tests.client.test_app import Player, until
+from tests.client.test_app import Player, driven, until
 from tests.conftest import ServerFactory
 
 
@@ -207,14 +206,9 @@ async def account_player(
             people.login_password = f"{name} has a long password"
         people.keep_token = lambda who, token: tokens.keep(url, who, token)
         client = Client(url, state, input=pipe, output=DummyOutput(), save_dir=tmp, quiet=True)
-        task = asyncio.get_running_loop().create_task(client.run())
-        try:
-            await until(lambda: state.accounts.account == name, f"{name} to log in")
-            yield Player(client, pipe)
-        finally:
-            client.ui.quit()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(task, 5)
+        what = f"{name} to log in"
+        async with driven(client, pipe, lambda: state.accounts.account == name, what) as p:
+            yield p
 
 
 async def test_accounts_end_to_end(make_server: ServerFactory, tmp_path: Path) -> None:

@@ -5,7 +5,6 @@ quietly."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ from pathlib import Path
 from client.cli.pipes import CLOSED_PIPE
 from shared.record import write_record
 from shared.types import GameOptions, Seat
+from tests.client.closed_pipe import run_into_a_closed_pipe
 from tests.shared.test_record import break_line, first_action_index, random_game
 
 ROOT = Path(__file__).parent.parent.parent
@@ -41,19 +41,7 @@ def test_a_reader_that_stops_early_ends_the_replay_quietly(tmp_path: Path) -> No
     record named as servers named them before (.kahuna.txt) still reads."""
     old = tmp_path / "kahuna-53c4f1a6-20261125-160317.kahuna.txt"
     old.write_text(write_record(random_game(9, GameOptions(), Seat.BLACK)))
-    read, write = os.pipe()
-    os.close(read)  # the reader is gone before anything is written: every write fails
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "client.cli.record_tool", "replay", str(old)],
-            stdout=write,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-            timeout=60,
-        )
-    finally:
-        os.close(write)
+    done = run_into_a_closed_pipe("-m", "client.cli.record_tool", "replay", str(old))
     assert (done.returncode, done.stderr) == (CLOSED_PIPE, "")
     done = subprocess.run(
         [sys.executable, "-m", "client.cli.record_tool", "replay", str(old)],

@@ -52,6 +52,18 @@ def known_state(width_name: str = "Ann") -> ClientState:
     return state
 
 
+def over(state: ClientState, kind: Termination = Termination.POINTS) -> None:
+    """The state's game ended after the final: three rounds' points, White the winner."""
+    assert state.public is not None
+    state.public = attrs.evolve(
+        state.public,
+        phase=Phase.OVER,
+        round=3,
+        round_points=((1, 0), (0, 2), (3, 0)),
+        result=Result(Seat.WHITE, kind),
+    )
+
+
 def map_of(width: int, height: int) -> tuple[Canvas, int, int]:
     state = known_state()
     assert state.public is not None and state.seat_view is not None
@@ -162,14 +174,7 @@ def test_a_line_named_on_the_command_line_is_highlighted() -> None:
 
 def test_the_end_of_the_game_shows_each_round_and_the_winner() -> None:
     state = known_state()
-    assert state.public is not None
-    state.public = attrs.evolve(
-        state.public,
-        phase=Phase.OVER,
-        round=3,
-        round_points=((1, 0), (0, 2), (3, 0)),
-        result=Result(Seat.WHITE, Termination.POINTS),
-    )
+    over(state)
     text = render_game(state, 80, 22).text()
     assert "GAME OVER" in text and "White (Ann) wins" in text
     assert "Round 1       1      0" in text

@@ -18,7 +18,7 @@ from protocol.messages import ClientMessage, Lobby, LobbyUnsubscribe
 from protocol.player_messages import Resume
 from server.net.app import KahunaServer
 from shared.types import Seat
-from tests.client.test_app import player, until
+from tests.client.test_app import new_table, player, until
 
 
 async def test_two_names_on_one_account_keep_their_own_seats(
@@ -27,9 +27,7 @@ async def test_two_names_on_one_account_keep_their_own_seats(
     store = SeatStore(tmp_path / "seats.json")  # one account: one file for both clients
     url = f"ws://127.0.0.1:{server.port}"
     async with player(server, "Ann", seats=store) as ann:
-        ann.type("n")
-        await until(lambda: ann.state.form_open, "the form")
-        ann.type("c\r")  # a table for two people
+        await new_table(ann, "c\r")  # a table for two people
         await until(lambda: ann.state.seat is Seat.WHITE, "Ann seated")
         table = ann.state.table_id
         assert table is not None
@@ -51,9 +49,7 @@ async def test_a_seat_in_use_elsewhere_is_taken_only_when_asked_twice(
 ) -> None:
     store = SeatStore(tmp_path / "seats.json")
     async with player(server, "Ann", seats=store) as ann:
-        ann.type("n")
-        await until(lambda: ann.state.form_open, "the form")
-        ann.type("c\r")
+        await new_table(ann, "c\r")
         await until(lambda: ann.state.seat is Seat.WHITE, "Ann seated")
         async with player(server, "Ann", seats=store) as again:
             await until(lambda: len(again.state.tables) == 1, "the second client's lobby")

@@ -12,7 +12,7 @@ from client.screens.render import render_game
 from protocol.fields import TimeControl
 from server.net.app import KahunaServer
 from shared.types import Seat, Termination
-from tests.client.test_app import Player, a_place, player, until
+from tests.client.test_app import Player, a_place, new_table, player, until
 from tests.conftest import ServerFactory
 
 
@@ -34,9 +34,7 @@ async def two_players(
         ann.state.form.vs_computer = False
         ann.state.form.clock = clock
         ann.state.form.hints = hints
-        ann.type("n")
-        await until(lambda: ann.state.form_open, "the form")
-        ann.type("\r")
+        await new_table(ann, "\r")
         await until(lambda: len(bob.state.tables) == 1, "the table in Bob's lobby")
         bob.type("b")
         await until(lambda: ann.state.message.startswith("Your turn"), "Ann's turn")
@@ -228,9 +226,7 @@ async def test_hint_refused_without_hints_and_given_with_them(server: KahunaServ
     async with player(server, "Cyd") as cyd:
         cyd.client.ui.hint_iterations = 30
         cyd.state.form.level = "easy"
-        cyd.type("n")
-        await until(lambda: cyd.state.form_open, "the form")
-        cyd.type("\r")
+        await new_table(cyd, "\r")
         await until(lambda: cyd.state.message.startswith("Your turn"), "Cyd's turn")
         assert "computer: easy" in screen(cyd)
         version = cyd.state.version

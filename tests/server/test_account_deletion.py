@@ -34,7 +34,14 @@ from tests.server.test_archive import play_turns, rated_table
 from tests.server.test_core import codes, of, the, writes_of
 from tests.server.test_logins import SECRET
 from tests.server.test_logins import Accounts as V3Accounts
-from tests.server.test_tournament_desk import NAMES, last_state, made, play_round, v4_account
+from tests.server.tournament_harness import (
+    NAMES,
+    last_state,
+    made,
+    made_and_joined,
+    play_round,
+    v4_account,
+)
 
 
 class Accounts(V3Accounts):
@@ -158,9 +165,9 @@ def test_tournaments_hold_an_account_until_finished_and_then_keep_its_stand_in()
     ann, bob, cid = players["Ann"], players["Bob"], players["Cid"]
     open_one = made(h, cid, TournamentTerms("Later", "round_robin"))
     h.send(ann, JoinTournament(open_one))
-    tournament_id = made(h, bob, TournamentTerms("Club night", "swiss", 1))
-    for member in players.values():
-        h.send(member, JoinTournament(tournament_id))
+    tournament_id = made_and_joined(
+        h, bob, players.values(), TournamentTerms("Club night", "swiss", 1)
+    )
     h.send(bob, StartTournament(tournament_id))
     effects = h.send(ann, DeleteAccount(SECRET))
     # her game of the round under way, or (her bye) the round itself

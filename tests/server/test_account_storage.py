@@ -47,7 +47,8 @@ from tests.server.test_accounts_cli import make_db, run
 from tests.server.test_storage_safety import VERSION_6_TABLES, to_version
 
 
-def _account(key: str) -> AccountRow:
+def account_row(key: str) -> AccountRow:
+    """A stored account of this key, its name the key titled, at the starting rating."""
     return AccountRow(key, key.title(), "$argon2id$x", 1500.0, 350.0, 0.06, 1.0, 1.0, False, {})
 
 
@@ -61,7 +62,7 @@ DELETE = DeleteAccountOp("ann", "Ann", "#deleted 1", "deleted #1", 50.0)
 
 def _ann_everywhere(backend: Backend) -> None:
     storage = backend.open()
-    storage.write([AccountOp(_account("ann")), AccountOp(_account("bob"))])
+    storage.write([AccountOp(account_row("ann")), AccountOp(account_row("bob"))])
     storage.write(
         [
             LoginTokenOp(hash_token("tok"), "ann", 3.0),
@@ -138,7 +139,7 @@ def every_row(backend: Backend) -> list[tuple[object, ...]]:
 
 def test_a_version_5_database_gains_the_deleted_names(backend: Backend) -> None:
     storage = backend.open()
-    storage.write([AccountOp(_account("ann"))])
+    storage.write([AccountOp(account_row("ann"))])
     storage.close()
     to_version(backend, 5, VERSION_6_TABLES)
     storage = backend.open()

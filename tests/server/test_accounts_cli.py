@@ -22,7 +22,7 @@ from server.jobs.password_hashing import Passwords
 from server.storage.sqlite_store import SqliteStorage
 from tests.conftest import Backend, Client, ServerFactory
 from tests.postgres import Cluster
-from tests.server.test_restart import free_port, start_server
+from tests.server.standby_pair import first_and_standby, taken_over
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 OLD = Passwords("test").hash("old password words")
@@ -204,11 +204,7 @@ async def test_the_commands_work_beside_a_postgresql_server_and_its_standby(
     """No server need be stopped: the serving one applies the change within seconds, the
     standby goes on waiting, and when it takes over it has the change too."""
     url = postgres.database()
-    first_port, standby_port = free_port(), free_port()
-    for name in ("first", "standby"):
-        (tmp_path / name).mkdir()
-    first = await start_server(first_port, url, tmp_path / "first")
-    standby = await start_server(standby_port, url, tmp_path / "standby", listening=False)
+    first, first_port, standby, standby_port = await first_and_standby(url, tmp_path)
     try:
         ann = await Client.connect(first_port, "Ann")
         await ann.send(Register("Ann", "long enough words"))
@@ -237,9 +233,7 @@ async def test_the_commands_work_beside_a_postgresql_server_and_its_standby(
 
         first.send_signal(signal.SIGKILL)
         await first.wait()
-        assert standby.stdout is not None
-        line = (await asyncio.wait_for(standby.stdout.readline(), 20)).decode()
-        assert f":{standby_port}" in line, line
+        await taken_over(standby, standby_port, bound=20)
         again = await Client.connect(standby_port, "x")
         await again.send(Login("Ann", "brand new words", None))
         assert (await again.expect(LoggedIn)).name == "Ann"

@@ -35,6 +35,13 @@ DAY = 86400.0
 DAYS3 = ChallengeTerms(TableOptions(), "white", "white", TimeControl(days=3))
 
 
+def days_table(h: Accounts, white: MemberId, days: int) -> str:
+    """A new table for a game of `days` days a move, `white` at it as White: its id."""
+    clock = TimeControl(days=days)
+    effects = h.send(white, CreateTable(TableOptions(), False, "white", "white", clock))
+    return the(effects, white, Joined).table_id
+
+
 def login(h: Accounts, name: str, token: str) -> MemberId:
     member = h.guest(name)
     the(h.send(member, Login(name, None, token)), member, LoggedIn)
@@ -131,8 +138,7 @@ def test_a_game_of_days_waits_for_its_players_and_the_flag_falls_after_three_day
     h = Accounts()
     ann, _ = h.account("Ann")
     bob, _ = h.account("Bob")
-    effects = h.send(ann, CreateTable(TableOptions(), False, "white", "white", TimeControl(days=3)))
-    table_id = the(effects, ann, Joined).table_id
+    table_id = days_table(h, ann, 3)
     h.send(bob, CreateTable())  # elsewhere
     the(h.send(bob, Join(table_id, "black")), bob, Joined)
     table = h.table(table_id)
@@ -150,8 +156,7 @@ def test_your_move_reaches_the_player_elsewhere_and_time_low_warns() -> None:
     h = Accounts()
     ann, _ = h.account("Ann")
     bob, bob_token = h.account("Bob")
-    effects = h.send(ann, CreateTable(TableOptions(), False, "white", "white", TimeControl(days=1)))
-    table_id = the(effects, ann, Joined).table_id
+    table_id = days_table(h, ann, 1)
     the(h.send(bob, Join(table_id, "black")), bob, Joined)
     elsewhere = login(h, "Bob", bob_token)  # Bob's other terminal, in the lobby
     moved = h.act(ann, table_id, "draw")
@@ -166,8 +171,7 @@ def test_a_game_of_days_survives_a_restart_with_its_deadline(tmp_path: Path) -> 
     h = Accounts()
     ann, ann_token = h.account("Ann")
     bob, bob_token = h.account("Bob")
-    effects = h.send(ann, CreateTable(TableOptions(), False, "white", "white", TimeControl(days=3)))
-    table_id = the(effects, ann, Joined).table_id
+    table_id = days_table(h, ann, 3)
     the(h.send(bob, Join(table_id, "black")), bob, Joined)
     h.act(ann, table_id, "draw")
     version = h.table(table_id).version

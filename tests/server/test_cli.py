@@ -19,6 +19,7 @@ from protocol.codec import decode_server, encode
 from protocol.fields import PROTOCOL_VERSION
 from protocol.messages import Hello, Welcome
 from server.cli.serve import build_parser, config_from_args
+from tests.certificates import self_signed
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -78,13 +79,7 @@ async def test_runs_prints_its_address_and_stops_on_sigterm() -> None:
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
 async def test_serves_wss_with_a_certificate(tmp_path: Path) -> None:
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-         "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+    cert, key = self_signed(tmp_path, "127.0.0.1", "IP:127.0.0.1")
     proc, url = await start("--tls-cert", str(cert), "--tls-key", str(key))
     try:
         assert url.startswith("wss://")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import os
 import re
 import signal
 import sys
@@ -31,6 +30,7 @@ from server.net import discovery
 from server.net.app import KahunaServer
 from server.net.discovery import SERVICE_TYPE, Announcer, host_label, instance_name, lobby_counts
 from tests.conftest import Client, ServerFactory, create_table
+from tests.server.test_cli import start
 from tests.server.test_core import Harness
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -199,17 +199,10 @@ def test_find_lists_each_server_on_a_line(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 async def start_server(*extra: str) -> tuple[asyncio.subprocess.Process, int]:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0",
-        "--db", ":memory:", "--log-level", "warning", "--lan-interface", "127.0.0.1", *extra,
-        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )  # fmt: skip
-    assert proc.stdout is not None
-    line = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
-    match = re.search(r"ws://127\.0\.0\.1:(\d+)", line)
-    assert match, line
-    return proc, int(match.group(1))
+    """kahuna-server announcing itself on loopback's interface: the process and its port."""
+    proc, url = await start("--lan-interface", "127.0.0.1", *extra)
+    assert url.startswith("ws://127.0.0.1:"), url
+    return proc, int(url.rsplit(":", 1)[1])
 
 
 async def stop_server(proc: asyncio.subprocess.Process) -> str:

@@ -9,7 +9,6 @@ import asyncio
 import logging
 import shutil
 import ssl
-import subprocess
 import sys
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from server.net import memory
 from server.net.app import KahunaServer
 from server.net.sockets import RefusalLog
 from server.net.tls import server_context
+from tests.certificates import self_signed
 from tests.conftest import ServerFactory
 
 
@@ -159,13 +159,7 @@ async def test_refusals_are_summed_up_once_an_interval(
 def certificate(tmp_path: Path) -> tuple[str, str]:
     if shutil.which("openssl") is None:
         pytest.skip("needs openssl to make a certificate")
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-         "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+    cert, key = self_signed(tmp_path, "127.0.0.1", "IP:127.0.0.1")
     return str(cert), str(key)
 
 

@@ -18,7 +18,14 @@ from protocol.player_messages import (
     Register,
 )
 from server.core.effects import Effects
-from server.core.store import AccountOp, DropLoginTokensOp, LoginTokenOp, StoredPlayers, hash_token
+from server.core.store import (
+    AccountOp,
+    AccountRow,
+    DropLoginTokensOp,
+    LoginTokenOp,
+    StoredPlayers,
+    hash_token,
+)
 from server.core.table import MemberId
 from server.jobs.password_hashing import Passwords
 from tests.server.test_core import Harness, codes, of, the, writes_of
@@ -53,6 +60,14 @@ class Accounts(Harness):
         logged = the(self.send(member, Register(name, password)), member, LoggedIn)
         assert logged.token is not None
         return member, logged.token
+
+    def written_accounts(self) -> tuple[list[AccountRow], list[tuple[bytes, str]]]:
+        """Every account row and every login token (its hash, the account's key) written so
+        far, in order: what a database would give a restarted server."""
+        ops = [op for batch in self.batches for op in batch]
+        rows = [op.account for op in ops if isinstance(op, AccountOp)]
+        tokens = [(op.token_hash, op.key) for op in ops if isinstance(op, LoginTokenOp)]
+        return rows, tokens
 
 
 def test_register_logs_in_and_keeps_only_a_hash() -> None:
@@ -198,13 +213,7 @@ def test_accounts_can_be_turned_off() -> None:
 def test_restored_accounts_and_tokens_work_after_a_restart() -> None:
     h = Accounts()
     _, token = h.account("Ann")
-    rows = [op.account for batch in h.batches for op in batch if isinstance(op, AccountOp)]
-    tokens = [
-        (op.token_hash, op.key)
-        for batch in h.batches
-        for op in batch
-        if isinstance(op, LoginTokenOp)
-    ]
+    rows, tokens = h.written_accounts()
     again = Accounts()
     again.took(again.core.restore_players(StoredPlayers(rows[-1:], tokens), 0.0, 0.0))
     guest = again.guest("Ann")

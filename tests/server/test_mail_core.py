@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from protocol.codec import encode
-from protocol.fields import TableOptions, TimeControl
+from protocol.fields import TimeControl
 from protocol.mail_messages import (
     ConfirmEmail,
     ForgotPassword,
@@ -22,7 +22,7 @@ from protocol.mail_messages import (
     SetEmail,
     SetMailSettings,
 )
-from protocol.messages import Command, CreateTable, Hello, Join, Joined, LobbySubscribe, Welcome
+from protocol.messages import Command, Hello, Join, Joined, LobbySubscribe, Welcome
 from protocol.player_messages import (
     AnswerChallenge,
     Challenge,
@@ -41,9 +41,10 @@ from server.core.mail import RESET_FOR, LinkLook
 from server.core.mail_throttle import PER_ACCOUNT, PER_NETWORK
 from server.core.store import AccountOp, MailOp, MailRow, RoundOp, StoredPlayers, TournamentOp
 from server.core.table import MemberId
+from tests.server.test_challenges import days_table
 from tests.server.test_core import WALL, codes, of, the, writes_of
 from tests.server.test_logins import SECRET, Accounts
-from tests.server.test_tournament_desk import NAMES, SWISS
+from tests.server.tournament_harness import NAMES, SWISS
 
 MAIL = {"mail_host": "127.0.0.1", "mail_security": "none"}
 ADDRESS = "ann@example.org"
@@ -286,9 +287,7 @@ def end_turn(h: Mail, member: MemberId, table_id: str) -> None:
 
 
 def days_game(h: Mail, ann: MemberId, bob: MemberId) -> str:
-    clock = TimeControl(days=3)
-    effects = h.send(ann, CreateTable(TableOptions(), False, "white", "white", clock))
-    table_id = the(effects, ann, Joined).table_id
+    table_id = days_table(h, ann, 3)
     the(h.send(bob, Join(table_id, "black")), bob, Joined)
     return table_id
 
@@ -307,20 +306,20 @@ def test_your_move_mails_a_player_not_connected_once_a_day_per_game() -> None:
     assert (turn.recipient, turn.params["opponent"], turn.params["table_id"]) == (
         "bob@example.org", "Ann", table_id,
     )  # fmt: skip
-    bob = h.guest4("Bob")
-    h.send(bob, Login("Bob", None, bob_token))
-    h.send(bob, Resume(table_id))
-    end_turn(h, bob, table_id)
-    h.disconnect(bob)
-    end_turn(h, ann, table_id)
+
+    def bob_comes_back_for_a_turn() -> None:
+        """Bob logs in, ends his turn and goes again; then Ann ends hers."""
+        bob = h.guest4("Bob")
+        h.send(bob, Login("Bob", None, bob_token))
+        h.send(bob, Resume(table_id))
+        end_turn(h, bob, table_id)
+        h.disconnect(bob)
+        end_turn(h, ann, table_id)
+
+    bob_comes_back_for_a_turn()
     assert len([m for m in h.mails if m.kind == "turn"]) == 1  # once a day at most
     h.wall += DAY
-    bob = h.guest4("Bob")
-    h.send(bob, Login("Bob", None, bob_token))
-    h.send(bob, Resume(table_id))
-    end_turn(h, bob, table_id)
-    h.disconnect(bob)
-    end_turn(h, ann, table_id)
+    bob_comes_back_for_a_turn()
     assert len([m for m in h.mails if m.kind == "turn"]) == 2
 
 

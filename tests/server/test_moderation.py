@@ -6,25 +6,19 @@ non-moderator refused, changing nothing; and all of it kept across a restart, on
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import subprocess
 import sys
 from pathlib import Path
 
 import msgpack
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
 
-from protocol.codec import CLIENT_MAX_FRAME, decode_server, encode
 from protocol.errors import ErrorCode
-from protocol.fields import PROTOCOL_VERSION
 from protocol.messages import (
     Chat,
     ChatMessage,
     Command,
     Error,
     GetRecord,
-    Hello,
     Join,
     LobbySubscribe,
     PlayersChanged,
@@ -33,13 +27,11 @@ from protocol.messages import (
     State,
     TableClosed,
     Update,
-    Welcome,
 )
 from protocol.moderation_messages import (
     CloseReport,
     GetModeration,
     Moderate,
-    Moderation,
     ModerationNote,
     ReportPlayer,
 )
@@ -53,69 +45,24 @@ from protocol.player_messages import (
     Login,
     Register,
 )
-from server.core.names import name_key
-from server.core.store import ModeratorOp
 from server.net.app import KahunaServer
-from server.storage.storage_open import open_storage
 from tests.conftest import Client, ServerFactory, create_table, server_config
+from tests.server.moderation_setup import (
+    WORDS,
+    moderated,
+    moderation,
+    moderators_db,
+    neighbour,
+    player,
+    refusal,
+)
 from tests.server.test_accounts_cli import ROOT, run
-
-WORDS = "long enough words"
-NEIGHBOUR = "127.0.0.2"  # another address on loopback, beside the tests' 127.0.0.1
-
-
-def moderators_db(path: Path, *names: str) -> str:
-    """A new database in which these names' accounts, once registered, are moderators."""
-    db = str(path / "db.sqlite3")
-    storage = open_storage(db)
-    storage.write([ModeratorOp(name_key(n), True, 1.0) for n in names])
-    storage.close()
-    return db
-
-
-async def player(port: int, name: str, register: bool = True) -> Client:
-    client = await Client.connect(port, name)
-    await client.send(Register(name, WORDS) if register else Login(name, WORDS))
-    await client.expect(LoggedIn)
-    return client
-
-
-async def moderation(client: Client, check: object = None) -> Moderation:
-    """The next `moderation` (for which check(state) holds, if given)."""
-    while True:
-        state = await client.expect(Moderation)
-        if check is None or (callable(check) and check(state)):
-            return state
 
 
 def heard(client: Client, text: str) -> bool:
     """Whether any frame the client received holds the text (its bytes as msgpack packs it)."""
     packed = msgpack.packb(text)
     return any(packed in frame for frame in client.frames)
-
-
-async def neighbour(port: int) -> tuple[Client | None, Error | None]:
-    """A client from 127.0.0.2: connected and welcomed, or the error it was refused with."""
-    ws = await connect(
-        f"ws://127.0.0.1:{port}", compression=None, open_timeout=5,
-        max_size=CLIENT_MAX_FRAME, local_addr=(NEIGHBOUR, 0),
-    )  # fmt: skip
-    with contextlib.suppress(ConnectionClosed):  # refused at once: the error came first
-        await ws.send(encode(Hello(PROTOCOL_VERSION, "Neighbour")))
-    try:
-        first = decode_server(await asyncio.wait_for(ws.recv(), 5))
-    except ConnectionClosed:
-        return None, None
-    if isinstance(first, Error):
-        try:
-            await asyncio.wait_for(ws.recv(), 5)
-        except ConnectionClosed:
-            pass
-        else:
-            raise AssertionError("a refused connection stays open")
-        return None, first
-    assert isinstance(first, Welcome)
-    return Client(ws), None
 
 
 async def test_the_operator_makes_a_moderator_while_the_server_runs(
@@ -163,9 +110,7 @@ def run_moderation(*args: str) -> subprocess.CompletedProcess[str]:
 async def test_a_muted_players_chat_reaches_nobody_until_unmuted(
     tmp_path: Path, make_server: ServerFactory
 ) -> None:
-    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
-    mod = await player(server.port, "Mira")
-    await moderation(mod)  # the panel at login
+    server, mod = await moderated(tmp_path, make_server)  # and the panel at login read
     ann, bob = await player(server.port, "Ann"), await player(server.port, "Bob")
     for client in (mod, ann, bob):
         await client.send(LobbySubscribe())
@@ -199,8 +144,7 @@ async def test_a_muted_players_chat_reaches_nobody_until_unmuted(
     assert (await ann.expect(LobbyChatMessage)).entries[0].text == "sorry"
     await bob.send(Chat(joined.table_id, "sorry here too"))
     assert (await ann.expect(ChatMessage)).text == "sorry here too"
-    await mod.send(Moderate("unmute", "Bob", "again", None))
-    assert (await mod.expect_error("bad_moderation")).reason == "not_muted"
+    assert await refusal(mod, Moderate("unmute", "Bob", "again", None)) == "not_muted"
     for client in (mod, ann, bob):
         await client.close()
 
@@ -234,9 +178,7 @@ async def test_a_non_moderator_is_refused_and_nothing_changes(
 async def test_a_closed_table_ends_abandoned_unrated_and_archived(
     tmp_path: Path, make_server: ServerFactory
 ) -> None:
-    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
-    mod = await player(server.port, "Mira")
-    await moderation(mod)
+    server, mod = await moderated(tmp_path, make_server)
     ann, bob = await player(server.port, "Ann"), await player(server.port, "Bob")
     joined, _ = await create_table(ann)
     table_id = joined.table_id
@@ -251,8 +193,7 @@ async def test_a_closed_table_ends_abandoned_unrated_and_archived(
     watcher = await Client.connect(server.port, "Watcher")
     await watcher.send(Spectate(table_id))
     await watcher.expect(State)
-    await mod.send(Moderate("close_table", table_id, ""))
-    assert (await mod.expect_error("bad_moderation")).reason == "no_reason"
+    assert await refusal(mod, Moderate("close_table", table_id, "")) == "no_reason"
     await mod.send(Moderate("close_table", table_id, "abusive names"))
     for client in (ann, bob, watcher):
         update = await client.expect(Update)
@@ -293,15 +234,11 @@ async def rating(client: Client) -> tuple[int | None, list[int]]:
 async def test_a_disabled_account_cannot_log_in_until_enabled(
     tmp_path: Path, make_server: ServerFactory
 ) -> None:
-    server = await make_server(db=moderators_db(tmp_path, "Mira", "Otto"), password_cost="test")
-    mod = await player(server.port, "Mira")
-    await moderation(mod)
+    server, mod = await moderated(tmp_path, make_server, "Otto")
     await player(server.port, "Otto")
     bob = await player(server.port, "Bob")
-    await mod.send(Moderate("disable", "Mira", "me"))
-    assert (await mod.expect_error("bad_moderation")).reason == "self"
-    await mod.send(Moderate("disable", "Otto", "another moderator"))
-    assert (await mod.expect_error("bad_moderation")).reason == "moderator"
+    assert await refusal(mod, Moderate("disable", "Mira", "me")) == "self"
+    assert await refusal(mod, Moderate("disable", "Otto", "another moderator")) == "moderator"
     await mod.send(Moderate("disable", "Bob", "a spammer's account"))
     out = await bob.expect(LoggedOut)
     assert out.reason == "account_changed"
@@ -321,17 +258,14 @@ async def test_a_disabled_account_cannot_log_in_until_enabled(
 async def test_a_banned_address_is_refused_and_one_beside_it_is_not(
     tmp_path: Path, make_server: ServerFactory
 ) -> None:
-    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
-    mod = await player(server.port, "Mira")
-    await moderation(mod)
+    server, mod = await moderated(tmp_path, make_server)
     before, refused = await neighbour(server.port)
     assert before is not None and refused is None
-    await mod.send(Moderate("ban", "127.0.0.0/8", "everyone", 3600))
-    assert (await mod.expect_error("bad_moderation")).reason == "self"
-    await mod.send(Moderate("ban", "127.0.0.300", "typo", 3600))
-    assert (await mod.expect_error("bad_moderation")).reason == "bad_network"
-    await mod.send(Moderate("ban", "127.0.0.2", "too long", 400 * 86400))
-    assert (await mod.expect_error("bad_moderation")).reason == "bad_duration"
+    assert await refusal(mod, Moderate("ban", "127.0.0.0/8", "everyone", 3600)) == "self"
+    assert await refusal(mod, Moderate("ban", "127.0.0.300", "typo", 3600)) == "bad_network"
+    assert (
+        await refusal(mod, Moderate("ban", "127.0.0.2", "too long", 400 * 86400)) == "bad_duration"
+    )
     await mod.send(Moderate("ban", "127.0.0.2/31", "a flood of accounts", 3600))
     state = await moderation(mod)
     assert [(b.target, b.reason) for b in state.bans] == [("127.0.0.2/31", "a flood of accounts")]
@@ -352,16 +286,13 @@ async def test_a_banned_address_is_refused_and_one_beside_it_is_not(
 async def test_a_player_banned_by_name_is_refused_and_the_moderator_never_sees_the_address(
     tmp_path: Path, make_server: ServerFactory
 ) -> None:
-    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
-    mod = await player(server.port, "Mira")
-    await moderation(mod)
+    server, mod = await moderated(tmp_path, make_server)
     await (await player(server.port, "Gone")).close()
     spammer, refused = await neighbour(server.port)
     assert spammer is not None and refused is None
     await spammer.send(Register("Spammer", WORDS))
     await spammer.expect(LoggedIn)
-    await mod.send(Moderate("ban_player", "Gone", "no address", 3600))
-    assert (await mod.expect_error("bad_moderation")).reason == "no_connection"
+    assert await refusal(mod, Moderate("ban_player", "Gone", "no address", 3600)) == "no_connection"
     await mod.send(Moderate("ban_player", "Nobody", "typo", 3600))
     await mod.expect_error("no_such_player")
     await mod.send(Moderate("ban_player", "Spammer", "a flood of accounts", 3600))
@@ -379,8 +310,10 @@ async def test_a_player_banned_by_name_is_refused_and_the_moderator_never_sees_t
     await mod.send(Moderate("unban_player", "Spammer", "lifted", None))
     state = await moderation(mod, lambda s: not s.bans)
     assert [(e.action, e.target) for e in state.log][:1] == [("unban_player", "Spammer")]
-    await mod.send(Moderate("unban_player", "Spammer", "again", None))
-    assert (await mod.expect_error("bad_moderation")).reason == "not_banned_player"
+    assert (
+        await refusal(mod, Moderate("unban_player", "Spammer", "again", None))
+        == "not_banned_player"
+    )
     after, refused = await neighbour(server.port)
     assert after is not None and refused is None
     # nothing the moderator was sent names the address, in any form
@@ -392,9 +325,7 @@ async def test_a_player_banned_by_name_is_refused_and_the_moderator_never_sees_t
 async def test_a_report_carries_the_chat_around_it_and_is_closed_with_a_note(
     tmp_path: Path, make_server: ServerFactory
 ) -> None:
-    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
-    mod = await player(server.port, "Mira")
-    await moderation(mod)
+    server, mod = await moderated(tmp_path, make_server)
     ann, bob = await player(server.port, "Ann"), await player(server.port, "Bob")
     await ann.send(LobbyChat("hello all"))
     await ann.expect(LobbyChatMessage)
@@ -405,8 +336,7 @@ async def test_a_report_carries_the_chat_around_it_and_is_closed_with_a_note(
     await bob.expect(State)
     await bob.send(Chat(joined.table_id, "you play like a fish"))
     await ann.expect(ChatMessage)
-    await ann.send(ReportPlayer("Ann", "me", None))
-    assert (await ann.expect_error("bad_moderation")).reason == "self"
+    assert await refusal(ann, ReportPlayer("Ann", "me", None)) == "self"
     await ann.send(ReportPlayer("Bob", "insults in the lobby and at our table", joined.table_id))
     assert (await ann.expect(ModerationNote)).note == "reported"
     state = await moderation(mod, lambda s: s.reports)
@@ -415,8 +345,7 @@ async def test_a_report_carries_the_chat_around_it_and_is_closed_with_a_note(
     lines = [(c.place, c.sender, c.text) for c in report.chat]
     assert ("lobby", "Bob", "you are all idiots") in lines
     assert ("table", "Bob", "you play like a fish") in lines
-    await ann.send(ReportPlayer("Bob", "again", None))
-    assert (await ann.expect_error("bad_moderation")).reason == "already_reported"
+    assert await refusal(ann, ReportPlayer("Bob", "again", None)) == "already_reported"
     guest = await Client.connect(server.port, "Guest")
     await guest.send(ReportPlayer("Bob", "x", None))
     await guest.expect_error("login_required")
@@ -425,8 +354,7 @@ async def test_a_report_carries_the_chat_around_it_and_is_closed_with_a_note(
     assert (state.log[0].action, state.log[0].target, state.log[0].reason) == (
         "close_report", str(report.report_id), "muted him for a day",
     )  # fmt: skip
-    await mod.send(CloseReport(report.report_id, "twice"))
-    assert (await mod.expect_error("bad_moderation")).reason == "no_such_report"
+    assert await refusal(mod, CloseReport(report.report_id, "twice")) == "no_such_report"
     for client in (mod, ann, bob, guest):
         await client.close()
 
@@ -481,9 +409,7 @@ async def test_moderation_is_kept_across_a_restart(tmp_path: Path) -> None:
 async def test_a_game_against_the_computer_closed_counts_nowhere(
     tmp_path: Path, make_server: ServerFactory
 ) -> None:
-    server = await make_server(db=moderators_db(tmp_path, "Mira"), password_cost="test")
-    mod = await player(server.port, "Mira")
-    await moderation(mod)
+    server, mod = await moderated(tmp_path, make_server)
     ann = await player(server.port, "Ann")
     joined, _ = await create_table(ann, vs_computer=True)
     await mod.send(Moderate("close_table", joined.table_id, "a test table"))

@@ -16,7 +16,7 @@ from protocol.messages import Hello, Welcome
 from protocol.player_messages import LoggedIn, Login, Register
 from server.core.accounts import Accounts
 from server.core.names import account_name_problem, name_key, skeleton
-from server.core.store import AccountOp, AccountRow, LoginTokenOp, StoredPlayers
+from server.core.store import AccountOp, AccountRow, StoredPlayers
 from server.storage.sqlite_store import SqliteStorage
 from tests.server.test_accounts_cli import run as run_accounts
 from tests.server.test_core import codes, of, the
@@ -170,13 +170,7 @@ def test_accounts_stored_under_an_older_key_are_found_under_todays() -> None:
 def test_a_restart_finds_an_account_stored_under_an_older_key() -> None:
     h = Harness()
     _, token = h.account("Ann")
-    rows = [op.account for batch in h.batches for op in batch if isinstance(op, AccountOp)]
-    tokens = [
-        (op.token_hash, op.key)
-        for batch in h.batches
-        for op in batch
-        if isinstance(op, LoginTokenOp)
-    ]
+    rows, tokens = h.written_accounts()
     # as a database written before today's skeleton would hold it
     stored = [attrs.evolve(rows[-1], key="ann-of-old")]
     tokens = [(token_hash, "ann-of-old") for token_hash, _key in tokens]

@@ -11,7 +11,7 @@ import random
 import signal
 import socket
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,15 +49,15 @@ def free_port() -> int:
 
 
 async def start_server(
-    port: int, db: str, logs: Path, listening: bool = True
+    port: int, db: str, logs: Path, listening: bool = True, options: Sequence[str] = ()
 ) -> asyncio.subprocess.Process:
-    """A kahuna-server process on `db`; once it says it listens, unless `listening` is False
-    (a standby, which says so first)."""
+    """A kahuna-server process on `db` (with these further `options`); once it says it
+    listens, unless `listening` is False (a standby, which says so first)."""
     log = (logs / "server.log").open("ab")  # a pipe nobody reads could block the server
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
         "--db", db, "--computer-delay", "0", "--log-level", "warning",
-        "--rate", "1000", "--burst", "1000", "--flood-limit", "1000",
+        "--rate", "1000", "--burst", "1000", "--flood-limit", "1000", *options,
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=log,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip

@@ -19,27 +19,20 @@ from shared.legality import legal_actions
 from shared.views import seat_view_from_dict
 from tests.conftest import Client, ServerFactory, create_table
 from tests.postgres import Cluster
+from tests.server.standby_pair import first_and_standby, taken_over
 from tests.server.test_restart import free_port, games_survive, start_server
-
-TAKEOVER_BOUND = 10.0  # seconds the test waits; the takeover's own time: bench/standby_bench.py
 
 
 @pytest.mark.parametrize("how", ["kill", "term"])
 async def test_a_standby_takes_over_the_games(tmp_path: Path, postgres: Cluster, how: str) -> None:
     url = postgres.database()
-    first_port, standby_port = free_port(), free_port()
-    (tmp_path / "first").mkdir()
-    (tmp_path / "standby").mkdir()
-    first = await start_server(first_port, url, tmp_path / "first")
-    standby = await start_server(standby_port, url, tmp_path / "standby", listening=False)
+    first, first_port, standby, standby_port = await first_and_standby(url, tmp_path)
     try:
         ended_at: list[float] = []
 
         async def takeover() -> tuple[asyncio.subprocess.Process, int]:
             ended_at.append(time.monotonic())
-            assert standby.stdout is not None
-            line = (await asyncio.wait_for(standby.stdout.readline(), TAKEOVER_BOUND)).decode()
-            assert f":{standby_port}" in line, line
+            await taken_over(standby, standby_port)
             return standby, standby_port
 
         # the standby listens on nothing while the first serves

@@ -22,12 +22,22 @@ def stored_updated(path: Path, table_id: str) -> float:
     return float(updated)
 
 
-def test_updated_is_written_in_batches_and_read_back_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = tmp_path / "server.sqlite3"
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "server.sqlite3"
+
+
+@pytest.fixture
+def store(path: Path, monkeypatch: pytest.MonkeyPatch) -> SqliteStorage:
+    """A new database at `path` whose tables' times wait an hour to be written: longer than any
+    test, so that only a close, a CloseOp or a test's own `_touch_due` writes them."""
     monkeypatch.setattr(storage, "TOUCH_EVERY", 3600.0)
-    store = SqliteStorage(path)
+    return SqliteStorage(path)
+
+
+def test_updated_is_written_in_batches_and_read_back_whole(
+    path: Path, store: SqliteStorage
+) -> None:
     store.write([CreateTableOp("t1", {}, "white", False, 1000.0)])
     for index in range(4):
         store.write([AppendLogOp("t1", index, (MOVE,), 1001.0 + index)])
@@ -38,10 +48,9 @@ def test_updated_is_written_in_batches_and_read_back_whole(
     assert stored_updated(path, "t1") == 1004.0  # written at close
 
 
-def test_a_batch_is_written_once_due(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "server.sqlite3"
-    monkeypatch.setattr(storage, "TOUCH_EVERY", 3600.0)
-    store = SqliteStorage(path)
+def test_a_batch_is_written_once_due(
+    path: Path, store: SqliteStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
     store.write([CreateTableOp("t1", {}, "white", False, 1000.0)])
     store.write([CreateTableOp("t2", {}, "white", False, 1000.0)])
     store.write([AppendLogOp("t1", 0, (MOVE,), 1001.0)])
@@ -53,12 +62,7 @@ def test_a_batch_is_written_once_due(tmp_path: Path, monkeypatch: pytest.MonkeyP
     store.close()
 
 
-def test_a_close_carries_the_time_not_yet_written(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = tmp_path / "server.sqlite3"
-    monkeypatch.setattr(storage, "TOUCH_EVERY", 3600.0)
-    store = SqliteStorage(path)
+def test_a_close_carries_the_time_not_yet_written(path: Path, store: SqliteStorage) -> None:
     store.write([CreateTableOp("t1", {}, "white", False, 1000.0)])
     store.write([AppendLogOp("t1", 0, (MOVE,), 1001.0)])
     store.write([AppendLogOp("t1", 1, (MOVE,), 1005.0)])
@@ -70,12 +74,7 @@ def test_a_close_carries_the_time_not_yet_written(
     assert stored_updated(path, "t1") == 1005.0
 
 
-def test_a_failed_write_leaves_no_time_behind(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = tmp_path / "server.sqlite3"
-    monkeypatch.setattr(storage, "TOUCH_EVERY", 3600.0)
-    store = SqliteStorage(path)
+def test_a_failed_write_leaves_no_time_behind(path: Path, store: SqliteStorage) -> None:
     store.write([CreateTableOp("t1", {}, "white", False, 1000.0)])
     store.write([AppendLogOp("t1", 0, (MOVE,), 1001.0)])
     with pytest.raises(StorageError):  # the log continues at 1, not 5
@@ -87,13 +86,10 @@ def test_a_failed_write_leaves_no_time_behind(
 
 
 def test_once_due_the_times_go_a_batch_to_a_write_longest_waiting_first(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    path: Path, store: SqliteStorage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Thousands of rows in one commit would stall the server: at most TOUCH_BATCH a write."""
-    path = tmp_path / "server.sqlite3"
-    monkeypatch.setattr(storage, "TOUCH_EVERY", 3600.0)
     monkeypatch.setattr(storage, "TOUCH_BATCH", 2)
-    store = SqliteStorage(path)
     for name in ("t1", "t2", "t3", "t4"):
         store.write([CreateTableOp(name, {}, "white", False, 1000.0)])
     for index, name in enumerate(("t3", "t1", "t4")):

@@ -9,7 +9,6 @@ import pytest
 
 from server.core.store import (
     AccountOp,
-    AccountRow,
     ArchivedGame,
     ArchiveOp,
     CreateTableOp,
@@ -31,12 +30,8 @@ from server.core.store import (
 )
 from server.storage.sqlite_schema import SCHEMA_VERSION
 from tests.conftest import Backend
+from tests.server.test_account_storage import account_row
 from tests.server.test_storage_safety import VERSION_5_TABLES, VERSION_6_TABLES, to_version
-
-
-def _account(key: str) -> AccountRow:
-    return AccountRow(key, key.title(), "$argon2id$x", 1500.0, 350.0, 0.06, 1.0, 1.0, False, {})
-
 
 TERMS = {"rounds": 3, "clock": {"initial": 300, "increment": 3}, "rated": True}
 CUP = TournamentRow("t1", "Club night", "ann", "swiss", TERMS, 10.0)
@@ -59,7 +54,7 @@ def _entrant(key: str, position: int, **more: object) -> EntrantRow:
 
 def test_a_tournament_and_its_rounds_are_kept(backend: Backend) -> None:
     storage = backend.open()
-    storage.write([AccountOp(_account(k)) for k in ("ann", "bob", "cid", "dan", "eve")])
+    storage.write([AccountOp(account_row(k)) for k in ("ann", "bob", "cid", "dan", "eve")])
     storage.write([TournamentOp(CUP)])
     storage.write([EntrantOp(_entrant(k, i)) for i, k in enumerate(("ann", "bob", "cid", "dan"))])
     storage.write([EntrantOp(_entrant("eve", 4)), EntrantGoneOp("t1", "eve")])
@@ -95,7 +90,7 @@ def test_a_tournament_and_its_rounds_are_kept(backend: Backend) -> None:
 
 def test_the_archive_keeps_a_games_tournament_and_round(backend: Backend) -> None:
     storage = backend.open()
-    storage.write([AccountOp(_account("ann")), CreateTableOp("tab1", {}, "white", False, 1.0)])
+    storage.write([AccountOp(account_row("ann")), CreateTableOp("tab1", {}, "white", False, 1.0)])
     game = ArchivedGame(
         "tab1", "Ann", "Bob", "ann", None, "white", "resigned", False, None, None, False, None,
         1.0, 2.0, "t1", 2,
@@ -109,7 +104,7 @@ def test_the_archive_keeps_a_games_tournament_and_round(backend: Backend) -> Non
 
 def test_a_version_4_database_gains_the_tournaments(backend: Backend) -> None:
     storage = backend.open()
-    storage.write([AccountOp(_account("ann")), CreateTableOp("tab1", {}, "white", False, 1.0)])
+    storage.write([AccountOp(account_row("ann")), CreateTableOp("tab1", {}, "white", False, 1.0)])
     old_game = ArchivedGame(
         "tab1", "Ann", "Bob", "ann", None, None, "agreed", False, None, None, False, None, 1.0,
         2.0,
@@ -128,7 +123,7 @@ def test_a_version_4_database_gains_the_tournaments(backend: Backend) -> None:
 
 def test_the_directors_are_kept(backend: Backend) -> None:
     storage = backend.open()
-    storage.write([AccountOp(_account(k)) for k in ("ann", "bob")])
+    storage.write([AccountOp(account_row(k)) for k in ("ann", "bob")])
     storage.write([DirectorOp("bob", True, 1.0), DirectorOp("ann", True, 2.0)])
     storage.write([DirectorOp("ann", True, 3.0)])  # again: nothing new
     storage.close()
@@ -144,7 +139,7 @@ def test_the_operators_commands_on_tournaments_wait_until_done(backend: Backend)
     tournaments in memory) and writes no tournament's row; the server marks each done; a
     tournament given to another director keeps them in its row."""
     storage = backend.open()
-    storage.write([AccountOp(_account("ann")), AccountOp(_account("bob")), TournamentOp(CUP)])
+    storage.write([AccountOp(account_row("ann")), AccountOp(account_row("bob")), TournamentOp(CUP)])
     storage.write(
         [
             TournamentActionOp("t1", "hand", "bob", "Ann is away", 20.0),

@@ -12,7 +12,7 @@ from protocol.codec import encode
 from protocol.compat import for_version
 from protocol.fields import TableOptions, TimeControl
 from protocol.messages import CreateTable, Error, Rematch, Resign, State
-from protocol.player_messages import Login, PlayerNote, Resume
+from protocol.player_messages import PlayerNote, Resume
 from protocol.tournament_messages import (
     CreateTournament,
     DirectTournament,
@@ -20,7 +20,6 @@ from protocol.tournament_messages import (
     JoinTournament,
     StartTournament,
     Tournaments,
-    TournamentState,
     TournamentTerms,
     WatchTournament,
     WithdrawTournament,
@@ -33,59 +32,24 @@ from server.core.store import (
     EntrantOp,
     PairingResultOp,
     RoundOp,
-    StoredPlayers,
     TournamentOp,
 )
-from server.core.table import MemberId
-from server.storage.sqlite_store import SqliteStorage
 from shared.types import Seat
 from tests.server.test_core import WALL, codes, of, writes_of
 from tests.server.test_logins import Accounts
+from tests.server.tournament_harness import (
+    NAMES,
+    SWISS,
+    last_state,
+    made,
+    made_and_joined,
+    play_round,
+    v4_account,
+    v4_login,
+    written,
+)
 
-NAMES = ("Ann", "Bob", "Cid", "Dan", "Eve")
 BY_KEY = {name_key(name): name for name in NAMES}
-SWISS = TournamentTerms("Club night", "swiss", 3, TimeControl(300, 3))
-
-
-TOKENS: dict[str, str] = {}
-
-
-def v4_account(h: Accounts, name: str) -> MemberId:
-    """A new account, logged in on a connection of version 4."""
-    member, token = h.account(name)
-    h.disconnect(member)
-    TOKENS[name] = token
-    return v4_login(h, name)
-
-
-def v4_login(h: Accounts, name: str) -> MemberId:
-    member = h.guest(name, version=4)
-    h.send(member, Login(name, None, TOKENS[name]))
-    return member
-
-
-def last_state(h: Accounts, member: MemberId) -> TournamentState:
-    return [m for m in h.sent_to(member) if isinstance(m, TournamentState)][-1]
-
-
-def made(h: Accounts, director: MemberId, terms: TournamentTerms = SWISS) -> str:
-    created = h.send(director, CreateTournament(terms))
-    (op,) = writes_of(created, TournamentOp)
-    return op.tournament.tournament_id
-
-
-def play_round(h: Accounts, players: dict[str, MemberId], tournament_id: str, loser: str) -> None:
-    """Every game of the current round ended: its players resume their seats, and in each game
-    the one who comes first in NAMES resigns, unless `loser` is at the table, who resigns."""
-    state = last_state(h, players["Ann"])
-    for pairing in state.rounds[-1].games:
-        if pairing.result is not None:
-            continue
-        assert pairing.table_id is not None
-        at = sorted((pairing.white, pairing.black), key=NAMES.index)
-        resigner = loser if loser in at else at[0]
-        h.send(players[resigner], Resume(pairing.table_id))
-        h.send(players[resigner], Resign(pairing.table_id))
 
 
 def test_a_swiss_of_five_players_is_played_to_its_final_standings() -> None:
@@ -198,23 +162,17 @@ def test_a_player_without_a_first_move_loses_by_forfeit() -> None:
 def test_a_restart_in_the_middle_of_a_round_goes_on(tmp_path: Path) -> None:
     h = Accounts()
     players = {name: v4_account(h, name) for name in NAMES[:4]}
-    tournament_id = made(h, players["Ann"], TournamentTerms("Cup", "swiss", 2))
-    for member in players.values():
-        h.send(member, JoinTournament(tournament_id))
+    tournament_id = made_and_joined(
+        h, players["Ann"], players.values(), TournamentTerms("Cup", "swiss", 2)
+    )
     h.send(players["Ann"], StartTournament(tournament_id))
     first, second = last_state(h, players["Ann"]).rounds[0].games
     assert first.table_id and second.table_id
     resigner = players[first.white]
     h.send(resigner, Resume(first.table_id))
     h.send(resigner, Resign(first.table_id))
-    storage = SqliteStorage(tmp_path / "db.sqlite3")
-    for batch in h.batches:
-        storage.write(batch)
+    storage, stored = written(h, tmp_path)
     core = ServerCore(h.config)
-    stored = StoredPlayers(
-        storage.load_accounts(), storage.load_login_tokens(), [], storage.load_archive(), [],
-        tournaments=storage.load_tournaments(), directors=storage.load_directors(),
-    )  # fmt: skip
     core.restore_players(stored, 0.0, WALL)
     core.restore(storage.load_open_tables(50), storage.table_ids(), 0.0, WALL)
     storage.close()
@@ -245,9 +203,7 @@ def test_a_double_round_robin_by_correspondence_goes_on_by_the_calendar() -> Non
     h = Accounts()
     players = {name: v4_account(h, name) for name in NAMES[:4]}
     terms = TournamentTerms("Letters", "double_round_robin", clock=TimeControl(days=1))
-    tournament_id = made(h, players["Ann"], terms)
-    for member in players.values():
-        h.send(member, JoinTournament(tournament_id))
+    tournament_id = made_and_joined(h, players["Ann"], players.values(), terms)
     h.send(players["Ann"], StartTournament(tournament_id))
     assert last_state(h, players["Ann"]).summary.rounds == 6
     for number in range(1, 7):
@@ -321,9 +277,7 @@ def test_the_director_removes_a_player_draws_a_round_and_ends_the_tournament() -
     h = Accounts()
     players = {name: v4_account(h, name) for name in NAMES[:4]}
     ann = players["Ann"]
-    tournament_id = made(h, ann, TournamentTerms("Cup", "swiss", 3))
-    for member in players.values():
-        h.send(member, JoinTournament(tournament_id))
+    tournament_id = made_and_joined(h, ann, players.values(), TournamentTerms("Cup", "swiss", 3))
     bob = players["Bob"]
     direct = DirectTournament(tournament_id, "remove", "Dan")
     assert [e.reason for e in of(h.send(bob, direct), bob, Error)] == ["not_director"]
@@ -349,9 +303,9 @@ def test_a_round_is_paired_on_a_full_server() -> None:
     tables it can (a round half made would leave the tournament stuck)."""
     h = Accounts(max_tables=2)
     players = {name: v4_account(h, name) for name in NAMES[:4]}
-    tournament_id = made(h, players["Ann"], TournamentTerms("Cup", "swiss", 1))
-    for member in players.values():
-        h.send(member, JoinTournament(tournament_id))
+    tournament_id = made_and_joined(
+        h, players["Ann"], players.values(), TournamentTerms("Cup", "swiss", 1)
+    )
     for name in ("Guest", "Other"):  # the server is full: two games against the computer
         guest = h.guest(name, version=4)
         h.send(guest, CreateTable(TableOptions(), True, "white"))

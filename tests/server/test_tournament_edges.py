@@ -14,7 +14,7 @@ import pytest
 
 from protocol.fields import TimeControl
 from protocol.messages import Command, Error, Resign, State
-from protocol.player_messages import LoggedIn, Login, Logout, Register, Resume
+from protocol.player_messages import LoggedIn, Login, Logout, Resume
 from protocol.tournament_messages import (
     CreateTournament,
     DirectTournament,
@@ -33,8 +33,15 @@ from shared.types import Seat
 from tests.conftest import Client, ServerFactory
 from tests.server.test_core import codes, of
 from tests.server.test_logins import SECRET, Accounts
-from tests.server.test_tournament_desk import last_state, made, v4_account, v4_login
-from tests.server.test_tournament_play import WORDS, resign, round_note, state_with
+from tests.server.tournament_harness import last_state, made, made_and_joined, v4_account, v4_login
+from tests.server.tournament_sockets import (
+    entered,
+    login,
+    registered,
+    resign,
+    round_note,
+    state_with,
+)
 
 TWELVE = ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea")
 DAY = 86_400.0
@@ -48,9 +55,7 @@ def test_a_round_robin_of_twelve_by_correspondence_goes_to_its_final_table() -> 
     h = Accounts()
     players = {name: v4_account(h, name) for name in TWELVE}
     terms = TournamentTerms("Winter letters", "round_robin", clock=TimeControl(days=1))
-    tournament_id = made(h, players["Ann"], terms)
-    for member in players.values():
-        h.send(member, JoinTournament(tournament_id))
+    tournament_id = made_and_joined(h, players["Ann"], players.values(), terms)
     h.send(players["Ann"], StartTournament(tournament_id))
     assert last_state(h, players["Ann"]).summary.rounds == 11
     for number in range(1, 12):
@@ -86,9 +91,7 @@ def a_game(h: Accounts, terms: TournamentTerms) -> tuple[dict[str, MemberId], st
     """Ann, Bob, Cid and Dan in a Swiss of `terms`, started, both players of the first board
     at their seats: the players, the tournament and that board's pairing."""
     players = {name: v4_account(h, name) for name in ("Ann", "Bob", "Cid", "Dan")}
-    tournament_id = made(h, players["Ann"], terms)
-    for member in players.values():
-        h.send(member, JoinTournament(tournament_id))
+    tournament_id = made_and_joined(h, players["Ann"], players.values(), terms)
     h.send(players["Ann"], StartTournament(tournament_id))
     pairing = last_state(h, players["Ann"]).rounds[0].games[0]
     assert pairing.table_id is not None
@@ -195,9 +198,7 @@ def test_a_tournament_goes_on_when_its_director_leaves(how: str) -> None:
     h = Accounts()
     players = {name: v4_account(h, name) for name in ("Ann", "Bob", "Cid", "Dan")}
     ann, bob = players["Ann"], players["Bob"]
-    tournament_id = made(h, ann, TournamentTerms("Cup", "swiss", 3))
-    for member in players.values():
-        h.send(member, JoinTournament(tournament_id))
+    tournament_id = made_and_joined(h, ann, players.values(), TournamentTerms("Cup", "swiss", 3))
     h.send(ann, StartTournament(tournament_id))
     watcher = h.guest("Watcher", version=4)
     h.send(watcher, WatchTournament(tournament_id))
@@ -247,9 +248,9 @@ def test_a_director_who_left_ends_the_tournament_from_anywhere() -> None:
     kept, her own game's result among them."""
     h = Accounts()
     players = {name: v4_account(h, name) for name in ("Ann", "Bob", "Cid", "Dan")}
-    tournament_id = made(h, players["Ann"], TournamentTerms("Cup", "swiss", 3))
-    for member in players.values():
-        h.send(member, JoinTournament(tournament_id))
+    tournament_id = made_and_joined(
+        h, players["Ann"], players.values(), TournamentTerms("Cup", "swiss", 3)
+    )
     h.send(players["Ann"], StartTournament(tournament_id))
     h.disconnect(players["Ann"])
     ann = v4_login(h, "Ann")
@@ -274,9 +275,9 @@ def test_a_player_out_while_their_game_is_played_keeps_that_game_and_its_result(
     h = Accounts()
     players = {name: v4_account(h, name) for name in ("Ann", "Bob", "Cid", "Dan")}
     ann, bob = players["Ann"], players["Bob"]
-    tournament_id = made(h, ann, TournamentTerms("Cup", "swiss", 2, TimeControl(300, 3)))
-    for member in players.values():
-        h.send(member, JoinTournament(tournament_id))
+    tournament_id = made_and_joined(
+        h, ann, players.values(), TournamentTerms("Cup", "swiss", 2, TimeControl(300, 3))
+    )
     h.send(ann, StartTournament(tournament_id))
     (game,) = [g for g in last_state(h, ann).rounds[0].games if "Bob" in (g.white, g.black)]
     table_id = game.table_id or ""
@@ -326,18 +327,9 @@ async def test_over_sockets_a_director_whose_connection_drops_comes_back_to_end_
     and ends the tournament: the games still played drawn, the final standings sent to those
     who watch it."""
     server = await make_server(db=str(tmp_path / "db.sqlite3"), password_cost="test")
-    clients: dict[str, Client] = {}
-    for name in ("Ann", "Bob", "Cid", "Dan"):
-        client = await Client.connect(server.port, name)
-        await client.send(Register(name, WORDS))
-        await client.expect(LoggedIn)
-        clients[name] = client
+    clients = await registered(server.port, ("Ann", "Bob", "Cid", "Dan"))
     ann, bob = clients["Ann"], clients["Bob"]
-    await ann.send(CreateTournament(TournamentTerms("Cup", "swiss", 3)))
-    tournament_id = (await ann.expect(TournamentState)).summary.tournament_id
-    for client in clients.values():
-        await client.send(JoinTournament(tournament_id))
-        await client.expect(TournamentState)
+    tournament_id = await entered(ann, clients.values(), TournamentTerms("Cup", "swiss", 3))
     await ann.send(StartTournament(tournament_id))
     first = (await state_with(bob, 1)).rounds[0]
     (hers,) = [g for g in first.games if "Ann" in (g.white, g.black)]
@@ -353,9 +345,7 @@ async def test_over_sockets_a_director_whose_connection_drops_comes_back_to_end_
     assert [g.result for g in second.rounds[0].games if g.table_id == hers.table_id] == [
         "white_won" if hers.white == "Ann" else "black_won"
     ]  # her opponent resigned: her point, though she had gone
-    ann = await Client.connect(server.port, "Ann")
-    await ann.send(Login("Ann", WORDS))
-    await ann.expect(LoggedIn)
+    ann = await login(server.port, "Ann")
     note = await round_note(ann)  # her game of round two, waiting for her
     (waiting,) = [g for g in second.rounds[1].games if "Ann" in (g.white, g.black)]
     assert note.table_id == waiting.table_id
@@ -422,12 +412,7 @@ async def test_over_sockets_a_first_move_near_its_forfeit_time_has_one_result(
     server = await make_server(
         db=str(tmp_path / "db.sqlite3"), password_cost="test", tournament_forfeit=0.3
     )
-    clients: dict[str, Client] = {}
-    for name in ("Ann", "Bob"):
-        client = await Client.connect(server.port, name)
-        await client.send(Register(name, WORDS))
-        await client.expect(LoggedIn)
-        clients[name] = client
+    clients = await registered(server.port, ("Ann", "Bob"))
     ann = clients["Ann"]
     seen: list[str] = []
     for number, delay in enumerate((0.2, 0.3, 0.4)):

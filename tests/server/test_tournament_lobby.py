@@ -15,7 +15,7 @@ from protocol.tournament_messages import (
 )
 from server.core.table import MemberId
 from tests.server.test_logins import Accounts
-from tests.server.test_tournament_desk import last_state, made, v4_account
+from tests.server.tournament_harness import last_state, made, v4_account
 
 
 def lobby_watcher(h: Accounts, name: str, version: int) -> MemberId:

@@ -39,7 +39,7 @@ from server.core.table import MemberId
 from server.storage.sqlite_store import SqliteStorage
 from tests.server.test_core import WALL, codes, of, writes_of
 from tests.server.test_logins import Accounts
-from tests.server.test_tournament_desk import TOKENS, last_state, made, v4_account
+from tests.server.tournament_harness import TOKENS, last_state, made, v4_account
 
 NAMES = ("Ann", "Bob", "Cid", "Dan", "Eve")
 CUP = TournamentTerms("Club night", "swiss", 3)

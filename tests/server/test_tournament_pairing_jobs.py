@@ -23,13 +23,19 @@ from protocol.tournament_messages import (
 from server.core.core import ServerCore
 from server.core.effects import PairingJob
 from server.core.names import name_key
-from server.core.store import RoundOp, StoredPlayers, TournamentOp
+from server.core.store import RoundOp, TournamentOp
 from server.core.table import MemberId
 from server.core.tournaments.swiss import pair_round
-from server.storage.sqlite_store import SqliteStorage
 from tests.server.test_core import WALL, codes, writes_of
 from tests.server.test_logins import Accounts
-from tests.server.test_tournament_desk import NAMES, last_state, made, v4_account, v4_login
+from tests.server.tournament_harness import (
+    NAMES,
+    last_state,
+    made_and_joined,
+    v4_account,
+    v4_login,
+    written,
+)
 
 CUP = TournamentTerms("Cup", "swiss", 2)
 
@@ -37,9 +43,7 @@ CUP = TournamentTerms("Cup", "swiss", 2)
 def started(h: Accounts, names: tuple[str, ...]) -> tuple[dict[str, MemberId], str, PairingJob]:
     """A Swiss of `names` (Ann directs) started, its first round being paired (held)."""
     players = {name: v4_account(h, name) for name in names}
-    tournament_id = made(h, players["Ann"], CUP)
-    for member in players.values():
-        h.send(member, JoinTournament(tournament_id))
+    tournament_id = made_and_joined(h, players["Ann"], players.values(), CUP)
     h.hold_pairings = True
     effects = h.send(players["Ann"], StartTournament(tournament_id))
     (job,) = effects.pairing_jobs
@@ -112,9 +116,9 @@ def test_a_pairing_after_the_end_is_dropped_and_a_failed_worker_is_made_good() -
     h.send(players["Ann"], DirectTournament(tournament_id, "end"))
     assert writes_of(h.pair(job), RoundOp) == [] and not h.pairings
     assert last_state(h, players["Ann"]).summary.status == "finished"
-    other = made(h, players["Ann"], TournamentTerms("Other", "swiss", 1))
-    for member in players.values():
-        h.send(member, JoinTournament(other))
+    other = made_and_joined(
+        h, players["Ann"], players.values(), TournamentTerms("Other", "swiss", 1)
+    )
     (job,) = h.send(players["Ann"], StartTournament(other)).pairing_jobs
     h.pairings.remove(job)
     # the worker failed: the core pairs the round itself, as the worker would have
@@ -141,14 +145,8 @@ def test_a_pause_while_a_round_is_paired_comes_after_it() -> None:
 
 def restarted(h: Accounts, tmp_path: Path) -> list[PairingJob]:
     """A new core from what the first one wrote (as after a kill -9); the jobs it hands out."""
-    storage = SqliteStorage(tmp_path / "db.sqlite3")
-    for batch in h.batches:
-        storage.write(batch)
+    storage, stored = written(h, tmp_path)
     core = ServerCore(h.config)
-    stored = StoredPlayers(
-        storage.load_accounts(), storage.load_login_tokens(), [], storage.load_archive(), [],
-        tournaments=storage.load_tournaments(), directors=storage.load_directors(),
-    )  # fmt: skip
     h.took(core.restore_players(stored, 0.0, WALL))
     h.core, h.now, h.pairings = core, 0.0, []
     effects = h.took(core.restore(storage.load_open_tables(50), storage.table_ids(), 0.0, WALL))

@@ -7,71 +7,42 @@ directors with `--tournaments directors`."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import sys
 from pathlib import Path
 
-from protocol.messages import Error, Resign, State
-from protocol.player_messages import LoggedIn, Login, PlayerNote, Register, Resume
+from protocol.messages import Error
 from protocol.tournament_messages import (
     CreateTournament,
-    JoinTournament,
-    Pairing,
     StartTournament,
     TournamentState,
     TournamentTerms,
-    WatchTournament,
 )
-from server.core.store import AccountOp, AccountRow
-from server.jobs.password_hashing import Passwords
-from server.storage.storage_open import open_storage
-from tests.conftest import Backend, Client, ServerFactory
+from tests.conftest import Backend, ServerFactory
 from tests.server.test_accounts_cli import run
 from tests.server.test_restart import free_port
+from tests.server.tournament_sockets import (
+    KILLED_ROUND,
+    accounts_db,
+    entered,
+    goes_on,
+    login,
+    registered,
+    resign,
+    round_note,
+    serve,
+    state_with,
+)
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 NAMES = ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy")
-WORDS = "long enough words"
-
-
-async def state_with(client: Client, done: int, finished: bool = False) -> TournamentState:
-    """The first `tournament` in which `done` rounds are paired (and the tournament finished)."""
-    while True:
-        state = await client.expect(TournamentState)
-        if len(state.rounds) == done and (state.summary.status == "finished") == finished:
-            return state
-
-
-async def round_note(client: Client) -> PlayerNote:
-    while True:
-        note = await client.expect(PlayerNote)
-        if note.note == "tournament_round":
-            return note
-
-
-async def resign(client: Client, table_id: str) -> None:
-    await client.send(Resume(table_id))
-    await client.expect(State)
-    await client.send(Resign(table_id))
 
 
 async def test_a_swiss_of_nine_is_played_over_sockets_to_its_standings(
     tmp_path: Path, make_server: ServerFactory
 ) -> None:
     server = await make_server(db=str(tmp_path / "db.sqlite3"), password_cost="test")
-    clients: dict[str, Client] = {}
-    for name in NAMES:
-        client = await Client.connect(server.port, name)
-        await client.send(Register(name, WORDS))
-        await client.expect(LoggedIn)
-        clients[name] = client
+    clients = await registered(server.port, NAMES)
     ann = clients["Ann"]
-    await ann.send(CreateTournament(TournamentTerms("Club night", "swiss", 4)))
-    tournament_id = (await ann.expect(TournamentState)).summary.tournament_id
-    for client in clients.values():
-        await client.send(JoinTournament(tournament_id))
-        await client.expect(TournamentState)  # joined: the joiner watches it
+    tournament_id = await entered(ann, clients.values(), TournamentTerms("Club night", "swiss", 4))
     await clients["Bob"].send(StartTournament(tournament_id))
     assert (await clients["Bob"].expect_error("bad_tournament")).reason == "not_director"
     await ann.send(StartTournament(tournament_id))
@@ -102,97 +73,22 @@ async def test_a_swiss_of_nine_is_played_over_sockets_to_its_standings(
         await client.close()
 
 
-def _accounts_db(db: str) -> None:
-    hashed = Passwords("test").hash(WORDS)
-    storage = open_storage(db)
-    storage.write(
-        [
-            AccountOp(AccountRow(n.lower(), n, hashed, 1500.0, 350.0, 0.06, 1.0, 1.0, False, {}))
-            for n in ("Ann", "Bob", "Dan", "Eve")
-        ]
-    )
-    storage.close()
-
-
-async def _serve(port: int, db: str, logs: Path) -> asyncio.subprocess.Process:
-    log = (logs / "server.log").open("ab")
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
-        "--db", db, "--log-level", "warning", "--tournaments", "directors",
-        "--rate", "1000", "--burst", "1000", "--flood-limit", "1000", "--no-web",
-        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=log,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )  # fmt: skip
-    log.close()
-    assert proc.stdout is not None
-    line = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
-    if "standby" in line:
-        # on PostgreSQL, right after a kill -9 the killed server's session may not have ended
-        # yet: the new one waits a moment as its standby, then serves (tests/server/test_restart.py)
-        line = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
-    assert f":{port}" in line, line
-    return proc
-
-
-async def _login(port: int, name: str) -> Client:
-    client = await Client.connect(port, name)
-    await client.send(Login(name, WORDS))
-    await client.expect(LoggedIn)
-    return client
-
-
-async def goes_on(
-    port: int,
-    tournament_id: str,
-    before: TournamentState,
-    names: list[str],
-    first: Pairing,
-    second: Pairing,
-) -> tuple[Client, Client, TournamentState]:
-    """After a kill or a standby's takeover in the middle of a two-game first round whose
-    `first` game ended: the tournament is as it was, `second`'s Black is told at login of the
-    game waiting, resigns, and the second round is paired with no pairing again. The watcher,
-    that player and the paired state."""
-    watcher = await Client.connect(port, "Watcher")
-    await watcher.send(WatchTournament(tournament_id))
-    again = await watcher.expect(TournamentState)
-    assert again.rounds == before.rounds and again.summary.status == "started"
-    assert [p.name for p in again.players] == names
-    player = await _login(port, second.black)
-    note = await round_note(player)  # the game waiting for them, said at login
-    assert (note.table_id, note.name) == (second.table_id, second.white)
-    assert second.table_id is not None
-    await resign(player, second.table_id)
-    paired = await state_with(watcher, 2)
-    assert [g.result for g in paired.rounds[0].games] == ["black_won", "white_won"]
-    assert {s.name: s.points for s in paired.standings} == {
-        first.black: 1.0, second.white: 1.0, first.white: 0.0, second.black: 0.0,
-    }  # fmt: skip
-    met = {frozenset((g.white, g.black)) for g in paired.rounds[0].games}
-    assert not met & {frozenset((g.white, g.black)) for g in paired.rounds[1].games}
-    return watcher, player, paired
-
-
 async def test_a_kill_in_the_middle_of_a_round_loses_nothing(
     tmp_path: Path, backend: Backend
 ) -> None:
     db = backend.db
-    _accounts_db(db)
+    accounts_db(db)
     said = run("director", "Ann", "--db", db)
     assert said.returncode == 0 and "Ann may make tournaments" in said.stdout, said
     port = free_port()
-    proc = await _serve(port, db, tmp_path)
+    proc = await serve(port, db, tmp_path)
     try:
-        clients = {name: await _login(port, name) for name in ("Ann", "Bob", "Dan", "Eve")}
+        clients = {name: await login(port, name) for name in KILLED_ROUND}
         bob = clients["Bob"]
         await bob.send(CreateTournament(TournamentTerms("Not his", "swiss", 2)))
         assert (await bob.expect(Error)).reason == "not_director"
         ann = clients["Ann"]
-        await ann.send(CreateTournament(TournamentTerms("Cup", "swiss", 2)))
-        tournament_id = (await ann.expect(TournamentState)).summary.tournament_id
-        for client in clients.values():
-            await client.send(JoinTournament(tournament_id))
-            await client.expect(TournamentState)
+        tournament_id = await entered(ann, clients.values(), TournamentTerms("Cup", "swiss", 2))
         await ann.send(StartTournament(tournament_id))
         first, second = (await state_with(ann, 1)).rounds[0].games
         assert first.table_id is not None and second.table_id is not None
@@ -202,8 +98,8 @@ async def test_a_kill_in_the_middle_of_a_round_loses_nothing(
         proc.kill()
         assert await asyncio.wait_for(proc.wait(), 10) == -signal.SIGKILL
 
-        proc = await _serve(port, db, tmp_path)
-        await goes_on(port, tournament_id, state, ["Ann", "Bob", "Dan", "Eve"], first, second)
+        proc = await serve(port, db, tmp_path)
+        await goes_on(port, tournament_id, state, list(KILLED_ROUND), first, second)
     finally:
         proc.kill()
         await proc.wait()

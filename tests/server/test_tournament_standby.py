@@ -10,42 +10,34 @@ import signal
 from pathlib import Path
 
 from protocol.tournament_messages import (
-    CreateTournament,
-    JoinTournament,
     StartTournament,
     TournamentState,
     TournamentTerms,
 )
 from tests.postgres import Cluster
-from tests.server.test_restart import free_port, start_server
-from tests.server.test_standby import TAKEOVER_BOUND
-from tests.server.test_tournament_play import (
-    _accounts_db,
-    _login,
+from tests.server.standby_pair import first_and_standby, taken_over
+from tests.server.tournament_sockets import (
+    KILLED_ROUND,
+    accounts_db,
+    entered,
     goes_on,
+    login,
     resign,
     state_with,
 )
 
-NAMES = ("Ann", "Bob", "Dan", "Eve")
+NAMES = KILLED_ROUND  # the accounts accounts_db writes
 
 
 async def test_a_tournament_survives_a_standby_takeover(tmp_path: Path, postgres: Cluster) -> None:
     url = postgres.database()
-    _accounts_db(url)
-    first_port, standby_port = free_port(), free_port()
-    (tmp_path / "first").mkdir()
-    (tmp_path / "standby").mkdir()
-    first = await start_server(first_port, url, tmp_path / "first")
-    standby = await start_server(standby_port, url, tmp_path / "standby", listening=False)
+    accounts_db(url)
+    first, first_port, standby, standby_port = await first_and_standby(url, tmp_path)
     try:
-        clients = {name: await _login(first_port, name) for name in NAMES}
+        clients = {name: await login(first_port, name) for name in NAMES}
         ann = clients["Ann"]
-        await ann.send(CreateTournament(TournamentTerms("Standby cup", "swiss", 2)))
-        tournament_id = (await ann.expect(TournamentState)).summary.tournament_id
-        for client in clients.values():
-            await client.send(JoinTournament(tournament_id))
-            await client.expect(TournamentState)
+        terms = TournamentTerms("Standby cup", "swiss", 2)
+        tournament_id = await entered(ann, clients.values(), terms)
         await ann.send(StartTournament(tournament_id))
         one, two = (await state_with(ann, 1)).rounds[0].games
         assert one.table_id is not None and two.table_id is not None
@@ -55,9 +47,7 @@ async def test_a_tournament_survives_a_standby_takeover(tmp_path: Path, postgres
 
         first.kill()
         assert await asyncio.wait_for(first.wait(), 10) == -signal.SIGKILL
-        assert standby.stdout is not None
-        line = (await asyncio.wait_for(standby.stdout.readline(), TAKEOVER_BOUND)).decode()
-        assert f":{standby_port}" in line, line
+        await taken_over(standby, standby_port)
 
         watcher, player, paired = await goes_on(
             standby_port, tournament_id, state, list(NAMES), one, two
@@ -67,7 +57,7 @@ async def test_a_tournament_survives_a_standby_takeover(tmp_path: Path, postgres
         on_standby = {two.black: player}
         for name in NAMES:
             if name not in on_standby:
-                on_standby[name] = await _login(standby_port, name)
+                on_standby[name] = await login(standby_port, name)
         for game in paired.rounds[1].games:
             assert game.table_id is not None
             await resign(on_standby[game.black], game.table_id)

@@ -23,7 +23,7 @@ from server.net.app import KahunaServer
 from server.storage.storage_open import open_storage
 from tests.conftest import Client, ServerFactory, server_config
 from tests.server.test_accounts_cli import ROOT
-from tests.server.test_tournament_play import WORDS, state_with
+from tests.server.tournament_sockets import WORDS, state_with
 
 
 def tournaments(*args: str) -> subprocess.CompletedProcess[str]:

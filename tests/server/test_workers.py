@@ -43,14 +43,20 @@ def alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+async def against_the_computer(port: int, name: str) -> Client:
+    """A player at a new table against the computer, which moves first at the normal level (a
+    worker process decides its moves): once the table's state came."""
+    client = await Client.connect(port, name)
+    await client.send(CreateTable(TableOptions(), True, "white", "black", level="normal"))
+    await client.expect(State)
+    return client
+
+
 async def test_workers_end_when_their_server_is_killed(tmp_path: Path) -> None:
     port = free_port()
     proc = await start_server(port, str(tmp_path / "db.sqlite3"), tmp_path)
     try:
-        client = await Client.connect(port, "Ann")
-        # the computer moves first, at the normal level: a worker process decides
-        await client.send(CreateTable(TableOptions(), True, "white", "black", level="normal"))
-        await client.expect(State)
+        client = await against_the_computer(port, "Ann")
         workers: set[int] = set()
         for _ in range(200):  # the pool starts its workers when the first turn is handed out
             workers = children(proc.pid)
@@ -79,18 +85,14 @@ async def test_a_killed_worker_is_replaced(tmp_path: Path) -> None:
     port = free_port()
     proc = await start_server(port, str(tmp_path / "db.sqlite3"), tmp_path)
     try:
-        client = await Client.connect(port, "Ann")
-        await client.send(CreateTable(TableOptions(), True, "white", "black", level="normal"))
-        await client.expect(State)
+        client = await against_the_computer(port, "Ann")
         await client.expect(Update)  # the computer's first action, decided in a worker
         workers = children(proc.pid)
         assert workers
         for pid in workers:
             os.kill(pid, 9)
         await client.close()
-        again = await Client.connect(port, "Bea")
-        await again.send(CreateTable(TableOptions(), True, "white", "black", level="normal"))
-        await again.expect(State)
+        again = await against_the_computer(port, "Bea")
         update = await again.expect(Update)
         assert update.version == 1
         # decided by a new worker, not by the fallback a failed search gets

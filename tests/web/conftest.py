@@ -90,6 +90,15 @@ class Pages:
             self.errors.append(f"console: {message.text}")
 
 
+async def accounts_site(
+    browser: Browser, make_server: ServerFactory, **overrides: Any
+) -> tuple[KahunaServer, Pages]:
+    """A server with the page that keeps accounts (their passwords hashed at the tests' low
+    cost), with these further settings, and the browser's pages of it."""
+    server = await make_server(web=True, password_cost="test", **overrides)
+    return server, Pages(browser, server.port)
+
+
 @pytest.fixture
 async def pages(browser: Browser, web_server: KahunaServer) -> AsyncIterator[Pages]:
     """Pages of the server's page; the test fails if any of them logged an error."""

@@ -11,17 +11,10 @@ from playwright.async_api import Browser, Page, expect
 
 from server.net.web import WebPages
 from tests.conftest import ServerFactory
-from tests.web.conftest import Pages
+from tests.web.conftest import Pages, accounts_site
+from tests.web.login_form import register
 
 pytestmark = pytest.mark.browser
-
-
-async def register(page: Page, name: str, password: str) -> None:
-    form = page.locator("form.login")
-    await form.locator("input[name=name]").fill(name)
-    await form.locator("input[name=password]").fill(password)
-    await form.locator("button[value=register]").click()
-    await expect(page.get_by_text(f"{name} (1500)").first).to_be_visible(timeout=10_000)
 
 
 async def challenge(page: Page, name: str, days: str | None = None) -> None:
@@ -35,8 +28,7 @@ async def challenge(page: Page, name: str, days: str | None = None) -> None:
 
 async def ann_and_bob(browser: Browser, make_server: ServerFactory) -> tuple[Pages, Page, Page]:
     """A server that keeps accounts, and two browsers registered on it as Ann and Bob."""
-    server = await make_server(web=True, password_cost="test")
-    pages = Pages(browser, server.port)
+    _server, pages = await accounts_site(browser, make_server)
     ann = await pages.open("/")
     bob = await pages.open("/")
     await register(ann, "Ann", "ann's long password")

@@ -19,7 +19,7 @@ from shared.analysis import LUCK_NOTE, analyse, summaries
 from shared.record import read_record
 from tests.conftest import Client, ServerFactory, create_table, play_random
 from tests.web.conftest import Pages
-from tests.web.test_accounts import register
+from tests.web.login_form import register
 
 pytestmark = pytest.mark.browser
 

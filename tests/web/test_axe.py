@@ -22,7 +22,13 @@ from tests.conftest import Client, ServerFactory, create_table, play_random
 from tests.server.smtp import SmtpServer
 from tests.server.test_mail_smtp import account, link
 from tests.web.conftest import DESKTOP
-from tests.web.table_helpers import COMPUTER_GAME, SEND
+from tests.web.places import (
+    analysing_server,
+    lobby_page,
+    player_page,
+    replay_with_analysis,
+    table_against_the_computer,
+)
 from tests.web.test_replay import archived_game
 from tests.web.test_tournament_page import started_tournament
 
@@ -55,9 +61,7 @@ async () => {
 
 @pytest.fixture
 async def web_server(make_server: ServerFactory) -> KahunaServer:
-    return await make_server(
-        web=True, password_cost="test", analysis_playouts=32, analysis_search=100
-    )
+    return await analysing_server(make_server)
 
 
 async def violations(page: Page) -> list[dict[str, Any]]:
@@ -79,14 +83,8 @@ async def places(browser: Browser, server: KahunaServer, locale: str) -> dict[st
         return page
 
     found: dict[str, Page] = {}
-    lobby = await opened("/")
-    await expect(lobby.locator("#main > *:not(.notice)").first).to_be_visible()
-    found["lobby"] = lobby
-    player = await opened("/")
-    await player.evaluate(SEND, ["create_table", COMPUTER_GAME])
-    await player.wait_for_url("**/table/*")
-    await expect(player.locator(".board .line.active").first).to_be_visible(timeout=10_000)
-    found["table as player"] = player
+    found["lobby"] = await lobby_page(opened)
+    found["table as player"] = await table_against_the_computer(opened)
     host = await Client.connect(port, "Host")
     joined, state = await create_table(host, vs_computer=True)
     # long enough for the log to scroll
@@ -95,14 +93,8 @@ async def places(browser: Browser, server: KahunaServer, locale: str) -> dict[st
     await expect(spectator.locator(".board").first).to_be_visible(timeout=10_000)
     found["table as spectator"] = spectator
     game, _record = await archived_game(port, "Ann", actions=12)
-    page = await opened("/player/Ann")
-    await expect(page.locator(f"a[href='/game/{game}']").first).to_be_visible(timeout=10_000)
-    found["player page"] = page
-    replay = await opened(f"/game/{game}")
-    await expect(replay.locator(".replay-board svg.board")).to_be_visible(timeout=10_000)
-    await replay.click("#analyse")  # with its analysis, the chart and the turn's line
-    await expect(replay.locator("svg.analysis-chart")).to_be_visible(timeout=30_000)
-    found["replay"] = replay
+    found["player page"] = await player_page(opened, "Ann", game)
+    found["replay"] = await replay_with_analysis(opened, game)
     players, paired = await started_tournament(server, ("Tia", "Udo", "Vic", "Wes"))
     tournament = await opened(f"/tournament/{paired.summary.tournament_id}")
     await expect(tournament.locator("table.standings tbody tr")).to_have_count(4)

@@ -9,14 +9,13 @@ from playwright.async_api import expect
 
 from shared.types import Seat
 from tests.conftest import ServerFactory
-from tests.web.conftest import Pages
+from tests.web.conftest import Pages, accounts_site
 
 pytestmark = pytest.mark.browser
 
 
 async def test_the_form_makes_the_table_it_says(pages: Pages, make_server: ServerFactory) -> None:
-    server = await make_server(web=True, password_cost="test")
-    site = Pages(pages.browser, server.port)
+    server, site = await accounts_site(pages.browser, make_server)
     page = await site.open("/")
     rated = page.locator("#rated")
     await expect(page.locator("#vs-computer")).to_be_checked()

@@ -10,9 +10,9 @@ from playwright.async_api import expect
 
 from protocol.player_messages import Games, GetGames, Login
 from tests.conftest import Client, ServerFactory
-from tests.web.conftest import Pages
+from tests.web.conftest import Pages, accounts_site
+from tests.web.login_form import register
 from tests.web.rated import PASSWORD, account, rated_game
-from tests.web.test_accounts import register
 
 pytestmark = pytest.mark.browser
 
@@ -20,8 +20,7 @@ pytestmark = pytest.mark.browser
 async def test_a_rated_games_end_moves_the_rating_shown(
     pages: Pages, make_server: ServerFactory
 ) -> None:
-    server = await make_server(web=True, password_cost="test")
-    site = Pages(pages.browser, server.port)
+    server, site = await accounts_site(pages.browser, make_server)
     bobby = await site.open("/")
     await register(bobby, "Bobby", PASSWORD)
     await expect(bobby.locator(".account .logged-in")).to_have_text("Logged in as Bobby (1500)")

@@ -19,8 +19,8 @@ from tests.server.smtp import SmtpServer, body
 from tests.server.test_mail_links import stored
 from tests.server.test_mail_smtp import account
 from tests.server.test_mail_smtp import link as mail_link
-from tests.web.conftest import DESKTOP, PHONE, Pages
-from tests.web.test_accounts import register
+from tests.web.conftest import DESKTOP, PHONE, Pages, accounts_site
+from tests.web.login_form import register
 
 pytestmark = pytest.mark.browser
 
@@ -30,8 +30,7 @@ LONG = "ann.with.a.rather.long.address.for.a.phone@example.org"  # wider than a 
 async def test_the_address_the_settings_and_the_reset_in_the_page(
     browser: Browser, make_server: ServerFactory, smtp: SmtpServer
 ) -> None:
-    server = await make_server(web=True, password_cost="test", **smtp.settings())
-    pages = Pages(browser, server.port)
+    server, pages = await accounts_site(browser, make_server, **smtp.settings())
     page = await pages.open("/")
     await register(page, "Carol", "carol's long password")
     await page.locator("#mail-settings").click()
@@ -80,8 +79,7 @@ async def test_the_address_the_settings_and_the_reset_in_the_page(
 async def test_a_server_without_mail_shows_none_of_it(
     browser: Browser, make_server: ServerFactory
 ) -> None:
-    server = await make_server(web=True, password_cost="test")
-    pages = Pages(browser, server.port)
+    _server, pages = await accounts_site(browser, make_server)
     page = await pages.open("/")
     await expect(page.locator("form.login")).to_be_visible(timeout=5000)
     assert await page.locator("button.forgot").count() == 0

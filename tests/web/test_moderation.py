@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, Locator, Page, expect
 
 from protocol.messages import Error
 from protocol.moderation_messages import ModerationNote
@@ -22,25 +22,22 @@ from protocol.tournament_messages import (
     TournamentState,
     TournamentTerms,
 )
-from server.core.names import name_key
-from server.core.store import ModeratorOp
-from server.storage.storage_open import open_storage
 from tests.conftest import Client, ServerFactory
-from tests.server.test_moderation import neighbour
-from tests.web.conftest import DESKTOP, Pages
-from tests.web.test_accounts import register
+from tests.server.moderation_setup import moderators_db, neighbour
+from tests.web.conftest import DESKTOP, Pages, accounts_site
+from tests.web.login_form import register
 from tests.web.test_axe import AXE, SERIOUS, violations
 
 pytestmark = pytest.mark.browser
 
 
-async def server_with_moderator(tmp_path: Path, make_server: ServerFactory) -> int:
-    db = str(tmp_path / "db.sqlite3")
-    storage = open_storage(db)
-    storage.write([ModeratorOp(name_key("Mira"), True, 1.0)])
-    storage.close()
-    server = await make_server(web=True, password_cost="test", db=db)
-    return server.port
+async def server_with_moderator(
+    browser: Browser, tmp_path: Path, make_server: ServerFactory
+) -> tuple[int, Pages]:
+    """A server with the page whose moderator is Mira (once registered), and pages of it."""
+    db = moderators_db(tmp_path, "Mira")
+    server, pages = await accounts_site(browser, make_server, db=db)
+    return server.port, pages
 
 
 async def spammer(port: int) -> Client:
@@ -65,11 +62,20 @@ async def report_from_the_chat(ann: Page, reason: str) -> None:
     await expect(ann.locator("form.report")).to_have_count(0)
 
 
+async def moderate(panel: Locator, action: str, target: str, seconds: str, reason: str) -> None:
+    """The moderator's action, chosen and sent with the panel's form."""
+    form = panel.locator("form.moderate")
+    await form.locator("select[name=action]").select_option(action)
+    await form.locator("input[name=target]").fill(target)
+    await form.locator("select[name=seconds]").select_option(seconds)
+    await form.locator("input[name=reason]").fill(reason)
+    await form.get_by_role("button", name="Do it").click()
+
+
 async def test_a_report_from_the_chat_closed_and_a_mute_from_the_panel(
     browser: Browser, make_server: ServerFactory, tmp_path: Path
 ) -> None:
-    port = await server_with_moderator(tmp_path, make_server)
-    pages = Pages(browser, port)
+    port, pages = await server_with_moderator(browser, tmp_path, make_server)
     bob = await spammer(port)
     ann = await pages.open("/")
     mira = await pages.open("/")
@@ -90,12 +96,7 @@ async def test_a_report_from_the_chat_closed_and_a_mute_from_the_panel(
     await report.get_by_role("button", name="Close report 1").click()
     await expect(panel.locator(".report-item")).to_have_count(0, timeout=5000)
     await expect(panel).to_contain_text("No open reports.")
-    form = panel.locator("form.moderate")
-    await form.locator("select[name=action]").select_option("mute")
-    await form.locator("input[name=target]").fill("Bob")
-    await form.locator("select[name=seconds]").select_option("3600")
-    await form.locator("input[name=reason]").fill("spam in the lobby")
-    await form.get_by_role("button", name="Do it").click()
+    await moderate(panel, "mute", "Bob", "3600", "spam in the lobby")
     note = await bob.expect(ModerationNote)
     assert note.note == "muted" and note.reason == "spam in the lobby"
     await expect(panel.locator(".in-force")).to_contain_text("Bob", timeout=5000)
@@ -110,8 +111,7 @@ async def test_a_report_from_the_chat_closed_and_a_mute_from_the_panel(
 async def test_a_ban_by_player_names_the_player_and_never_the_address(
     browser: Browser, make_server: ServerFactory, tmp_path: Path
 ) -> None:
-    port = await server_with_moderator(tmp_path, make_server)
-    pages = Pages(browser, port)
+    port, pages = await server_with_moderator(browser, tmp_path, make_server)
     dan, _refused = await neighbour(port)  # on 127.0.0.2, beside the page's 127.0.0.1
     assert dan is not None
     await dan.send(Register("Dan", "dan's long password"))
@@ -119,12 +119,7 @@ async def test_a_ban_by_player_names_the_player_and_never_the_address(
     mira = await pages.open("/")
     await register(mira, "Mira", "mira's long password")
     panel = mira.locator("section.moderation")
-    form = panel.locator("form.moderate")
-    await form.locator("select[name=action]").select_option("ban_player")
-    await form.locator("input[name=target]").fill("Dan")
-    await form.locator("select[name=seconds]").select_option("86400")
-    await form.locator("input[name=reason]").fill("a flood of accounts")
-    await form.get_by_role("button", name="Do it").click()
+    await moderate(panel, "ban_player", "Dan", "86400", "a flood of accounts")
     error = await dan.expect(Error)
     assert error.code == "address_banned"
     await expect(panel.locator(".in-force")).to_contain_text("the addresses of Dan", timeout=5000)
@@ -149,8 +144,7 @@ async def tournament_note(client: Client, name: str) -> PlayerNote:
 async def test_a_tournament_ended_and_another_handed_on_from_the_panel(
     browser: Browser, make_server: ServerFactory, tmp_path: Path
 ) -> None:
-    port = await server_with_moderator(tmp_path, make_server)
-    pages = Pages(browser, port)
+    port, pages = await server_with_moderator(browser, tmp_path, make_server)
     bob = await spammer(port)
     await bob.send(CreateTournament(TournamentTerms("Buy cheap gold", "swiss", 2)))
     spam = (await bob.expect(TournamentState)).summary.tournament_id
@@ -217,8 +211,7 @@ async def test_a_tournament_ended_and_another_handed_on_from_the_panel(
 async def test_a_report_from_the_players_page(
     browser: Browser, make_server: ServerFactory, tmp_path: Path
 ) -> None:
-    port = await server_with_moderator(tmp_path, make_server)
-    pages = Pages(browser, port)
+    port, pages = await server_with_moderator(browser, tmp_path, make_server)
     bob = await spammer(port)
     ann = await pages.open("/")
     await register(ann, "Ann", "ann's long password")
@@ -244,7 +237,7 @@ async def test_a_report_from_the_players_page(
 async def test_no_serious_violation_with_the_form_and_the_panel_open(
     browser: Browser, make_server: ServerFactory, tmp_path: Path, locale: str
 ) -> None:
-    port = await server_with_moderator(tmp_path, make_server)
+    port, _pages = await server_with_moderator(browser, tmp_path, make_server)
     bob = await spammer(port)
     opened: list[Page] = []
     for name in ("Ann", "Mira"):

@@ -19,7 +19,13 @@ from catalogue import LOCALE_DIR
 from server.net.app import KahunaServer
 from tests.conftest import ServerFactory
 from tests.web.conftest import DESKTOP
-from tests.web.table_helpers import COMPUTER_GAME, SEND
+from tests.web.places import (
+    analysing_server,
+    lobby_page,
+    player_page,
+    replay_with_analysis,
+    table_against_the_computer,
+)
 from tests.web.test_replay import archived_game
 
 pytestmark = pytest.mark.browser
@@ -92,9 +98,7 @@ def english_in(texts: list[str], language: str) -> list[str]:
 
 @pytest.fixture
 async def web_server(make_server: ServerFactory) -> KahunaServer:
-    return await make_server(
-        web=True, password_cost="test", analysis_playouts=32, analysis_search=100
-    )
+    return await analysing_server(make_server)
 
 
 async def places(browser: Browser, server: KahunaServer, language: str) -> dict[str, Page]:
@@ -109,23 +113,11 @@ async def places(browser: Browser, server: KahunaServer, language: str) -> dict[
         return page
 
     found: dict[str, Page] = {}
-    lobby = await opened("/")
-    await expect(lobby.locator("#main > *:not(.notice)").first).to_be_visible()
-    found["lobby"] = lobby
-    player = await opened("/")
-    await player.evaluate(SEND, ["create_table", COMPUTER_GAME])
-    await player.wait_for_url("**/table/*")
-    await expect(player.locator(".board .line.active").first).to_be_visible(timeout=10_000)
-    found["table"] = player
+    found["lobby"] = await lobby_page(opened)
+    found["table"] = await table_against_the_computer(opened)
     game, _record = await archived_game(server.port, "Ann", actions=16)
-    replay = await opened(f"/game/{game}")
-    await expect(replay.locator(".replay-board svg.board")).to_be_visible(timeout=10_000)
-    await replay.click("#analyse")
-    await expect(replay.locator("svg.analysis-chart")).to_be_visible(timeout=30_000)
-    found["replay"] = replay
-    page = await opened("/player/Ann")
-    await expect(page.locator(f"a[href='/game/{game}']").first).to_be_visible(timeout=10_000)
-    found["player page"] = page
+    found["replay"] = await replay_with_analysis(opened, game)
+    found["player page"] = await player_page(opened, "Ann", game)
     for place in ("learn", "rules"):
         page = await opened(f"/{place}")
         await expect(page.locator("#main > *:not(.notice)").first).to_be_visible()

@@ -14,6 +14,7 @@ from shared.record import replay, split_records
 from tests.conftest import ServerFactory
 from tests.server.test_account_sockets import a_game, registered
 from tests.web.conftest import Pages
+from tests.web.login_form import log_in
 
 pytestmark = pytest.mark.browser
 WORDS = "long enough words"
@@ -30,11 +31,7 @@ async def test_download_then_delete_my_account(
 
     pages = Pages(browser, server.port)
     page = await pages.open("/", accept_downloads=True)
-    form = page.locator("form.login")
-    await form.locator("input[name=name]").fill("Dora")
-    await form.locator("input[name=password]").fill(WORDS)
-    await form.locator("button[value=login]").click()
-    await expect(page.get_by_text("Dora (1500)").first).to_be_visible(timeout=10_000)
+    await log_in(page, "Dora", WORDS)
 
     async with page.expect_download() as waiting:
         await page.locator("#download-games").click()

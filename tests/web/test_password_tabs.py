@@ -7,8 +7,8 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from tests.conftest import ServerFactory
-from tests.web.conftest import Pages
-from tests.web.test_accounts import register
+from tests.web.conftest import accounts_site
+from tests.web.login_form import log_in, register
 
 pytestmark = pytest.mark.browser
 
@@ -16,16 +16,11 @@ pytestmark = pytest.mark.browser
 async def test_a_new_password_logs_the_other_tab_out_and_says_why(
     browser: Browser, make_server: ServerFactory
 ) -> None:
-    server = await make_server(web=True, password_cost="test")
-    pages = Pages(browser, server.port)
+    _server, pages = await accounts_site(browser, make_server)
     first = await pages.open("/")
     await register(first, "Carol", "carol's long password")
     second = await pages.open("/")  # another tab: its own session storage, so it logs in
-    form = second.locator("form.login")
-    await form.locator("input[name=name]").fill("Carol")
-    await form.locator("input[name=password]").fill("carol's long password")
-    await form.locator("button[value=login]").click()
-    await expect(second.get_by_text("Carol (1500)").first).to_be_visible(timeout=10_000)
+    await log_in(second, "Carol", "carol's long password")
     await first.locator("#change-password").click()
     change = first.locator("form.password")
     await change.locator("input[name=old]").fill("carol's long password")

@@ -7,22 +7,22 @@ from __future__ import annotations
 import json
 
 import pytest
-from playwright.async_api import expect
+from playwright.async_api import Browser, expect
 
 from protocol.player_messages import Games, GetGames, LobbyChat, LobbyChatMessage
 from server.net.app import KahunaServer
 from server.net.web import WebPages
 from tests.conftest import ServerFactory
-from tests.web.conftest import PHONE, Pages
+from tests.web.conftest import PHONE, Pages, accounts_site
 from tests.web.rated import account, computer_game, rated_game
 
 pytestmark = pytest.mark.browser
 
 
-async def club(make_server: ServerFactory) -> tuple[KahunaServer, Games]:
+async def club(browser: Browser, make_server: ServerFactory) -> tuple[KahunaServer, Pages, Games]:
     """A server with two accounts, Ann and Bob, after two rated games between them and one of
-    Ann's against the easy computer; Ann's games as the server lists them."""
-    server = await make_server(web=True, password_cost="test")
+    Ann's against the easy computer; pages of it, and Ann's games as the server lists them."""
+    server, site = await accounts_site(browser, make_server)
     ann = await account(server.port, "Ann")
     bob = await account(server.port, "Bob")
     await rated_game(ann, bob, seed=1)
@@ -31,14 +31,13 @@ async def club(make_server: ServerFactory) -> tuple[KahunaServer, Games]:
     await ann.send(LobbyChat("good games, Bob"))
     await ann.expect(LobbyChatMessage)
     await bob.send(GetGames("Ann"))
-    return server, await bob.expect(Games)
+    return server, site, await bob.expect(Games)
 
 
 async def test_a_players_page_shows_the_chart_results_and_games(
     pages: Pages, make_server: ServerFactory
 ) -> None:
-    server, games = await club(make_server)
-    site = Pages(pages.browser, server.port)
+    _server, site, games = await club(pages.browser, make_server)
     page = await site.open("/player/Ann")
     await expect(page.locator(".player-head h1")).to_have_text("Ann")
     await expect(page.locator(".player-head .rating strong")).to_have_text(str(games.rating))
@@ -79,8 +78,7 @@ async def test_a_players_page_shows_the_chart_results_and_games(
 async def test_every_name_in_the_lobby_leads_to_the_players_page(
     pages: Pages, make_server: ServerFactory
 ) -> None:
-    server, _ = await club(make_server)
-    site = Pages(pages.browser, server.port)
+    server, site, _ = await club(pages.browser, make_server)
     page = await site.open("/")
     for where in (".ratings", ".lobby-chat .lines"):
         await expect(page.locator(f"{where} a[href='/player/Ann']").first).to_be_visible()
@@ -103,8 +101,7 @@ async def test_the_lobby_and_a_players_page_in_german_and_italian(
 ) -> None:
     """No English sentence of the lobby's or the player page's own left in German or Italian:
     every word they say is looked up, and translated."""
-    server, _ = await club(make_server)
-    site = Pages(pages.browser, server.port)
+    server, site, _ = await club(pages.browser, make_server)
     english = {
         "Kahuna, a game of islands and bridges",
         "Play the computer now",

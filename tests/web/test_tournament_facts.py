@@ -17,9 +17,9 @@ from protocol.tournament_messages import (
     TournamentTerms,
 )
 from tests.conftest import ServerFactory
-from tests.web.conftest import PHONE, Pages
+from tests.web.conftest import PHONE, Pages, accounts_site
+from tests.web.login_form import register
 from tests.web.rated import account
-from tests.web.test_accounts import register
 from tests.web.test_tournament_page import started_tournament
 
 pytestmark = pytest.mark.browser
@@ -28,8 +28,7 @@ pytestmark = pytest.mark.browser
 async def test_the_page_says_the_first_moves_time_and_the_winners(
     pages: Pages, make_server: ServerFactory
 ) -> None:
-    server = await make_server(web=True, password_cost="test", tournament_forfeit=120.0)
-    site = Pages(pages.browser, server.port)
+    server, site = await accounts_site(pages.browser, make_server, tournament_forfeit=120.0)
     clients, state = await started_tournament(server)
     tournament_id = state.summary.tournament_id
     page = await site.open(f"/tournament/{tournament_id}")
@@ -59,8 +58,7 @@ async def test_withdrawing_under_way_asks_first_and_the_lobby_hears_of_new_tourn
     """Eve in the page: the lobby's list shows a tournament made elsewhere without a reload
     (pushed to the lobby); she joins it, it starts, and her Withdraw asks first, saying her
     game of the round goes on; "Yes" withdraws her, her game still hers to play."""
-    server = await make_server(web=True, password_cost="test")
-    site = Pages(pages.browser, server.port)
+    server, site = await accounts_site(pages.browser, make_server)
     page = await site.open("/")
     await register(page, "Eve", "eve's long password")
     part = page.locator(".tournaments-part")

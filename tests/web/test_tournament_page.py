@@ -13,10 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Page, expect
 
-from protocol.messages import Resign, State
-from protocol.player_messages import Resume
 from protocol.tournament_messages import (
-    CreateTournament,
     GetTournaments,
     JoinTournament,
     StartTournament,
@@ -26,9 +23,10 @@ from protocol.tournament_messages import (
 )
 from server.net.app import KahunaServer
 from tests.conftest import Client, ServerFactory
-from tests.web.conftest import DESKTOP, PHONE, Pages
+from tests.server.tournament_sockets import entered, resign
+from tests.web.conftest import DESKTOP, PHONE, Pages, accounts_site
+from tests.web.login_form import log_in, register
 from tests.web.rated import PASSWORD, account
-from tests.web.test_accounts import register
 
 pytestmark = pytest.mark.browser
 
@@ -43,12 +41,8 @@ async def started_tournament(
     round."""
     clients = {name: await account(server.port, name) for name in names}
     ann = clients[names[0]]
-    await ann.send(CreateTournament(TournamentTerms("Club night", "swiss", 2)))
-    tournament_id = (await ann.expect(TournamentState)).summary.tournament_id
-    for client in clients.values():
-        await client.send(JoinTournament(tournament_id))
-        await client.expect(TournamentState)
-    await ann.send(StartTournament(tournament_id))
+    terms = TournamentTerms("Club night", "swiss", 2)
+    await ann.send(StartTournament(await entered(ann, clients.values(), terms)))
     while True:
         state = await ann.expect(TournamentState)
         if state.rounds:
@@ -63,8 +57,7 @@ async def shot(page: Page, name: str) -> None:
 async def test_the_tournaments_page_shows_the_round_and_follows_its_games(
     pages: Pages, make_server: ServerFactory
 ) -> None:
-    server = await make_server(web=True, password_cost="test")
-    site = Pages(pages.browser, server.port)
+    server, site = await accounts_site(pages.browser, make_server)
     clients, state = await started_tournament(server)
     tournament_id = state.summary.tournament_id
     # the lobby lists it, and its link opens its page without a reload
@@ -98,9 +91,7 @@ async def test_the_tournaments_page_shows_the_round_and_follows_its_games(
     game = first_round.games[0]
     assert game.table_id is not None
     loser = clients[game.black]
-    await loser.send(Resume(game.table_id))
-    await loser.expect(State)
-    await loser.send(Resign(game.table_id))
+    await resign(loser, game.table_id)
     item = page.locator(f".pairing[data-table='{game.table_id}']")
     await expect(item.locator(".score")).to_have_text("1–0", timeout=10_000)
     await expect(item.locator("a.replay")).to_have_attribute("href", f"/game/{game.table_id}")
@@ -145,8 +136,7 @@ async def test_the_tournaments_page_shows_the_round_and_follows_its_games(
 async def test_an_account_makes_joins_and_starts_a_tournament_in_the_page(
     pages: Pages, make_server: ServerFactory
 ) -> None:
-    server = await make_server(web=True, password_cost="test")
-    site = Pages(pages.browser, server.port)
+    server, site = await accounts_site(pages.browser, make_server)
     page = await site.open("/")
     await register(page, "Eve", "eve's long password")
     part = page.locator(".tournaments-part")
@@ -199,17 +189,13 @@ async def test_an_account_makes_joins_and_starts_a_tournament_in_the_page(
 async def test_a_round_robin_shows_its_own_tie_breaks_and_the_bye(
     pages: Pages, make_server: ServerFactory
 ) -> None:
-    server = await make_server(web=True, password_cost="test")
-    site = Pages(pages.browser, server.port)
+    server, site = await accounts_site(pages.browser, make_server)
     lobby = await site.open("/")
     await expect(lobby.locator(".tournaments-part")).to_contain_text("No tournament yet.")
     clients = {name: await account(server.port, name) for name in NAMES[:3]}
     ann = clients["Ann"]
-    await ann.send(CreateTournament(TournamentTerms("Spring league", "round_robin")))
-    tournament_id = (await ann.expect(TournamentState)).summary.tournament_id
-    for client in clients.values():
-        await client.send(JoinTournament(tournament_id))
-        await client.expect(TournamentState)
+    terms = TournamentTerms("Spring league", "round_robin")
+    tournament_id = await entered(ann, clients.values(), terms)
     await ann.send(StartTournament(tournament_id))
     # the lobby's list, asked again
     await lobby.locator("#tournaments-refresh").click()
@@ -227,16 +213,11 @@ async def test_a_round_robin_shows_its_own_tie_breaks_and_the_bye(
 async def test_the_director_removes_a_player_draws_the_round_and_ends_it_in_the_page(
     pages: Pages, make_server: ServerFactory
 ) -> None:
-    server = await make_server(web=True, password_cost="test")
-    site = Pages(pages.browser, server.port)
+    server, site = await accounts_site(pages.browser, make_server)
     clients, state = await started_tournament(server)
     tournament_id = state.summary.tournament_id
     page = await site.open("/")
-    form = page.locator("form.login")
-    await form.locator("input[name=name]").fill("Ann")
-    await form.locator("input[name=password]").fill(PASSWORD)
-    await form.locator("button[value=login]").click()
-    await expect(page.get_by_text("Ann (1500)").first).to_be_visible(timeout=10_000)
+    await log_in(page, "Ann", PASSWORD)
     await page.goto(f"http://127.0.0.1:{server.port}/tournament/{tournament_id}")
     await expect(page.locator("ul.entrants li")).to_have_count(4)
     # each player not withdrawn has a Remove; it asks first, and "No" takes it back
@@ -274,11 +255,7 @@ async def test_the_director_removes_a_player_draws_the_round_and_ends_it_in_the_
     await expect(guest.locator("#end-tournament")).to_have_count(0)
     # the director's view on a phone in German: the longer words fit, nothing sideways
     german = await site.open("/", viewport=PHONE, locale="de")
-    form_de = german.locator("form.login")
-    await form_de.locator("input[name=name]").fill("Ann")
-    await form_de.locator("input[name=password]").fill(PASSWORD)
-    await form_de.locator("button[value=login]").click()
-    await expect(german.get_by_text("Ann (1500)").first).to_be_visible(timeout=10_000)
+    await log_in(german, "Ann", PASSWORD)
     await german.goto(f"http://127.0.0.1:{server.port}/tournament/{tournament_id}")
     await expect(german.locator("#end-tournament")).to_have_text("Turnier beenden")
     await german.locator("#remove-Bob").click()

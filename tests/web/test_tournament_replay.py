@@ -7,10 +7,9 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 
-from protocol.messages import Resign, State
-from protocol.player_messages import Resume
 from tests.conftest import ServerFactory
-from tests.web.conftest import DESKTOP, PHONE, Pages
+from tests.server.tournament_sockets import resign
+from tests.web.conftest import DESKTOP, PHONE, Pages, accounts_site
 from tests.web.test_tournament_page import shot, started_tournament
 
 pytestmark = pytest.mark.browser
@@ -19,16 +18,13 @@ pytestmark = pytest.mark.browser
 async def test_a_tournament_games_replay_says_its_tournament_and_round(
     pages: Pages, make_server: ServerFactory
 ) -> None:
-    server = await make_server(web=True, password_cost="test")
-    site = Pages(pages.browser, server.port)
+    server, site = await accounts_site(pages.browser, make_server)
     clients, state = await started_tournament(server)
     tournament_id = state.summary.tournament_id
     game = state.rounds[0].games[0]
     assert game.table_id is not None
     loser = clients[game.black]
-    await loser.send(Resume(game.table_id))
-    await loser.expect(State)
-    await loser.send(Resign(game.table_id))
+    await resign(loser, game.table_id)
     for language, said, own in (
         ("en", "Club night · round 1", "Game: round 1 of 3"),
         ("de", "Club night · Runde 1", "Partie: Durchgang 1 von 3"),

@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 from playwright.async_api import expect
 
-from protocol.messages import Resign, State
-from protocol.player_messages import Resume
 from protocol.tournament_messages import (
     CreateTournament,
     JoinTournament,
@@ -20,9 +18,10 @@ from protocol.tournament_messages import (
     TournamentTerms,
 )
 from tests.conftest import ServerFactory
-from tests.web.conftest import Pages
+from tests.server.tournament_sockets import resign
+from tests.web.conftest import Pages, accounts_site
+from tests.web.login_form import register
 from tests.web.rated import account
-from tests.web.test_accounts import register
 
 pytestmark = pytest.mark.browser
 
@@ -32,8 +31,7 @@ SHOTS = Path(os.environ.get("KAHUNA_SHOTS", "/tmp/shots-tourwords"))
 async def test_a_tournaments_table_says_its_round_and_offers_no_rematch(
     pages: Pages, make_server: ServerFactory
 ) -> None:
-    server = await make_server(web=True, password_cost="test")
-    site = Pages(pages.browser, server.port)
+    server, site = await accounts_site(pages.browser, make_server)
     bob = await account(server.port, "Bob")
     await bob.send(CreateTournament(TournamentTerms("Club night", "swiss", 2)))
     tournament_id = (await bob.expect(TournamentState)).summary.tournament_id
@@ -52,9 +50,7 @@ async def test_a_tournaments_table_says_its_round_and_offers_no_rematch(
     said = page.locator("#table-tournament a")
     await expect(said).to_have_text("Club night · round 1", timeout=10_000)
     await expect(said).to_have_attribute("href", f"/tournament/{tournament_id}")
-    await bob.send(Resume(table_id))
-    await bob.expect(State)
-    await bob.send(Resign(table_id))
+    await resign(bob, table_id)
     await expect(page.locator("#turn-hint")).to_have_text(
         "The tournament pairs your next game.", timeout=10_000
     )
