@@ -126,6 +126,16 @@ class TableInfo:
 
 
 @attrs.frozen
+class GameTournament:
+    """Version 4: the tournament a game was played in, and its round (the tournament's round,
+    not one of the game's own three), as a tournament's table says it (`table.tournament`)."""
+
+    tournament_id: str
+    name: str
+    round: int
+
+
+@attrs.frozen
 class ChatEntry:
     sender: str
     text: str

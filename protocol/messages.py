@@ -26,6 +26,7 @@ from protocol.analysis_messages import (
 from protocol.fields import (
     ChatEntry,
     FirstName,
+    GameTournament,
     LevelName,
     Players,
     RoleName,
@@ -369,6 +370,9 @@ class Record:
     TYPE: ClassVar[str] = "record"
     table_id: str
     text: str
+    # version 4: a tournament's game, its tournament and round (the record names no one, so
+    # a replay opened on its own, from a shared link, would not know it otherwise)
+    tournament: GameTournament | None = since_v4(None)
 
 
 ClientMessage = (

@@ -1,8 +1,9 @@
 // An archived game's replay at /game/ID: the record (version 3's `get_record`, which the archive
-// gives to anyone once the game is over) replayed by record.mjs, stepped through with the
-// buttons or the keys ← → Home End; the board drawn by board.mjs, both hands (nothing is hidden
-// in a finished game), the move list, the players' pages, and under it the analysis chart
-// (analysis.mjs), whose chosen turn follows the step.
+// gives to anyone once the game is over; version 4's names a tournament's game's tournament and
+// round) replayed by record.mjs, stepped through with the buttons or the keys ← → Home End; the
+// board drawn by board.mjs, both hands (nothing is hidden in a finished game), the move list,
+// the players' pages, and under it the analysis chart (analysis.mjs), whose chosen turn follows
+// the step.
 
 import { analysisOf, analysisPanel } from "./analysis.mjs";
 import { drawBoard } from "./board.mjs";
@@ -18,8 +19,9 @@ const replays = new Map();
 // game id -> a games list's entry of it (protocol's GameEntry: the players' names, the result)
 const entries = new Map();
 // game id -> {tournament_id, name, round, white, black}: a tournament's game, known from the
-// tournament's state (its page) or the table's view (version 4's `table.tournament`), so that
-// its replay says the tournament and its round apart from the game's own three rounds
+// tournament's state (its page), the table's view (version 4's `table.tournament`) or the
+// record (version 4's `record.tournament`), so that its replay says the tournament and its
+// round apart from the game's own three rounds
 const tournamentGames = new Map();
 
 // A game of a games list (an account at a seat): the archive keeps it, its record for anyone.
@@ -63,6 +65,11 @@ export function replayMessage(m) {
     const before = tournamentGames.get(m.table_id) || {};
     tournamentGames.set(m.table_id, { ...before, ...said });
     return false;
+  }
+  if (m.type === "record" && m.tournament) {
+    // version 4's record names a tournament's game's tournament and round: a replay opened from
+    // a shared link, without the tournament's page or the table, knows them from it alone
+    tournamentGames.set(m.table_id, { ...(tournamentGames.get(m.table_id) || {}), ...m.tournament });
   }
   if (m.type === "record" && replays.has(m.table_id)) {
     const found = known(m.table_id);
@@ -214,12 +221,14 @@ function cards(names) {
   return names.length ? names.join(" ") : _("none");
 }
 
-// A tournament's game: its tournament and round, a link to the tournament's page.
+// A tournament's game: its tournament and round, a link to the tournament's page; said to be a
+// tournament's, as the name alone may not say it to someone who came by a shared link.
 function tournamentLine(id) {
   const of = tournamentGames.get(id);
   if (!of || !of.name) return null;
   const said = fmt(_("{name} · round {n}"), { name: of.name, n: of.round });
-  return el("p", { class: "replay-tournament", id: "replay-tournament" }, el("a", { href: `/tournament/${of.tournament_id}`, "data-link": "tournament", text: said }));
+  const link = el("a", { href: `/tournament/${encodeURIComponent(of.tournament_id)}`, "data-link": "tournament", text: said });
+  return el("p", { class: "replay-tournament", id: "replay-tournament" }, `${_("Tournament")}: `, link);
 }
 
 function sidePanel(id, pub) {

@@ -117,12 +117,17 @@ function clockWords(clock) {
     : t("{short} ({minutes} min each)", { short, minutes });
 }
 
+// A finished tournament says how far it went when that was short of its last round (ended by
+// its director or a moderator, or a Swiss left with fewer than two players), and never that it
+// is paused: a pause ends with the tournament (the server keeps the flag as it stood).
 function statusWords(summary) {
+  const far = { round: summary.round, rounds: summary.rounds };
+  const short = summary.round > 0 && summary.round < summary.rounds;
+  if (summary.closed) return summary.round > 0 ? fmt(_("ended by a moderator in round {round} of {rounds}"), far) : _("ended by a moderator");
+  if (summary.status === "finished") return short ? fmt(_("finished after round {round} of {rounds}"), far) : _("finished");
   let words;
   if (summary.status === "open") words = summary.start ? fmt(_("starts at {when}"), { when: new Date(summary.start * 1000).toLocaleString(document.documentElement.lang || undefined) }) : _("open: its director starts it");
-  else if (summary.closed) words = _("ended by a moderator");
-  else if (summary.status === "finished") words = _("finished");
-  else words = fmt(_("round {round} of {rounds}"), { round: summary.round, rounds: summary.rounds });
+  else words = fmt(_("round {round} of {rounds}"), far);
   return summary.paused ? `${words} · ${_("paused")}` : words;
 }
 
@@ -225,8 +230,8 @@ function actions(state) {
   const me = accounts.account;
   const summary = state.summary;
   const id = summary.tournament_id;
+  if (summary.status === "finished") return null; // nothing to join, nor to log in for
   if (!me) return el("p", { class: "dim", text: _("Log in to play in a tournament.") });
-  if (summary.status === "finished") return null;
   const entry = state.players.find((p) => same(p.name, me.name));
   const playing = entry && !entry.withdrawn;
   const buttons = [];
@@ -272,8 +277,9 @@ function durationWords(seconds) {
 
 function termsList(state) {
   const summary = state.summary;
-  // the time in force for a first move (the director's or the server's; none in a game of days)
-  const first = state.forfeit_after ? [[_("First move"), fmt(_("within {time}, or the game is lost by forfeit"), { time: durationWords(state.forfeit_after) })]] : [];
+  // the time in force for a first move (the director's or the server's; none in a game of
+  // days), while there are games to come: a finished tournament's is no fact any more
+  const first = state.forfeit_after && summary.status !== "finished" ? [[_("First move"), fmt(_("within {time}, or the game is lost by forfeit"), { time: durationWords(state.forfeit_after) })]] : [];
   const rows = [
     [_("Format"), formatWords(summary)],
     [_("Time control"), clockWords(summary.clock)],

@@ -353,7 +353,7 @@ class LobbyLine:
                 )
                 self.state.say(said, "error")
             else:
-                tournament = self._tournament_of(msg.table_id)
+                tournament = self._tournament_of(msg)
                 players = self.state.tournaments.players_of(msg.table_id)
                 self.replay = ReplayViewer(steps, msg.table_id, msg.text, tournament, players)
                 self.replay_text = msg.text
@@ -382,10 +382,13 @@ class LobbyLine:
             changed = True
         return changed
 
-    def _tournament_of(self, table_id: str) -> TableTournament | None:
-        """The tournament and round of a game replayed, where the client knows them: from the
-        table it is at, or from the tournament it shows."""
-        state = self.state
+    def _tournament_of(self, record: Record) -> TableTournament | None:
+        """The tournament and round of a game replayed: version 4's record says them (a game
+        opened from a games list, say); else the table it is at, or the tournament shown."""
+        if record.tournament is not None:
+            said = record.tournament
+            return TableTournament(said.tournament_id, said.name, said.round)
+        state, table_id = self.state, record.table_id
         table = state.table
         if state.table_id == table_id and table is not None and table.tournament is not None:
             return table.tournament

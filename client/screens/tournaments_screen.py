@@ -50,7 +50,8 @@ def format_word(summary: TournamentSummary) -> str:
 def status_words(summary: TournamentSummary) -> str:
     if summary.closed:  # by a moderator: the one tournament's screen says so in full
         return pgettext("tournament", "cancelled")
-    if summary.paused:
+    # a pause ends with the tournament (the server keeps the flag as it stood)
+    if summary.paused and summary.status != "finished":
         return pgettext("tournament", "paused")
     words = {
         "open": pgettext("tournament", "open"),
@@ -180,7 +181,8 @@ def render_one(
         if firsts:  # first: the facts have two lines, and this says it is over
             said = ngettext("winner {names}", "winners {names}", len(firsts))
             facts.insert(0, said.format(names=", ".join(firsts)))
-    elif shown.forfeit_after:  # the time in force (none in a game of days: the clock's)
+    # the time in force (none in a game of days: the clock's) while games are to come
+    if summary.status != "finished" and shown.forfeit_after:
         facts.append(_("first move within {time}").format(time=duration_words(shown.forfeit_after)))
     y = 3
     for line in joined_lines(facts, room, " · ")[:2]:

@@ -6,6 +6,9 @@ Both are given on the same terms, since an analysis tells nothing the record doe
 - version 3: a game of the archive (an account at a seat) to anyone once it is over, its table
   open or not; a closed table's record is read from storage (a RecordRead, answered by read()).
 
+Version 4's `record` names a tournament's game's tournament and round besides (the archive keeps
+them with the game), so that its replay, opened from a shared link, can say where it was played.
+
 The checks, in order: no_such_table (no_such_game for an archive's game no longer open),
 not_at_table, game_not_over.
 """
@@ -13,6 +16,7 @@ not_at_table, game_not_over.
 from __future__ import annotations
 
 from protocol.errors import ErrorCode
+from protocol.fields import GameTournament
 from protocol.messages import Record
 from server.core.archive import Archive
 from server.core.context import Context
@@ -31,7 +35,7 @@ class FinishedGames:
         """get_record: the record, now or once storage has read it."""
         text = self._text(session, table_id, analyse=False)
         if text is not None:
-            self.ctx.send(session.member, Record(table_id, text))
+            self.ctx.send(session.member, Record(table_id, text, self._tournament(table_id)))
 
     def analyse(self, session: Session, table_id: str) -> None:
         """analyse: the record goes to the I/O layer, which analyses it (or has already)."""
@@ -49,7 +53,21 @@ class FinishedGames:
         elif analyse:
             self._job(member, table_id, text)
         else:
-            self.ctx.send(member, Record(table_id, text))
+            self.ctx.send(member, Record(table_id, text, self._tournament(table_id)))
+
+    def _tournament(self, table_id: str) -> GameTournament | None:
+        """The tournament and round of a tournament's game: the archive's (kept with the game),
+        else the desk's for a game not archived yet; None for any other game."""
+        archived = self.archive.entries.get(table_id)
+        where = self.ctx.tournament_tables.get(table_id)
+        if archived is not None and archived.tournament_id is not None and archived.round:
+            where = (archived.tournament_id, archived.round)
+        if where is None:
+            return None
+        tournament_id, number = where
+        name = self.ctx.tournament_names.get(tournament_id)
+        # tournaments are never deleted: a name is always known; a link without one says nothing
+        return None if name is None else GameTournament(tournament_id, name, number)
 
     def _job(self, member: MemberId, table_id: str, text: str) -> None:
         session = self.ctx.sessions.get(member)
