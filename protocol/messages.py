@@ -62,6 +62,7 @@ from protocol.player_messages import (
     Challenge,
     Challenges,
     ChangePassword,
+    GameEntry,
     Games,
     GetGames,
     GetRatings,
@@ -373,6 +374,9 @@ class Record:
     # version 4: a tournament's game, its tournament and round (the record names no one, so
     # a replay opened on its own, from a shared link, would not know it otherwise)
     tournament: GameTournament | None = since_v4(None)
+    # version 4: the game as a games list gives it: its players, result and rating changes,
+    # which the record's text does not say either (nil: a game the server has no entry of)
+    game: GameEntry | None = since_v4(None)
 
 
 ClientMessage = (

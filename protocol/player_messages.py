@@ -189,8 +189,9 @@ GameStatusName = Literal["playing", "over"]
 
 @attrs.frozen
 class GameEntry:
-    """One game of a player's list. `winner` is "white", "black" or nil (a draw, or running);
-    `ending` the result's reason code; times are unix times."""
+    """One game of a player's list, and (version 4) of a `record`. `winner` is "white", "black"
+    or nil (a draw, or running); `ending` the result's reason code; times are unix times.
+    Only what anyone may know of a game: no account's key, no address, no hidden card."""
 
     table_id: str
     white: str
@@ -207,6 +208,10 @@ class GameEntry:
     deadline: float | None  # a running correspondence game: when the mover's time runs out
     vs_computer: bool
     level: LevelName | None  # the computer's, against it
+    # version 4: who had no page of their own: the computer's seat, against it, and the seats
+    # of guests (no account), so that a page links the others' names to their pages
+    computer: SeatName | None = since_v4(None)
+    guests: list[SeatName] = since_v4(attrs.Factory(list))
 
 
 @attrs.frozen

@@ -13,7 +13,7 @@ from __future__ import annotations
 import attrs
 
 from protocol.errors import ErrorCode
-from protocol.fields import seat_name
+from protocol.fields import SeatName, seat_name
 from protocol.player_messages import GameEntry, Games, PlayerStats, RatingEntry, Ratings
 from server.core.accounts import Account
 from server.core.context import Context
@@ -163,9 +163,9 @@ class Archive:
             account = ctx.accounts.get(name_key(name))
         if account is None:
             raise TableError(ErrorCode.NO_SUCH_PLAYER, "no player has this name")
-        running = [self._running(t, account) for t in self._tables_of(account.key)]
+        running = [self.table_entry(t) for t in self._tables_of(account.key)]
         finished = [
-            _finished(self.entries[table_id])
+            archived_entry(self.entries[table_id])
             for table_id in reversed(self.by_account.get(account.key, [])[-GAMES_LISTED:])
         ]
         stats = PlayerStats(
@@ -184,15 +184,29 @@ class Archive:
             and any(h is not None and h.account == key for h in table.seats.values())
         ]
 
-    def _running(self, table: Table, account: Account) -> GameEntry:
+    def table_entry(self, table: Table) -> GameEntry:
+        """A game at its table as a games list gives it: a running one, or one over that is no
+        game of the archive (no account at it, so nothing was rated; when it ended is not
+        kept: `finished` nil). Only its members are given it then (server/core/finished.py)."""
         white, black = table.seats[Seat.WHITE], table.seats[Seat.BLACK]
+        result = table.game.result
         clock = table.clock
-        deadline = None if clock is None else clock.deadline(self.ctx.now, self.ctx.wall)
+        deadline = None
+        if clock is not None and result is None:
+            deadline = clock.deadline(self.ctx.now, self.ctx.wall)
+        to_move = None if result is not None else seat_name(table.game.to_move)
+        winner = None if result is None or result.winner is None else seat_name(result.winner)
+        computer = [seat_name(s) for s, h in table.seats.items() if h is not None and h.computer]
+        guests = [
+            seat_name(s)
+            for s, h in table.seats.items()
+            if h is not None and not h.computer and h.account is None
+        ]
         return GameEntry(
-            table.table_id, _name(white), _name(black), "playing",
-            seat_name(table.game.to_move), None, None, table.rated, None, None,
-            table.created_wall, None, deadline, table.vs_computer,
-            table.level if table.vs_computer else None,
+            table.table_id, _name(white), _name(black), "playing" if result is None else "over",
+            to_move, winner, None if result is None else result.kind.value, table.rated, None,
+            None, table.created_wall, None, deadline, table.vs_computer,
+            table.level if table.vs_computer else None, computer[0] if computer else None, guests,
         )  # fmt: skip
 
 
@@ -210,7 +224,17 @@ def _name(holder: SeatHolder | None) -> str:
     return "" if holder is None else holder.name
 
 
-def _finished(game: ArchivedGame) -> GameEntry:
+def archived_entry(game: ArchivedGame) -> GameEntry:
+    """A game of the archive as a games list (and version 4's `record`) gives it: the names and
+    the public facts, never the accounts' keys it is kept with. A seat without an account was
+    the computer's in a game against it, else a guest's (an archived game has an account at
+    the other seat)."""
+    keys: tuple[tuple[SeatName, str | None], ...] = (
+        ("white", game.white_account), ("black", game.black_account),
+    )  # fmt: skip
+    keyless = [seat for seat, key in keys if key is None]
+    computer = keyless[0] if game.vs_computer and keyless else None
+    guests = [] if game.vs_computer else keyless
     return GameEntry(
         game.table_id, game.white, game.black, "over", None,
         "white" if game.winner == "white" else "black" if game.winner == "black" else None,
@@ -218,4 +242,5 @@ def _finished(game: ArchivedGame) -> GameEntry:
         game.finished, None, game.vs_computer,
         "easy" if game.level == "easy" else "normal" if game.level == "normal"
         else "strong" if game.level == "strong" else None,
+        computer, guests,
     )  # fmt: skip

@@ -7,7 +7,11 @@ Both are given on the same terms, since an analysis tells nothing the record doe
   open or not; a closed table's record is read from storage (a RecordRead, answered by read()).
 
 Version 4's `record` names a tournament's game's tournament and round besides (the archive keeps
-them with the game), so that its replay, opened from a shared link, can say where it was played.
+them with the game), so that its replay, opened from a shared link, can say where it was played;
+and it carries the game's entry as a games list gives it (`record.game`: the players, the result,
+the rating changes), so that the replay can say who played and how it went. Both hold only what
+is anyone's to know: the archive's account keys stay here, and the record itself is given on
+the terms below, never before the game is over.
 
 The checks, in order: no_such_table (no_such_game for an archive's game no longer open),
 not_at_table, game_not_over.
@@ -18,7 +22,8 @@ from __future__ import annotations
 from protocol.errors import ErrorCode
 from protocol.fields import GameTournament
 from protocol.messages import Record
-from server.core.archive import Archive
+from protocol.player_messages import GameEntry
+from server.core.archive import Archive, archived_entry
 from server.core.context import Context
 from server.core.effects import AnalysisJob, RecordRead
 from server.core.session import Session
@@ -35,7 +40,7 @@ class FinishedGames:
         """get_record: the record, now or once storage has read it."""
         text = self._text(session, table_id, analyse=False)
         if text is not None:
-            self.ctx.send(session.member, Record(table_id, text, self._tournament(table_id)))
+            self.ctx.send(session.member, self._record(table_id, text))
 
     def analyse(self, session: Session, table_id: str) -> None:
         """analyse: the record goes to the I/O layer, which analyses it (or has already)."""
@@ -53,7 +58,20 @@ class FinishedGames:
         elif analyse:
             self._job(member, table_id, text)
         else:
-            self.ctx.send(member, Record(table_id, text, self._tournament(table_id)))
+            self.ctx.send(member, self._record(table_id, text))
+
+    def _record(self, table_id: str, text: str) -> Record:
+        return Record(table_id, text, self._tournament(table_id), self._entry(table_id))
+
+    def _entry(self, table_id: str) -> GameEntry | None:
+        """The game's entry: the archive's (after its table closed and after a restart too),
+        else its open table's (a game of guests, given only to its members, as its record);
+        None for a game the server keeps neither of."""
+        archived = self.archive.entries.get(table_id)
+        if archived is not None:
+            return archived_entry(archived)
+        table = self.ctx.lobby.tables.get(table_id)
+        return None if table is None else self.archive.table_entry(table)
 
     def _tournament(self, table_id: str) -> GameTournament | None:
         """The tournament and round of a tournament's game: the archive's (kept with the game),

@@ -27,6 +27,7 @@ def test_version_4_sends_the_tournament_or_nil() -> None:
         "table_id": "t1",
         "text": TEXT,
         "tournament": {"tournament_id": "5c0ffee1", "name": "Club night", "round": 2},
+        "game": None,  # its entry: tests/protocol/test_record_game.py
     }
     assert msgpack.unpackb(encode(Record("t1", TEXT), 4))["tournament"] is None
     # from a version-4 peer that leaves it out: nil

@@ -52,7 +52,8 @@ def test_a_tournament_games_record_names_its_tournament_and_round() -> None:
     text = write_record(h.table(decided).game)
     h.core._tables.close_table(h.table(decided), Closing("over", "over"), h.now)
     assert decided not in h.core.lobby.tables
-    assert record_for(h, zed, decided, text)[0] == Record(decided, text, said)
+    record = record_for(h, zed, decided, text)[0]
+    assert record == Record(decided, text, said, record.game)  # its game: test_record_entry.py
 
 
 def test_the_tournament_is_named_after_a_restart(tmp_path: Path) -> None:
@@ -62,7 +63,8 @@ def test_the_tournament_is_named_after_a_restart(tmp_path: Path) -> None:
     restarted(h, tmp_path)
     zed = h.guest("Zed", version=4)
     record, _ = record_for(h, zed, decided, text)
-    assert record == Record(decided, text, GameTournament(tournament_id, "Club night", 1))
+    said = GameTournament(tournament_id, "Club night", 1)
+    assert record == Record(decided, text, said, record.game)
 
 
 def test_a_game_of_no_tournament_names_none() -> None:
