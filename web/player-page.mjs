@@ -8,7 +8,7 @@ import { accounts, askGames } from "./accounts.mjs";
 import { el, replace, svg } from "./dom.mjs";
 import { reasonWords } from "./events.mjs";
 import { reportButton, reportForm } from "./moderation.mjs";
-import { playerLink } from "./players.mjs";
+import { playerLink, signedChange } from "./players.mjs";
 import { goTo } from "./routes.mjs";
 import { app, render } from "./state.mjs";
 import { playerTournaments } from "./tournament.mjs";
@@ -47,10 +47,6 @@ function change(game, name) {
   return seat === "white" ? game.white_change : seat === "black" ? game.black_change : null;
 }
 
-function signed(n) {
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0";
-}
-
 function opponentOf(game, name) {
   return seatOf(game, name) === "white" ? game.black : game.white;
 }
@@ -82,7 +78,7 @@ function ratingChart(points, name, width) {
   const path = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
   const dots = points.map((p, i) => {
     const words = p.game
-      ? `${when(p.game.finished)}: ${t("against {name}", { name: opponentOf(p.game, name) })}, ${signed(change(p.game, name))} → ${p.rating}`
+      ? `${when(p.game.finished)}: ${t("against {name}", { name: opponentOf(p.game, name) })}, ${signedChange(change(p.game, name))} → ${p.rating}`
       : t("Before these games: {rating}", { rating: p.rating });
     return svg("circle", { class: p.game ? "point" : "point start", cx: x(i), cy: y(p.rating), r: 4.5 }, svg("title", { text: words }));
   });
@@ -151,6 +147,8 @@ function gameRow(game, name) {
   } else result = fmt(_("{seat} wins"), { seat: seatName(game.winner) });
   const moved = change(game, name);
   const computer = game.vs_computer;
+  // a guest (version 4's `guests`) has no page: named, not linked
+  const guest = (game.guests || []).includes(seat === "white" ? "black" : "white");
   return el(
     "li",
     { class: `game ${outcome}`, "data-table": game.table_id },
@@ -162,12 +160,14 @@ function gameRow(game, name) {
       computer
         ? fmt(_("computer: {level}"), { level: _(game.level || "normal") })
         : opponent
-          ? playerLink(opponent, "opponent")
+          ? guest
+            ? el("span", { class: "opponent guest", text: opponent })
+            : playerLink(opponent, "opponent")
           : _("(empty seat)"),
     ),
     el("span", { class: `result ${outcome}`, text: result }),
     typeof moved === "number" && game.rated
-      ? el("span", { class: `change ${moved >= 0 ? "up" : "down"}`, text: signed(moved) })
+      ? el("span", { class: `change ${moved >= 0 ? "up" : "down"}`, text: signedChange(moved) })
       : el("span", { class: "change" }),
     game.status === "over"
       ? el("a", { href: `/game/${game.table_id}`, "data-link": "game", class: "replay", text: _("Replay") })

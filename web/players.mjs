@@ -17,6 +17,11 @@ export function playerLink(name, className = null) {
   return el("a", { href: `/player/${encodeURIComponent(name)}`, "data-link": "player", class: className, text: name });
 }
 
+// A rating's change as a games list says it: +14, −14 (a minus sign, not a hyphen), ±0.
+export function signedChange(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0";
+}
+
 // A seat's player in the lobby's rows: the name, a link to their page where they have an account
 // (a rating), and the rating; "(empty seat)" for nobody.
 export function playerName(players, seat) {

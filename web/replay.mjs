@@ -1,14 +1,16 @@
 // An archived game's replay at /game/ID: the record (version 3's `get_record`, which the archive
 // gives to anyone once the game is over; version 4's names a tournament's game's tournament and
-// round) replayed by record.mjs, stepped through with the buttons or the keys ← → Home End; the
-// board drawn by board.mjs, both hands (nothing is hidden in a finished game), the move list,
-// the players' pages, and under it the analysis chart (analysis.mjs), whose chosen turn follows
-// the step.
+// round, and carries the game's entry: its players, result and rating changes) replayed by
+// record.mjs, stepped through with the buttons or the keys ← → Home End; the board drawn by
+// board.mjs, both hands (nothing is hidden in a finished game), the move list, the players'
+// pages and rating changes, and under it the analysis chart (analysis.mjs), whose chosen turn
+// follows the step.
 
 import { analysisOf, analysisPanel } from "./analysis.mjs";
 import { drawBoard } from "./board.mjs";
 import { el, replace } from "./dom.mjs";
 import { playWords, reasonWords } from "./events.mjs";
+import { playerLink, signedChange } from "./players.mjs";
 import { publicOf, readRecord, replaySteps } from "./record.mjs";
 import { app, render, send } from "./state.mjs";
 import { _, fmt, seatName, t } from "./words.mjs";
@@ -23,6 +25,11 @@ const entries = new Map();
 // record (version 4's `record.tournament`), so that its replay says the tournament and its
 // round apart from the game's own three rounds
 const tournamentGames = new Map();
+// game id -> the game's entry as version 4's `record.game` gives it (a games list's GameEntry,
+// with `computer` and `guests`): a replay opened from a shared link, with no games list before
+// it and its table long closed, names its players from it. Apart from `entries`, which say
+// that the archive keeps the game (isArchived): a game of guests' record has an entry too.
+const recorded = new Map();
 
 // A game of a games list (an account at a seat): the archive keeps it, its record for anyone.
 export function isArchived(id) {
@@ -71,6 +78,7 @@ export function replayMessage(m) {
     // a shared link, without the tournament's page or the table, knows them from it alone
     tournamentGames.set(m.table_id, { ...(tournamentGames.get(m.table_id) || {}), ...m.tournament });
   }
+  if (m.type === "record" && m.game) recorded.set(m.table_id, m.game);
   if (m.type === "record" && replays.has(m.table_id)) {
     const found = known(m.table_id);
     found.text = m.text;
@@ -159,21 +167,32 @@ function fromLobby(id) {
   return { white: name("white"), black: name("black"), computer, level: info.level, guests };
 }
 
-// The players, each a link to their page: known from a games list the page was given (the
-// record names no one), from the lobby's list while the table is open, or from the pairings of
-// the tournament the game was played in; not otherwise.
-function playerLinks(id) {
+// What is known of the game's players: a games list's entry the page was given, the record's
+// (version 4's `record.game`, whichever way the replay was reached), the lobby's list while the
+// table is open, or the pairings of the tournament the game was played in; null otherwise.
+function playersOf(id) {
   const paired = tournamentGames.get(id);
-  const entry = entries.get(id) || fromLobby(id) || (paired && paired.white ? { white: paired.white, black: paired.black, computer: null } : null);
+  return entries.get(id) || recorded.get(id) || fromLobby(id) || (paired && paired.white ? { white: paired.white, black: paired.black, computer: null } : null);
+}
+
+// The players, each a link to their page (a guest, the computer and a deleted account's
+// stand-in have none: named, not linked), and for a rated game how each one's rating moved.
+function playerLinks(id) {
+  const entry = playersOf(id);
   if (!entry) return null;
   const who = (s) => {
     if (entry.computer === s) return fmt(_("computer: {level}"), { level: _(entry.level || "normal") });
     if (!entry[s]) return _("(empty seat)");
     if ((entry.guests || []).includes(s)) return entry[s];
-    return el("a", { href: `/player/${encodeURIComponent(entry[s])}`, "data-link": "", text: entry[s] });
+    return playerLink(entry[s]);
+  };
+  const moved = (s) => {
+    const change = entry[`${s}_change`];
+    if (!entry.rated || typeof change !== "number") return null;
+    return el("span", { class: `change ${change >= 0 ? "up" : "down"}`, text: ` ${fmt(_("(rating {change})"), { change: signedChange(change) })}` });
   };
   const seat = (s) =>
-    el("li", { class: `replay-player ${s}` }, el("span", { class: `seat-mark ${s}`, "aria-hidden": "true" }), `${seatName(s)}: `, who(s));
+    el("li", { class: `replay-player ${s}` }, el("span", { class: `seat-mark ${s}`, "aria-hidden": "true" }), `${seatName(s)}: `, who(s), moved(s));
   return el("ul", { class: "replay-players" }, seat("white"), seat("black"));
 }
 
@@ -349,7 +368,7 @@ export function renderReplay(main, id) {
   }
   followChart(id, found);
   const [pub, board] = boardOf(found);
-  const entry = entries.get(id);
+  const entry = entries.get(id) || recorded.get(id);
   const players = entry ? { white: { name: entry.white }, black: { name: entry.black } } : null;
   replace(
     main,
