@@ -354,7 +354,11 @@ class LobbyLine:
                 self.state.say(said, "error")
             else:
                 tournament = self._tournament_of(msg)
+                # version 4's record names its players (the text does not): a replay of the
+                # player's own table or of a games list's game; else the tournament's pairings
                 players = self.state.tournaments.players_of(msg.table_id)
+                if msg.game is not None:
+                    players = (msg.game.white, msg.game.black)
                 self.replay = ReplayViewer(steps, msg.table_id, msg.text, tournament, players)
                 self.replay_text = msg.text
                 if self.state.table_id == msg.table_id and self.state.screen == "game":
