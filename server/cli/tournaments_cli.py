@@ -23,6 +23,7 @@ import sys
 import time
 
 from server.cli.database_commands import database_parser, on_database
+from server.core.moderation import REASON_MAX  # the operator's reason as a moderator's
 from server.core.names import name_key
 from server.core.store import (
     Storage,
@@ -34,7 +35,6 @@ from server.core.store import (
 from server.core.tournaments.round_robin import cycle_length
 
 PROG = "kahuna-server tournaments"
-REASON_MAX = 200  # characters, as a moderator's (server/core/moderation.py)
 
 
 def build_parser() -> argparse.ArgumentParser:
