@@ -134,6 +134,7 @@ export function accountMessage(m, app) {
         m.tables.map((info) => info.players),
         app.lobby.map((info) => info.players),
         app,
+        gamesEnded(m.tables, app.lobby),
       );
       return false;
     case "error": {
@@ -157,12 +158,12 @@ export function accountMessage(m, app) {
 // The players whose rating the tables now show differently from before (a rated game ended):
 // the account's own rating beside its name follows, and the leaderboard and a player's games on
 // the screen are asked for again, so that none of them says the rating from before the game.
-function ratingsMoved(now, before, app) {
+function ratingsMoved(now, before, app, ended = []) {
   const old = new Map();
   for (const players of before) {
     for (const p of seated(players)) old.set(p.name, p.rating);
   }
-  const moved = [];
+  const moved = [...ended];
   for (const players of now) {
     for (const p of seated(players)) {
       if (typeof p.rating !== "number") continue;
@@ -172,6 +173,28 @@ function ratingsMoved(now, before, app) {
     }
   }
   if (moved.length) refreshGames(moved, app);
+}
+
+// The players of the games that ended since the last listing: a table now over that was not
+// over before, or one playing before and gone now. Their ratings may have moved without a
+// listing ever showing the old one beside the new (a short game, or one whose table closed,
+// inside one listing's window), so their games are asked for again all the same.
+function gamesEnded(now, before) {
+  const was = new Map(before.map((info) => [info.table_id, info]));
+  const is = new Set(now.map((info) => info.table_id));
+  const names = [];
+  for (const info of now) {
+    const earlier = was.get(info.table_id);
+    if (info.status === "over" && (!earlier || earlier.status !== "over")) {
+      names.push(...seated(info.players).map((p) => p.name));
+    }
+  }
+  for (const info of before) {
+    if (info.status === "playing" && !is.has(info.table_id)) {
+      names.push(...seated(info.players).map((p) => p.name));
+    }
+  }
+  return names;
 }
 
 function seated(players) {

@@ -9,6 +9,8 @@ import pytest
 from playwright.async_api import expect
 
 from protocol.player_messages import Games, GetGames, Login
+from server.core import timers
+from server.core.timers import LOBBY_COALESCE
 from tests.conftest import Client, ServerFactory
 from tests.web.conftest import Pages, accounts_site
 from tests.web.login_form import register
@@ -17,9 +19,15 @@ from tests.web.rated import PASSWORD, account, rated_game
 pytestmark = pytest.mark.browser
 
 
+# The lobby's listings are coalesced (server/core/timers.py): with the usual window the listings
+# show the game playing, then over; with a long one, the whole game fits in one window and the
+# first listing that shows the table shows it over, the new ratings already beside the names, so
+# a page must not wait to see an old rating change (CI once failed so on a busy machine).
+@pytest.mark.parametrize("window", [LOBBY_COALESCE, 2.0], ids=["listed-playing", "one-listing"])
 async def test_a_rated_games_end_moves_the_rating_shown(
-    pages: Pages, make_server: ServerFactory
+    pages: Pages, make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch, window: float
 ) -> None:
+    monkeypatch.setattr(timers, "LOBBY_COALESCE", window)
     server, site = await accounts_site(pages.browser, make_server)
     bobby = await site.open("/")
     await register(bobby, "Bobby", PASSWORD)
