@@ -84,6 +84,19 @@ async def test_a_shared_link_to_a_closed_rated_game_names_and_links_its_players(
         await expect(page.locator(".replay-result")).to_contain_text(f"Game over: {winner}")
         width = await page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"], viewport
+        # the page's links in the page's colour, not the browser's default blue
+        links = await page.evaluate(
+            """() => {
+                const probe = document.createElement("span");
+                probe.style.color = "var(--sea-deep)";
+                document.body.append(probe);
+                const want = getComputedStyle(probe).color;
+                probe.remove();
+                const links = [...document.querySelectorAll(".replay a")];
+                return { want, colours: links.map((a) => getComputedStyle(a).color) };
+            }"""
+        )
+        assert len(links["colours"]) >= 3 and set(links["colours"]) == {links["want"]}, links
         await shot(page, f"shared-rated-{viewport['width']}")
     # in German, the change's words too
     german = await site.open(f"/game/{table_id}", locale="de")
