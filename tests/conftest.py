@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -70,11 +71,20 @@ def server_config(**overrides: Any) -> ServerConfig:
 ServerFactory = Callable[..., Awaitable[KahunaServer]]
 
 
-@pytest.fixture
-async def make_server() -> AsyncIterator[ServerFactory]:
+@contextlib.asynccontextmanager
+async def servers_made() -> AsyncIterator[ServerFactory]:
+    """A factory of started servers, each stopped at the end, in the event loop this is
+    entered in: the servers' tasks must run in the loop of the test that talks to them."""
+    loop = asyncio.get_running_loop()
     servers: list[KahunaServer] = []
 
     async def factory(**overrides: Any) -> KahunaServer:
+        if asyncio.get_running_loop() is not loop:
+            raise RuntimeError(
+                "make_server was called from another event loop than its fixture's: an async"
+                ' fixture of tests/web needs @pytest_asyncio.fixture(loop_scope="session")'
+                " (tests/web/conftest.py)"
+            )
         server = KahunaServer(server_config(**overrides))
         await server.start()
         servers.append(server)
@@ -83,6 +93,12 @@ async def make_server() -> AsyncIterator[ServerFactory]:
     yield factory
     for server in servers:
         await server.stop()
+
+
+@pytest.fixture
+async def make_server() -> AsyncIterator[ServerFactory]:
+    async with servers_made() as factory:
+        yield factory
 
 
 @pytest.fixture

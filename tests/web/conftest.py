@@ -1,19 +1,28 @@
 """The web page's tests: the real server on 127.0.0.1 with the page on (web=True), and Debian's
 chromium driven by Playwright (executable_path: no browser is downloaded). Every test here that
 needs the browser is marked `browser` (`pytest -m "not browser"` leaves them out); each takes a
-few seconds at most."""
+few seconds at most.
+
+Chromium is launched once for the whole run, not once a test (its start and its Playwright
+driver's took about two seconds of each test): each test has contexts of its own in it, all
+closed after the test. Playwright's objects belong to the event loop they were made in, so the
+tests here, and their async fixtures, run in the session's one loop: every async test under
+tests/web is marked so below, and an async fixture here is declared
+@pytest_asyncio.fixture(loop_scope="session") (make_server says so if one is not)."""
 
 from __future__ import annotations
 
 import shutil
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright
+import pytest_asyncio
+from playwright.async_api import Browser, ConsoleMessage, Page, Playwright, async_playwright
 
 from server.net.app import KahunaServer
-from tests.conftest import ServerFactory
+from tests.conftest import ServerFactory, servers_made
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -33,6 +42,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    in_one_loop = pytest.mark.asyncio(loop_scope="session")
+    for item in items:
+        # (this hook sees the whole run's items, not only this directory's)
+        if item.path.is_relative_to(here) and pytest_asyncio.is_async_test(item):
+            item.add_marker(in_one_loop, append=False)  # before the asyncio mode's own
     if shutil.which("chromium") or shutil.which(CHROMIUM):
         return
     skip = pytest.mark.skip(reason="no chromium: .ci/run installs Debian's package")
@@ -41,19 +56,56 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(skip)
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
+async def make_server() -> AsyncIterator[ServerFactory]:
+    """tests/conftest.py's, in the session's loop."""
+    async with servers_made() as factory:
+        yield factory
+
+
+@pytest_asyncio.fixture(loop_scope="session")
 async def web_server(make_server: ServerFactory) -> KahunaServer:
     return await make_server(web=True)
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
+class Chromium:
+    """The run's one Chromium, launched at its first use; launched again should it have gone
+    (a crash would otherwise fail every test after it)."""
+
+    def __init__(self, playwright: Playwright) -> None:
+        self.playwright = playwright
+        self.launched: Browser | None = None
+
+    async def get(self) -> Browser:
+        if self.launched is None or not self.launched.is_connected():
+            self.launched = await self.playwright.chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_ARGS
+            )
+        return self.launched
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def chromium() -> AsyncIterator[Chromium]:
     async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        shared = Chromium(playwright)
         try:
-            yield launched
+            yield shared
         finally:
-            await launched.close()
+            if shared.launched is not None:
+                await shared.launched.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def browser(chromium: Chromium) -> AsyncIterator[Browser]:
+    """The run's Chromium, for one test: it starts with no context open (each of the test's
+    pages is in one of its own, browser.new_context() or new_page()), and whatever the test
+    opened is closed after it, passed or failed, so no page of it runs on into the next."""
+    launched = await chromium.get()
+    for left in launched.contexts:  # (none, unless a test's teardown failed half-way)
+        await left.close()
+    yield launched
+    for context in launched.contexts:
+        await context.close()
 
 
 PageFactory = Callable[..., Awaitable[Page]]
@@ -99,7 +151,7 @@ async def accounts_site(
     return server, Pages(browser, server.port)
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def pages(browser: Browser, web_server: KahunaServer) -> AsyncIterator[Pages]:
     """Pages of the server's page; the test fails if any of them logged an error."""
     opened = Pages(browser, web_server.port)

@@ -8,6 +8,7 @@ import asyncio
 import random
 
 import pytest
+import pytest_asyncio
 from playwright.async_api import Browser, Page, expect
 
 from client.screens.analysis_view import luck_line, luck_words
@@ -27,7 +28,7 @@ PLAYOUTS = 32  # the page is tested here, not the engine's judgement (enough to 
 SEARCH = 100  # (the search's plan evaluations for a turn's best turn)
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def web_server(make_server: ServerFactory) -> KahunaServer:
     return await make_server(
         web=True, analysis_playouts=PLAYOUTS, analysis_search=SEARCH, password_cost="test"

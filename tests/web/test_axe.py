@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from playwright.async_api import Browser, Page, expect
 
 from protocol.mail_messages import MailSettings, SetEmail
@@ -59,7 +60,7 @@ async () => {
 """
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def web_server(make_server: ServerFactory) -> KahunaServer:
     return await analysing_server(make_server)
 

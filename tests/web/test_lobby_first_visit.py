@@ -8,8 +8,8 @@ import random
 import time
 
 import pytest
+from playwright.async_api import Browser, Page, expect
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, expect
 
 from server.net.app import KahunaServer
 from tests.conftest import Client, ServerFactory, create_table
@@ -141,10 +141,10 @@ async def guest_of(page: Page) -> str:
 
 
 async def test_a_failed_attempts_notice_goes_with_the_next_success(
-    pages: Pages, make_server: ServerFactory
+    browser: Browser, make_server: ServerFactory
 ) -> None:
     server = await make_server(web=True, password_cost="test")
-    page = await pages.browser.new_page(viewport={"width": 1280, "height": 800})
+    page = await browser.new_page(viewport={"width": 1280, "height": 800})
     await page.goto(f"http://127.0.0.1:{server.port}/")
     form = page.locator("form.login")
     await form.locator("input[name=name]").fill("Newcomer")

@@ -5,17 +5,19 @@ ticked unless asked for; the server's table is what the form said."""
 from __future__ import annotations
 
 import pytest
-from playwright.async_api import expect
+from playwright.async_api import Browser, expect
 
 from shared.types import Seat
 from tests.conftest import ServerFactory
-from tests.web.conftest import Pages, accounts_site
+from tests.web.conftest import accounts_site
 
 pytestmark = pytest.mark.browser
 
 
-async def test_the_form_makes_the_table_it_says(pages: Pages, make_server: ServerFactory) -> None:
-    server, site = await accounts_site(pages.browser, make_server)
+async def test_the_form_makes_the_table_it_says(
+    browser: Browser, make_server: ServerFactory
+) -> None:
+    server, site = await accounts_site(browser, make_server)
     page = await site.open("/")
     rated = page.locator("#rated")
     await expect(page.locator("#vs-computer")).to_be_checked()

@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from playwright.async_api import expect
+from playwright.async_api import Browser, expect
 
 from protocol.player_messages import Games, GetGames, Login
 from server.core import timers
 from server.core.timers import LOBBY_COALESCE
 from tests.conftest import Client, ServerFactory
-from tests.web.conftest import Pages, accounts_site
+from tests.web.conftest import accounts_site
 from tests.web.login_form import register
 from tests.web.rated import PASSWORD, account, rated_game
 
@@ -25,10 +25,10 @@ pytestmark = pytest.mark.browser
 # a page must not wait to see an old rating change (CI once failed so on a busy machine).
 @pytest.mark.parametrize("window", [LOBBY_COALESCE, 2.0], ids=["listed-playing", "one-listing"])
 async def test_a_rated_games_end_moves_the_rating_shown(
-    pages: Pages, make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch, window: float
+    browser: Browser, make_server: ServerFactory, monkeypatch: pytest.MonkeyPatch, window: float
 ) -> None:
     monkeypatch.setattr(timers, "LOBBY_COALESCE", window)
-    server, site = await accounts_site(pages.browser, make_server)
+    server, site = await accounts_site(browser, make_server)
     bobby = await site.open("/")
     await register(bobby, "Bobby", PASSWORD)
     await expect(bobby.locator(".account .logged-in")).to_have_text("Logged in as Bobby (1500)")

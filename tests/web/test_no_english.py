@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from babel.messages.mofile import read_mo
 from playwright.async_api import Browser, Page, expect
 
@@ -96,7 +97,7 @@ def english_in(texts: list[str], language: str) -> list[str]:
     return sorted(set(found))
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def web_server(make_server: ServerFactory) -> KahunaServer:
     return await analysing_server(make_server)
 

@@ -35,9 +35,9 @@ async def club(browser: Browser, make_server: ServerFactory) -> tuple[KahunaServ
 
 
 async def test_a_players_page_shows_the_chart_results_and_games(
-    pages: Pages, make_server: ServerFactory
+    browser: Browser, make_server: ServerFactory
 ) -> None:
-    _server, site, games = await club(pages.browser, make_server)
+    _server, site, games = await club(browser, make_server)
     page = await site.open("/player/Ann")
     await expect(page.locator(".player-head h1")).to_have_text("Ann")
     await expect(page.locator(".player-head .rating strong")).to_have_text(str(games.rating))
@@ -76,9 +76,9 @@ async def test_a_players_page_shows_the_chart_results_and_games(
 
 
 async def test_every_name_in_the_lobby_leads_to_the_players_page(
-    pages: Pages, make_server: ServerFactory
+    browser: Browser, make_server: ServerFactory
 ) -> None:
-    server, site, _ = await club(pages.browser, make_server)
+    server, site, _ = await club(browser, make_server)
     page = await site.open("/")
     for where in (".ratings", ".lobby-chat .lines"):
         await expect(page.locator(f"{where} a[href='/player/Ann']").first).to_be_visible()
@@ -97,11 +97,11 @@ async def test_every_name_in_the_lobby_leads_to_the_players_page(
 
 
 async def test_the_lobby_and_a_players_page_in_german_and_italian(
-    pages: Pages, make_server: ServerFactory
+    browser: Browser, make_server: ServerFactory
 ) -> None:
     """No English sentence of the lobby's or the player page's own left in German or Italian:
     every word they say is looked up, and translated."""
-    server, site, _ = await club(pages.browser, make_server)
+    server, site, _ = await club(browser, make_server)
     english = {
         "Kahuna, a game of islands and bridges",
         "Play the computer now",

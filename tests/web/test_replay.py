@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import pytest_asyncio
 from playwright.async_api import Page, expect
 
 from protocol.messages import GetRecord, Record, Resign
@@ -26,7 +27,7 @@ SEARCH = 100
 KEYS = ("first", "previous", "next", "last")  # the step buttons, #replay-KEY
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def web_server(make_server: ServerFactory) -> KahunaServer:
     return await make_server(
         web=True, analysis_playouts=PLAYOUTS, analysis_search=SEARCH, password_cost="test"

@@ -6,7 +6,7 @@ becomes of the game; and the lobby's list of tournaments, pushed when one is mad
 from __future__ import annotations
 
 import pytest
-from playwright.async_api import expect
+from playwright.async_api import Browser, expect
 
 from protocol.tournament_messages import (
     CreateTournament,
@@ -17,7 +17,7 @@ from protocol.tournament_messages import (
     TournamentTerms,
 )
 from tests.conftest import ServerFactory
-from tests.web.conftest import PHONE, Pages, accounts_site
+from tests.web.conftest import PHONE, accounts_site
 from tests.web.login_form import register
 from tests.web.rated import account
 from tests.web.test_tournament_page import started_tournament
@@ -26,9 +26,9 @@ pytestmark = pytest.mark.browser
 
 
 async def test_the_page_says_the_first_moves_time_and_the_winners(
-    pages: Pages, make_server: ServerFactory
+    browser: Browser, make_server: ServerFactory
 ) -> None:
-    server, site = await accounts_site(pages.browser, make_server, tournament_forfeit=120.0)
+    server, site = await accounts_site(browser, make_server, tournament_forfeit=120.0)
     clients, state = await started_tournament(server)
     tournament_id = state.summary.tournament_id
     page = await site.open(f"/tournament/{tournament_id}")
@@ -53,12 +53,12 @@ async def test_the_page_says_the_first_moves_time_and_the_winners(
 
 
 async def test_withdrawing_under_way_asks_first_and_the_lobby_hears_of_new_tournaments(
-    pages: Pages, make_server: ServerFactory
+    browser: Browser, make_server: ServerFactory
 ) -> None:
     """Eve in the page: the lobby's list shows a tournament made elsewhere without a reload
     (pushed to the lobby); she joins it, it starts, and her Withdraw asks first, saying her
     game of the round goes on; "Yes" withdraws her, her game still hers to play."""
-    server, site = await accounts_site(pages.browser, make_server)
+    server, site = await accounts_site(browser, make_server)
     page = await site.open("/")
     await register(page, "Eve", "eve's long password")
     part = page.locator(".tournaments-part")

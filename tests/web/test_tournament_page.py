@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Page, expect
+from playwright.async_api import Browser, Page, expect
 
 from protocol.tournament_messages import (
     GetTournaments,
@@ -24,7 +24,7 @@ from protocol.tournament_messages import (
 from server.net.app import KahunaServer
 from tests.conftest import Client, ServerFactory
 from tests.server.tournament_sockets import entered, resign
-from tests.web.conftest import DESKTOP, PHONE, Pages, accounts_site
+from tests.web.conftest import DESKTOP, PHONE, accounts_site
 from tests.web.login_form import log_in, register
 from tests.web.rated import PASSWORD, account
 
@@ -55,9 +55,9 @@ async def shot(page: Page, name: str) -> None:
 
 
 async def test_the_tournaments_page_shows_the_round_and_follows_its_games(
-    pages: Pages, make_server: ServerFactory
+    browser: Browser, make_server: ServerFactory
 ) -> None:
-    server, site = await accounts_site(pages.browser, make_server)
+    server, site = await accounts_site(browser, make_server)
     clients, state = await started_tournament(server)
     tournament_id = state.summary.tournament_id
     # the lobby lists it, and its link opens its page without a reload
@@ -134,9 +134,9 @@ async def test_the_tournaments_page_shows_the_round_and_follows_its_games(
 
 
 async def test_an_account_makes_joins_and_starts_a_tournament_in_the_page(
-    pages: Pages, make_server: ServerFactory
+    browser: Browser, make_server: ServerFactory
 ) -> None:
-    server, site = await accounts_site(pages.browser, make_server)
+    server, site = await accounts_site(browser, make_server)
     page = await site.open("/")
     await register(page, "Eve", "eve's long password")
     part = page.locator(".tournaments-part")
@@ -187,9 +187,9 @@ async def test_an_account_makes_joins_and_starts_a_tournament_in_the_page(
 
 
 async def test_a_round_robin_shows_its_own_tie_breaks_and_the_bye(
-    pages: Pages, make_server: ServerFactory
+    browser: Browser, make_server: ServerFactory
 ) -> None:
-    server, site = await accounts_site(pages.browser, make_server)
+    server, site = await accounts_site(browser, make_server)
     lobby = await site.open("/")
     await expect(lobby.locator(".tournaments-part")).to_contain_text("No tournament yet.")
     clients = {name: await account(server.port, name) for name in NAMES[:3]}
@@ -211,9 +211,9 @@ async def test_a_round_robin_shows_its_own_tie_breaks_and_the_bye(
 
 
 async def test_the_director_removes_a_player_draws_the_round_and_ends_it_in_the_page(
-    pages: Pages, make_server: ServerFactory
+    browser: Browser, make_server: ServerFactory
 ) -> None:
-    server, site = await accounts_site(pages.browser, make_server)
+    server, site = await accounts_site(browser, make_server)
     clients, state = await started_tournament(server)
     tournament_id = state.summary.tournament_id
     page = await site.open("/")

@@ -6,20 +6,20 @@ at its address alone, the tournament still named."""
 from __future__ import annotations
 
 import pytest
-from playwright.async_api import expect
+from playwright.async_api import Browser, expect
 
 from tests.conftest import ServerFactory
 from tests.server.tournament_sockets import resign
-from tests.web.conftest import DESKTOP, PHONE, Pages, accounts_site
+from tests.web.conftest import DESKTOP, PHONE, accounts_site
 from tests.web.test_tournament_page import shot, started_tournament
 
 pytestmark = pytest.mark.browser
 
 
 async def test_a_tournament_games_replay_says_its_tournament_and_round(
-    pages: Pages, make_server: ServerFactory
+    browser: Browser, make_server: ServerFactory
 ) -> None:
-    server, site = await accounts_site(pages.browser, make_server)
+    server, site = await accounts_site(browser, make_server)
     clients, state = await started_tournament(server)
     tournament_id = state.summary.tournament_id
     game = state.rounds[0].games[0]

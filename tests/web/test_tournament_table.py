@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from playwright.async_api import expect
+from playwright.async_api import Browser, expect
 
 from protocol.tournament_messages import (
     CreateTournament,
@@ -19,7 +19,7 @@ from protocol.tournament_messages import (
 )
 from tests.conftest import ServerFactory
 from tests.server.tournament_sockets import resign
-from tests.web.conftest import Pages, accounts_site
+from tests.web.conftest import accounts_site
 from tests.web.login_form import register
 from tests.web.rated import account
 
@@ -29,9 +29,9 @@ SHOTS = Path(os.environ.get("KAHUNA_SHOTS", "/tmp/shots-tourwords"))
 
 
 async def test_a_tournaments_table_says_its_round_and_offers_no_rematch(
-    pages: Pages, make_server: ServerFactory
+    browser: Browser, make_server: ServerFactory
 ) -> None:
-    server, site = await accounts_site(pages.browser, make_server)
+    server, site = await accounts_site(browser, make_server)
     bob = await account(server.port, "Bob")
     await bob.send(CreateTournament(TournamentTerms("Club night", "swiss", 2)))
     tournament_id = (await bob.expect(TournamentState)).summary.tournament_id

@@ -8,12 +8,11 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.async_api import Request, expect
+from playwright.async_api import Browser, Request, expect
 
 from server.net.app import KahunaServer
 from server.net.web import WEB_DIR, WebPages
 from tests.conftest import Client, create_table
-from tests.web.conftest import Pages
 
 BUDGET = 200_000  # bytes over the wire: bodies as sent, and the answers' headers
 
@@ -21,7 +20,7 @@ BUDGET = 200_000  # bytes over the wire: bodies as sent, and the answers' header
 @pytest.mark.browser
 @pytest.mark.parametrize("place", ["/", "/table", "/learn"])
 async def test_the_whole_page_is_light_and_from_its_own_origin(
-    pages: Pages, web_server: KahunaServer, place: str
+    browser: Browser, web_server: KahunaServer, place: str
 ) -> None:
     path = place
     client = None
@@ -30,7 +29,7 @@ async def test_the_whole_page_is_light_and_from_its_own_origin(
         joined, _state = await create_table(client, vs_computer=True)
         path = f"/table/{joined.table_id}"
     requests: list[Request] = []
-    context = await pages.browser.new_context(locale="de-DE")
+    context = await browser.new_context(locale="de-DE")
     page = await context.new_page()
     page.on("request", lambda request: requests.append(request))
     await page.goto(f"http://127.0.0.1:{web_server.port}{path}")
