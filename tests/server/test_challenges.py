@@ -28,7 +28,7 @@ from server.core.table import MemberId
 from server.storage.sqlite_store import SqliteStorage
 from shared.board import ISLANDS
 from shared.types import Seat
-from tests.server.test_core import WALL, codes, of, the, writes_of
+from tests.server.test_core import DAYS_SWEEP, WALL, codes, of, the, writes_of
 from tests.server.test_logins import Accounts
 
 DAY = 86400.0
@@ -135,7 +135,7 @@ def test_the_lobby_chat_reaches_version_3_watchers_who_do_not_ignore_the_sender(
 
 
 def test_a_game_of_days_waits_for_its_players_and_the_flag_falls_after_three_days() -> None:
-    h = Accounts()
+    h = Accounts(sweep_interval=DAYS_SWEEP)
     ann, _ = h.account("Ann")
     bob, _ = h.account("Bob")
     table_id = days_table(h, ann, 3)
@@ -153,7 +153,7 @@ def test_a_game_of_days_waits_for_its_players_and_the_flag_falls_after_three_day
 
 
 def test_your_move_reaches_the_player_elsewhere_and_time_low_warns() -> None:
-    h = Accounts()
+    h = Accounts(sweep_interval=DAYS_SWEEP)
     ann, _ = h.account("Ann")
     bob, bob_token = h.account("Bob")
     table_id = days_table(h, ann, 1)

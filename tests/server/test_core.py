@@ -80,6 +80,11 @@ from shared.views import (
 
 M = TypeVar("M")
 WALL = 1_700_000_000.0  # the wall clock the core stamps storage ops with
+# A harness that lives through days of play sweeps (hello timeouts, abandoned games, finished
+# tables' closing) once a minute instead of the server's once a second: a day is then 1,440
+# ticks rather than 86,400, and the sweep still runs all through it. What is due at a time of
+# its own (a flag, a time-low note, a tournament's round or start) is a timer, ticked at exactly.
+DAYS_SWEEP = 60.0
 
 
 def make_config(**overrides: Any) -> ServerConfig:

@@ -25,7 +25,7 @@ from protocol.player_messages import (
 )
 from server.core.effects import Effects
 from server.core.table import MemberId
-from tests.server.test_core import Harness, of, the
+from tests.server.test_core import DAYS_SWEEP, Harness, of, the
 from tests.server.test_logins import SECRET, Accounts
 
 TIMEOUT = 30.0  # the abandonment timeout, in the core's injected seconds
@@ -119,7 +119,7 @@ def test_version_3_neither_gets_nor_accepts_the_game_over_note() -> None:
 
 
 def test_a_game_of_days_lost_at_its_deadline_is_told_to_both() -> None:
-    h = Accounts(abandon_timeout=TIMEOUT)
+    h = Accounts(abandon_timeout=TIMEOUT, sweep_interval=DAYS_SWEEP)
     ann = account(h, "Ann", 4)
     bob = account(h, "Bob", 4)
     days = ChallengeTerms(seat="white", first="white", clock=TimeControl(days=1))

@@ -42,7 +42,7 @@ from protocol.player_messages import (
     Resume,
 )
 from server.core.table import MemberId
-from tests.server.test_core import WALL, codes, of, the
+from tests.server.test_core import DAYS_SWEEP, WALL, codes, of, the
 from tests.server.test_logins import SECRET, Accounts
 
 DAY = 86400
@@ -214,7 +214,7 @@ def test_a_challenge_and_its_answers_are_answered_by_the_challenges_lists() -> N
 
 
 def test_a_game_of_days_against_the_computer_is_played_unrated() -> None:
-    h = Accounts()
+    h = Accounts(sweep_interval=DAYS_SWEEP)
     ann, _ = h.account("Ann")
     create = CreateTable(TableOptions(), True, "white", "white", TimeControl(days=2), rated=True)
     effects = h.send(ann, create)

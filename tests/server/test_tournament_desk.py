@@ -35,7 +35,7 @@ from server.core.store import (
     TournamentOp,
 )
 from shared.types import Seat
-from tests.server.test_core import WALL, codes, of, writes_of
+from tests.server.test_core import DAYS_SWEEP, WALL, codes, of, writes_of
 from tests.server.test_logins import Accounts
 from tests.server.tournament_harness import (
     NAMES,
@@ -200,7 +200,7 @@ def test_a_double_round_robin_by_correspondence_goes_on_by_the_calendar() -> Non
     """Four players, every pairing twice with the seats swapped, a day a move: nobody moves, so
     every game is lost on time by White after a day, and each round is paired as the last game
     of the one before ends; no first-move forfeit in a game of days (the clock decides)."""
-    h = Accounts()
+    h = Accounts(sweep_interval=DAYS_SWEEP)  # six days
     players = {name: v4_account(h, name) for name in NAMES[:4]}
     terms = TournamentTerms("Letters", "double_round_robin", clock=TimeControl(days=1))
     tournament_id = made_and_joined(h, players["Ann"], players.values(), terms)
