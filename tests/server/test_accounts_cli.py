@@ -22,21 +22,22 @@ from server.jobs.password_hashing import Passwords
 from server.storage.sqlite_store import SqliteStorage
 from tests.conftest import Backend, Client, ServerFactory
 from tests.postgres import Cluster
+from tests.server.operator_commands import ROOT, as_program, in_process
 from tests.server.standby_pair import first_and_standby, taken_over
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 OLD = Passwords("test").hash("old password words")
 
 
 def run(*args: str, password: str | None = None) -> subprocess.CompletedProcess[str]:
-    """kahuna-server accounts ARGS, its standard input no terminal (/dev/null), as from cron."""
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
-    if password is not None:
-        env["KAHUNA_PASSWORD"] = password
-    return subprocess.run(
-        [sys.executable, "-m", "server", "accounts", *args], stdin=subprocess.DEVNULL,
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    """kahuna-server accounts ARGS, its standard input no terminal (/dev/null), as from cron: run
+    in this process (tests/server/operator_commands.py); `program` starts it as a process of its
+    own, which the first two tests do."""
+    return in_process("accounts", *args, password=password)
+
+
+def program(*args: str, password: str | None = None) -> subprocess.CompletedProcess[str]:
+    """kahuna-server accounts ARGS as a process of its own, from cron."""
+    return as_program("accounts", *args, password=password)
 
 
 def make_db(path: Path) -> None:
@@ -51,7 +52,7 @@ def make_db(path: Path) -> None:
 def test_list_reset_password_and_disable(tmp_path: Path) -> None:
     db = tmp_path / "server.sqlite3"
     make_db(db)
-    listed = run("list", "--db", str(db))
+    listed = program("list", "--db", str(db))
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
     assert lines[1].split()[:3] == ["Ann", "1612", "11"]
@@ -84,7 +85,7 @@ def test_reset_password_with_no_terminal_says_so_in_one_line(tmp_path: Path) -> 
     """cron, ssh without -t, systemd, </dev/null: no traceback, and the password unchanged."""
     db = tmp_path / "server.sqlite3"
     make_db(db)
-    done = run("reset-password", "Ann", "--db", str(db))  # no KAHUNA_PASSWORD, stdin /dev/null
+    done = program("reset-password", "Ann", "--db", str(db))  # no KAHUNA_PASSWORD, stdin /dev/null
     assert done.returncode == 2
     assert done.stderr == (
         "kahuna-server accounts: standard input is not a terminal to ask the new password at:"

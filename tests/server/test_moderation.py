@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import sys
 from pathlib import Path
 
 import msgpack
@@ -56,7 +55,8 @@ from tests.server.moderation_setup import (
     player,
     refusal,
 )
-from tests.server.test_accounts_cli import ROOT, run
+from tests.server.operator_commands import as_program
+from tests.server.test_accounts_cli import run
 
 
 def heard(client: Client, text: str) -> bool:
@@ -99,12 +99,8 @@ async def test_the_operator_makes_a_moderator_while_the_server_runs(
 
 
 def run_moderation(*args: str) -> subprocess.CompletedProcess[str]:
-    """kahuna-server moderation ARGS."""
-    return subprocess.run(
-        [sys.executable, "-m", "server", "moderation", *args], stdin=subprocess.DEVNULL,
-        cwd=ROOT, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    """kahuna-server moderation ARGS, as a process of its own."""
+    return as_program("moderation", *args)
 
 
 async def test_a_muted_players_chat_reaches_nobody_until_unmuted(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import sys
 from pathlib import Path
 
 from protocol.player_messages import LoggedIn, Login, PlayerNote, Register
@@ -22,16 +21,14 @@ from protocol.tournament_messages import (
 from server.net.app import KahunaServer
 from server.storage.storage_open import open_storage
 from tests.conftest import Client, ServerFactory, server_config
-from tests.server.test_accounts_cli import ROOT
+from tests.server.operator_commands import as_program, in_process
 from tests.server.tournament_sockets import WORDS, state_with
 
 
 def tournaments(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "server", "tournaments", *args], stdin=subprocess.DEVNULL,
-        cwd=ROOT, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}, capture_output=True,
-        text=True, timeout=60,
-    )  # fmt: skip
+    """kahuna-server tournaments ARGS, run in this process (tests/server/operator_commands.py;
+    the first test's first call starts it as a process of its own)."""
+    return in_process("tournaments", *args)
 
 
 async def player(port: int, name: str, register: bool = True) -> Client:
@@ -77,7 +74,7 @@ async def test_beside_a_running_server_the_operator_ends_a_tournament_and_hands_
     await state_with(bob, 1)
     await cid.send(CreateTournament(TournamentTerms("Later", "swiss", 2)))
     later = (await named(cid, "Later")).summary.tournament_id
-    listed = await asyncio.to_thread(tournaments, "list", "--db", db)
+    listed = await asyncio.to_thread(as_program, "tournaments", "list", "--db", db)
     assert listed.returncode == 0, listed.stderr
     head, newest, oldest = listed.stdout.splitlines()
     assert head.split()[:3] == ["id", "name", "format"]
@@ -111,11 +108,7 @@ async def test_beside_a_running_server_the_operator_ends_a_tournament_and_hands_
     listed = await asyncio.to_thread(tournaments, "list", "--db", db)
     rows = {line.split()[0]: line.split() for line in listed.stdout.splitlines()[1:]}
     assert rows[cup][3] == "closed" and rows[later][-1] == "Bob"
-    logged = await asyncio.to_thread(
-        subprocess.run, [sys.executable, "-m", "server", "moderation", "log", "--db", db],
-        cwd=ROOT, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}, capture_output=True,
-        text=True, timeout=60,
-    )  # fmt: skip
+    logged = await asyncio.to_thread(in_process, "moderation", "log", "--db", db)
     lines = logged.stdout.splitlines()[1:]
     assert [line.split()[2:7] for line in lines] == [
         ["operator", "hand_tournament", later, "->", "Bob"],
