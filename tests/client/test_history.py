@@ -107,8 +107,10 @@ def test_a_history_for_another_table_starts_that_table() -> None:
     assert events(state) == [LINE_1] and "<Bob> old table" not in texts(state)
 
 
-async def start_against_the_computer(ann: Player) -> None:
-    await new_table(ann, "\r")  # against the computer
+async def start_against_the_computer(ann: Player, keys: str = "") -> None:
+    """A table against the computer, as the form stands (its level normal) once `keys` are
+    pressed in it."""
+    await new_table(ann, keys + "\r")
     await until(lambda: ann.state.message.startswith("Your turn"), "Ann's turn")
 
 
@@ -180,7 +182,10 @@ async def test_save_at_the_end_writes_a_record_that_replays_to_the_same_result(
     rng = random.Random(5)
     async with player(server, "Ann", tmp_path) as ann:
         ann.line("save")  # nothing yet
-        await start_against_the_computer(ann)
+        # the easy level (l: normal, strong, easy), a whole game's decisions in milliseconds
+        # where the normal level's take seconds
+        await start_against_the_computer(ann, "ll")
+        assert ann.state.form.level == "easy"
         state = ann.state
         loop = asyncio.get_running_loop()
         end = loop.time() + 60
