@@ -124,7 +124,9 @@ def test_kahuna_client_analyse_plain(tmp_path: Path, capsys: pytest.CaptureFixtu
     from client.cli.play import main
 
     path = tmp_path / "game.kahuna"
-    path.write_text(resigned_game(11, 20), encoding="utf-8")  # the command, not the engine
+    # the command, not the engine: a few turns (each one's analysis at the command's own
+    # budget, which it has no option to lower)
+    path.write_text(resigned_game(11, 8), encoding="utf-8")
     assert main(["--analyse", str(path), "--plain", "--lang", "en"]) == 0
     out = capsys.readouterr()
     assert "Analysis" in out.out and "White's chance" in out.out
