@@ -74,7 +74,7 @@ from server.net.sockets import (
     socket_ceiling,
 )
 from server.net.web import OriginCheck, ProcessRequest, WebPages
-from server.storage.storage_open import open_storage, safe_name
+from server.storage.storage_open import START_GRACE, open_storage, safe_name
 from server.storage.writer import Writer
 from shared.actions import Action
 
@@ -94,8 +94,12 @@ MODERATION_LOG_SHOWN = 100  # the latest lines of the moderation log loaded for 
 class KahunaServer:
     def __init__(self, config: ServerConfig | None = None, storage: Storage | None = None) -> None:
         self.config = config or ServerConfig()
-        # raises StorageError for a database it must not use (newer, corrupt, unreadable)
-        self.storage: Storage = storage if storage is not None else open_storage(self.config.db)
+        # raises StorageError for a database it must not use (newer, corrupt, unreadable), and
+        # DatabaseInUse for one another server holds, after START_GRACE on PostgreSQL (the lock
+        # of a server killed a moment ago outlives it briefly); this blocks for that long
+        self.storage: Storage = (
+            storage if storage is not None else open_storage(self.config.db, grace=START_GRACE)
+        )
         # The core's randomness (tokens, table ids, the cards): the operating system's CSPRNG,
         # unless the config brings a seeded rng (tests).
         rng = self.config.rng if self.config.rng is not None else random.SystemRandom()

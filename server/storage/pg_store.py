@@ -8,7 +8,9 @@ the lock is free, which PostgreSQL makes it the moment the serving server's sess
 a crash, a kill -9 (the socket closes), or the loss of its host (TCP keepalives, set short on
 the session, end it within seconds). The server that lost its connection cannot write any more,
 so it stops serving (a failed write stops a server) and never tells a client what it has not
-stored: there is no moment with two servers writing one database.
+stored: there is no moment with two servers writing one database. A server with no standby to
+wait as is refused (DatabaseInUse), after a short `grace` at its start: the lock of a server
+killed a moment ago is freed only once PostgreSQL has ended that session, not at the kill.
 
 Every write is one transaction: the connection is in autocommit, so nothing is committed behind
 the storage's back, and a write of several operations opens its own BEGIN ... COMMIT (a move
@@ -22,6 +24,7 @@ import contextlib
 import functools
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -38,6 +41,7 @@ log = logging.getLogger(__name__)
 # per database, so several kahuna databases in one PostgreSQL cluster do not meet.
 LOCK_KEY = APPLICATION_ID
 STANDBY_POLL = 0.25  # seconds between a standby's looks at the lock
+GRACE_POLL = 0.1  # seconds between the looks at the lock during an opening's `grace`
 CONNECT_TIMEOUT = 5  # seconds, unless the URL says otherwise
 # On TCP, how soon PostgreSQL notices a serving host gone without a word (a power cut, a cable):
 # about idle + interval * count seconds. Ignored on a Unix socket, where the kernel tells at once.
@@ -63,9 +67,11 @@ class PgStorage(SqlStorage):
     """`Storage` in a PostgreSQL database given by its URL (postgresql://USER@HOST/DB), which
     messages call `name` (the URL without its password).
 
-    `standby`: None refuses a database another server serves; an Event waits for it to be
-    free, until the event is set (then StandbyStopped). `on_standby` is called once when it
-    starts to wait."""
+    `standby`: None refuses a database another server serves (DatabaseInUse), after asking
+    again for its lock for up to `grace` seconds (the session of a server killed a moment ago,
+    which PostgreSQL has not ended yet: server/storage/storage_open.py's START_GRACE); an Event
+    waits for it to be free, until the event is set (then StandbyStopped). `on_standby` is
+    called once when it starts to wait."""
 
     GREATEST = "greatest"
     remote = True
@@ -79,6 +85,7 @@ class PgStorage(SqlStorage):
         on_standby: Callable[[], None] | None = None,
         shared: bool = False,
         create: bool = True,
+        grace: float = 0.0,
     ) -> None:
         """`shared`: beside the serving server, for the operator's commands
         (server/cli/accounts_cli.py): no lock taken, the schema neither made nor migrated.
@@ -100,7 +107,7 @@ class PgStorage(SqlStorage):
             if shared:
                 self._check_shared()
             else:
-                self._lock(standby, on_standby)
+                self._lock(standby, on_standby, grace)
                 self._open(create)
         except BaseException:
             self._conn.close()
@@ -151,18 +158,33 @@ class PgStorage(SqlStorage):
     def _begin_read(self) -> None:
         self._execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
 
-    def _lock(self, standby: threading.Event | None, on_standby: Callable[[], None] | None) -> None:
+    def _lock(
+        self, standby: threading.Event | None, on_standby: Callable[[], None] | None, grace: float
+    ) -> None:
         try:
             for setting, value in KEEPALIVES.items():
                 self._conn.execute(f"SET {setting} = {int(value)}")
-            waited = False
+            deadline = time.monotonic() + grace
+            graced = waited = False
             while not self._try_lock():
                 if standby is None:
-                    raise DatabaseInUse(
-                        f"{self.path}: another kahuna server is using this database; one"
-                        " database belongs to one server (a second one started as a standby"
-                        " waits for it)"
-                    )
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise DatabaseInUse(
+                            f"{self.path}: another kahuna server is using this database; one"
+                            " database belongs to one server (a second one started as a standby"
+                            " waits for it)"
+                        )
+                    if not graced:
+                        graced = True
+                        log.info(
+                            "%s: the database's lock is taken; asking again for up to %.1f s"
+                            " (a server killed a moment ago holds it until PostgreSQL has ended"
+                            " its session)",
+                            self.path, grace,
+                        )  # fmt: skip
+                    time.sleep(min(GRACE_POLL, left))
+                    continue
                 if not waited:
                     waited = True
                     if on_standby is not None:

@@ -21,7 +21,6 @@ from server.core.store import (
     ClearSeatOp,
     CloseOp,
     CreateTableOp,
-    DatabaseInUse,
     FinishOp,
     SetSeatOp,
     Storage,
@@ -34,6 +33,7 @@ from server.core.store import (
 )
 from server.storage.sqlite_schema import SCHEMA_VERSION
 from server.storage.sqlite_store import SqliteStorage, default_db_path
+from server.storage.storage_open import START_GRACE, open_storage
 from tests.conftest import Backend
 
 OPTIONS = {"variant1": True, "variant2": False, "handicap": {"white": 2}}
@@ -552,13 +552,8 @@ def test_a_move_stored_alone_is_all_or_nothing(backend: Backend, bad: AppendLogO
 
 
 def reopened_after_kill(backend: Backend) -> Storage:
-    """The database opened again after its writer was killed. PostgreSQL frees the killed
-    session's advisory lock (the one-server-per-database lock) only once its backend has seen
-    the client's socket closed, a moment after the kill on a busy machine: until then the
-    database is in use, and it is asked again, a bounded number of times."""
-    for _ in range(100):
-        try:
-            return backend.open()
-        except DatabaseInUse:
-            time.sleep(0.1)
-    return backend.open()
+    """The database opened again after its writer was killed, as a server's start opens it:
+    PostgreSQL frees the killed session's advisory lock (the one-server-per-database lock) only
+    once its backend has seen the client's socket closed, a moment after the kill on a busy
+    machine, and the start asks for it again for START_GRACE (server/storage/storage_open.py)."""
+    return open_storage(backend.db, grace=START_GRACE)

@@ -1,21 +1,36 @@
 """PostgreSQL's own side of the storage, on a real PostgreSQL (tests/postgres.py): databases it
-must refuse and leaves as they were, the lock that lets one server serve and a standby wait,
-a lost connection, and the --db values that are neither a file nor a supported URL."""
+must refuse and leaves as they were, the lock that lets one server serve and a standby wait
+(and a server's start wait briefly for a killed server's, the operator's commands not), a lost
+connection, and the --db values that are neither a file nor a supported URL."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import psycopg
 import pytest
 
+from server.cli import accounts_cli
 from server.cli.serve import main
-from server.core.store import AppendLogOp, CreateTableOp, StandbyStopped, StorageError
-from server.storage.pg_store import PgStorage
+from server.core.store import (
+    AccountOp,
+    AccountRow,
+    AppendLogOp,
+    CreateTableOp,
+    DatabaseInUse,
+    StandbyStopped,
+    StorageError,
+)
+from server.net.app import KahunaServer
+from server.storage.pg_store import LOCK_KEY, PgStorage
 from server.storage.sqlite_schema import SCHEMA_VERSION
-from server.storage.storage_open import check_db, open_storage, safe_name
+from server.storage.storage_open import START_GRACE, check_db, open_storage, safe_name
+from tests.conftest import server_config
 from tests.postgres import Cluster
 
 
@@ -146,14 +161,109 @@ def test_a_lost_connection_stops_writes_and_frees_the_database(postgres: Cluster
     with pytest.raises(StorageError, match="nothing written"):
         serving.write([AppendLogOp("t", 0, (["m", "white", "a"],), 2.0)])
     serving.close()
-    # free once PostgreSQL has ended the session (pg_terminate_backend only signals it)
-    again = None
-    for _ in range(100):
-        try:
-            again = open_storage(url)
-            break
-        except StorageError:
-            time.sleep(0.05)
-    assert again is not None, "the lock of the ended session was never let go"
+    # free once PostgreSQL has ended the session (pg_terminate_backend only signals it): what a
+    # server's start waits for, as after a kill -9
+    again = open_storage(url, grace=START_GRACE)
     assert again.load_open_tables(0)[0].log == []
     again.close()
+
+
+def lock_held(url: str) -> psycopg.Connection[tuple[object, ...]]:
+    """A session of its own holding the serving server's lock, as a server killed a moment ago
+    holds it until PostgreSQL has ended its session."""
+    holder = psycopg.connect(url, autocommit=True)
+    holder.execute("SELECT pg_advisory_lock(%s)", (LOCK_KEY,))
+    return holder
+
+
+class OnRecord(logging.Handler):
+    """Calls `then` with each record's message, in the thread that logs it."""
+
+    def __init__(self, then: Callable[[str], object]) -> None:
+        super().__init__()
+        self.then = then
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.then(record.getMessage())
+
+
+@contextlib.contextmanager
+def on_storage_log(then: Callable[[str], object]) -> Iterator[None]:
+    """`then` at each line the PostgreSQL storage logs, its info lines among them."""
+    logger = logging.getLogger("server.storage.pg_store")
+    handler, level = OnRecord(then), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+async def test_a_server_started_before_a_killed_servers_session_ends_serves(
+    postgres: Cluster,
+) -> None:
+    """The lock is taken when the server starts; the session that holds it ends (its socket
+    closed, as a kill -9 closes it) once the server has said that it asks again, and PostgreSQL
+    frees the lock a moment after that. The start waits for it, and the server serves."""
+    url = postgres.database()
+    open_storage(url).close()
+    holder = lock_held(url)
+    said: list[str] = []
+
+    def ended(message: str) -> None:
+        said.append(message)
+        holder.close()
+
+    try:
+        with on_storage_log(ended):
+            server = KahunaServer(server_config(db=url))
+        try:
+            await server.start()
+            assert server.port > 0
+        finally:
+            await server.stop()
+    finally:
+        holder.close()
+    assert len(said) == 1 and f"asking again for up to {START_GRACE:.1f} s" in said[0], said
+
+
+def test_a_server_start_is_refused_when_the_lock_stays_taken_past_the_grace(
+    postgres: Cluster,
+) -> None:
+    url = postgres.database()
+    holder = lock_held(url)
+    said: list[str] = []
+    try:
+        began = time.monotonic()
+        with on_storage_log(said.append), pytest.raises(DatabaseInUse, match="another kahuna"):
+            open_storage(url, grace=0.3)
+        took = time.monotonic() - began
+    finally:
+        holder.close()
+    assert 0.3 <= took < START_GRACE
+    assert len(said) == 1 and "asking again for up to 0.3 s" in said[0], said
+
+
+def test_the_operators_commands_see_a_running_server_at_once(
+    postgres: Cluster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A lock they find taken means a server running there: they open the database beside it at
+    once, never waiting for the lock as a server's start does (a wait would take START_GRACE)."""
+    url = postgres.database()
+    storage = open_storage(url)
+    storage.write(
+        [AccountOp(AccountRow("bob", "Bob", "$argon2id$x", 1500, 350, 0.06, 1, 1, False))]
+    )
+    storage.close()
+    holder = lock_held(url)
+    try:
+        began = time.monotonic()
+        status = accounts_cli.main(["--db", url, "disable", "Bob"])
+        took = time.monotonic() - began
+    finally:
+        holder.close()
+    assert status == 0
+    assert "the running server logs its clients out" in capsys.readouterr().out
+    assert took < START_GRACE
