@@ -13,42 +13,18 @@ LANG, in gettext's order), else English.
 from __future__ import annotations
 
 import gettext
-import os
-from collections.abc import Mapping
 
-# the catalogue's, said from here too (re-exported)
+# the catalogue's, said from here too (re-exported); the choice of a language is the
+# catalogue's so that the server's command line makes it alike (server/cli/moderation_cli.py)
+from catalogue import DEFAULT as DEFAULT
 from catalogue import DOMAIN as DOMAIN
 from catalogue import LANGUAGES as LANGUAGES
 from catalogue import LOCALE_DIR as LOCALE_DIR
 from catalogue import N_ as N_
-
-DEFAULT = "en"
+from catalogue import choose_language as choose_language
 
 _catalog: gettext.NullTranslations = gettext.NullTranslations()
 _language = DEFAULT
-
-
-def choose_language(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
-    """The language to speak: the flag's, else the first of the locale's that we speak."""
-    if flag:
-        if flag not in LANGUAGES:
-            raise ValueError(f"{flag!r} is not a language of this client: {', '.join(LANGUAGES)}")
-        return flag
-    env = os.environ if environ is None else environ
-    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = env.get(key, "")
-        if not value:
-            continue
-        # LANGUAGE is a colon-separated list of preferences; the others hold one locale.
-        for locale in value.split(":"):
-            code = locale.split("_")[0].split(".")[0].split("@")[0].lower()
-            if code in LANGUAGES:
-                return code
-            if code in ("c", "posix"):
-                return DEFAULT
-        if key != "LANGUAGE":  # the first locale variable that is set decides
-            return DEFAULT
-    return DEFAULT
 
 
 def set_language(language: str) -> None:

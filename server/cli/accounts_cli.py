@@ -146,8 +146,9 @@ def main(argv: list[str]) -> int:
 
 
 def _command(args: argparse.Namespace, storage: Storage, running: bool) -> int:
+    rows = storage.load_accounts()
     # a deleted account's stand-in (server/core/store.py's DeleteAccountOp) is nobody's account
-    accounts = {a.key: a for a in storage.load_accounts() if not is_deleted_key(a.key)}
+    accounts = {a.key: a for a in rows if not is_deleted_key(a.key)}
     # an account stored under an older skeleton (server/core/names.py) is found under today's too;
     # the oldest keeps a name that two now share, as in the server (server/core/accounts.py)
     by_name = {name_key(a.name): a for a in sorted(accounts.values(), key=lambda a: -a.created)}
@@ -157,7 +158,10 @@ def _command(args: argparse.Namespace, storage: Storage, running: bool) -> int:
         return 0
     if args.command == "recent":
         registrations = storage.load_registrations(now - args.hours * 3600)
-        print(render_recent(registrations, accounts))
+        # a deleted account's registration is its stand-in's since (DeleteAccountOp), shown
+        # under the stand-in's name as the archive and the chat show it, not its key
+        stand_ins = {a.key: a.name for a in rows if is_deleted_key(a.key)}
+        print(render_recent(registrations, accounts, stand_ins))
         return 0
     names = [args.name] if args.command == "reset-password" else list(args.names)
     found: list[AccountRow] = []
@@ -244,8 +248,13 @@ def render_list(accounts: list[AccountRow]) -> str:
     return "\n".join(lines)
 
 
-def render_recent(registrations: list[Registration], accounts: dict[str, AccountRow]) -> str:
-    """The registrations by address, the address with the most first."""
+def render_recent(
+    registrations: list[Registration],
+    accounts: dict[str, AccountRow],
+    stand_ins: dict[str, str],
+) -> str:
+    """The registrations by address, the address with the most first; `stand_ins`: the
+    deleted accounts' stand-ins' names by their keys."""
     by_address: dict[str, list[Registration]] = {}
     for registration in registrations:
         by_address.setdefault(registration.address, []).append(registration)
@@ -254,15 +263,17 @@ def render_recent(registrations: list[Registration], accounts: dict[str, Account
     lines = [f"{'address':<40} {'accounts':>8}  names (registered at)"]
     for address, made in sorted(by_address.items(), key=lambda item: (-len(item[1]), item[0])):
         names = ", ".join(
-            f"{_name(accounts, r.key)} ({time.strftime('%Y-%m-%d %H:%M', time.localtime(r.at))})"
+            f"{_name(accounts, stand_ins, r.key)}"
+            f" ({time.strftime('%Y-%m-%d %H:%M', time.localtime(r.at))})"
             for r in made
         )
         lines.append(f"{address:<40} {len(made):>8}  {names}")
     return "\n".join(lines)
 
 
-def _name(accounts: dict[str, AccountRow], key: str) -> str:
+def _name(accounts: dict[str, AccountRow], stand_ins: dict[str, str], key: str) -> str:
+    """The name the account is shown under, as server/core/accounts.py's name_of finds it."""
     account = accounts.get(key)
     if account is None:
-        return key
+        return stand_ins.get(key, key)
     return f"{account.name} (disabled)" if account.disabled else account.name

@@ -25,11 +25,14 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 Done = subprocess.CompletedProcess[str]
 
 
-def as_program(*args: str, password: str | None = None) -> Done:
-    """kahuna-server ARGS as a process of its own; `password` in its environment."""
+def as_program(*args: str, password: str | None = None, locale: str | None = None) -> Done:
+    """kahuna-server ARGS as a process of its own; `password` in its environment, and
+    LANG=`locale` (none: no locale variable at all)."""
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
     if password is not None:
         env[PASSWORD_ENV] = password
+    if locale is not None:
+        env["LANG"] = locale
     return subprocess.run(
         [sys.executable, "-m", "server", *args], stdin=subprocess.DEVNULL, cwd=ROOT, env=env,
         capture_output=True, text=True, timeout=60,

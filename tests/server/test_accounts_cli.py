@@ -14,9 +14,10 @@ import psycopg
 import pytest
 from websockets.asyncio.client import connect
 
+from protocol.account_messages import DeleteAccount
 from protocol.fields import PROTOCOL_VERSION
 from protocol.messages import Hello, Welcome
-from protocol.player_messages import LoggedIn, LoggedOut, Login, Logout, Register
+from protocol.player_messages import Games, GetGames, LoggedIn, LoggedOut, Login, Logout, Register
 from server.core.store import AccountOp, AccountRow, LoginTokenOp, hash_token
 from server.jobs.password_hashing import Passwords
 from server.storage.sqlite_store import SqliteStorage
@@ -24,6 +25,7 @@ from tests.conftest import Backend, Client, ServerFactory
 from tests.postgres import Cluster
 from tests.server.operator_commands import ROOT, as_program, in_process
 from tests.server.standby_pair import first_and_standby, taken_over
+from tests.server.test_account_sockets import a_game
 
 OLD = Passwords("test").hash("old password words")
 
@@ -197,6 +199,33 @@ async def test_the_operator_disables_recent_accounts_of_a_running_server(
     await again.expect_error("bad_login")
     await ann.send(Logout())  # Ann, of another address, is still logged in
     assert (await ann.expect(LoggedOut)).name == "Ann (guest)"
+
+
+async def test_recent_names_a_deleted_account_as_its_games_do(
+    backend: Backend, make_server: ServerFactory
+) -> None:
+    """A deleted account's registration stays, its stand-in's: listed under the name the
+    archive gives its games ("deleted #1"), never under the stand-in's key ("#deleted 1")."""
+    server = await make_server(db=backend.db, password_cost="test")
+    ann, _ = await register(server.port, "127.0.0.1", "Ann")
+    spam, _ = await register(server.port, "127.0.0.7", "Spam0")
+    other, _ = await register(server.port, "127.0.0.7", "Spam1")
+    table_id = await a_game(ann, spam, spam)
+    await spam.send(DeleteAccount("long enough words"))
+    assert (await spam.expect(LoggedOut)).reason == "account_deleted"
+    await ann.send(GetGames(None))
+    (game,) = [g for g in (await ann.expect(Games)).games if g.table_id == table_id]
+    stand_in = game.black
+    assert stand_in == "deleted #1"
+
+    recent = await asyncio.to_thread(run, "recent", "--db", backend.db)
+    assert recent.returncode == 0, recent.stderr
+    lines = recent.stdout.splitlines()
+    assert lines[1].split()[:2] == ["127.0.0.7", "2"]
+    assert f"  {stand_in} (" in lines[1] and "Spam1 (" in lines[1]
+    assert "#deleted" not in recent.stdout and "Spam0" not in recent.stdout
+    for client in (ann, spam, other):
+        await client.close()
 
 
 async def test_the_commands_work_beside_a_postgresql_server_and_its_standby(

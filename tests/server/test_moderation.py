@@ -6,11 +6,15 @@ non-moderator refused, changing nothing; and all of it kept across a restart, on
 from __future__ import annotations
 
 import asyncio
+import gettext
 import subprocess
+import time
 from pathlib import Path
 
 import msgpack
+import pytest
 
+from catalogue import DOMAIN, LOCALE_DIR
 from protocol.errors import ErrorCode
 from protocol.messages import (
     Chat,
@@ -44,7 +48,10 @@ from protocol.player_messages import (
     Login,
     Register,
 )
+from server.cli import moderation_cli
+from server.core.store import ModerationLogOp
 from server.net.app import KahunaServer
+from server.storage.sqlite_store import SqliteStorage
 from tests.conftest import Client, ServerFactory, create_table, server_config
 from tests.server.moderation_setup import (
     WORDS,
@@ -88,19 +95,99 @@ async def test_the_operator_makes_a_moderator_while_the_server_runs(
     assert note.note == "moderator_revoked"
     await mod.send(Moderate("mute", "Nobody", "spam", 60))
     await mod.expect_error("not_moderator")
-    shown = await asyncio.to_thread(run_moderation, "log", "--db", db)
-    assert shown.returncode == 0, shown.stderr
-    lines = shown.stdout.splitlines()[1:]
-    assert [line.split()[2:5] for line in lines] == [
-        ["operator", "moderator", "Mira"],
-        ["operator", "moderator_revoked", "Mira"],
-    ]
+    # the log in the operator's language: English with no locale, German from the locale,
+    # Italian by --lang over a German locale; the operator said as a role, never its code
+    for args, locale, said in (
+        ((), None, ["the operator made Mira a moderator",
+                    "the operator took the moderator's rights from Mira"]),
+        ((), "de_DE.UTF-8", ["der Betreiber hat Mira zum Moderator gemacht",
+                             "der Betreiber hat Mira die Moderatorrechte entzogen"]),
+        (("--lang", "it"), "de_DE.UTF-8", ["il gestore ha nominato moderatore Mira",
+                                           "il gestore ha tolto i diritti di moderatore a Mira"]),
+    ):  # fmt: skip
+        shown = await asyncio.to_thread(run_moderation, "log", *args, "--db", db, locale=locale)
+        assert shown.returncode == 0, shown.stderr
+        lines = shown.stdout.splitlines()
+        assert [line.split("  ", 1)[1] for line in lines] == said, shown.stdout
+        assert "moderator_revoked" not in shown.stdout
     await mod.close()
 
 
-def run_moderation(*args: str) -> subprocess.CompletedProcess[str]:
-    """kahuna-server moderation ARGS, as a process of its own."""
-    return as_program("moderation", *args)
+def run_moderation(*args: str, locale: str | None = None) -> subprocess.CompletedProcess[str]:
+    """kahuna-server moderation ARGS, as a process of its own, with LANG=`locale` (none: no
+    locale variable at all)."""
+    return as_program("moderation", *args, locale=locale)
+
+
+AT = 1.7e9
+UNTIL = AT + 1800
+# a reason long enough to wrap at 80 columns, as moderators write them
+LONG = "a flood of accounts from one network, the third this week, each spamming the lobby"
+LOGGED = [
+    ModerationLogOp(AT, "Mira", "mute", "Bob", "spam in the lobby", UNTIL),
+    ModerationLogOp(AT + 60, "Mira", "ban_player", "Bob", LONG, UNTIL),
+    ModerationLogOp(AT + 120, "Mira", "close_report", "4", "muted him"),
+    ModerationLogOp(AT + 180, "operator", "hand_tournament", "5c0ffee1", "Ann left", None, "Cid"),
+    ModerationLogOp(AT + 240, "Mira", "warn", "Bob", "an action of a newer server"),
+]
+
+
+def stamp(at: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", [
+            f"Mira muted Bob until {stamp(UNTIL)}: spam in the lobby",
+            f"Mira banned the addresses of Bob until {stamp(UNTIL)}: {LONG}",
+            "Mira closed report 4: muted him",
+            "the operator gave the tournament 5c0ffee1 to Cid to direct: Ann left",
+            "Mira warn Bob: an action of a newer server",
+        ]),
+        ("de", [
+            f"Mira hat Bob stummgeschaltet bis {stamp(UNTIL)}: spam in the lobby",
+            f"Mira hat die Adressen von Bob gebannt bis {stamp(UNTIL)}: {LONG}",
+            "Mira hat die Meldung 4 erledigt: muted him",
+            "der Betreiber hat die Leitung des Turniers 5c0ffee1 an Cid übergeben: Ann left",
+            "Mira warn Bob: an action of a newer server",
+        ]),
+    ],
+)  # fmt: skip
+def test_the_log_says_each_action_in_the_operators_language(
+    lang: str, said: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Run in-process on a stopped server's database: a line each (standard output is no
+    terminal here), the reasons as typed; at a terminal 80 columns wide, each line wrapped
+    under its sentence."""
+    db = tmp_path / "db.sqlite3"
+    storage = SqliteStorage(db)
+    storage.write(list(LOGGED))
+    storage.close()
+    assert moderation_cli.main(["log", "--lang", lang, "--db", str(db)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"{stamp(e.at)}  {line}" for e, line in zip(LOGGED, said, strict=True)]
+
+    words = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True).gettext
+    wrapped = moderation_cli.render_log(LOGGED, words, 80).splitlines()
+    assert len(wrapped) > len(LOGGED) and all(len(line) <= 80 for line in wrapped)
+    starts = [i for i, line in enumerate(wrapped) if not line.startswith(" ")]
+    assert len(starts) == len(LOGGED)
+    for first, end, whole in zip(starts, [*starts[1:], len(wrapped)], out, strict=True):
+        under = wrapped[first + 1 : end]
+        assert all(line.startswith(" " * 18) and line[18] != " " for line in under)
+        assert " ".join(wrapped[first:end]).split() == whole.split()  # no word lost or cut
+
+
+def test_an_empty_log_says_so_in_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "db.sqlite3"
+    SqliteStorage(db).close()
+    for lang, said in (("en", "Nothing is in the log yet."), ("it", "Il registro è ancora vuoto.")):
+        assert moderation_cli.main(["log", "--lang", lang, "--db", str(db)]) == 0
+        assert capsys.readouterr().out == said + "\n"
 
 
 async def test_a_muted_players_chat_reaches_nobody_until_unmuted(
