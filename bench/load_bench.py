@@ -969,7 +969,8 @@ async def run_all(args: argparse.Namespace, largest: int, handshake: float, echo
             db = args.db or str(Path(scratch.name) / "server.sqlite3")
         if args.accounts:
             os.environ[ACCOUNTS_ENV] = "login"
-            write_accounts(db, largest)
+            # the quiet client's tables come after the largest run's: their hosts log in too
+            write_accounts(db, largest + args.quiet_tables)
             print(f"accounts: the {largest} hosts log in with tokens; the guests play as guests")
         elif args.hosts_v3:
             os.environ[ACCOUNTS_ENV] = "guest"

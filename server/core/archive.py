@@ -139,7 +139,7 @@ class Archive:
 
     def ratings(self, session: Session) -> None:
         ctx = self.ctx
-        online = {s.account for s in ctx.sessions.values() if s.account is not None}
+        online = ctx.account_sessions.accounts()
         entries = [
             RatingEntry(
                 a.name,

@@ -122,7 +122,7 @@ class ChallengeBoard:
             challenger = ctx.accounts.by_key[row.sender]
             terms = terms_from_dict(row.terms)
             live = terms.clock is None or not terms.clock.days
-            online = any(s.account == challenger.key for s in ctx.sessions.values())
+            online = ctx.account_sessions.online(challenger.key)
             if live and not online:
                 raise bad("away", f"{challenger.name} is not connected; a live game needs both")
             table_id = self.tables.create_for_challenge(session, challenger, terms, now)
@@ -181,7 +181,7 @@ class ChallengeBoard:
         )
 
     def _sessions_of(self, key: str) -> list[int]:
-        return [m for m, s in self.ctx.sessions.items() if s.account == key]
+        return [s.member for s in self.ctx.account_sessions.of(key)]
 
     def _lists(self, *keys: str) -> None:
         for key in keys:

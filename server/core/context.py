@@ -27,7 +27,7 @@ from server.core.config import ServerConfig
 from server.core.effects import CloseConnection, ComputerTurn, Effects
 from server.core.lobby import Lobby
 from server.core.ratelimit import KeyedBuckets
-from server.core.session import Session
+from server.core.session import AccountSessions, Session
 from server.core.store import AppendLogOp, ClearSeatOp, SetSeatOp, StorageOp, TableStateOp
 from server.core.table import MemberId, Outbox, Table
 from server.core.timers import Timers
@@ -49,6 +49,8 @@ class Context:
         self.rng = rng  # table ids, seat tokens, who moves first when asked for at random, cards
         self.lobby = Lobby(config.max_tables)
         self.sessions: dict[MemberId, Session] = {}
+        # the sessions logged in to each account (the one place a session's account changes)
+        self.account_sessions = AccountSessions()
         self.computers: dict[MemberId, str] = {}  # computer member -> its table
         self.accounts = Accounts()  # version 3: the registered players
         self.timers = Timers()

@@ -98,7 +98,7 @@ from server.core.mail import LinkLook, MailDesk
 from server.core.moderation import ModerationDesk
 from server.core.play import Play
 from server.core.seating import Seating
-from server.core.session import Session
+from server.core.session import AccountSessions, Session
 from server.core.sessions import Sessions
 from server.core.store import (
     AccountAction,
@@ -168,6 +168,11 @@ class ServerCore:
     def sessions(self) -> dict[MemberId, Session]:
         """The connections, by member (for tests)."""
         return self._ctx.sessions
+
+    @property
+    def account_sessions(self) -> AccountSessions:
+        """The connections by the account logged in on them (for tests)."""
+        return self._ctx.account_sessions
 
     def _logged_in(self, session: Session) -> None:
         """A connection logged in: its player's challenges, and their tournament games waiting."""

@@ -356,7 +356,7 @@ class Lifecycle:
                 self.close_table(table, reason, now)
 
     def _online_accounts(self) -> set[str]:
-        return {s.account for s in self.ctx.sessions.values() if s.account is not None}
+        return self.ctx.account_sessions.accounts()
 
     def present(self, holder: SeatHolder, online: set[str]) -> bool:
         """The seat's player is connected: at the table, or elsewhere on the connection that

@@ -191,7 +191,8 @@ class Logins:
 
     def _logged_out(self, session: Session, reason: LogoutReason | None = None) -> None:
         assert session.name is not None
-        session.account = session.login_token = None
+        self.ctx.account_sessions.log_out(session)
+        session.login_token = None
         session.name = guest_name(session.name, self.ctx.config.name_max)
         self.ctx.send(session.member, LoggedOut(session.name, reason))
 
@@ -204,10 +205,11 @@ class Logins:
         ctx.write(DropLoginTokensOp(account.key, None))
         for token_hash in [t for t, k in ctx.accounts.tokens.items() if k == account.key]:
             del ctx.accounts.tokens[token_hash]
-        for other in sorted(ctx.sessions.values(), key=lambda s: s.member):
-            if other.account == account.key and other is not keep:
+        for other in ctx.account_sessions.of(account.key):  # a copy: logging out changes it
+            if other is not keep:
                 if other.closing:
-                    other.account = other.login_token = None
+                    ctx.account_sessions.log_out(other)
+                    other.login_token = None
                 else:
                     self._logged_out(other, reason)
 
@@ -479,7 +481,7 @@ class Logins:
         self, session: Session, account: Account, new_token: bool, created: bool
     ) -> None:
         ctx = self.ctx
-        session.account = account.key
+        ctx.account_sessions.log_in(session, account.key)
         session.name = account.name
         account.last_seen = ctx.wall
         ctx.write(account.op())  # before its token and address, which the database ties to it

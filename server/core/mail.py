@@ -343,7 +343,7 @@ class MailDesk:
             )
 
     def _connected(self, key: str) -> bool:
-        return any(s.account == key and not s.closing for s in self.ctx.sessions.values())
+        return any(not s.closing for s in self.ctx.account_sessions.of(key))
 
     # ----- helpers ------------------------------------------------------------------------------
 
@@ -371,9 +371,9 @@ class MailDesk:
         message = self._settings_of(account)
         self.ctx.send_all(
             [
-                (member, message)
-                for member, s in sorted(self.ctx.sessions.items())
-                if s.account == account.key and s.version >= 4 and not s.closing
+                (s.member, message)
+                for s in self.ctx.account_sessions.of(account.key)
+                if s.version >= 4 and not s.closing
             ]
         )
 

@@ -465,8 +465,8 @@ class ModerationDesk:
         """The version-4 connections (or those of any version) logged in to these accounts."""
         return [
             s
-            for s in sorted(self.ctx.sessions.values(), key=lambda s: s.member)
-            if s.account in keys and (every_version or s.version >= 4) and not s.closing
+            for s in self.ctx.account_sessions.of_all(keys)
+            if (every_version or s.version >= 4) and not s.closing
         ]
 
     def state(self) -> Moderation:

@@ -95,9 +95,9 @@ class Play:
         members = set(table.members())
         self.ctx.send_all(
             [
-                (member, message)
-                for member, session in self.ctx.sessions.items()
-                if session.account == holder.account and member not in members
+                (session.member, message)
+                for session in self.ctx.account_sessions.of(holder.account)
+                if session.member not in members
             ]
         )
 
@@ -126,7 +126,7 @@ class Play:
             if holder.away is not None and holder.away in sessions:
                 reached.add(holder.away)
             if holder.account is not None:
-                reached |= {m for m, s in sessions.items() if s.account == holder.account}
+                reached |= {s.member for s in self.ctx.account_sessions.of(holder.account)}
             outcome: OutcomeName = (
                 "drawn" if result.winner is None else "won" if result.winner is seat else "lost"
             )

@@ -99,6 +99,7 @@ class Sessions:
         else:
             self.per_address.pop(session.address, None)
         self.ctx.lobby.watchers.discard(member)
+        self.ctx.account_sessions.gone(session)
         return session
 
     def within_rate(self, session: Session, now: float) -> bool:

@@ -455,9 +455,9 @@ class TournamentDesk:
         since = NOTE_SINCE[note.note]
         self.ctx.send_all(
             [
-                (member, note)
-                for member, s in sorted(self.ctx.sessions.items())
-                if s.account in keys and s.version >= since and not s.closing
+                (s.member, note)
+                for s in self.ctx.account_sessions.of_all(keys)
+                if s.version >= since and not s.closing
             ]
         )
 
@@ -683,11 +683,10 @@ class TournamentDesk:
         since = NOTE_SINCE["tournament_round"]
         paired = held.model.rounds[number - 1]
         playing = {key for game in paired.games for key in (game.white, game.black)}
-        # the players' connections in one pass over them all (thousands on a busy server)
-        members: dict[str, list[MemberId]] = {}
-        for member, s in self.ctx.sessions.items():
-            if s.account in playing and s.version >= since:
-                members.setdefault(s.account, []).append(member)
+        members = {
+            key: [s.member for s in self.ctx.account_sessions.of(key) if s.version >= since]
+            for key in playing
+        }
         outbox: Outbox = []
         for board, game in enumerate(paired.games, start=1):
             table_id = held.boards.get((number, board))

@@ -49,6 +49,7 @@ from protocol.messages import (
 from server.core.config import ServerConfig
 from server.core.core import ServerCore
 from server.core.effects import CLOSE_POLICY, CloseConnection, ComputerTurn, Effects, PairingJob
+from server.core.session import Session
 from server.core.store import (
     AppendLogOp,
     ChatOp,
@@ -148,8 +149,26 @@ def merge(into: Effects, more: Effects) -> None:
             getattr(into, field.name).extend(getattr(more, field.name))
 
 
+def index_matches_scan(core: ServerCore) -> None:
+    """The core's index of the connections by account (AccountSessions) holds what a scan of
+    every connection finds: the very sessions logged in to each account, in member order, and
+    no account without one."""
+    scanned: dict[str, list[Session]] = {}
+    for member in sorted(core.sessions):
+        session = core.sessions[member]
+        if session.account is not None:
+            scanned.setdefault(session.account, []).append(session)
+    index = core.account_sessions
+    assert index.accounts() == scanned.keys()
+    for key, sessions in scanned.items():
+        # by identity: attrs' == would also take a stale copy for the session
+        assert [id(s) for s in index.of(key)] == [id(s) for s in sessions]
+        assert index.online(key)
+
+
 class Harness:
-    """A core, a clock, and the Effects of everything done so far."""
+    """A core, a clock, and the Effects of everything done so far. After every event the
+    core's index of the connections by account is checked against a scan of them all."""
 
     def __init__(self, now: float = 0.0, **overrides: Any) -> None:
         self.config = make_config(**overrides)
@@ -164,6 +183,7 @@ class Harness:
         self.hold_pairings = False
 
     def took(self, effects: Effects) -> Effects:
+        index_matches_scan(self.core)
         for member, message, version in effects.sends:
             assert decode_server(encode(message)) == message  # every message survives the wire
             session = self.core.sessions.get(member)  # encoded in the version of its hello
