@@ -228,6 +228,13 @@ LEFT: dict[str, str] = {
     "stepped_away": N_("you stepped away; your seat waits for you"),
 }
 
+# Who acted in a line of the moderation log when it was not a moderator (version 4's
+# ModerationEntry.moderator, protocol/moderation_messages.py's OPERATOR): said as a role, so
+# that it reads as no player's name.
+MODERATORS: dict[str, str] = {
+    "operator": N_("the operator"),
+}
+
 # A line of the moderation log (version 4's ModerationEntry.action), who did what to whom
 # ({name}: to whom a tournament was given).
 MODERATION_ACTIONS: dict[str, str] = {

@@ -14,6 +14,7 @@ from catalogue.codes import (
     CLOSINGS,
     ERRORS,
     MODERATION_ACTIONS,
+    MODERATORS,
     REFUSALS,
 )
 from catalogue.endings import GAME_OVER_NOTES, NEITHER_HAS_A_BRIDGE, REASONS
@@ -31,6 +32,7 @@ TABLES: dict[str, dict[str, str]] = {
     "events": EVENTS,
     "game_over_notes": GAME_OVER_NOTES,
     "moderation_actions": MODERATION_ACTIONS,
+    "moderators": MODERATORS,
 }
 
 

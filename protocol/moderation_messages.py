@@ -27,6 +27,10 @@ LoggedAction = Literal[
     "unban_player", "close_tournament", "hand_tournament", "close_report", "moderator",
     "moderator_revoked",
 ]  # fmt: skip
+# who acted, in a log entry of the operator's own commands (a tournament ended or given another
+# director from the command line, a moderator made or unmade): a code, not a name, which clients
+# say as a role in their reader's language; no account may be named so
+OPERATOR = "operator"
 ModerationNoteName = Literal["muted", "unmuted", "reported", "moderator_revoked"]
 ChatPlace = Literal["lobby", "table"]
 
@@ -111,7 +115,7 @@ class ReportInfo:
 
 @attrs.frozen
 class ModerationEntry:
-    """One line of the moderation log: who (a moderator's name, or "operator"), what, to whom
+    """One line of the moderation log: who (a moderator's name, or OPERATOR), what, to whom
     or what (a name, a table id, an address or network, a report's number, a tournament's id),
     why, until when (a mute or a ban), and to whom a tournament was given (`name`,
     hand_tournament)."""

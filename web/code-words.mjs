@@ -218,3 +218,7 @@ export const MODERATION_ACTIONS = {
   "moderator": "{moderator} made {target} a moderator",
   "moderator_revoked": "{moderator} took the moderator's rights from {target}"
 };
+
+export const MODERATORS = {
+  "operator": "the operator"
+};

@@ -8,7 +8,7 @@
 
 import { accounts } from "./accounts.mjs";
 import { el } from "./dom.mjs";
-import { MODERATION_ACTIONS } from "./code-words.mjs";
+import { MODERATION_ACTIONS, MODERATORS } from "./code-words.mjs";
 import { render, send } from "./state.mjs";
 import { tournaments } from "./tournament.mjs";
 import { _, t } from "./words.mjs";
@@ -46,9 +46,11 @@ const DURATIONS = [
 
 // What a line of the log says was done, in the reader's language.
 function actionWords(entry) {
+  // the operator: said as a role, not a name
+  const who = Object.hasOwn(MODERATORS, entry.moderator) ? _(MODERATORS[entry.moderator]) : entry.moderator;
   const sentence = MODERATION_ACTIONS[entry.action];
-  if (!sentence) return `${entry.moderator} ${entry.action} ${entry.target}`; // newer than this page
-  return t(sentence, { moderator: entry.moderator, target: entry.target, name: entry.name || "?" });
+  if (!sentence) return `${who} ${entry.action} ${entry.target}`; // newer than this page
+  return t(sentence, { moderator: who, target: entry.target, name: entry.name || "?" });
 }
 
 // A ban by player names the player: their addresses are never sent.

@@ -20,6 +20,7 @@ from catalogue.codes import (
     ERRORS,
     LEFT,
     MODERATION_ACTIONS,
+    MODERATORS,
     REFUSALS,
 )
 from catalogue.endings import (
@@ -491,7 +492,9 @@ def moderation_action_words(
 ) -> str:
     """What a line of the moderation log says was done, in the reader's language (`name`: to
     whom a tournament was given)."""
+    role = MODERATORS.get(moderator)  # the operator: said as a role, not a name
+    who = moderator if role is None else _(role)
     sentence = MODERATION_ACTIONS.get(action)
     if sentence is None:  # an action newer than this client
-        return f"{moderator} {action} {target}"
-    return _(sentence).format(moderator=moderator, target=target, name=name or "?")
+        return f"{who} {action} {target}"
+    return _(sentence).format(moderator=who, target=target, name=name or "?")

@@ -45,6 +45,7 @@ import time
 from collections.abc import Callable
 
 from catalogue.codes import ACCOUNT_REASONS
+from protocol.moderation_messages import OPERATOR
 from server.cli.database_commands import database_parser, on_database
 from server.core.names import name_key
 from server.core.passwords import password_problem
@@ -185,7 +186,7 @@ def _command(args: argparse.Namespace, storage: Storage, running: bool) -> int:
         changed = [a for a in found if (a.key in already) == args.revoke]
         storage.write(
             [ModeratorOp(a.key, not args.revoke, now) for a in changed]
-            + [ModerationLogOp(now, "operator", action, a.name, "") for a in changed]
+            + [ModerationLogOp(now, OPERATOR, action, a.name, "") for a in changed]
         )
         then = " (the running server: within seconds)" if running else ""
         for account in found:

@@ -26,9 +26,8 @@ import time
 from collections.abc import Callable
 
 from catalogue import DOMAIN, LANGUAGES, LOCALE_DIR, N_, choose_language
-from catalogue.codes import MODERATION_ACTIONS
+from catalogue.codes import MODERATION_ACTIONS, MODERATORS
 from server.cli.database_commands import database_parser, on_database
-from server.core.moderation import OPERATOR
 from server.core.store import ModerationLogOp, Storage
 
 PROG = "kahuna-server moderation"
@@ -36,9 +35,6 @@ LINES = 50
 STAMP = "%Y-%m-%d %H:%M"
 # the time, then two blanks: where a wrapped line's sentence goes on
 INDENT = len(time.strftime(STAMP, time.localtime(0))) + 2
-# the moderator named for the operator's own commands: a code in the log, which a player's name
-# may also spell ("operator" is not reserved), said as a role
-OPERATOR_WORDS = N_("the operator")
 # as the moderators' clients say them (client/screens/moderation_screen.py): an empty log, and
 # when a mute or a ban ends
 EMPTY = N_("Nothing is in the log yet.")
@@ -104,7 +100,8 @@ def entry_words(line: ModerationLogOp, say: Callable[[str], str]) -> str:
     """Who did what to whom, until when and why: as the moderators' clients say it
     (client/language/words.py's moderation_action_words, client/screens/moderation_screen.py's
     log_row), with the operator said as a role and the times in full."""
-    moderator = say(OPERATOR_WORDS) if line.moderator == OPERATOR else line.moderator
+    role = MODERATORS.get(line.moderator)  # the operator: said as a role, not a name
+    moderator = line.moderator if role is None else say(role)
     sentence = MODERATION_ACTIONS.get(line.action)
     if sentence is None:  # written by a newer server than this command's
         done = f"{moderator} {line.action} {line.target}"

@@ -42,6 +42,7 @@ from typing import Any
 
 from protocol.errors import ErrorCode
 from protocol.moderation_messages import (
+    OPERATOR,
     CloseReport,
     Moderate,
     Moderation,
@@ -87,7 +88,6 @@ LOG_SHOWN = 100  # the latest lines of the log a moderator is sent
 REPORTS_SHOWN = 50  # the oldest open reports a moderator is sent (each with its chat lines)
 CONTEXT_LINES = 20  # chat lines kept with a report, from the lobby and from the table
 OPEN_REPORTS_EACH = 5  # open reports one player may have made
-OPERATOR = "operator"  # the moderator named in the log for the operator's own commands
 # a table a moderator closed, alone or with its tournament: the words version 2 on know
 CLOSED = Closing("closed_by_moderator", "a moderator closed the table")
 

@@ -29,7 +29,8 @@ import icu  # type: ignore[import-untyped]  # PyICU ships no type hints
 
 NAME_MIN = 2
 NAME_MAX = 20
-RESERVED = ("computer",)  # the server's name for its computer player
+# the server's name for its computer player, and the moderation log's for its operator
+RESERVED = ("computer", "operator")
 SEPARATORS = " _-"  # allowed in a name besides letters and digits
 
 _checker = icu.SpoofChecker()

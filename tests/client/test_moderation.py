@@ -243,7 +243,7 @@ def test_the_tournament_commands_and_their_log_lines() -> None:
     assert "closetournament ID REASON" in text and "Bob, reported by Ann" in text
     state.accounts.open("modlog")
     text = render_lobby(state, 80, 24).text()
-    assert "operator gave the tournament 5c0ffee1 to Bob to direct" in text
+    assert "the operator gave the tournament 5c0ffee1 to Bob to direct" in text
     assert "Mira ended the tournament 77aa0b1e" in text
     set_language("de")
     assert read_lobby_line("turnierschließen 5c0ffee1 Spam").messages == (
@@ -251,6 +251,8 @@ def test_the_tournament_commands_and_their_log_lines() -> None:
     )
     text = render_lobby(state, 80, 24).text()
     assert "Mira hat das Turnier 77aa0b1e beendet" in text
+    # the operator's own command: said as a role, in the reader's language
+    assert "der Betreiber hat die Leitung des Turniers 5c0ffee1 an Bob übergeben" in text
     set_language("it")
     assert read_lobby_line("ceditorneo 5c0ffee1 Bob via").messages == (
         Moderate("hand_tournament", "5c0ffee1", "via", name="Bob"),

@@ -37,6 +37,8 @@ def test_digits_and_letters_that_pass_for_each_other_are_one_name() -> None:
         ("1234", "only_digits"),
         ("Computer", "reserved"),
         ("c0mputer 2", "reserved"),
+        ("Operator", "reserved"),  # the moderation log's name for the operator
+        ("0perator-x", "reserved"),
         ("Ann Lee", None),
         ("Zoë_99", None),
         ("Жанна", None),

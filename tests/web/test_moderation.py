@@ -14,7 +14,7 @@ import pytest
 from playwright.async_api import Browser, Locator, Page, expect
 
 from protocol.messages import Error
-from protocol.moderation_messages import ModerationNote
+from protocol.moderation_messages import OPERATOR, ModerationNote
 from protocol.player_messages import LobbyChat, LobbyChatMessage, LoggedIn, PlayerNote, Register
 from protocol.tournament_messages import (
     CreateTournament,
@@ -22,6 +22,8 @@ from protocol.tournament_messages import (
     TournamentState,
     TournamentTerms,
 )
+from server.core.store import ModerationLogOp
+from server.storage.storage_open import open_storage
 from tests.conftest import Client, ServerFactory
 from tests.server.moderation_setup import moderators_db, neighbour
 from tests.web.conftest import DESKTOP, Pages, accounts_site
@@ -36,6 +38,9 @@ async def server_with_moderator(
 ) -> tuple[int, Pages]:
     """A server with the page whose moderator is Mira (once registered), and pages of it."""
     db = moderators_db(tmp_path, "Mira")
+    storage = open_storage(db)  # the grant in the log, as `kahuna-server accounts moderator` does
+    storage.write([ModerationLogOp(1.0, OPERATOR, "moderator", "Mira", "")])
+    storage.close()
     server, pages = await accounts_site(browser, make_server, db=db)
     return server.port, pages
 
@@ -104,6 +109,8 @@ async def test_a_report_from_the_chat_closed_and_a_mute_from_the_panel(
     log = panel.locator(".moderation-log")
     await expect(log.locator("li").first).to_contain_text("Mira muted Bob")
     await expect(log).to_contain_text("Mira closed report 1")
+    # the operator's grant: said as a role, not as a player's name
+    await expect(log.locator("li").last).to_contain_text("the operator made Mira a moderator")
     await bob.close()
     assert pages.errors == []
 
