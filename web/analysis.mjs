@@ -470,7 +470,7 @@ export function analysisPanel(tableId, players, send, rerender) {
     el(
       "p",
       { class: "turn-line", id: "analysis-line", role: "status", "aria-live": "polite" },
-      ...(chosen ? turnLine(chosen, players) : []).map((part, i) => el("span", { class: i ? "part" : "part head", text: i ? part : `${part} ` })),
+      ...(chosen ? turnLine(chosen, players) : []).map((part, i) => el("span", { class: i ? "said" : "said head", text: i ? part : `${part} ` })),
     ),
     el("p", { class: "legend dim", text: _(
       "A turn's cost is what it lost against the best turn, judged before the card it turned up was seen; the luck of that card is counted apart.",

@@ -156,3 +156,32 @@ async def test_analyse_from_the_list_of_a_players_games_also_once_closed(
     assert await page.locator(".replay-board svg.board").count() == 1
     assert await page.locator(".analysis-turns tbody tr").count() > 0
     assert pages.errors == []
+
+
+# The box a lobby's card (.part) has: border, background, corners.
+BOXED = """
+() => [...document.querySelectorAll("#analysis-line > span")].map((s) => {
+  const style = getComputedStyle(s);
+  return { width: style.borderTopWidth, background: style.backgroundColor,
+           radius: style.borderRadius };
+})
+"""
+
+
+async def test_the_chosen_turn_is_lines_of_text_not_cards(
+    pages: Pages, web_server: KahunaServer
+) -> None:
+    """The turn's line is a few lines in one box: no piece of it drawn as a lobby's card (its
+    pieces were once class "part", which lobby.css boxes, border, white and rounded)."""
+    player = await Client.connect(web_server.port, "Pythonista")
+    table_id, _record = await resigned_game(player)
+    page = await pages.open(f"/table/{table_id}")
+    await page.click("#analyse")
+    await expect(page.locator("svg.analysis-chart")).to_be_visible(timeout=20_000)
+    await page.click(".analysis-chart .hit[data-turn='3']")
+    pieces = await page.evaluate(BOXED)
+    assert len(pieces) >= 3  # the head, what was played, the chance
+    plain = {"width": "0px", "background": "rgba(0, 0, 0, 0)", "radius": "0px"}
+    assert pieces == [plain] * len(pieces)
+    await player.close()
+
