@@ -10,7 +10,7 @@
 
 import { el, svg } from "./dom.mjs";
 import { playWords } from "./events.mjs";
-import { _, fmt, ngettext, seatName, t } from "./words.mjs";
+import { _, fmt, language, ngettext, seatName, t } from "./words.mjs";
 
 // table id -> {done, total, result, selected, error}
 const analyses = new Map();
@@ -231,10 +231,12 @@ function summaryLine(player) {
     .filter(([count]) => count)
     .map(([count, mark]) => markCount(mark, count))
     .join(", ");
-  // the catalogue's sentence has a Python format spec for the cost: filled in here
+  // the catalogue's sentence has a Python format spec for the cost: filled in here, with the
+  // language's decimal sign (5,5 in German and Italian, not 5.5)
+  const cost = new Intl.NumberFormat(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   const sentence = _("{seat}: average cost {cost:.1f} points of chance a turn; {marks}").replace(
     "{cost:.1f}",
-    (player.average_cost * 100).toFixed(1),
+    cost.format(player.average_cost * 100),
   );
   return fmt(sentence, { seat: seatName(player.seat), marks: marks || _("no marks") });
 }

@@ -185,3 +185,21 @@ async def test_the_chosen_turn_is_lines_of_text_not_cards(
     assert pieces == [plain] * len(pieces)
     await player.close()
 
+
+async def test_the_average_cost_has_the_languages_decimal_sign(
+    pages: Pages, web_server: KahunaServer
+) -> None:
+    """German and Italian write 5,5 where English writes 5.5."""
+    player = await Client.connect(web_server.port, "Pythonista")
+    table_id, record = await resigned_game(player)
+    direct = analyse(read_record(record), seed=SEED, playouts=PLAYOUTS, search=SEARCH)
+    costs = [f"{s.average_cost * 100:.1f}".replace(".", ",") for s in summaries(direct)]
+    for locale, words in (("de-DE", "im Mittel {} Punkte"), ("it-IT", "in media {} punti")):
+        page = await pages.open(f"/table/{table_id}", locale=locale)
+        await page.click("#analyse")
+        await expect(page.locator("svg.analysis-chart")).to_be_visible(timeout=20_000)
+        lines = await page.locator(".summaries li:not(.luck)").all_inner_texts()
+        assert len(lines) == len(costs) == 2
+        for line, cost in zip(lines, costs, strict=True):
+            assert words.format(cost) in line, line
+    await player.close()
