@@ -24,7 +24,8 @@ function ask(type, fields) {
 }
 
 function tableWords(info) {
-  const status = { waiting: _("Waiting for an opponent"), playing: _("play"), over: _("game over") }[info.status];
+  // "playing", not the game's phase "play" (the replay's and the side panel's word)
+  const status = { waiting: _("Waiting for an opponent"), playing: _("playing"), over: _("game over") }[info.status];
   const extras = [];
   if (info.vs_computer) extras.push(fmt(_("computer: {level}"), { level: _(info.level) }));
   if (info.options.variant1) extras.push(_("Variant 1"));

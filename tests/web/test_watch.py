@@ -4,9 +4,11 @@ log in words, and the page never holds a hidden card."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
+from playwright.async_api import expect
 
 from protocol.codec import decode_server
 from protocol.messages import Command, Resign, Spectate, State, Update
@@ -114,4 +116,19 @@ async def test_the_page_says_who_watches(pages: Pages, web_server: KahunaServer)
         " !document.querySelector('#watchers').textContent.includes('Cy')",
         timeout=2000,
     )
+    await player.close()
+
+
+async def test_the_lobby_says_a_game_to_watch_is_being_played(
+    pages: Pages, web_server: KahunaServer
+) -> None:
+    """A game under way is "playing" in the lobby's list (läuft, in gioco), not the bare "play"
+    (Spiel, gioco) that names the game's phase."""
+    player = await Client.connect(web_server.port, "Pythonista")
+    joined, _state = await create_table(player, vs_computer=True)
+    said = {"en-GB": "playing", "de-DE": "läuft", "it-IT": "in gioco"}
+    for locale, playing in said.items():
+        page = await pages.open("/", locale=locale)
+        row = page.locator(f".table-row[data-table='{joined.table_id}'] .what")
+        await expect(row).to_have_text(re.compile(f"^{playing} · "), timeout=5000)
     await player.close()
