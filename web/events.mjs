@@ -103,7 +103,8 @@ export function playWords(action) {
     case "handicap":
       return t("Free bridge on {line}", { line: words[1] });
     case "take":
-      return _("take") + " " + words[1]; // not a template: Babel's extractor sees the key
+      // a sentence of its own, as the card's other plays: "nehmen GOLA" was no German
+      return t("Take {card}", { card: words[1] });
     case "draw":
       return _("draw from the pile");
     case "abstain":

@@ -106,7 +106,7 @@ async def test_a_wrong_move_is_refused_with_the_lessons_reason(pages: Pages) -> 
     await expect(say).to_contain_text(LESSONS[1].steps[0].why)
     # the hint names the move, and the right one is played
     await page.click("#learn-hint")
-    await expect(say).to_contain_text("take HUNA")
+    await expect(say).to_contain_text("The lesson's move: Take HUNA")
     await play(page, "take HUNA")
     await expect(page.locator(".told .move")).to_have_count(1)
     assert await page.locator(".learn [data-take='HUNA']").count() == 0

@@ -6,6 +6,7 @@ to both players' pages."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 import pytest_asyncio
@@ -149,3 +150,25 @@ async def test_the_replay_fits_a_phone(pages: Pages, web_server: KahunaServer) -
     boxes = [await page.locator(f"#replay-{key}").bounding_box() for key in KEYS]
     assert all(b is not None and b["height"] >= 44 for b in boxes)
     assert len({round(b["y"]) for b in boxes if b is not None}) == 1
+
+
+async def test_a_taken_card_is_said_in_the_languages_order(
+    pages: Pages, web_server: KahunaServer
+) -> None:
+    """The move list says a take as the card's other plays are said, a sentence with the card
+    where the language puts it: "GOLA nehmen" in German, not "nehmen GOLA"."""
+    table_id, record = await archived_game(web_server.port, "Cleo")
+    takes = [
+        str(e.action).split()[1]
+        for e in read_record(record).log
+        if isinstance(e, Move) and str(e.action).startswith("take ")
+    ]
+    assert takes, "this game (seeded) takes face-up cards"
+    said = {"en-GB": "Take {}", "de-DE": "{} nehmen", "it-IT": "Prendi {}"}
+    for locale, words in said.items():
+        page = await pages.open(f"/game/{table_id}", locale=locale)
+        await expect(page.locator(".replay-board svg.board")).to_be_visible(timeout=10_000)
+        take = re.compile("^" + re.escape(words).replace(r"\{\}", "([A-Z]{4})") + "$")
+        texts = await page.locator(".replay-moves button[data-step]").all_inner_texts()
+        taken = [found.group(1) for text in texts if (found := take.match(text.strip()))]
+        assert taken == takes, locale

@@ -49,7 +49,7 @@ def test_every_sentence_of_the_page_is_translated() -> None:
     keys = page_keys()
     assert "{seat} placed a bridge on {line} with {card}" in keys  # the log's
     assert "Bridge {line} with {card}" in keys  # the page's own
-    assert "take" in keys  # the page's own, in a play's words
+    assert "Take {card}" in keys  # the page's own, in a play's words
     assert "{seat} ran out of time" in keys  # a reason
     assert "it is not your turn" in keys  # a refusal's, from web/code-words.mjs
     pages = WebPages()
