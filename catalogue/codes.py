@@ -20,7 +20,8 @@ REFUSALS: dict[str, str] = {
     ),
     "line_taken": N_("{line} already has a bridge"),
     "handicap_over": N_("handicap bridges are placed only before the first turn"),
-    "card_not_on_line": N_("a {card} card places a bridge only on a line from {card}"),
+    # "the", not "a": "a ALOA card", "a ELAI card" (the wire's English keeps its "a", below)
+    "card_not_on_line": N_("the {card} card places a bridge only on a line from {card}"),
     "no_such_card": N_("you have no {card} card"),
     "no_bridges_left": N_("you have no bridges left to place"),
     "variant1_controlled": N_(
@@ -56,15 +57,17 @@ REFUSALS: dict[str, str] = {
 }
 
 # The rules engine's English for its refusals (shared.legality), the error message of every
-# version: the sentences above filled in, but for Variant 1's two in the longer words version-1
-# clients were always sent (and the terminal client reads back, client.language.words.rules_words),
-# and an action that is none (a bug of the caller: no client is told it in its words).
+# version: the sentences above filled in, but for Variant 1's two and card_not_on_line in the
+# words version-1 clients were always sent (and the terminal client reads back,
+# client.language.words.rules_words), and an action that is none (a bug of the caller: no client
+# is told it in its words).
 RULES_ENGLISH: dict[str, str] = {
     **{
         code: sentence
         for code, sentence in REFUSALS.items()
-        if code not in ("variant1_controlled", "variant1_stays")
+        if code not in ("variant1_controlled", "variant1_stays", "card_not_on_line")
     },
+    "card_not_on_line": "a {card} card places a bridge only on a line from {card}",
     "variant1_controlled": (
         "Variant 1: no bridge on {line}, an island at its end is under your opponent's control"
     ),

@@ -9,7 +9,7 @@ export const REFUSALS = {
   "handicap_first": "{seat} first places {n} more handicap bridge(s), like 'handicap ALOA-BARI'",
   "line_taken": "{line} already has a bridge",
   "handicap_over": "handicap bridges are placed only before the first turn",
-  "card_not_on_line": "a {card} card places a bridge only on a line from {card}",
+  "card_not_on_line": "the {card} card places a bridge only on a line from {card}",
   "no_such_card": "you have no {card} card",
   "no_bridges_left": "you have no bridges left to place",
   "variant1_controlled": "Variant 1: no bridge on {line}, an island at its end is your opponent's",

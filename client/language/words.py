@@ -326,7 +326,7 @@ def _reasons() -> list[tuple[re.Pattern[str], str]]:
         ),
         (
             "a " + _ISL.format("card") + r" card places a bridge only on a line from [A-Z]{4}",
-            _("a {card} card places a bridge only on a line from {card}"),
+            _("the {card} card places a bridge only on a line from {card}"),
         ),
         ("you have no " + _ISL.format("card") + " card", _("you have no {card} card")),
         ("you have no bridges left to place", _("you have no bridges left to place")),

@@ -190,7 +190,7 @@ async def test_a_refused_click_says_why(pages: Pages) -> None:
     await page.locator(f".line[data-line='{far}']").dispatch_event("click")
     german = await page.evaluate(
         "(key) => import('/assets/words.mjs').then((w) => w._(key))",
-        "a {card} card places a bridge only on a line from {card}",
+        "the {card} card places a bridge only on a line from {card}",
     )
     assert german.startswith("eine")  # the German catalogue's sentence
     assert await reason(page) == german.replace("{card}", card)
@@ -217,6 +217,27 @@ async def test_a_refused_click_says_why(pages: Pages) -> None:
         "five cards in hand: play or discard first, or abstain",
         "five cards in hand: play or discard a card first, then draw",
     )
+
+
+async def test_a_line_away_from_the_card_names_the_card_picked(pages: Pages) -> None:
+    """In English the card picked is "the ALOA card": "a {card} card" said "a ALOA card", "a
+    ELAI card", "a IFFI card" (the wire's English is version 1's, unchanged)."""
+    page = await pages.open("/", locale="en-GB")
+    table_id = await sit_against_the_computer(page)
+    await my_turn(page, table_id)
+    for index in range(await page.locator(".hand .card").count()):
+        card = await page.locator(".hand .card").nth(index).get_attribute("data-card")
+        await page.locator(".hand .card").nth(index).click()
+        far = await page.evaluate(
+            """(card) => { const b = kahuna.rules; const i = b.index.get(card);
+                const k = b.lines.findIndex(([x, y]) => x !== i && y !== i);
+                return b.lineNames[k]; }""",
+            card,
+        )
+        await page.locator(f".line[data-line='{far}']").dispatch_event("click")
+        said = f"the {card} card places a bridge only on a line from {card}"
+        await expect(page.locator("#why")).to_have_text(said)
+        await page.keyboard.press("Escape")  # the pick dropped, for the next card
 
 
 async def test_a_click_out_of_turn_says_whose_turn_it_is(
