@@ -69,6 +69,20 @@ def test_every_sentence_of_the_page_is_translated() -> None:
             assert set(re.findall(r"\{(\w+)\}", value)) == set(re.findall(r"\{(\w+)\}", key))
 
 
+def test_the_german_page_says_stab_as_the_german_edition_does() -> None:
+    """The German edition's rules (and the log, the lessons, the counts) call the bridges
+    Stäbe: the page's own words (its choices, its legend, its welcome) say so too, not
+    Brücke, which left two names for one piece on the same screen."""
+    found = WebPages().find("/words/de.json")
+    assert found is not None
+    words = json.loads(found.body)
+    bridged = {k: words[k] for k in page_keys() if "bridge" in k.lower() and k in words}
+    assert "Bridge {line} with {card}" in bridged
+    said = [" ".join(v) if isinstance(v, list) else v for v in bridged.values()]
+    assert [v for v in said if "Brücke" in v] == []
+    assert bridged["Bridge {line} with {card}"] == "Stab auf {line} mit {card}"
+
+
 def test_the_page_gets_the_catalogue_and_nothing_beside_it() -> None:
     """/words/LANG.json is the compiled .po of the catalogue package, the same file the
     terminal client reads: no second store of translations."""
