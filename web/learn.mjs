@@ -12,6 +12,7 @@ import { byId, el, replace } from "./dom.mjs";
 import { playWords } from "./events.mjs";
 import { parseAction } from "./legality.mjs";
 import { LESSONS } from "./lessons.mjs";
+import { computerGame } from "./new-table.mjs";
 import { app, render } from "./state.mjs";
 import { _, fmt, seatName, t } from "./words.mjs";
 
@@ -133,7 +134,7 @@ function attempt(action) {
 
 // After a move the focus goes to what was said, not to the page's body.
 function focusAfterMove() {
-  const next = finished() ? byId("learn-next") : null;
+  const next = finished() ? byId("learn-next") || byId("learn-play") : null;
   (next && !next.disabled ? next : byId("learn-say")).focus();
 }
 
@@ -413,7 +414,10 @@ export function renderLearn(main) {
               "div",
               { class: "actions lesson-nav" },
               button("learn-back", _("Previous lesson"), () => open(learn.index - 1), learn.index === 0),
-              button("learn-next", _("Next lesson"), () => open(learn.index + 1), learn.index === LESSONS.length - 1),
+              // after the last lesson the way on is a game, not a disabled "Next lesson"
+              learn.index === LESSONS.length - 1
+                ? el("button", { type: "button", id: "learn-play", class: "primary", text: _("Play the computer now"), onclick: () => app.conn.send("create_table", computerGame()) })
+                : button("learn-next", _("Next lesson"), () => open(learn.index + 1)),
             ),
             toldNode(),
           ),

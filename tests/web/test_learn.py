@@ -179,3 +179,26 @@ async def test_a_lesson_by_keys_keeps_the_focus(pages: Pages) -> None:
     await page.keyboard.press("Enter")
     await expect(page.locator("#learn-say")).to_contain_text("Lesson done.")
     assert await page.evaluate("() => document.activeElement.id") == "learn-next"
+
+
+async def test_the_last_lesson_leads_to_a_game(pages: Pages) -> None:
+    """Done with the last lesson, the learner is offered a game against the computer where the
+    other lessons offer the next one, not a disabled "Next lesson" and no way on."""
+    page = await pages.open("/learn")
+    await page.wait_for_selector(".learn svg.board")
+    last = LESSONS[-1]
+    await page.click(f"[data-lesson='{last.key}']")
+    await expect(page.locator("#learn-title")).to_contain_text(f"Lesson {len(LESSONS)} of")
+    assert await page.locator("#learn-next").count() == 0
+    for step in last.steps:
+        await play(page, step.action)
+    await expect(page.locator("#learn-say")).to_contain_text("Lesson done.")
+    assert await page.evaluate("() => document.activeElement.id") == "learn-play"
+    await page.click("#learn-play")
+    await page.wait_for_url("**/table/*")
+    table_id = page.url.rsplit("/", 1)[1]
+    await page.wait_for_function(
+        "(id) => { const t = kahuna.tables.get(id); return t && t.view && t.role === 'white'; }",
+        arg=table_id,
+    )
+    await expect(page.locator(".player.black")).to_contain_text("Computer")
