@@ -76,3 +76,21 @@ async def test_the_rules_in_german_and_italian_leave_no_english(
     width = await page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"]
     await expect(page.locator("html")).to_have_attribute("lang", language)
+
+
+# The colour of each link of the rules' and the lessons' ways on, and of the lobby's.
+LINK_COLOURS = """
+(selector) => [...document.querySelectorAll(selector)].map((a) => getComputedStyle(a).color)
+"""
+
+
+async def test_the_ways_on_are_coloured_as_the_pages_other_links(pages: Pages) -> None:
+    """The links to the lessons, the rules and the lobby read as the page's other links (the
+    lesson list's, the lobby's), not in the browser's own blue."""
+    page = await pages.open("/rules")
+    await page.wait_for_selector("article.rules")
+    deep = "rgb(31, 85, 115)"  # style.css's --sea-deep, #1f5573
+    assert set(await page.evaluate(LINK_COLOURS, ".rules-links a")) == {deep}
+    await page.click(".rules-links a[href='/learn']")
+    await page.wait_for_selector(".learn svg.board")
+    assert set(await page.evaluate(LINK_COLOURS, ".lesson-list a")) == {deep}
