@@ -26,7 +26,7 @@ export function chatSection(known) {
   const chatForm = el(
     "form",
     { class: "say" },
-    el("input", { name: "text", id: "chat-input", maxlength: app.welcome ? app.welcome.max_chat : 300, "aria-label": t("Chat"), autocomplete: "off" }),
+    el("input", { name: "text", id: "chat-input", maxlength: app.welcome ? app.welcome.max_chat : 300, "aria-label": t("Chat"), placeholder: _("Say something to the table"), autocomplete: "off" }),
     el("button", { type: "submit", text: _("say") }),
   );
   chatForm.addEventListener("submit", (event) => {

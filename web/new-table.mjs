@@ -110,7 +110,7 @@ export function newTableForm(send) {
       labelled(_("Handicap"), el("select", { name: "handicap", id: "handicap" }, ...HANDICAPS.map(([value, words]) => el("option", { value, text: words() })))),
       box("variant1", _("Variant 1 (no bridges at opponent's islands)")),
       box("variant2", _("Variant 2 (drawn face-up cards lie open)")),
-      box("hints", _("Hints"), true),
+      box("hints", _("Hints: a player may ask what the computer would play"), true),
     ),
   );
   const form = el(

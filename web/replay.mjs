@@ -181,7 +181,8 @@ function playerLinks(id) {
   const entry = playersOf(id);
   if (!entry) return null;
   const who = (s) => {
-    if (entry.computer === s) return fmt(_("computer: {level}"), { level: _(entry.level || "normal") });
+    // after "Black: ", a second colon would read as a list; the lobby's name for it, its level after
+    if (entry.computer === s) return fmt(_("Computer ({level})"), { level: _(entry.level || "normal") });
     if (!entry[s]) return _("(empty seat)");
     if ((entry.guests || []).includes(s)) return entry[s];
     return playerLink(entry[s]);

@@ -32,6 +32,10 @@ async def test_the_form_makes_the_table_it_says(
     await page.locator("form.create details.more summary").click()
     await page.select_option("#first", "black")
     await page.check("#variant1")
+    # a stranger is told what the hints are before turning them off
+    await expect(page.locator("label.box", has=page.locator("#hints"))).to_have_text(
+        "Hints: a player may ask what the computer would play"
+    )
     await page.uncheck("#hints")
     await page.click("#create")
     await page.wait_for_url("**/table/*")

@@ -152,7 +152,10 @@ async def test_a_table_for_a_person_joined_from_another_browser(pages: Pages) ->
     await host.wait_for_selector("#turn:has-text('Your turn')")
     await host.wait_for_selector(".line.active")
     await guest.wait_for_selector("#turn:has-text('White to move')")
-    # the chat goes both ways, as text
+    # the chat goes both ways, as text; its field says what it is for
+    await expect(guest.locator("#chat-input")).to_have_attribute(
+        "placeholder", "Say something to the table"
+    )
     await guest.fill("#chat-input", "hello <b>there</b>")
     await guest.press("#chat-input", "Enter")
     await host.wait_for_selector(".chat .text:has-text('hello <b>there</b>')")

@@ -81,7 +81,7 @@ async def test_a_stranger_replays_an_archived_game(pages: Pages, web_server: Kah
     # the players, from the lobby's list while the finished table is open (the record names
     # no one): Ann's page linked, the computer's level
     await expect(page.locator(".replay-players a[href='/player/Ann']")).to_have_text("Ann")
-    await expect(page.locator(".replay-players li.black")).to_have_text("Black: computer: easy")
+    await expect(page.locator(".replay-players li.black")).to_have_text("Black: Computer (easy)")
     await expect(page.locator("#replay-next")).to_be_disabled()
     # Home: the deal, no bridge
     await page.keyboard.press("Home")
@@ -123,7 +123,7 @@ async def test_the_games_list_opens_the_replay_with_the_players_pages(
     await expect(link).to_have_text("Bea")
     # the computer has no page: its level, not a link
     assert await page.locator(".replay-players a").count() == 1
-    await expect(page.locator(".replay-players li.black")).to_have_text("Black: computer: easy")
+    await expect(page.locator(".replay-players li.black")).to_have_text("Black: Computer (easy)")
     await link.click()
     assert page.url.endswith("/player/Bea")
     await page.go_back()
