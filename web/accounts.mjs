@@ -8,7 +8,7 @@ import { GAME_OVER_NOTES } from "./code-words.mjs";
 import { el } from "./dom.mjs";
 import { accountWords } from "./errors.mjs";
 import { rememberName } from "./kept.mjs";
-import { _, fmt, ngettext, seatName, t } from "./words.mjs";
+import { _, fmt, ngettext, pgettext, seatName, t } from "./words.mjs";
 
 const LOGIN_KEY = "kahuna.login";
 
@@ -273,7 +273,7 @@ export function challengesPart(me, send) {
       el(
         "select",
         { name: "days" },
-        el("option", { value: "0", text: _("none") }),
+        el("option", { value: "0", text: pgettext("time control", "none") }),
         ...[1, 3, 7].map((days) => el("option", { value: String(days), text: t("{days}d a move", { days }) })),
       ),
     ),

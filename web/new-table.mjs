@@ -6,7 +6,7 @@
 
 import { el } from "./dom.mjs";
 import { app } from "./state.mjs";
-import { _, fmt, ngettext, seatName, t } from "./words.mjs";
+import { _, fmt, ngettext, pgettext, seatName, t } from "./words.mjs";
 
 const LEVELS = ["easy", "normal", "strong"];
 
@@ -16,7 +16,7 @@ const CLOCKS = ["", "300+3", "600+5", "1800+0", "turn:60", "days:1", "days:3", "
 
 // The clock's words as the terminal client says them (client/model/table.py describe_control).
 function clockWords(value) {
-  if (!value) return _("none");
+  if (!value) return pgettext("time control", "none"); // agrees with it (Italian: nessuno)
   const [kind, amount] = value.split(":");
   if (kind === "days") return fmt(ngettext("{n} day a move", "{n} days a move", Number(amount)), { n: amount });
   if (kind === "turn") return t("{n} min per turn", { n: Number(amount) / 60 });
@@ -50,7 +50,7 @@ function box(name, label, checked = false, className = null, id = name) {
 }
 
 const HANDICAPS = [
-  ["", () => _("none")],
+  ["", () => pgettext("handicap", "none")],
   ...["white", "black"].flatMap((seat) =>
     [1, 2, 3].map((n) => [
       `${seat}:${n}`,

@@ -11,7 +11,7 @@ import { tournamentRoundNote } from "./notes.mjs";
 import { playerLink } from "./players.mjs";
 import { goTo } from "./routes.mjs";
 import { app, render } from "./state.mjs";
-import { _, fmt, ngettext, seatName, t } from "./words.mjs";
+import { _, fmt, ngettext, pgettext, seatName, t } from "./words.mjs";
 
 export const tournaments = {
   list: null, // the lobby's: get_tournaments's answer
@@ -107,7 +107,7 @@ function formatWords(summary) {
 
 // A time control's words as the new-table form says them (web/new-table.mjs).
 function clockWords(clock) {
-  if (!clock) return _("none");
+  if (!clock) return pgettext("time control", "none");
   if (clock.days) return fmt(ngettext("{n} day a move", "{n} days a move", clock.days), { n: clock.days });
   if (clock.per_turn) return t("{n} min per turn", { n: clock.per_turn / 60 });
   const minutes = String(clock.initial / 60);

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from client.language.i18n import _, ngettext
+from client.language.i18n import _, ngettext, pgettext
 from protocol.fields import LevelName, TimeControl
 from shared.types import Seat
 
@@ -149,7 +149,8 @@ LEVEL_CHOICES: tuple[LevelName, ...] = ("easy", "normal", "strong")
 def describe_control(control: TimeControl | None) -> str:
     """'none', '5+3 (5 min, +3 s a turn)', '1 min per turn', ..."""
     if control is None:
-        return _("none")
+        # a context of its own: the word agrees with "time control" (Italian: nessuno)
+        return pgettext("time control", "none")
     if control.days:
         return ngettext("{n} day a move", "{n} days a move", control.days).format(n=control.days)
     if control.per_turn:

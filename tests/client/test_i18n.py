@@ -382,7 +382,14 @@ def test_the_screens_fit_80x24_without_cut_words(lang: str) -> None:
         assert seat in row and row.rstrip().endswith(" 12"), (lang, row)
     screens.append(lobby)
     state.form_open = True
-    screens.append(render_lobby(state, 80, height).lines())
+    form = render_lobby(state, 80, height).lines()
+    screens.append(form)
+    # no handicap and no clock, each word agreeing with its own (Italian: nessuno, not nessuna)
+    none = {"en": ("Handicap: none", "Time control: none"),
+            "de": ("Vorgabe: keine", "Bedenkzeit: keine"),
+            "it": ("Handicap: nessuno", "Tempo di gioco: nessuno")}[lang]  # fmt: skip
+    for said in none:
+        assert any(said in line for line in form), (said, form)
     words = vocabulary(lang)
     for lines in screens:
         assert_whole_words(lines, words, lang)
