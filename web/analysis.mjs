@@ -1,7 +1,7 @@
 // After the game: the server's analysis of a finished game (protocol version 3's `analyse`,
 // docs/protocol.md), drawn as a chart of White's chance of winning over the turns, with the
-// mistakes and blunders marked (a shape and a letter each: readable without colour), the
-// turning points as buttons, and the line of the turn chosen (a click on the chart or a
+// inaccuracies, mistakes and blunders marked (a shape and a letter each: readable without
+// colour), the turning points as buttons, and the line of the turn chosen (a click on the chart or a
 // turning point, or the arrow keys on the chart): who, the chances before and after, the cost,
 // the mark, the turn the search prefers in words, and apart the luck of the card the turn
 // turned up (version 4). Each player's sum, and each player's luck in all. A table of every
@@ -289,12 +289,13 @@ function chart(result, selected, choose) {
     parts.push(svg("line", { class: "cursor", x1: x(selected), x2: x(selected), y1: TOP, y2: H - BOTTOM }));
   }
   for (const turn of result.turns) {
-    if (turn.mark !== "mistake" && turn.mark !== "blunder") continue;
+    if (!Object.hasOwn(SIGNS, turn.mark)) continue;
     const cx = x(turn.number);
     const cy = y(values[turn.number]);
+    // the summary counts the inaccuracies too, so the chart shows them, smaller than the rest
     const shape = turn.mark === "blunder"
       ? svg("rect", { x: cx - 8, y: cy - 8, width: 16, height: 16, transform: `rotate(45 ${cx} ${cy})` })
-      : svg("circle", { cx, cy, r: 8 });
+      : svg("circle", { cx, cy, r: turn.mark === "mistake" ? 8 : 7 });
     parts.push(
       svg(
         "g",
@@ -424,6 +425,8 @@ export function analysisPanel(tableId, players, send, rerender) {
   const legend = el(
     "p",
     { class: "legend dim" },
+    el("span", { class: "sign inaccuracy", text: SIGNS.inaccuracy }),
+    ` ${markWord("inaccuracy")}  `,
     el("span", { class: "sign mistake", text: SIGNS.mistake }),
     ` ${markWord("mistake")}  `,
     el("span", { class: "sign blunder", text: SIGNS.blunder }),

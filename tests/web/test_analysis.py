@@ -61,15 +61,20 @@ async def test_analyse_a_finished_game_and_read_its_turns(
     await expect(chart).to_be_visible(timeout=20_000)
     received: list[str] = await page.evaluate("[...kahuna.received]")
     assert "analysis_progress" in received and received[-1] == "analysis"
-    # a mark on every mistake and blunder, with its sign (readable without colour)
-    marked = [a.number for a in direct if a.mark in ("mistake", "blunder")]
+    # a mark on every inaccuracy, mistake and blunder (the summary counts all three), with its
+    # sign (readable without colour)
+    marked = [a.number for a in direct if a.mark in ("inaccuracy", "mistake", "blunder")]
     assert marked, "this game (seeded) has mistakes to show"
     shown = await page.eval_on_selector_all(
         ".analysis-chart .mark", "(gs) => gs.map((g) => [Number(g.dataset.turn), g.textContent])"
     )
     assert [n for n, _sign in shown] == marked
-    signs = {"mistake": "?", "blunder": "??"}
+    signs = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
     assert [sign for _n, sign in shown] == [signs[str(direct[n - 1].mark)] for n in marked]
+    # the legend names every mark the summary may count
+    await expect(page.locator(".analysis .legend, .legend").first).to_have_text(
+        "?! inaccuracy  ? mistake  ?? blunder"
+    )
     # the text alternative: a row a turn
     assert await page.locator(".analysis-turns tbody tr").count() == len(direct)
     # a click on the chart's column of turn 3 shows that turn's line
