@@ -252,10 +252,10 @@ def render_lobby_help(
     page: int = 0,
 ) -> Canvas:
     """The lobby's help: one page, or where it is longer than the screen (e-mail's commands at
-    24 rows), pages turned by PgDn and PgUp, the last line of each saying where it is."""
+    24 rows), pages turned by PgDn and PgUp, the last line of each saying where it is. How to
+    close it is the key bar's to say, under it: a line of its own here said it twice."""
     canvas = Canvas(width, height)
     lines = lobby_help_lines(width, accounts, mail, moderator)
-    lines.append([("class:dim", _("Esc, q or F1 closes this help."))])
     if len(lines) <= height:
         for y, row in enumerate(lines):
             put_clipped(canvas, 0, y, row, width)
