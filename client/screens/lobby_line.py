@@ -444,6 +444,10 @@ class LobbyLine:
         try:
             path.write_text(self.replay_text, encoding="utf-8")
         except OSError as exc:
-            self.state.say(_("Could not save: {reason}").format(reason=exc), "error")
+            said = _("Could not save: {reason}").format(reason=exc)
+            self.state.say(said, "error")
+            self.replay.say(said, error=True)
             return
-        self.state.say(_("Saved the game record to {path}").format(path=path))
+        said = _("Saved the game record to {path}").format(path=path)
+        self.state.say(said)
+        self.replay.say(said)

@@ -423,6 +423,7 @@ class ReplayViewer:
         self.players = players  # White's and Black's names, where known
         self.index = 0
         self.note = ""  # said once, at the bottom (a round the record never reaches)
+        self.note_style = "class:msg.error"
         self.record_text = record_text  # for the analysis (key a)
         self.analysis: list[TurnAnalysis] | None = None
         self.analysing = ""  # the analysis's progress while it runs
@@ -438,6 +439,12 @@ class ReplayViewer:
     def go(self, index: int) -> None:
         self.index = min(max(index, 0), self.timeline.last)
         self.note = ""
+
+    def say(self, text: str, error: bool = False) -> None:
+        """A line at the bottom until the next move: the replay covers the screen whose own
+        line would say it (where a record was saved to, say), unseen until the replay closes."""
+        self.note = text
+        self.note_style = "class:msg.error" if error else "class:msg"
 
     def forward(self) -> None:
         self.go(self.index + 1)
@@ -460,7 +467,7 @@ class ReplayViewer:
     def round(self, number: int) -> None:
         found = self.timeline.round_start(number)
         if found is None:
-            self.note = _("The record never reaches round {n}.").format(n=number)
+            self.say(_("The record never reaches round {n}.").format(n=number), error=True)
         else:
             self.go(found)
 
@@ -535,7 +542,7 @@ class ReplayViewer:
             width,
             height,
             recent=self.step.changed_lines,
-            message_style="class:msg.error" if self.note else "class:msg",
+            message_style=self.note_style if self.note else "class:msg",
         )
 
 
