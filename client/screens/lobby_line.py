@@ -278,8 +278,19 @@ class LobbyLine:
 
     def show(self, panel: str) -> None:
         people = self.state.accounts
+        if panel == "games" and people.account is None:
+            # the server archives the games of accounts only, and a guest's name is never an
+            # account's: asked for, the list was an empty "Games of" and "no player has that
+            # name"
+            words = local_words()
+            said = _(
+                "A guest's games are not kept: ':{register} NAME' makes an account,"
+                " ':{login} NAME' logs in to yours."
+            )
+            self.state.say(said.format(register=words["register"], login=words["login"]))
+            return
         if panel == "games":
-            self.send(GetGames(None if people.account is not None else self.state.name))
+            self.send(GetGames(None))
         elif panel == "ratings":
             self.send(GetRatings())
         people.open(panel)  # type: ignore[arg-type]

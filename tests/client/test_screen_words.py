@@ -255,6 +255,23 @@ def test_the_german_analysis_has_its_columns_and_decimal_comma(
 # ----- the lobby's keys and help --------------------------------------------------------------
 
 
+def test_a_guests_g_says_why_there_is_no_list_of_games(tmp_path: Path) -> None:
+    """The server keeps the games of accounts only, and a guest's name is never an account's:
+    g asked for the guest's name's games and showed an empty "Games of" and the server's "no
+    player has that name". It says instead how to have an account; a player logged in asks."""
+    line, state, sent = lobby_line(tmp_path)
+    state.accounts.accounts = True
+    line.show("games")
+    assert sent == [] and state.accounts.panel == "tables"
+    assert state.message == (
+        "A guest's games are not kept: ':register NAME' makes an account, ':login NAME' logs"
+        " in to yours."
+    )
+    state.accounts.account = "Ann"
+    line.show("games")
+    assert (sent, state.accounts.panel) == ([GetGames(None)], "games")
+
+
 def test_enter_on_the_ratings_opens_the_players_games(tmp_path: Path) -> None:
     line, state, sent = lobby_line(tmp_path)
     state.accounts.accounts = True
