@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from client.language.i18n import _, ngettext
+from client.language.i18n import _, ngettext, pgettext
 from protocol.fields import LevelName, TimeControl
 from shared.types import Seat
 
@@ -148,8 +148,8 @@ LEVEL_CHOICES: tuple[LevelName, ...] = ("easy", "normal", "strong")
 
 def describe_control(control: TimeControl | None) -> str:
     """'none', '5+3 (5 min, +3 s a turn)', '1 min per turn', ..."""
-    if control is None:
-        return _("none")
+    if control is None:  # Italian: "nessuno" (il tempo), not a card's "nessuna"
+        return pgettext("time control", "none")
     if control.days:
         return ngettext("{n} day a move", "{n} days a move", control.days).format(n=control.days)
     if control.per_turn:

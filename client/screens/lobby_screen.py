@@ -180,7 +180,7 @@ def render_form(state: ClientState, width: int) -> Canvas:
     form = state.form
     canvas = Canvas(width, FORM_HEIGHT)
     if form.handicap_seat is None:
-        handicap = _("none")
+        handicap = pgettext("handicap", "none")  # Italian: "nessuno", not a card's "nessuna"
     else:
         handicap = ngettext(
             "{seat} places {n} free bridge", "{seat} places {n} free bridges", form.handicap_bridges

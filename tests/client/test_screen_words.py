@@ -22,7 +22,7 @@ from client.screens.app import KahunaApp
 from client.screens.canvas import fit_keys
 from client.screens.help_screen import render_lobby_help
 from client.screens.lobby_line import LobbyLine
-from client.screens.lobby_screen import form_keys
+from client.screens.lobby_screen import form_keys, render_form
 from client.screens.replay import ReplayViewer, timeline
 from protocol.messages import Chat, ClientMessage, Error
 from protocol.player_messages import (
@@ -418,3 +418,22 @@ def test_a_challenge_sent_says_so(tmp_path: Path) -> None:
         "Your challenge to Bob is on its way: your challenges list it until the answer."
     )
     assert state.accounts.panel == "challenges"
+
+
+@pytest.mark.parametrize(
+    ("lang", "handicap", "clock"),
+    [
+        ("en", "Handicap: none", "Time control: none"),
+        ("de", "Vorgabe: keine", "Bedenkzeit: keine"),
+        ("it", "Handicap: nessuno", "Tempo di gioco: nessuno"),
+    ],
+)
+def test_the_new_tables_none_agrees_with_its_option(
+    lang: str, handicap: str, clock: str, language: Callable[[str], None]
+) -> None:
+    """Italian said "Handicap: nessuna" and "Tempo di gioco: nessuna", the feminine of the
+    cards' "none" (Scoperte nessuna): each option has its own word."""
+    language(lang)
+    state = ClientState(name="Ann")
+    text = render_form(state, 80).text()
+    assert handicap in text and clock in text
