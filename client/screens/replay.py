@@ -55,7 +55,7 @@ from shared.events import BridgePlaced, BridgeRemoved, Event, GameOver, TurnEnde
 from shared.game import Game
 from shared.history import Chance, Ending, Move
 from shared.randomness import RecordedSource
-from shared.record import ParsedRecord, RecordError, read_record
+from shared.record import CLOSING_COMMENT, ParsedRecord, RecordError, read_record
 from shared.results import Result
 from shared.types import Phase, Seat
 from shared.views import spectator_view
@@ -98,11 +98,13 @@ def entry_text(entry: Move | Ending | None) -> str:
 
 
 def _comments(text: str) -> dict[int, tuple[str, bool]]:
-    """For each line with a comment: (the comment, whether the line holds nothing else)."""
+    """For each line with a comment: (the comment, whether the line holds nothing else). The
+    closing comment a record is written with ("result: white (more points); points 7:0") is
+    not one: it is English, and the panel says the result in the player's language."""
     out: dict[int, tuple[str, bool]] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         code, sep, comment = raw.partition("#")
-        if sep and comment.strip():
+        if sep and comment.strip() and not CLOSING_COMMENT.fullmatch(comment.strip()):
             out[number] = (comment.strip(), not code.strip())
     return out
 

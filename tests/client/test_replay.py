@@ -15,6 +15,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from client.cli.play import main
+from client.language.i18n import _ as say
+from client.language.i18n import set_language
 from client.model.state import ClientState
 from client.screens.lobby_line import LobbyLine
 from client.screens.replay import (
@@ -33,6 +35,7 @@ from shared.history import Chance, LogEntry
 from shared.randomness import SeededSource
 from shared.record import ParsedRecord, game_to_json, read_record, write_record
 from shared.types import GameOptions, Seat
+from tests.client.test_analysis import resigned_game
 from tests.shared.test_record import random_game
 
 ROOT = Path(__file__).parent.parent.parent
@@ -249,3 +252,27 @@ def test_saving_a_replayed_record_says_where_on_the_replay_itself(tmp_path: Path
     line.save_dir = tmp_path / "missing"
     line.save_replay()
     assert "Could not save" in line.replay.draw(80, 23).text()
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "it"])
+def test_the_records_closing_comment_is_not_shown_in_english(lang: str) -> None:
+    """A record ends with "# result: black (White resigned); points 0:0", written for a reader
+    of the file; the replay showed it at the end as the record's comment, in English whatever
+    the language, under a panel that says the result in the player's."""
+    text = resigned_game(3, 6)
+    assert "# result: black (White resigned)" in text
+    set_language(lang)
+    try:
+        viewer = ReplayViewer(timeline(read_record(text), text), "x.kahuna")
+        viewer.end()
+        screen = viewer.draw(80, 23).text()
+        assert "result: black" not in screen
+        assert say("The end of the record. ← steps back, Home goes to the start.") in screen
+        assert all(not step.comments for step in viewer.timeline.steps)
+    finally:
+        set_language("en")
+    # a comment of the record's own is shown as before
+    said = text.replace("white resigns", "# a comment of the game's own\nwhite resigns")
+    assert "a comment of the game's own" in " ".join(
+        " ".join(step.comments) for step in timeline(read_record(said), said).steps
+    )
