@@ -437,3 +437,15 @@ def test_the_new_tables_none_agrees_with_its_option(
     state = ClientState(name="Ann")
     text = render_form(state, 80).text()
     assert handicap in text and clock in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "first"), [("en", "↑↓ Enter"), ("de", "↑↓ Enter"), ("it", "↑↓ Invio")]
+)
+def test_the_lobbys_help_names_the_enter_key_in_the_language(
+    lang: str, first: str, language: Callable[[str], None]
+) -> None:
+    """The Italian help said "↑↓ Enter" beside "Invio ti fa sedere", as its key bar says Invio."""
+    language(lang)
+    lines = render_lobby_help(80, 22, True).lines()
+    assert lines[1].startswith(f"  {first} ")
