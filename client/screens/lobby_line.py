@@ -324,6 +324,9 @@ class LobbyLine:
         challenge = people.selected_challenge()
         if challenge is not None and challenge.recipient == people.account:
             self.send(AnswerChallenge(challenge.challenge_id, "accept"))
+        elif challenge is not None:  # one's own: Enter did nothing, and said nothing
+            said = _("Your challenge to {name} waits for their answer: x withdraws it.")
+            self.state.say(said.format(name=challenge.recipient))
 
     def open_record(self, table_id: str, analyse: bool = False) -> None:
         """Ask for a finished game's record, to replay it (and analyse it) when it comes."""

@@ -26,6 +26,9 @@ from client.screens.lobby_screen import form_keys, render_form
 from client.screens.replay import ReplayViewer, timeline
 from protocol.messages import Chat, ClientMessage, Error
 from protocol.player_messages import (
+    AnswerChallenge,
+    ChallengeInfo,
+    ChallengeTerms,
     ChangePassword,
     GameEntry,
     Games,
@@ -449,3 +452,29 @@ def test_the_lobbys_help_names_the_enter_key_in_the_language(
     language(lang)
     lines = render_lobby_help(80, 22, True).lines()
     assert lines[1].startswith(f"  {first} ")
+
+
+async def test_the_challenges_key_bar_says_enter_accepts_and_x_refuses(tmp_path: Path) -> None:
+    """The challenges' key bar said "Enter open", where Enter accepts a challenge at once, and
+    did not name x (decline, withdraw); Enter on one's own challenge did nothing, silently."""
+    state = ClientState(name="Ann")
+    state.accounts.accounts, state.accounts.account = True, "Ann"
+    state.accounts.challenges = [
+        ChallengeInfo("c0000001", "Bob", "Ann", ChallengeTerms(), 0.0),
+        ChallengeInfo("c0000002", "Ann", "Cid", ChallengeTerms(), 0.0),
+    ]
+    async with running(state) as ui:
+        ui.pipe.send_text("c")
+        await until(lambda: state.accounts.panel == "challenges", "the challenges")
+        hints = ui.app._all_hints()
+        assert "Enter accept" in hints and "x decline or withdraw" in hints
+        assert "Enter accept" in fit_keys(hints, 80)
+    line, state, sent = lobby_line(tmp_path)
+    state.accounts.accounts, state.accounts.account = True, "Ann"
+    state.accounts.challenges = [ChallengeInfo("c0000002", "Ann", "Cid", ChallengeTerms(), 0.0)]
+    state.accounts.open("challenges")
+    line.open_selected()
+    assert sent == []
+    assert state.message == "Your challenge to Cid waits for their answer: x withdraws it."
+    line.refuse_selected()
+    assert sent == [AnswerChallenge("c0000002", "withdraw")]
