@@ -215,7 +215,9 @@ def render_one(
     stand_rows = min(len(shown.standings), max(height - y - 4 - len(games), 3))
     if shown.standings:
         place, player, pts = "#", _("player"), _("points")
-        head = f"{place:>3} {player:<20} {cut(pts, 7):>7} {'BH':>5} {'SB':>5} {'DE':>4} {'W':>3}"
+        # the tie-breaks' short names as the page has them, in the language (German DV, S)
+        bh, sb, de, wins = _("Bh"), _("SB"), _("DE"), _("W")
+        head = f"{place:>3} {player:<20} {cut(pts, 7):>7} {bh:>5} {sb:>5} {de:>4} {wins:>3}"
         canvas.put(3, y, head[:room], "class:label")
         y += 1
         for entry in shown.standings[:stand_rows]:

@@ -671,3 +671,15 @@ def test_an_open_round_robin_without_a_clock_says_so_in_its_facts(lang: str) -> 
     assert "?" not in facts and "·  ·" not in facts
     assert f" · {_('no clock')} · " in facts and f"· {_('none')} ·" not in facts
     assert facts.strip().startswith(_("round-robin") + " · ")
+
+
+@pytest.mark.parametrize(
+    ("lang", "head"),
+    [("en", "Bh    SB   DE   W"), ("de", "Bh    SB   DV   S"), ("it", "Bh    SB   SD   V")],
+)
+def test_the_standings_tie_breaks_are_named_in_the_language(lang: str, head: str) -> None:
+    """The standings' heads were "BH SB DE W" in every language, where the page says the
+    German "DV" (direkter Vergleich) and "S" (Siege), the Italian "SD" and "V"."""
+    set_language(lang)
+    text = render_lobby(shown_state(), 80, 23).text()
+    assert any(line.rstrip().endswith(head) for line in text.splitlines()), text
