@@ -9,6 +9,7 @@ every move and, right after the move that caused it, the order of each reshuffle
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -146,6 +147,10 @@ def record_from_log(
         lines.append(f"# result: {winner} ({english_reason(result)}){points}")
     return "\n".join(lines) + "\n"
 
+
+# The closing comment above, for a reader of the file: in English, as the file is; a replay says
+# the result in its player's language instead (client/screens/replay.py).
+CLOSING_COMMENT = re.compile(r"result: (?:white|black|draw) \(.+\)(?:; points \d+:\d+)?")
 
 # An ending's record line: the seat's name, then these words (a draw agreed names no seat).
 _ENDING_WORDS = {

@@ -143,6 +143,10 @@ class ClientState:
     table_at: float = 0.0
     clock_source: Callable[[], float] = time.monotonic  # tests pass a fake clock
     away_since: dict[Seat, float] = attrs.Factory(dict)  # when an opponent was seen to go
+    # the seats seen held by a player here at this table: one who comes for the first time
+    # before any action (the challenger, after the challenge was accepted) sits down; they are
+    # not "back" (one seen away from a game under way may have been there before this client)
+    seen_present: set[Seat] = attrs.Factory(set)
     resign_armed: bool = False  # 'resign' was typed once: the next 'yes' or 'resign' resigns
     # version 3: the account, ratings, games, challenges and the lobby's chat
     accounts: PlayersState = attrs.Factory(PlayersState)
@@ -401,7 +405,7 @@ class ClientState:
         self.pending = None
         self.recent_lines = set()
         self.played_yet = False
-        self.table, self.away_since = None, {}
+        self.table, self.away_since, self.seen_present = None, {}, set()
         self.resign_armed, self.hinting = False, None
         self.add_log(
             _("Table {table}. F1: the rules in brief, and every command and key.").format(
@@ -563,6 +567,9 @@ class ClientState:
     def _players_changed(self, players: Players, announce: bool = True) -> None:
         old = self.players
         self.players = players
+        arrived = {s for s in Seat if (p := players.get(s)) is not None and p.connected}
+        first_time = arrived - self.seen_present
+        self.seen_present |= arrived
         if not announce or old is None:
             return
         for seat in Seat:
@@ -586,7 +593,9 @@ class ClientState:
                     self.away_since[seat] = self.clock_source()
                 # a player who stepped away (lobby) and one whose connection dropped look the
                 # same in the protocol's players message: say only what is known
-                if after.connected:
+                if after.connected and seat in first_time and self.version == 0:
+                    said = _("{name} sat down as {seat}")
+                elif after.connected:
                     said = _("{name} ({seat}) is back")
                 else:
                     said = _("{name} ({seat}) is away; the game waits for them")

@@ -208,9 +208,9 @@ def start_analysis(viewer: Any, invalidate: Callable[[], None]) -> None:
             if found:
                 viewer.analysis = analyse_in_workers(found, PLAYOUTS, progress)
             else:  # resigned, agreed or timed out before the first turn
-                viewer.note = no_turns_words()
+                viewer.say(no_turns_words(), error=True)
         except Exception as exc:  # the viewer goes on: say what failed
-            viewer.note = _("No analysis: {reason}").format(reason=exc)
+            viewer.say(_("No analysis: {reason}").format(reason=exc), error=True)
         viewer.analysing = ""
         invalidate()
 

@@ -46,6 +46,7 @@ from client.screens.lobby_actions import leave_table
 from client.screens.lobby_line import LobbyLine
 from client.screens.lobby_screen import (
     ACCOUNT_KEYS,
+    CHALLENGE_KEYS,
     LOBBY_KEYS,
     PANEL_KEYS,
     form_keys,
@@ -200,6 +201,8 @@ class KahunaApp:
                 )
             if self.state.tournaments.view is not None:
                 return " " + tournament_hints(self.state)
+            if self.state.accounts.panel == "challenges":
+                return " " + _(CHALLENGE_KEYS)
             if self.state.accounts.panel != "tables":
                 return " " + _(PANEL_KEYS)
             if self.state.accounts.accounts:

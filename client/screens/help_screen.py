@@ -177,7 +177,7 @@ def render_help(width: int, height: int, page: int = 0) -> Canvas:
 # in the README only. The commands as typed in English (the words of the language work too).
 LOBBY_HELP_W = 22
 LOBBY_HELP_KEYS: tuple[tuple[str, str], ...] = (
-    ("↑↓ Enter", N_("choose a table; Enter sits you down (or watches)")),
+    (N_("↑↓ Enter"), N_("choose a table; Enter sits you down (or watches)")),
     ("w  b  s", N_("sit as White; sit as Black; watch")),
     ("n", N_("a new table, against the computer or a person")),
 )
@@ -232,7 +232,7 @@ def lobby_help_lines(
     out: list[list[Fragment]] = [[("class:title", _("The lobby: keys"))]]
     keys = LOBBY_HELP_KEYS + (LOBBY_HELP_ACCOUNT_KEYS if accounts else ())
     for key, text in (*keys, ("F1  ^Q", N_("this help; quit"))):
-        out += _lobby_entry(key, _(text), width)
+        out += _lobby_entry(_(key), _(text), width)  # a key's name too: Italian says Invio
     if accounts:
         title = _("The command line (':'; the words of your language work too)")
         out += [[("class:title", line)] for line in textwrap.wrap(title, width)]
@@ -252,10 +252,10 @@ def render_lobby_help(
     page: int = 0,
 ) -> Canvas:
     """The lobby's help: one page, or where it is longer than the screen (e-mail's commands at
-    24 rows), pages turned by PgDn and PgUp, the last line of each saying where it is."""
+    24 rows), pages turned by PgDn and PgUp, the last line of each saying where it is. How to
+    close it is the key bar's to say, under it: a line of its own here said it twice."""
     canvas = Canvas(width, height)
     lines = lobby_help_lines(width, accounts, mail, moderator)
-    lines.append([("class:dim", _("Esc, q or F1 closes this help."))])
     if len(lines) <= height:
         for y, row in enumerate(lines):
             put_clipped(canvas, 0, y, row, width)

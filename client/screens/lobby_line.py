@@ -278,8 +278,19 @@ class LobbyLine:
 
     def show(self, panel: str) -> None:
         people = self.state.accounts
+        if panel == "games" and people.account is None:
+            # the server archives the games of accounts only, and a guest's name is never an
+            # account's: asked for, the list was an empty "Games of" and "no player has that
+            # name"
+            words = local_words()
+            said = _(
+                "A guest's games are not kept: ':{register} NAME' makes an account,"
+                " ':{login} NAME' logs in to yours."
+            )
+            self.state.say(said.format(register=words["register"], login=words["login"]))
+            return
         if panel == "games":
-            self.send(GetGames(None if people.account is not None else self.state.name))
+            self.send(GetGames(None))
         elif panel == "ratings":
             self.send(GetRatings())
         people.open(panel)  # type: ignore[arg-type]
@@ -313,6 +324,9 @@ class LobbyLine:
         challenge = people.selected_challenge()
         if challenge is not None and challenge.recipient == people.account:
             self.send(AnswerChallenge(challenge.challenge_id, "accept"))
+        elif challenge is not None:  # one's own: Enter did nothing, and said nothing
+            said = _("Your challenge to {name} waits for their answer: x withdraws it.")
+            self.state.say(said.format(name=challenge.recipient))
 
     def open_record(self, table_id: str, analyse: bool = False) -> None:
         """Ask for a finished game's record, to replay it (and analyse it) when it comes."""
@@ -444,6 +458,10 @@ class LobbyLine:
         try:
             path.write_text(self.replay_text, encoding="utf-8")
         except OSError as exc:
-            self.state.say(_("Could not save: {reason}").format(reason=exc), "error")
+            said = _("Could not save: {reason}").format(reason=exc)
+            self.state.say(said, "error")
+            self.replay.say(said, error=True)
             return
-        self.state.say(_("Saved the game record to {path}").format(path=path))
+        said = _("Saved the game record to {path}").format(path=path)
+        self.state.say(said)
+        self.replay.say(said)

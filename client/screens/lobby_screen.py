@@ -236,3 +236,5 @@ ACCOUNT_KEYS = N_(
     "  F1 help  ^Q quit"
 )
 PANEL_KEYS = N_("↑↓ select  Enter open  Esc tables  : command  ^Q quit")
+# the challenges': Enter accepts one at once, and x (declines, or withdraws one's own) is here only
+CHALLENGE_KEYS = N_("↑↓ select  Enter accept  x decline or withdraw  Esc tables  ^Q quit")

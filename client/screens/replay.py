@@ -55,7 +55,7 @@ from shared.events import BridgePlaced, BridgeRemoved, Event, GameOver, TurnEnde
 from shared.game import Game
 from shared.history import Chance, Ending, Move
 from shared.randomness import RecordedSource
-from shared.record import ParsedRecord, RecordError, read_record
+from shared.record import CLOSING_COMMENT, ParsedRecord, RecordError, read_record
 from shared.results import Result
 from shared.types import Phase, Seat
 from shared.views import spectator_view
@@ -98,11 +98,13 @@ def entry_text(entry: Move | Ending | None) -> str:
 
 
 def _comments(text: str) -> dict[int, tuple[str, bool]]:
-    """For each line with a comment: (the comment, whether the line holds nothing else)."""
+    """For each line with a comment: (the comment, whether the line holds nothing else). The
+    closing comment a record is written with ("result: white (more points); points 7:0") is
+    not one: it is English, and the panel says the result in the player's language."""
     out: dict[int, tuple[str, bool]] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         code, sep, comment = raw.partition("#")
-        if sep and comment.strip():
+        if sep and comment.strip() and not CLOSING_COMMENT.fullmatch(comment.strip()):
             out[number] = (comment.strip(), not code.strip())
     return out
 
@@ -423,6 +425,7 @@ class ReplayViewer:
         self.players = players  # White's and Black's names, where known
         self.index = 0
         self.note = ""  # said once, at the bottom (a round the record never reaches)
+        self.note_style = "class:msg.error"
         self.record_text = record_text  # for the analysis (key a)
         self.analysis: list[TurnAnalysis] | None = None
         self.analysing = ""  # the analysis's progress while it runs
@@ -438,6 +441,12 @@ class ReplayViewer:
     def go(self, index: int) -> None:
         self.index = min(max(index, 0), self.timeline.last)
         self.note = ""
+
+    def say(self, text: str, error: bool = False) -> None:
+        """A line at the bottom until the next move: the replay covers the screen whose own
+        line would say it (where a record was saved to, say), unseen until the replay closes."""
+        self.note = text
+        self.note_style = "class:msg.error" if error else "class:msg"
 
     def forward(self) -> None:
         self.go(self.index + 1)
@@ -460,7 +469,7 @@ class ReplayViewer:
     def round(self, number: int) -> None:
         found = self.timeline.round_start(number)
         if found is None:
-            self.note = _("The record never reaches round {n}.").format(n=number)
+            self.say(_("The record never reaches round {n}.").format(n=number), error=True)
         else:
             self.go(found)
 
@@ -535,7 +544,7 @@ class ReplayViewer:
             width,
             height,
             recent=self.step.changed_lines,
-            message_style="class:msg.error" if self.note else "class:msg",
+            message_style=self.note_style if self.note else "class:msg",
         )
 
 

@@ -41,7 +41,9 @@ MESSAGE_LINES = 3  # a long message is wrapped onto up to this many lines
 
 def message_lines(text: str, width: int) -> list[str]:
     """A message wrapped to the width, on up to MESSAGE_LINES lines (the last one cut)."""
-    lines = textwrap.wrap(text, max(width, 10), subsequent_indent="  ") or [""]
+    # a line (BARI-COCO) or a path (/home/ann/kahuna-1f2e.kahuna) is not broken at a hyphen
+    lines = textwrap.wrap(text, max(width, 10), subsequent_indent="  ", break_on_hyphens=False)
+    lines = lines or [""]
     if len(lines) > MESSAGE_LINES:
         lines = lines[:MESSAGE_LINES]
         lines[-1] = lines[-1][: max(width - 3, 0)] + "..."

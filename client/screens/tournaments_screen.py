@@ -164,14 +164,18 @@ def render_one(
         return
     summary = shown.summary
     canvas.put(1, 2, cut(summary.name, width - 2), "class:title")
+    # an open round-robin's rounds are its players' number, not known yet: no "? rounds"; and
+    # no clock is said as such, not as a lone "none" between the facts
     facts = [
         format_word(summary),
         _("round {round} of {rounds}").format(round=summary.round, rounds=summary.rounds or "?")
         if summary.status != "open"
-        else ngettext("{rounds} round", "{rounds} rounds", summary.rounds or 2).format(
-            rounds=summary.rounds or "?"
-        ),
-        describe_control(summary.clock),
+        else ngettext("{rounds} round", "{rounds} rounds", summary.rounds).format(
+            rounds=summary.rounds
+        )
+        if summary.rounds
+        else "",
+        _("no clock") if summary.clock is None else describe_control(summary.clock),
         _("rated") if summary.rated else _("unrated"),
         _("director {name}").format(name=summary.director),
         _("ended by a moderator") if summary.closed else status_words(summary),
@@ -185,7 +189,7 @@ def render_one(
     if summary.status != "finished" and shown.forfeit_after:
         facts.append(_("first move within {time}").format(time=duration_words(shown.forfeit_after)))
     y = 3
-    for line in joined_lines(facts, room, " · ")[:2]:
+    for line in joined_lines([fact for fact in facts if fact], room, " · ")[:2]:
         canvas.put(3, y, line, "class:dim")
         y += 1
     chosen = tours.selected_player() if tours.is_director(me) else None
@@ -211,7 +215,9 @@ def render_one(
     stand_rows = min(len(shown.standings), max(height - y - 4 - len(games), 3))
     if shown.standings:
         place, player, pts = "#", _("player"), _("points")
-        head = f"{place:>3} {player:<20} {cut(pts, 7):>7} {'BH':>5} {'SB':>5} {'DE':>4} {'W':>3}"
+        # the tie-breaks' short names as the page has them, in the language (German DV, S)
+        bh, sb, de, wins = _("Bh"), _("SB"), _("DE"), _("W")
+        head = f"{place:>3} {player:<20} {cut(pts, 7):>7} {bh:>5} {sb:>5} {de:>4} {wins:>3}"
         canvas.put(3, y, head[:room], "class:label")
         y += 1
         for entry in shown.standings[:stand_rows]:

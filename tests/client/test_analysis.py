@@ -6,13 +6,13 @@ from __future__ import annotations
 import itertools
 import random
 import threading
-import types
 from pathlib import Path
 
 import pytest
 
 from client.language.i18n import set_language
 from client.screens.analysis_view import chart, luck_line, mark_count, report, start_analysis
+from client.screens.replay import ReplayViewer, timeline
 from shared.ai import choose_action
 from shared.analysis import (
     analyse,
@@ -172,10 +172,12 @@ def test_a_game_over_before_its_first_turn_says_there_is_nothing_to_analyse(
         == "The game ended before a turn was played: there is nothing to analyse.\n"
     )
 
-    viewer = types.SimpleNamespace(analysis=None, analysing="", note="", record_text=record)
+    viewer = ReplayViewer(timeline(read_record(record), record), "game.kahuna", record)
+    viewer.say("Saved the game record to game.kahuna")  # said before: its style is not kept
     start_analysis(viewer, lambda: None)
     for thread in threading.enumerate():
         if thread.name == "kahuna-analysis":
             thread.join(timeout=30)
     assert viewer.note == "The game ended before a turn was played: there is nothing to analyse."
+    assert viewer.note_style == "class:msg.error"
     assert viewer.analysis is None and viewer.analysing == ""

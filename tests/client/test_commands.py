@@ -13,7 +13,15 @@ from client.model.commands import CLIENT_WORDS, Candidate, complete, interpret
 from client.model.state import ClientState
 from client.screens.command_line import highlighted_lines
 from protocol.fields import ChatEntry, PlayerInfo, Players
-from protocol.messages import ChatMessage, Error, Joined, PlayersChanged, State, Update
+from protocol.messages import (
+    ChatMessage,
+    Error,
+    Joined,
+    PlayersChanged,
+    Spectating,
+    State,
+    Update,
+)
 from shared.board import ISLAND_LINES, parse_island, parse_line
 from shared.events import (
     BridgePlaced,
@@ -29,6 +37,7 @@ from shared.types import Seat
 from shared.views import (
     SeatView,
     events_to_dicts,
+    public_to_dict,
     seat_events,
     seat_view,
     seat_view_to_dict,
@@ -249,3 +258,26 @@ def test_help_explains_the_client(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for part in ("--local", "--spectate", "--name", "SERVER", "F2 draws"):
         assert part in out
+
+
+def test_a_player_who_comes_to_a_fresh_game_sits_down_and_is_not_back() -> None:
+    """Bob accepts Ann's challenge: the table is made with both seats, Bob's client there
+    first, Ann's a moment later. Bob's log said "Ann (White) is back", of a player who had not
+    been there; she sits down. Away and back later, she is back; and one seen away in a game
+    under way (a spectator's arrival) may have been there before: back, as before."""
+    g = position()
+    state = ClientState(name="Bob")
+    state.handle(Joined("t1", "black", "secret"))
+    view = seat_view_to_dict(seat_view(g, Seat.BLACK))
+    state.handle(State("t1", 0, "black", "playing", view, players(connected=False), []))
+    state.handle(PlayersChanged("t1", "playing", players(connected=True)))
+    assert state.log[-1].text == "Ann sat down as White"
+    state.handle(PlayersChanged("t1", "playing", players(connected=False)))
+    state.handle(PlayersChanged("t1", "playing", players(connected=True)))
+    assert state.log[-1].text == "Ann (White) is back"
+    watcher = ClientState(name="Cid")
+    watcher.handle(Spectating("t1"))
+    public = public_to_dict(spectator_view(g))
+    watcher.handle(State("t1", 5, "spectator", "playing", public, players(connected=False), []))
+    watcher.handle(PlayersChanged("t1", "playing", players(connected=True)))
+    assert watcher.log[-1].text == "Ann (White) is back"

@@ -14,6 +14,7 @@ from client.screens.canvas import Canvas
 from client.screens.lobby_screen import render_lobby
 from client.screens.map_layout import LABEL_H, LABEL_W, island_cells, line_cells
 from client.screens.render import map_size, render_game
+from client.screens.status_lines import message_lines
 from protocol.fields import PlayerInfo, Players, TableInfo, TableOptions
 from shared.board import DEGREE, ISLANDS, NEEDED, NUM_LINES, parse_island, parse_line
 from shared.game import Game, Result
@@ -302,3 +303,13 @@ def test_the_help_keys_and_arguments_are_in_the_players_language() -> None:
         set_language("en")
     assert "speichern [DATEI]" in text and "Strg-Q" in text and "Bild↑  Bild↓" in text
     assert "PgUp" not in text and "[FILE]" not in text
+
+
+def test_a_message_is_not_wrapped_at_a_hyphen() -> None:
+    """The line under the board and the lobby's: a saved file's path, or a line like
+    BARI-COCO, was broken after a hyphen ('/work/wt-' then '  lookterm/kahuna-...')."""
+    path = "/home/ann/games-kept/kahuna-9cc66e92-20261128-043000.kahuna"
+    lines = message_lines(f"Saved the game record to {path}", 80)
+    assert lines == ["Saved the game record to", "  " + path]
+    said = "Your bridge lies on " + "BARI-COCO, " * 6 + "and on HUNA-LALE."
+    assert all(not line.endswith("-") for line in message_lines(said, 60))

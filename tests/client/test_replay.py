@@ -15,6 +15,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from client.cli.play import main
+from client.language.i18n import _ as say
+from client.language.i18n import set_language
+from client.model.state import ClientState
+from client.screens.lobby_line import LobbyLine
 from client.screens.replay import (
     ReplayViewer,
     Timeline,
@@ -24,12 +28,14 @@ from client.screens.replay import (
     short_name,
     timeline,
 )
+from protocol.messages import Record
 from shared.board import ISLANDS
 from shared.game import Game
 from shared.history import Chance, LogEntry
 from shared.randomness import SeededSource
 from shared.record import ParsedRecord, game_to_json, read_record, write_record
 from shared.types import GameOptions, Seat
+from tests.client.test_analysis import resigned_game
 from tests.shared.test_record import random_game
 
 ROOT = Path(__file__).parent.parent.parent
@@ -222,3 +228,51 @@ def test_a_long_file_name_gives_way_in_the_header_at_80_columns() -> None:
     assert "replay a-very-long-name-f…a-club-evening-game · action" in header
     assert short_name("kahuna-53c4f1a6-20261125-160317", 11) == "kahun…60317"
     assert short_name("short.kahuna", 40) == "short.kahuna"
+
+
+def test_saving_a_replayed_record_says_where_on_the_replay_itself(tmp_path: Path) -> None:
+    """s in a replay of the lobby writes the record; the replay covers the lobby, whose line
+    said where, unseen until the replay closed: the replay's own bottom line says it."""
+
+    def send(_message: object) -> bool:
+        return True
+
+    line = LobbyLine(ClientState(name="Zed"), send, tmp_path, lambda _said: None)
+    line.open_record("77aa0b1f")
+    line.received(Record("77aa0b1f", EXAMPLE.read_text()))
+    assert line.replay is not None
+    line.save_replay()
+    (saved,) = tmp_path.iterdir()
+    assert saved.read_text() == EXAMPLE.read_text()
+    screen = line.replay.draw(80, 23)
+    assert "Saved the game record to" in screen.text()
+    assert "class:msg.error" not in {style for row in screen.cells for style, _ch in row}
+    line.replay.forward()  # said until the next move
+    assert "Saved the game record" not in line.replay.draw(80, 23).text()
+    line.save_dir = tmp_path / "missing"
+    line.save_replay()
+    assert "Could not save" in line.replay.draw(80, 23).text()
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "it"])
+def test_the_records_closing_comment_is_not_shown_in_english(lang: str) -> None:
+    """A record ends with "# result: black (White resigned); points 0:0", written for a reader
+    of the file; the replay showed it at the end as the record's comment, in English whatever
+    the language, under a panel that says the result in the player's."""
+    text = resigned_game(3, 6)
+    assert "# result: black (White resigned)" in text
+    set_language(lang)
+    try:
+        viewer = ReplayViewer(timeline(read_record(text), text), "x.kahuna")
+        viewer.end()
+        screen = viewer.draw(80, 23).text()
+        assert "result: black" not in screen
+        assert say("The end of the record. ← steps back, Home goes to the start.") in screen
+        assert all(not step.comments for step in viewer.timeline.steps)
+    finally:
+        set_language("en")
+    # a comment of the record's own is shown as before
+    said = text.replace("white resigns", "# a comment of the game's own\nwhite resigns")
+    assert "a comment of the game's own" in " ".join(
+        " ".join(step.comments) for step in timeline(read_record(said), said).steps
+    )

@@ -13,7 +13,7 @@ import attrs
 import pytest
 from prompt_toolkit.output import DummyOutput
 
-from client.language.i18n import _, set_language
+from client.language.i18n import set_language
 from client.model.lobby_commands import read_lobby_line
 from client.model.state import ClientState
 from client.net.local_server import LocalServer
@@ -22,10 +22,13 @@ from client.screens.app import KahunaApp
 from client.screens.canvas import fit_keys
 from client.screens.help_screen import render_lobby_help
 from client.screens.lobby_line import LobbyLine
-from client.screens.lobby_screen import form_keys
+from client.screens.lobby_screen import form_keys, render_form
 from client.screens.replay import ReplayViewer, timeline
 from protocol.messages import Chat, ClientMessage, Error
 from protocol.player_messages import (
+    AnswerChallenge,
+    ChallengeInfo,
+    ChallengeTerms,
     ChangePassword,
     GameEntry,
     Games,
@@ -255,6 +258,23 @@ def test_the_german_analysis_has_its_columns_and_decimal_comma(
 # ----- the lobby's keys and help --------------------------------------------------------------
 
 
+def test_a_guests_g_says_why_there_is_no_list_of_games(tmp_path: Path) -> None:
+    """The server keeps the games of accounts only, and a guest's name is never an account's:
+    g asked for the guest's name's games and showed an empty "Games of" and the server's "no
+    player has that name". It says instead how to have an account; a player logged in asks."""
+    line, state, sent = lobby_line(tmp_path)
+    state.accounts.accounts = True
+    line.show("games")
+    assert sent == [] and state.accounts.panel == "tables"
+    assert state.message == (
+        "A guest's games are not kept: ':register NAME' makes an account, ':login NAME' logs"
+        " in to yours."
+    )
+    state.accounts.account = "Ann"
+    line.show("games")
+    assert (sent, state.accounts.panel) == ([GetGames(None)], "games")
+
+
 def test_enter_on_the_ratings_opens_the_players_games(tmp_path: Path) -> None:
     line, state, sent = lobby_line(tmp_path)
     state.accounts.accounts = True
@@ -283,10 +303,12 @@ async def test_f1_and_help_open_the_lobbys_help_with_every_commands_syntax() -> 
             "ignore NAME",
             "accept/decline ID",
             "in the challenges: decline one, or withdraw your own",
-            "Esc, q or F1 closes this help.",
         ):
             assert syntax in text
+        # how to close it is said once, by the key bar under it (the help's last line said it
+        # again, right above)
         assert ui.app._all_hints() == " Esc, q or F1 closes this help."
+        assert "closes this help" not in text
         ui.pipe.send_text("q")  # closes the help, does not quit
         await until(lambda: not ui.app.lobby.help_open, "the help closed")
         assert ui.app.app.is_running
@@ -326,8 +348,9 @@ def test_games_waiting_are_said_at_a_table_without_the_lobbys_key() -> None:
 def test_the_lobbys_help_fits_80x24(lang: str, language: Callable[[str], None]) -> None:
     language(lang)
     lines = render_lobby_help(80, 22, True).lines()  # under the header, above the key bar
-    assert _("Esc, q or F1 closes this help.") in "\n".join(lines)
+    assert not any("page" in line or "Seite" in line or "pagina" in line for line in lines)
     assert any(line.lstrip().startswith("'TEXT") for line in lines)
+    assert lines[-2].lstrip().startswith("tournament new")  # the last command, a row to spare
 
 
 async def test_a_password_prompt_after_a_long_line_is_shown_from_its_start() -> None:
@@ -398,3 +421,60 @@ def test_a_challenge_sent_says_so(tmp_path: Path) -> None:
         "Your challenge to Bob is on its way: your challenges list it until the answer."
     )
     assert state.accounts.panel == "challenges"
+
+
+@pytest.mark.parametrize(
+    ("lang", "handicap", "clock"),
+    [
+        ("en", "Handicap: none", "Time control: none"),
+        ("de", "Vorgabe: keine", "Bedenkzeit: keine"),
+        ("it", "Handicap: nessuno", "Tempo di gioco: nessuno"),
+    ],
+)
+def test_the_new_tables_none_agrees_with_its_option(
+    lang: str, handicap: str, clock: str, language: Callable[[str], None]
+) -> None:
+    """Italian said "Handicap: nessuna" and "Tempo di gioco: nessuna", the feminine of the
+    cards' "none" (Scoperte nessuna): each option has its own word."""
+    language(lang)
+    state = ClientState(name="Ann")
+    text = render_form(state, 80).text()
+    assert handicap in text and clock in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "first"), [("en", "↑↓ Enter"), ("de", "↑↓ Enter"), ("it", "↑↓ Invio")]
+)
+def test_the_lobbys_help_names_the_enter_key_in_the_language(
+    lang: str, first: str, language: Callable[[str], None]
+) -> None:
+    """The Italian help said "↑↓ Enter" beside "Invio ti fa sedere", as its key bar says Invio."""
+    language(lang)
+    lines = render_lobby_help(80, 22, True).lines()
+    assert lines[1].startswith(f"  {first} ")
+
+
+async def test_the_challenges_key_bar_says_enter_accepts_and_x_refuses(tmp_path: Path) -> None:
+    """The challenges' key bar said "Enter open", where Enter accepts a challenge at once, and
+    did not name x (decline, withdraw); Enter on one's own challenge did nothing, silently."""
+    state = ClientState(name="Ann")
+    state.accounts.accounts, state.accounts.account = True, "Ann"
+    state.accounts.challenges = [
+        ChallengeInfo("c0000001", "Bob", "Ann", ChallengeTerms(), 0.0),
+        ChallengeInfo("c0000002", "Ann", "Cid", ChallengeTerms(), 0.0),
+    ]
+    async with running(state) as ui:
+        ui.pipe.send_text("c")
+        await until(lambda: state.accounts.panel == "challenges", "the challenges")
+        hints = ui.app._all_hints()
+        assert "Enter accept" in hints and "x decline or withdraw" in hints
+        assert "Enter accept" in fit_keys(hints, 80)
+    line, state, sent = lobby_line(tmp_path)
+    state.accounts.accounts, state.accounts.account = True, "Ann"
+    state.accounts.challenges = [ChallengeInfo("c0000002", "Ann", "Cid", ChallengeTerms(), 0.0)]
+    state.accounts.open("challenges")
+    line.open_selected()
+    assert sent == []
+    assert state.message == "Your challenge to Cid waits for their answer: x withdraws it."
+    line.refuse_selected()
+    assert sent == [AnswerChallenge("c0000002", "withdraw")]

@@ -9,7 +9,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from client.language.i18n import set_language
+from client.language.i18n import _, set_language
 from client.model.state import ClientState
 from client.model.tournaments import read_clock, read_tournament_line
 from client.screens.lobby_screen import render_lobby
@@ -656,3 +656,30 @@ async def test_a_moderator_ends_a_tournament_from_its_screen(
         assert game.result is None  # abandoned: no result
         text = render_lobby(ann.state, 80, 23).text()
         assert "ended by a moderator" in text and "abandoned" in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_open_round_robin_without_a_clock_says_so_in_its_facts(lang: str) -> None:
+    """Its facts read "round-robin · ? rounds · none · rated": the rounds are the players'
+    number, unknown while it is open, and "none" stood alone for the clock."""
+    set_language(lang)
+    state = shown_state()
+    open_rr = attrs.evolve(summary("open"), format="round_robin", rounds=0, clock=None)
+    state.tournaments.watching = "5c0ffee2"
+    state.handle(TournamentState(open_rr, TableOptions(), None, [], [], []))
+    facts = render_lobby(state, 80, 23).text().splitlines()[3]
+    assert "?" not in facts and "·  ·" not in facts
+    assert f" · {_('no clock')} · " in facts and f"· {_('none')} ·" not in facts
+    assert facts.strip().startswith(_("round-robin") + " · ")
+
+
+@pytest.mark.parametrize(
+    ("lang", "head"),
+    [("en", "Bh    SB   DE   W"), ("de", "Bh    SB   DV   S"), ("it", "Bh    SB   SD   V")],
+)
+def test_the_standings_tie_breaks_are_named_in_the_language(lang: str, head: str) -> None:
+    """The standings' heads were "BH SB DE W" in every language, where the page says the
+    German "DV" (direkter Vergleich) and "S" (Siege), the Italian "SD" and "V"."""
+    set_language(lang)
+    text = render_lobby(shown_state(), 80, 23).text()
+    assert any(line.rstrip().endswith(head) for line in text.splitlines()), text
