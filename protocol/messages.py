@@ -24,6 +24,7 @@ from protocol.analysis_messages import (
     AnalysisProgress,
 )
 from protocol.fields import (
+    VALUES_SINCE,
     ChatEntry,
     FirstName,
     GameTournament,
@@ -326,18 +327,22 @@ class ChatMessage:
 
 NoteName = Literal[
     "draw_offered", "draw_declined", "rematch_offered", "rematch_declined", "rematch_started",
-    "claim_available", "claim_withdrawn",
+    "claim_available", "claim_withdrawn", "not_rated",
 ]  # fmt: skip
+# the notes newer than table_note itself: version 4's not_rated (a rated table's game over too
+# soon to count), which the peers before it neither get nor accept
+TABLE_NOTE_SINCE: dict[str, int] = {"not_rated": 4}
 
 
 @attrs.frozen
 class TableNote:
     """Version 2: something happened at the table that is not a game action. `seat` is who did
-    it (or whom it concerns); `detail` is the new table's id for rematch_started."""
+    it (or whom it concerns); `detail` is the new table's id for rematch_started, why for
+    not_rated (version 4: "too_short")."""
 
     TYPE: ClassVar[str] = "table_note"
     table_id: str
-    note: NoteName
+    note: NoteName = attrs.field(metadata={VALUES_SINCE: TABLE_NOTE_SINCE})
     seat: SeatName | None
     detail: str | None
 

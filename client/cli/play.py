@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output
 
-from client.cli.options import build_parser
+from client.cli.options import build_parser, default_name
 from client.cli.pipes import until_the_reader_leaves
 from client.cli.run import Client
 from client.files.form_store import keep_form, load_form
@@ -169,6 +169,8 @@ def log_in(args: argparse.Namespace, state: ClientState, key: str) -> None:
         state.name = account
     elif kept is not None:
         people.login_name, people.login_token = kept
+        if args.name != default_name():  # a --name given: the kept account's login says so
+            people.name_asked = args.name
         state.name = kept[0]
 
     def keep_token(name: str, token: str | None) -> None:

@@ -14,7 +14,7 @@ from typing import Literal
 
 import attrs
 
-from client.language.i18n import _, ngettext
+from client.language.i18n import _, ngettext, pgettext
 from client.language.words import game_over_words, moderation_action_words
 from client.model.moderation import until_words
 from protocol.mail_messages import MailNote, MailSettings
@@ -57,6 +57,9 @@ class PlayersState:
     login_token: str | None = None
     login_password: str | None = attrs.field(default=None, repr=False)
     register: bool = False
+    # the --name asked for when the token kept is another account's: the login then says,
+    # once, whose it is, since the name asked for is not the one played under
+    name_asked: str | None = None
     # called with (name, token) when the server gives a login token to keep, (name, None) when
     # it is to be forgotten (client/files/login_tokens.py keeps them)
     keep_token: Callable[[str, str | None], None] = lambda name, token: None
@@ -165,6 +168,19 @@ class PlayersState:
             if msg.created:
                 return _("Welcome, {name}: your account is made; your rating is {rating}.").format(
                     name=msg.name, rating=msg.rating
+                )
+            asked, self.name_asked = self.name_asked, None
+            if asked is not None and asked.casefold() != msg.name.casefold():
+                # logging out forgets the token (LoggedOut below): the next start is the guest's
+                return _(
+                    "Logged in as {name} ({rating}), a login kept on this machine, not as"
+                    " {asked}: ':{logout}' forgets it, and the next start plays as {asked},"
+                    " a guest."
+                ).format(
+                    name=msg.name,
+                    rating=msg.rating,
+                    asked=asked,
+                    logout=pgettext("command", "logout"),
                 )
             return _("Logged in as {name} ({rating}).").format(name=msg.name, rating=msg.rating)
         elif isinstance(msg, LoggedOut):

@@ -134,6 +134,9 @@ def note_words(
         )
     if msg.note == "claim_available" and seat is not None:
         return Said(absence if mine else absence.replace("{claimer}", who), True)
+    if msg.note == "not_rated" and msg.detail == "too_short":
+        # said at the game's end, where a rating change would be: its absence is no fault
+        return Said(_("Not rated: the game ended before each player had played 2 turns"))
     return None
 
 

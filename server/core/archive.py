@@ -127,6 +127,11 @@ class Archive:
         )
         ctx.write(ArchiveOp(game))
         self._index(game)
+        # asked rated, between accounts, not abandoned, yet not rated: too short, and said so
+        # (version 4), lest the missing rating change look like a fault
+        too_short = table.rated and white is not None and black is not None and not rated
+        if too_short and result.kind is not Termination.ABANDONED:
+            ctx.note(table, "not_rated", None, "too_short")
         if rated:
             for seat, rated_account in accounts.items():
                 holder = holders[seat]

@@ -14,6 +14,7 @@ from protocol.errors import ErrorCode
 from protocol.fields import seat_name
 from protocol.messages import (
     MESSAGE_SINCE,
+    TABLE_NOTE_SINCE,
     Error,
     NoteName,
     ServerMessage,
@@ -232,7 +233,11 @@ class Context:
         self, table: Table, note: NoteName, seat: Seat | None, detail: str | None = None
     ) -> None:
         message = TableNote(table.table_id, note, None if seat is None else seat_name(seat), detail)
-        self.send_all([(m, message) for m in table.members()])
+        since = TABLE_NOTE_SINCE.get(note, 2)  # a later note: its version's peers only
+        members = [
+            m for m in table.members() if (s := self.sessions.get(m)) is None or s.version >= since
+        ]
+        self.send_all([(m, message) for m in members])
 
     def tell_watchers(self, table: Table, newcomer: MemberId | None = None) -> None:
         """Version 3: the table's members hear who watches it when that changed; `newcomer`,

@@ -7,8 +7,17 @@ from __future__ import annotations
 
 from protocol.codec import encode
 from protocol.fields import TableOptions
-from protocol.messages import CreateTable, GetRecord, Join, Joined, PlayersChanged, Record, Resign
-from protocol.player_messages import Games, GetGames, GetRatings, Ratings
+from protocol.messages import (
+    CreateTable,
+    GetRecord,
+    Join,
+    Joined,
+    PlayersChanged,
+    Record,
+    Resign,
+    TableNote,
+)
+from protocol.player_messages import Games, GetGames, GetRatings, LoggedIn, Ratings, Register
 from server.core.effects import Effects, RecordRead
 from server.core.glicko2 import Rating, rate_game
 from server.core.store import AccountOp, ArchiveOp, StoredPlayers
@@ -17,7 +26,7 @@ from shared.board import ISLANDS
 from shared.record import write_record
 from shared.types import Seat
 from tests.server.test_core import codes, the, writes_of
-from tests.server.test_logins import Accounts
+from tests.server.test_logins import SECRET, Accounts
 
 
 def new_table(h: Accounts, ann: MemberId, bob: MemberId, rated: bool = True) -> str:
@@ -184,3 +193,22 @@ def test_lists_of_games_reveal_no_hidden_card_of_a_running_game() -> None:
     assert listing.games[0].status == "playing"
     assert listing.games[0].to_move == game.to_move.name.lower()
     assert codes(h.send(watcher, GetRecord(table_id)), watcher) == ["not_at_table"]
+
+
+def test_a_rated_game_too_short_to_count_is_said_to_version_4_only() -> None:
+    h = Accounts()
+    ann = h.guest("Ann", 4)
+    the(h.send(ann, Register("Ann", SECRET)), ann, LoggedIn)
+    bob, _ = h.account("Bob")  # version 3: the note is not in its protocol
+    table_id = new_table(h, ann, bob)
+    h.send(ann, Resign(table_id))
+    said = [m for m in h.sent_to(ann) if isinstance(m, TableNote)]
+    assert said == [TableNote(table_id, "not_rated", None, "too_short")]
+    assert not [m for m in h.sent_to(bob) if isinstance(m, TableNote)]
+    second = new_table(h, ann, bob)
+    play_turns(h, second, 2)  # long enough: rated, and nothing more said
+    h.send(ann, Resign(second))
+    assert len([m for m in h.sent_to(ann) if isinstance(m, TableNote)]) == 1
+    unrated = new_table(h, ann, bob, rated=False)  # not asked rated: nothing to explain
+    h.send(ann, Resign(unrated))
+    assert len([m for m in h.sent_to(ann) if isinstance(m, TableNote)]) == 1
