@@ -1,5 +1,6 @@
-// A table's notes (draw and rematch offers, a claim open, a rematch begun): what each changes of
-// the table's state until the next view says it again, and what the page tells the player.
+// A table's notes (draw and rematch offers, a claim open, a rematch begun, a game too short to
+// rate): what each changes of the table's state until the next view says it again, and what the
+// page tells the player.
 
 import { app } from "./state.mjs";
 import { beep, soundOn } from "./table-signals.mjs";
@@ -29,6 +30,8 @@ export function onNote(m) {
     rematch_declined: t("The rematch offer fell."),
     claim_available: t("{seat} may claim the win.", { seat: who }),
     rematch_started: fmt(_("Rematch at table {table}"), { table: m.detail || "" }),
+    // version 4: said where the rating change would come, lest its absence look like a fault
+    not_rated: m.detail === "too_short" ? `${_("Not rated: the game ended before each player had played 2 turns")}.` : "",
   };
   if (m.table_id === app.current && words[m.note]) app.notice = words[m.note];
 }
